@@ -1,0 +1,95 @@
+/**
+ * `npm start`: the whole service on http://localhost:8888 (PORT overrides; 0 picks a free port)
+ * through Netlify's own local emulation: functions routed by their `config.path`, static files
+ * from `public/`, a local Blobs sandbox under `.netlify/`, env vars (process and `.env`) and
+ * `context.waitUntil`. No account, no network.
+ */
+import { existsSync } from 'node:fs'
+import http from 'node:http'
+import { Readable } from 'node:stream'
+import { NetlifyDev } from '@netlify/dev'
+
+/** Values that make the local service usable out of the box; never used on Netlify. */
+const LOCAL_DEFAULTS: Record<string, string> = {
+  ADMIN_API_TOKEN: 'local-admin-token',
+  UNSUBSCRIBE_SECRET: 'local-unsubscribe-secret',
+}
+
+function loadEnvironment(): void {
+  if (existsSync('.env')) process.loadEnvFile('.env')
+  for (const [name, value] of Object.entries(LOCAL_DEFAULTS)) {
+    if (process.env[name]) continue
+    if (name === 'ADMIN_API_TOKEN' && process.env.PREORDER_API_TOKEN) continue
+    process.env[name] = value
+    console.log(`${name} is not set: using the local development default (see README)`)
+  }
+}
+
+async function main(): Promise<void> {
+  loadEnvironment()
+  const requestedPort = Number(process.env.PORT ?? 8888)
+  let dev: NetlifyDev | null = null
+  let ready: (value: NetlifyDev) => void = () => undefined
+  const started = new Promise<NetlifyDev>((resolve) => (ready = resolve))
+
+  const server = http.createServer(async (req, res) => {
+    try {
+      const netlify = dev ?? (await started)
+      const match = await netlify.handleAndIntrospectNodeRequest(req)
+      if (!match) {
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found')
+        return
+      }
+      const { response } = match
+      const headers: Record<string, string | string[]> = {}
+      response.headers.forEach((value, name) => {
+        if (name === 'set-cookie') return
+        headers[name] = value
+      })
+      const cookies = response.headers.getSetCookie()
+      if (cookies.length) headers['set-cookie'] = cookies
+      res.writeHead(response.status, headers)
+      if (response.body) Readable.fromWeb(response.body as never).pipe(res)
+      else res.end()
+    } catch (error) {
+      console.error('dev-server: request failed', error)
+      if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' })
+      res.end('Local emulation failed; see the terminal')
+    }
+  })
+
+  await new Promise<void>((resolve) => server.listen(requestedPort, resolve))
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : requestedPort
+  const url = `http://localhost:${port}`
+  dev = new NetlifyDev({
+    projectRoot: process.cwd(),
+    serverAddress: url,
+    aiGateway: { enabled: false },
+    database: { enabled: false },
+    edgeFunctions: { enabled: false },
+    geolocation: { enabled: false },
+    images: { enabled: false },
+  })
+  await dev.start()
+  ready(dev)
+  console.log(`Service running on ${url}`)
+
+  let stopping = false
+  const stop = async (): Promise<void> => {
+    if (stopping) return
+    stopping = true
+    console.log('Stopping…')
+    server.close()
+    server.closeAllConnections()
+    await dev?.stop().catch(() => undefined)
+    process.exit(0)
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,79 @@
+import type { Store } from '@netlify/blobs'
+
+/**
+ * An append-only log of which record keys changed, one tiny blob per change, in hourly folders.
+ * Readers list only the recent folders to learn what to read again, instead of listing every
+ * record key. Writers never touch a shared blob, so concurrent writes cannot lose each other.
+ */
+export interface JournalEntry {
+  /** The journal blob's own key. */
+  key: string
+  /** Key of the record that changed. */
+  recordKey: string
+  /** Writer's clock when the change was announced (ms). */
+  at: number
+}
+
+const HOUR_MS = 3_600_000
+
+function bucketOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 13)
+}
+
+export class ChangeJournal {
+  readonly #store: Store
+  readonly #root: string
+
+  /** `name`: the collection, e.g. `reservations`. */
+  constructor(store: Store, name: string) {
+    this.#store = store
+    this.#root = `journal/${name}/`
+  }
+
+  /** Announces a change of `recordKey`; call it before writing the record. */
+  async announce(recordKey: string, at: number): Promise<void> {
+    const random = Math.random().toString(36).slice(2, 10)
+    const encoded = Buffer.from(recordKey).toString('base64url')
+    const key = `${this.#root}${bucketOf(at)}/${String(at).padStart(15, '0')}-${random}~${encoded}`
+    await this.#store.set(key, '')
+  }
+
+  /** Every entry in the hourly folders from `from`'s hour to `to`'s hour. */
+  async entriesBetween(from: number, to: number): Promise<JournalEntry[]> {
+    const buckets: string[] = []
+    for (let hour = from - (from % HOUR_MS); hour <= to; hour += HOUR_MS)
+      buckets.push(bucketOf(hour))
+    const pages = await Promise.all(
+      buckets.map((bucket) => this.#store.list({ prefix: `${this.#root}${bucket}/` })),
+    )
+    return pages.flatMap((page) => page.blobs.map(({ key }) => parseEntry(key))).filter(isEntry)
+  }
+
+  /** Deletes up to `limit` entries from folders that ended before `before`. */
+  async prune(before: number, limit: number): Promise<number> {
+    const { directories } = await this.#store.list({ prefix: this.#root, directories: true })
+    const cutoff = bucketOf(before)
+    const old = directories.filter((dir) => dir.slice(this.#root.length) < cutoff)
+    let deleted = 0
+    for (const dir of old) {
+      const { blobs } = await this.#store.list({ prefix: `${dir}/` })
+      for (const { key } of blobs.slice(0, limit - deleted)) {
+        await this.#store.delete(key)
+        deleted += 1
+      }
+      if (deleted >= limit) break
+    }
+    return deleted
+  }
+}
+
+function parseEntry(key: string): JournalEntry | null {
+  const name = key.slice(key.lastIndexOf('/') + 1)
+  const match = /^(\d{15})-[a-z0-9]*~([A-Za-z0-9_-]+)$/.exec(name)
+  if (!match) return null
+  return { key, at: Number(match[1]), recordKey: Buffer.from(match[2], 'base64url').toString() }
+}
+
+function isEntry(entry: JournalEntry | null): entry is JournalEntry {
+  return entry !== null
+}

@@ -1,0 +1,55 @@
+/** The stored shapes of §2.1–§2.3 (plus what decisions.md adds). */
+
+export const RESERVATION_STATUSES = ['pending', 'confirmed', 'fulfilled', 'cancelled'] as const
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number]
+
+export const SUBSCRIPTION_STATUSES = ['pending', 'notified', 'unsubscribed'] as const
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number]
+
+/** Fields every archivable record has (§3.3, D3). */
+export interface Archivable {
+  isArchived?: boolean
+  /** Present only while archived. */
+  archivedAt?: string
+}
+
+/** §2.2. `status` is a string because imported archives may carry legacy values (D3). */
+export interface Reservation extends Archivable {
+  id: string
+  name: string
+  email: string
+  productSlug: string
+  status: ReservationStatus | (string & {})
+  notes: string
+  createdAt: string
+  respondedAt: string | null
+}
+
+/** §2.1. */
+export interface NotifySubscription extends Archivable {
+  id: string
+  email: string
+  productSlug: string
+  status: SubscriptionStatus
+  createdAt: string
+  notifiedAt: string | null
+}
+
+/** §2.3 plus `failedRecipients` (D9). */
+export interface NotificationHistory {
+  id: string
+  productSlug: string
+  emailTitle: string
+  emailBody: string
+  recipientEmails: string[]
+  sentCount: number
+  timestamp: string
+  status: 'sent' | 'failed'
+  failedRecipients: { email: string; error: string }[]
+}
+
+/** Names one record of a product-scoped collection. */
+export interface ProductRecordRef {
+  id: string
+  productSlug: string
+}

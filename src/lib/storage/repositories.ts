@@ -1,0 +1,93 @@
+import type { Store } from '@netlify/blobs'
+import { openStore, RECORDS_STORE, type DeployInfo } from './blobStore.js'
+import {
+  isSafeKeySegment,
+  RecordCollection,
+  type CollectionLayout,
+  type RecordCollectionOptions,
+} from './recordCollection.js'
+import type {
+  NotificationHistory,
+  NotifySubscription,
+  ProductRecordRef,
+  Reservation,
+} from './records.js'
+
+/** Records keyed `{prefix}/{productSlug}/{id}` (§2.1, §2.2); the key listing is the product index. */
+export class ProductRecordRepository<T extends ProductRecordRef> extends RecordCollection<
+  T,
+  ProductRecordRef
+> {
+  readonly #prefix: string
+
+  constructor(store: Store, prefix: string, options?: RecordCollectionOptions) {
+    super(store, productLayout(prefix), options)
+    this.#prefix = prefix
+  }
+
+  /** Every record of one product (reads only that product's part of the index). */
+  listProduct(productSlug: string): Promise<T[]> {
+    if (!isSafeKeySegment(productSlug)) return Promise.resolve([])
+    return this.list(`${this.#prefix}/${productSlug}/`)
+  }
+}
+
+function productLayout(prefix: string): CollectionLayout<ProductRecordRef> {
+  return {
+    name: prefix,
+    prefix: `${prefix}/`,
+    keyOf: ({ id, productSlug }) =>
+      isSafeKeySegment(id) && isSafeKeySegment(productSlug)
+        ? `${prefix}/${productSlug}/${id}`
+        : null,
+  }
+}
+
+export type ReservationRepository = ProductRecordRepository<Reservation>
+export type SubscriptionRepository = ProductRecordRepository<NotifySubscription>
+export type HistoryRepository = RecordCollection<NotificationHistory, { id: string }>
+
+export function reservationRepository(store: Store, options?: RecordCollectionOptions) {
+  return new ProductRecordRepository<Reservation>(store, 'reservations', options)
+}
+
+export function subscriptionRepository(store: Store, options?: RecordCollectionOptions) {
+  return new ProductRecordRepository<NotifySubscription>(store, 'notify', options)
+}
+
+/** Notification history under `notif-history:{id}` (§2.3). */
+export function historyRepository(store: Store, options?: RecordCollectionOptions) {
+  return new RecordCollection<NotificationHistory, { id: string }>(
+    store,
+    {
+      name: 'notif-history',
+      prefix: 'notif-history:',
+      keyOf: ({ id }) => (isSafeKeySegment(id) ? `notif-history:${id}` : null),
+    },
+    options,
+  )
+}
+
+/** The Netlify `Context` parts repositories use. */
+export interface RequestContextLike extends DeployInfo {
+  waitUntil?: (promise: Promise<unknown>) => void
+}
+
+export interface Repositories {
+  reservations: ReservationRepository
+  subscriptions: SubscriptionRepository
+  history: HistoryRepository
+}
+
+/** Every record repository for one request; background snapshot writes go to `waitUntil`. */
+export function openRepositories(context: RequestContextLike): Repositories {
+  const store = openStore(RECORDS_STORE, context)
+  const options: RecordCollectionOptions = {
+    defer: (work) => context.waitUntil?.(work),
+  }
+  return {
+    reservations: reservationRepository(store, options),
+    subscriptions: subscriptionRepository(store, options),
+    history: historyRepository(store, options),
+  }
+}

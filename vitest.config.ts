@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // why: end-to-end files start their own dev server; two cores cannot run many at once
+    maxWorkers: 2,
+  },
+})
