@@ -44,6 +44,7 @@ export function emptySnapshot(): ListingSnapshot {
 export async function loadSnapshot(store: Store, key: string): Promise<ListingSnapshot | null> {
   const cached = instanceSnapshots.get(cacheKey(store, key))
   if (cached) return copy(cached)
+  // why: an unreadable snapshot (or one of an older format) is rebuilt by a full check
   const blob = (await store.get(key, { type: 'json' }).catch(() => null)) as SnapshotBlob | null
   if (blob?.version !== SNAPSHOT_VERSION) return null
   return {
@@ -70,7 +71,7 @@ export function keepSnapshot(
     journalFrom: snapshot.journalFrom,
     fullCheckAt: snapshot.fullCheckAt,
   }
-  return store.setJSON(key, blob).catch(() => undefined)
+  return store.setJSON(key, blob)
 }
 
 function cacheKey(store: Store, key: string): string {

@@ -34,6 +34,8 @@ export interface RecordCollectionOptions {
   now?: () => number
   /** How often every key is listed and compared, whatever the journal says (ms). Default: 600,000. */
   fullCheckIntervalMs?: number
+  /** Told about failed background work (snapshot saves, journal pruning). Default: ignored. */
+  onBackgroundError?: (work: string, error: unknown) => void
 }
 
 const DEFAULT_READ_CONCURRENCY = 50
@@ -68,6 +70,7 @@ export class RecordCollection<T extends object, Ref> {
   readonly #defer: (work: Promise<unknown>) => void
   readonly #now: () => number
   readonly #fullCheckIntervalMs: number
+  readonly #onBackgroundError: (work: string, error: unknown) => void
 
   constructor(store: Store, layout: CollectionLayout<Ref>, options: RecordCollectionOptions = {}) {
     this.#store = store
@@ -78,6 +81,7 @@ export class RecordCollection<T extends object, Ref> {
     this.#defer = options.defer ?? (() => undefined)
     this.#now = options.now ?? Date.now
     this.#fullCheckIntervalMs = options.fullCheckIntervalMs ?? DEFAULT_FULL_CHECK_INTERVAL_MS
+    this.#onBackgroundError = options.onBackgroundError ?? (() => undefined)
   }
 
   /** The record `ref` names, or null when there is none. */
@@ -135,9 +139,19 @@ export class RecordCollection<T extends object, Ref> {
     }
     changed = (await this.#applyJournal(snapshot, now, needsFullCheck)) || changed
     const persisted = keepSnapshot(this.#store, this.#snapshotKey, snapshot, changed)
-    if (persisted) this.#defer(persisted)
-    if (needsFullCheck) this.#defer(this.#journal.prune(now - JOURNAL_RETENTION_MS, PRUNE_LIMIT))
+    if (persisted) this.#background('snapshot.save', persisted)
+    if (needsFullCheck) {
+      this.#background(
+        'journal.prune',
+        this.#journal.prune(now - JOURNAL_RETENTION_MS, PRUNE_LIMIT),
+      )
+    }
     return snapshot
+  }
+
+  /** Background work may fail without harm (the snapshot is a cache); it is reported, never thrown. */
+  #background(work: string, promise: Promise<unknown>): void {
+    this.#defer(promise.catch((error: unknown) => this.#onBackgroundError(work, error)))
   }
 
   /** Lists every record key and reads those whose etag differs from the snapshot's. */

@@ -1,4 +1,5 @@
 import type { Store } from '@netlify/blobs'
+import { createLogger } from '../log.js'
 import { openStore, RECORDS_STORE, type DeployInfo } from './blobStore.js'
 import {
   isSafeKeySegment,
@@ -70,6 +71,7 @@ export function historyRepository(store: Store, options?: RecordCollectionOption
 
 /** The Netlify `Context` parts repositories use. */
 export interface RequestContextLike extends DeployInfo {
+  requestId?: string
   waitUntil?: (promise: Promise<unknown>) => void
 }
 
@@ -82,8 +84,14 @@ export interface Repositories {
 /** Every record repository for one request; background snapshot writes go to `waitUntil`. */
 export function openRepositories(context: RequestContextLike): Repositories {
   const store = openStore(RECORDS_STORE, context)
+  const log = createLogger(context.requestId ?? 'background')
   const options: RecordCollectionOptions = {
     defer: (work) => context.waitUntil?.(work),
+    onBackgroundError: (work, error) =>
+      log.warn('storage.background_failed', {
+        work,
+        error: error instanceof Error ? error.message : String(error),
+      }),
   }
   return {
     reservations: reservationRepository(store, options),

@@ -1,0 +1,7 @@
+import type { Config } from '@netlify/functions'
+import { archiveListEndpoint } from '../../src/lib/admin/adminEndpoints.js'
+import { subscriptionResource } from '../../src/lib/admin/adminResources.js'
+
+export default archiveListEndpoint(subscriptionResource)
+
+export const config: Config = { path: '/api/admin/notify/archives/list' }

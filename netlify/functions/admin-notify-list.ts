@@ -1,0 +1,7 @@
+import type { Config } from '@netlify/functions'
+import { activeListEndpoint } from '../../src/lib/admin/adminEndpoints.js'
+import { subscriptionResource } from '../../src/lib/admin/adminResources.js'
+
+export default activeListEndpoint(subscriptionResource)
+
+export const config: Config = { path: '/api/admin-notify-list' }

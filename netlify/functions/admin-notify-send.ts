@@ -1,0 +1,30 @@
+import type { Config } from '@netlify/functions'
+import { z } from 'zod'
+import { defineEndpoint } from '../../src/lib/http/endpoint.js'
+import { jsonResponse } from '../../src/lib/http/response.js'
+import { openDeliveryJournal } from '../../src/lib/restock/deliveryJournal.js'
+import { startDeliveryFrom } from '../../src/lib/restock/deliveryWorker.js'
+import {
+  parseSendRequest,
+  sendRestockNotification,
+} from '../../src/lib/restock/sendRestockNotification.js'
+import { openRepositories } from '../../src/lib/storage/repositories.js'
+
+export default defineEndpoint({
+  methods: ['POST'],
+  auth: 'admin',
+  // why: §4.8 fixes the order of the field messages, which parseSendRequest checks by hand
+  body: z.record(z.string(), z.unknown()),
+  handle: async ({ req, context, body, config, log }) => {
+    const summary = await sendRestockNotification(parseSendRequest(body), {
+      repositories: openRepositories(context),
+      journal: openDeliveryJournal(context),
+      config,
+      log,
+      startDelivery: startDeliveryFrom({ origin: new URL(req.url).origin, context, config, log }),
+    })
+    return jsonResponse(summary)
+  },
+})
+
+export const config: Config = { path: '/api/admin/notify/send' }

@@ -1,0 +1,7 @@
+import type { Config } from '@netlify/functions'
+import { archiveListEndpoint } from '../../src/lib/admin/adminEndpoints.js'
+import { reservationResource } from '../../src/lib/admin/adminResources.js'
+
+export default archiveListEndpoint(reservationResource)
+
+export const config: Config = { path: '/api/admin/reservations/archives/list' }

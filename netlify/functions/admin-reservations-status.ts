@@ -1,0 +1,7 @@
+import type { Config } from '@netlify/functions'
+import { statusUpdateEndpoint } from '../../src/lib/admin/adminEndpoints.js'
+import { reservationResource } from '../../src/lib/admin/adminResources.js'
+
+export default statusUpdateEndpoint(reservationResource)
+
+export const config: Config = { path: '/api/admin-reservations-status' }

@@ -1,0 +1,7 @@
+import type { Config } from '@netlify/functions'
+import { bulkActionEndpoint } from '../../src/lib/admin/adminEndpoints.js'
+import { reservationResource } from '../../src/lib/admin/adminResources.js'
+
+export default bulkActionEndpoint(reservationResource, 'unarchive')
+
+export const config: Config = { path: '/api/admin/reservations/unarchive' }

@@ -1,0 +1,16 @@
+import { defineEndpoint } from '../../src/lib/http/endpoint.js'
+import { jsonResponse } from '../../src/lib/http/response.js'
+import { answerSearch } from '../../src/lib/search/searchService.js'
+
+export default defineEndpoint({
+  methods: ['GET'],
+  auth: 'none',
+  cors: 'public',
+  handle: async ({ req, context, log }) => {
+    const body = answerSearch(new URL(req.url).searchParams, context, log)
+    // why: the answer depends only on the URL and the deployed content (§4.11, §8)
+    return jsonResponse(body, { headers: { 'Cache-Control': 'public, max-age=300' } })
+  },
+})
+
+export const config = { path: '/api/search' }

@@ -1,0 +1,61 @@
+import type { ProductRecordRepository, Repositories } from '../storage/repositories.js'
+import {
+  RESERVATION_STATUSES,
+  SUBSCRIPTION_STATUSES,
+  type Archivable,
+  type NotifySubscription,
+  type ProductRecordRef,
+  type Reservation,
+} from '../storage/records.js'
+import type { StatusUpdateRequest } from './adminSchemas.js'
+import { applyReservationStatus, applySubscriptionStatus } from './statusUpdates.js'
+
+/** What every record the admin endpoints manage has in common. */
+export interface AdminRecord extends ProductRecordRef, Archivable {
+  status: string
+  createdAt: string
+}
+
+/**
+ * Everything that differs between reservations and notify subscriptions in the admin endpoints.
+ * The list, status, archive, unarchive, delete and archive-list logic is written once, over this.
+ */
+export interface AdminResource<T extends AdminRecord> {
+  /** Singular noun used in per-item messages (`Failed to delete reservation`) and logs. */
+  noun: 'reservation' | 'subscription'
+  /** Name of the array in list answers (§4.1–§4.3, D3). */
+  listField: 'reservations' | 'subscriptions'
+  /** Name of the updated record in status answers (§4.4, §4.5). */
+  recordField: 'reservation' | 'subscription'
+  /** Statuses an admin may set or filter the active list by. */
+  statuses: readonly [string, ...string[]]
+  /** 404 / per-item text when the record does not exist (§7). */
+  notFoundMessage: string
+  /** Whether a status update carries `notes` (§4.5). */
+  hasNotes: boolean
+  repository(repositories: Repositories): ProductRecordRepository<T>
+  /** The record after a status update; throws HttpError 409 for a refused transition (D4). */
+  applyStatus(record: T, update: StatusUpdateRequest, now: string): T
+}
+
+export const reservationResource: AdminResource<Reservation> = {
+  noun: 'reservation',
+  listField: 'reservations',
+  recordField: 'reservation',
+  statuses: RESERVATION_STATUSES,
+  notFoundMessage: 'Reservation not found',
+  hasNotes: true,
+  repository: (repositories) => repositories.reservations,
+  applyStatus: applyReservationStatus,
+}
+
+export const subscriptionResource: AdminResource<NotifySubscription> = {
+  noun: 'subscription',
+  listField: 'subscriptions',
+  recordField: 'subscription',
+  statuses: SUBSCRIPTION_STATUSES,
+  notFoundMessage: 'Subscription not found',
+  hasNotes: false,
+  repository: (repositories) => repositories.subscriptions,
+  applyStatus: applySubscriptionStatus,
+}

@@ -1,0 +1,120 @@
+import { z } from 'zod'
+
+/**
+ * Request bodies of the admin record endpoints. The endpoint wrapper answers the FIRST issue's
+ * message, so each schema checks in the order that makes the documented message come first
+ * (§7, D4, D5, D6): shape before value, missing fields before an unknown status.
+ */
+
+export const MISSING_STATUS_FIELDS = 'Missing required fields: id, productSlug, status'
+export const IDS_REQUIRED = 'ids array is required'
+export const IDS_EMPTY = 'ids array cannot be empty'
+export const IDS_TOO_MANY = 'ids array cannot exceed 100 items'
+export const IDS_ITEM_INVALID = 'Each item needs a string id and productSlug'
+export const PAGE_INVALID = 'page must be a positive integer'
+export const PAGE_SIZE_INVALID = 'pageSize must be between 1 and 100'
+
+/** D5: most items one bulk request may name. */
+export const MAX_BULK_ITEMS = 100
+/** D6: longest admin note. */
+export const MAX_NOTES_LENGTH = 2000
+/** §4.3, §8. */
+export const DEFAULT_PAGE_SIZE = 20
+export const MAX_PAGE_SIZE = 100
+
+export function invalidStatusMessage(value: unknown): string {
+  return `Invalid status: ${typeof value === 'string' ? value : JSON.stringify(value)}`
+}
+
+/** One of `statuses`, else `Invalid status: <value>` (D4). */
+function knownStatus<S extends string>(statuses: readonly [S, ...S[]]) {
+  return z.enum(statuses, { error: (issue) => invalidStatusMessage(issue.input) })
+}
+
+/** An optional text filter; `null` and `''` mean "no filter" (what a dashboard's "All" sends). */
+function optionalFilter(message: string) {
+  return z
+    .string({ error: message })
+    .nullish()
+    .transform((value) => value || undefined)
+}
+
+/** Active lists (§4.1, §4.2): optional `status` (one of `statuses`) and `productSlug`. */
+export function listFiltersSchema<S extends string>(statuses: readonly [S, ...S[]]) {
+  return z.object({
+    status: z.preprocess(
+      (value) => (value === '' || value === null ? undefined : value),
+      knownStatus(statuses).optional(),
+    ),
+    productSlug: optionalFilter('productSlug must be a string'),
+  })
+}
+
+/**
+ * Archive lists (§4.3, D3, D5). The status filter is any text, matched as stored, because
+ * archived records may carry legacy statuses (`responded`, `reserved`). Numbers must be JSON
+ * numbers: `"2"` is refused like any other non-integer.
+ */
+export const archiveListSchema = z.object({
+  page: z
+    .number({ error: PAGE_INVALID })
+    .int({ error: PAGE_INVALID })
+    .min(1, { error: PAGE_INVALID })
+    .nullish()
+    .transform((value) => value ?? 1),
+  pageSize: z
+    .number({ error: PAGE_SIZE_INVALID })
+    .int({ error: PAGE_SIZE_INVALID })
+    .min(1, { error: PAGE_SIZE_INVALID })
+    .max(MAX_PAGE_SIZE, { error: PAGE_SIZE_INVALID })
+    .nullish()
+    .transform((value) => value ?? DEFAULT_PAGE_SIZE),
+  productSlug: optionalFilter('productSlug must be a string'),
+  status: optionalFilter('status must be a string'),
+})
+
+const requiredText = z.string({ error: MISSING_STATUS_FIELDS }).min(1, MISSING_STATUS_FIELDS)
+
+/** §4.4, §4.5: `{id, productSlug, status}` (+ `notes` for reservations, D6). */
+export function statusUpdateSchema<S extends string>(
+  statuses: readonly [S, ...S[]],
+  options: { notes: boolean },
+) {
+  const base = z.object({
+    id: requiredText,
+    productSlug: requiredText,
+    status: requiredText.pipe(knownStatus(statuses)),
+  })
+  if (!options.notes) return base
+  return base.extend({
+    notes: z
+      .string({ error: 'notes must be a string (send "" to clear the notes)' })
+      .max(MAX_NOTES_LENGTH, { error: `notes must be at most ${MAX_NOTES_LENGTH} characters` })
+      .optional(),
+  })
+}
+
+export interface StatusUpdateRequest {
+  id: string
+  productSlug: string
+  status: string
+  /** Replaces the notes when given; '' clears them; omitted keeps them (§4.5). */
+  notes?: string
+}
+
+const bulkItem = z.object(
+  {
+    id: z.string({ error: IDS_ITEM_INVALID }).min(1, IDS_ITEM_INVALID),
+    productSlug: z.string({ error: IDS_ITEM_INVALID }).min(1, IDS_ITEM_INVALID),
+  },
+  { error: IDS_ITEM_INVALID },
+)
+
+/** Bulk archive / unarchive / delete (§4.6, §4.7, D3, D5): nothing changes unless every item is valid. */
+export const bulkIdsSchema = z.object({
+  ids: z
+    .array(z.unknown(), { error: IDS_REQUIRED })
+    .min(1, IDS_EMPTY)
+    .max(MAX_BULK_ITEMS, IDS_TOO_MANY)
+    .pipe(z.array(bulkItem)),
+})

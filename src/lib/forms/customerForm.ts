@@ -1,0 +1,98 @@
+import { z } from 'zod'
+import type { EndpointOptions } from '../http/endpoint.js'
+import { HttpError } from '../http/errors.js'
+import { findProduct, type CatalogueProduct } from '../productCatalogue.js'
+
+/**
+ * The customer forms (POST /api/reservation §4.10, POST /api/notify-signup D2): one set of field
+ * rules (D6) and one 400 shape `{success: false, error, details: [{field, message}]}`, in Japanese.
+ */
+
+export const FORM_INVALID_MESSAGE = '入力内容に誤りがあります。'
+export const PRODUCT_NOT_FOUND_MESSAGE = '指定された商品が見つかりません。'
+export const FORM_INTERNAL_ERROR_MESSAGE =
+  'サーバーエラーが発生しました。しばらくしてから再度お試しください。'
+
+/** D6 field limits. */
+export const NAME_MAX_LENGTH = 100
+export const EMAIL_MAX_LENGTH = 254
+export const PRODUCT_SLUG_MAX_LENGTH = 100
+/** D1 slug form. */
+export const PRODUCT_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+/** A string field whose "missing" and "not a string" answers are in Japanese. */
+function textField(required: string, notText: string) {
+  return z.string({
+    error: (issue) => (issue.input === undefined || issue.input === null ? required : notText),
+  })
+}
+
+const name = textField('お名前を入力してください。', 'お名前は文字列で入力してください。')
+  .trim()
+  .min(1, { error: 'お名前を入力してください。' })
+  // why: count characters as a person does (an emoji is one), not UTF-16 units
+  .refine((value) => [...value].length <= NAME_MAX_LENGTH, {
+    error: `お名前は${NAME_MAX_LENGTH}文字以内で入力してください。`,
+  })
+  .refine((value) => !/\p{Cc}/u.test(value), {
+    error: 'お名前に改行や制御文字は使用できません。',
+  })
+
+const email = textField(
+  'メールアドレスを入力してください。',
+  'メールアドレスは文字列で入力してください。',
+)
+  .trim()
+  .min(1, { error: 'メールアドレスを入力してください。' })
+  .max(EMAIL_MAX_LENGTH, {
+    error: `メールアドレスは${EMAIL_MAX_LENGTH}文字以内で入力してください。`,
+  })
+  .regex(z.regexes.email, { error: 'メールアドレスの形式が正しくありません。' })
+  .toLowerCase()
+
+const productSlug = textField('商品を指定してください。', '商品の指定は文字列で入力してください。')
+  .min(1, { error: '商品を指定してください。' })
+  .max(PRODUCT_SLUG_MAX_LENGTH, {
+    error: `商品の指定が長すぎます（${PRODUCT_SLUG_MAX_LENGTH}文字以内）。`,
+  })
+  .regex(PRODUCT_SLUG_PATTERN, {
+    error: '商品の指定が正しくありません（半角英小文字・数字・ハイフンのみ）。',
+  })
+
+/** Body of POST /api/reservation (§4.10): name trimmed, e-mail trimmed and lower-cased. */
+export const reservationForm = z.object({ name, email, productSlug })
+export type ReservationForm = z.output<typeof reservationForm>
+
+/** Body of POST /api/notify-signup (D2): e-mail trimmed and lower-cased. */
+export const signupForm = z.object({ email, productSlug })
+export type SignupForm = z.output<typeof signupForm>
+
+/** The documented 400: one detail per invalid field (its first problem), in form order. */
+export function formValidationError(error: z.ZodError): HttpError {
+  const details: { field: string; message: string }[] = []
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? '')
+    if (!details.some((detail) => detail.field === field)) {
+      details.push({ field, message: issue.message })
+    }
+  }
+  return new HttpError(400, FORM_INVALID_MESSAGE, { details })
+}
+
+/** The catalogue product (D1), or the documented 400 "product not found". */
+export function requireProduct(slug: string): CatalogueProduct {
+  const product = findProduct(slug)
+  if (!product) throw new HttpError(400, PRODUCT_NOT_FOUND_MESSAGE)
+  return product
+}
+
+/** What both public form endpoints share: POST only, no token, Japanese 400 and 500 texts. */
+export const customerFormEndpoint: Pick<
+  EndpointOptions<z.ZodType>,
+  'methods' | 'auth' | 'invalid' | 'internalErrorMessage'
+> = {
+  methods: ['POST'],
+  auth: 'none',
+  invalid: formValidationError,
+  internalErrorMessage: FORM_INTERNAL_ERROR_MESSAGE,
+}

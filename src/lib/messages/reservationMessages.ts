@@ -1,0 +1,55 @@
+import { formatJst } from '../notifiers/jstTime.js'
+import type { EmailContent } from '../notifiers/resendMailer.js'
+import { joinMrkdwn, mrkdwn, type SlackMrkdwn } from '../notifiers/slackText.js'
+import type { CatalogueProduct } from '../productCatalogue.js'
+import type { Reservation } from '../storage/records.js'
+
+/** What the reservation messages are made from. */
+export interface ReservationMessageInput {
+  reservation: Reservation
+  product: CatalogueProduct
+  /** Public product page (D1), shown as a bare URL (§6 rule 3). */
+  productUrl: string
+}
+
+/** Team chat, reservation channel (§6): every detail the shop needs to follow up. */
+export function reservationTeamChatMessage(input: ReservationMessageInput): {
+  slackText: SlackMrkdwn
+} {
+  const { reservation, product, productUrl } = input
+  return {
+    slackText: joinMrkdwn([
+      mrkdwn`*新しい予約が入りました*`,
+      mrkdwn`商品: ${product.title}（${product.slug}）`,
+      mrkdwn`お名前: ${reservation.name}`,
+      mrkdwn`メール: ${reservation.email}`,
+      mrkdwn`予約ID: ${reservation.id}`,
+      mrkdwn`受付日時: ${formatJst(reservation.createdAt)}`,
+      mrkdwn`商品ページ: ${productUrl}`,
+    ]),
+  }
+}
+
+/** Auto-reply to the customer (§6): confirms what was received; the shop follows up later. */
+export function reservationConfirmationEmail(input: ReservationMessageInput): EmailContent {
+  const { reservation, product, productUrl } = input
+  return {
+    subject: `【ご予約受付】${product.title}`,
+    text: [
+      `${reservation.name} 様`,
+      '',
+      `このたびは「${product.title}」をご予約いただき、誠にありがとうございます。`,
+      '以下の内容でご予約を受け付けました。',
+      '',
+      `予約番号: ${reservation.id}`,
+      `商品: ${product.title}`,
+      `受付日時: ${formatJst(reservation.createdAt)}`,
+      `商品ページ: ${productUrl}`,
+      '',
+      '内容を確認のうえ、改めてご連絡いたします。今しばらくお待ちください。',
+      'お問い合わせの際は、上記の予約番号をお知らせください。',
+      '',
+      'このメールにお心当たりのない場合は、お手数ですが破棄してください。',
+    ].join('\n'),
+  }
+}

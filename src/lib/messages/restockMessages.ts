@@ -1,0 +1,62 @@
+import { escapeHtml } from '../search/highlight.js'
+
+/** What a restock e-mail says; every text is the shop owner's or ours, never markup from users. */
+export interface RestockEmailInput {
+  /** Subject line as the admin typed it (§4.8 `emailTitle`). */
+  emailTitle: string
+  /** Body text as the admin typed it (§4.8 `emailBody`); line breaks are kept. */
+  emailBody: string
+  /** Product name shown in the footer (the catalogue title, else the slug). */
+  productTitle: string
+  /** Public product page (D1). */
+  productUrl: string
+  /** Signed one-recipient unsubscribe link (D9). */
+  unsubscribeUrl: string
+}
+
+export interface RenderedEmail {
+  subject: string
+  text: string
+  html: string
+}
+
+const RULE = '──────────────────────'
+
+function footerLines(input: RestockEmailInput): string[] {
+  return [
+    RULE,
+    `商品ページ: ${input.productUrl}`,
+    '',
+    `このメールは「${input.productTitle}」の再入荷通知にご登録いただいた方へお送りしています。`,
+    'この商品の再入荷通知が今後不要な場合は、以下のリンクから配信を停止できます。',
+    `配信停止: ${input.unsubscribeUrl}`,
+  ]
+}
+
+function paragraphHtml(text: string): string {
+  return escapeHtml(text).replace(/\r?\n/g, '<br>\n')
+}
+
+function linkHtml(url: string): string {
+  const safe = escapeHtml(url)
+  return `<a href="${safe}">${safe}</a>`
+}
+
+/** The restock e-mail (D9, D10): the admin's subject and body plus a footer with the product page and the unsubscribe link. */
+export function renderRestockEmail(input: RestockEmailInput): RenderedEmail {
+  const text = [input.emailBody.trimEnd(), '', ...footerLines(input)].join('\n')
+  const html = [
+    '<!doctype html>',
+    '<html lang="ja"><body style="font-family: sans-serif; line-height: 1.7; color: #222;">',
+    `<div>${paragraphHtml(input.emailBody.trimEnd())}</div>`,
+    '<hr style="border: none; border-top: 1px solid #ccc; margin: 24px 0;">',
+    '<div style="font-size: 13px; color: #555;">',
+    `<p>商品ページ: ${linkHtml(input.productUrl)}</p>`,
+    `<p>このメールは「${escapeHtml(input.productTitle)}」の再入荷通知にご登録いただいた方へお送りしています。<br>`,
+    'この商品の再入荷通知が今後不要な場合は、以下のリンクから配信を停止できます。</p>',
+    `<p>配信停止: ${linkHtml(input.unsubscribeUrl)}</p>`,
+    '</div>',
+    '</body></html>',
+  ].join('\n')
+  return { subject: input.emailTitle, text, html }
+}

@@ -1,0 +1,21 @@
+import { productCatalogue } from '../generated/siteContent.js'
+import type { CatalogueProduct } from './search/siteContentTypes.js'
+
+export type { CatalogueProduct } from './search/siteContentTypes.js'
+
+const bySlug = new Map(productCatalogue.map((product) => [product.slug, product]))
+
+/** The product with this slug, or null when the catalogue has none (D1 "product exists"). */
+export function findProduct(slug: string): CatalogueProduct | null {
+  return bySlug.get(slug) ?? null
+}
+
+/** Every product of the catalogue, sorted by slug. */
+export function listProducts(): readonly CatalogueProduct[] {
+  return productCatalogue
+}
+
+/** The product's public URL (D1): `${siteUrl}/products/<slug>`. */
+export function productUrl(slug: string, siteUrl: string): string {
+  return `${siteUrl.replace(/\/+$/, '')}/products/${slug}`
+}

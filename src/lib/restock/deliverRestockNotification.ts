@@ -1,0 +1,218 @@
+import { mapWithConcurrency } from '../concurrency.js'
+import type { Logger } from '../log.js'
+import { findProduct, productUrl } from '../productCatalogue.js'
+import { renderRestockEmail } from '../messages/restockMessages.js'
+import type { Repositories } from '../storage/repositories.js'
+import type {
+  BatchRecord,
+  DeliveryJob,
+  DeliveryJournal,
+  DeliveryRecipient,
+  RestockHistory,
+} from './deliveryJournal.js'
+import { saveHistory } from './deliveryJournal.js'
+import { DELIVERY_FUNCTION_PATH } from './deliveryTrigger.js'
+import type { OutgoingEmail, RestockMailer } from './restockMailer.js'
+import { createUnsubscribeToken, unsubscribeUrl } from './unsubscribeToken.js'
+
+/** E-mails per provider call (§4.8, §8). */
+export const BATCH_SIZE = 10
+/** Pause before every provider call but the first of a delivery (§4.8, §8). */
+export const BATCH_DELAY_MS = 1000
+/** Netlify background functions stop after 15 minutes; stop starting batches after 12. */
+export const DEFAULT_BUDGET_MS = 12 * 60 * 1000
+
+/** The longest one batch may take: a call, one retry after the pause, and the blob writes. */
+export function batchAllowanceFor(callTimeoutMs: number): number {
+  return 2 * callTimeoutMs + BATCH_DELAY_MS + 10_000
+}
+
+export interface DeliveryOptions {
+  repositories: Pick<Repositories, 'subscriptions' | 'history'>
+  journal: DeliveryJournal
+  mailer: RestockMailer
+  /** Base of the product and unsubscribe links (config `siteUrl`). */
+  siteUrl: string
+  unsubscribeSecret: string
+  log: Logger
+  /** Starts another invocation that continues this delivery (the background function). */
+  continueLater: (notificationId: string) => Promise<void>
+  /** Clock. Default: `Date.now`. */
+  now?: () => number
+  /** Waits between provider calls. Default: a timer. */
+  sleep?: (ms: number) => Promise<void>
+  /** No batch starts that could end later than this after the invocation began. Default: 12 minutes. */
+  budgetMs?: number
+  /** Upper bound of one batch (see `batchAllowanceFor`). Default: `batchAllowanceFor(5000)`. */
+  batchAllowanceMs?: number
+}
+
+export type DeliveryRun =
+  | { state: 'missing' }
+  | { state: 'already-complete' }
+  | { state: 'continued'; batchesThisRun: number }
+  | { state: 'complete'; batchesThisRun: number; history: RestockHistory }
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** `${notificationId}/batch-${n}`: the same batch always has the same key and the same content. */
+export function batchIdempotencyKey(notificationId: string, batch: number): string {
+  return `restock/${notificationId}/batch-${batch}`
+}
+
+/** The e-mail for one recipient: the same inputs always give the same e-mail (retries stay identical). */
+export function restockEmailFor(
+  job: DeliveryJob,
+  recipient: DeliveryRecipient,
+  siteUrl: string,
+  unsubscribeSecret: string,
+): OutgoingEmail {
+  const ref = { id: recipient.subscriptionId, productSlug: job.productSlug }
+  const link = unsubscribeUrl(siteUrl, createUnsubscribeToken(ref, unsubscribeSecret))
+  const rendered = renderRestockEmail({
+    emailTitle: job.emailTitle,
+    emailBody: job.emailBody,
+    productTitle: findProduct(job.productSlug)?.title ?? job.productSlug,
+    productUrl: productUrl(job.productSlug, siteUrl),
+    unsubscribeUrl: link,
+  })
+  return {
+    to: recipient.email,
+    ...rendered,
+    headers: {
+      'List-Unsubscribe': `<${link}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  }
+}
+
+/**
+ * Delivers (or continues delivering) one restock notification: batches of 10, a pause of 1 s
+ * before every call but the first, one retry of a call that failed as a whole for a passing
+ * reason. Stops before the time budget could be passed and hands the rest to `continueLater`.
+ * Settled batches are never sent again; a batch cut short by a crash is sent again with the
+ * same idempotency key, so the provider sends nothing twice (within its 24 h key window).
+ */
+export async function deliverRestockNotification(
+  notificationId: string,
+  options: DeliveryOptions,
+): Promise<DeliveryRun> {
+  const now = options.now ?? Date.now
+  const sleep = options.sleep ?? defaultSleep
+  const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS
+  const allowanceMs = options.batchAllowanceMs ?? batchAllowanceFor(5000)
+  const { journal, log } = options
+  const startedAt = now()
+
+  const history = (await options.repositories.history.get({
+    id: notificationId,
+  })) as RestockHistory | null
+  if (history?.deliveryState === 'complete') return { state: 'already-complete' }
+  const job = await journal.getJob(notificationId)
+  if (!history || !job) {
+    log.warn('restock.delivery.missing', { notificationId })
+    return { state: 'missing' }
+  }
+  if (history.deliveryState === 'queued') {
+    await saveHistory(options.repositories.history, { ...history, deliveryState: 'delivering' })
+  }
+
+  const batchCount = Math.ceil(job.recipients.length / BATCH_SIZE)
+  const settled = await journal.settledBatches(notificationId)
+  const open = Array.from({ length: batchCount }, (_, batch) => batch).filter(
+    (batch) => !settled.has(batch),
+  )
+  let callsSoFar = settled.size
+  let batchesThisRun = 0
+  for (const batch of open) {
+    if (batchesThisRun > 0 && now() - startedAt + BATCH_DELAY_MS + allowanceMs > budgetMs) {
+      log.info('restock.delivery.continuing', { notificationId, nextBatch: batch, batchCount })
+      try {
+        await options.continueLater(notificationId)
+      } catch (error) {
+        log.error('restock.delivery.continue_failed', error, {
+          notificationId,
+          howToResume: `POST ${DELIVERY_FUNCTION_PATH} {"notificationId": "${notificationId}"} with the admin token`,
+        })
+        throw error
+      }
+      return { state: 'continued', batchesThisRun }
+    }
+    if (callsSoFar > 0) await sleep(BATCH_DELAY_MS)
+    await deliverBatch(job, batch)
+    callsSoFar += 1
+    batchesThisRun += 1
+  }
+  const finished = await finish(history)
+  return { state: 'complete', batchesThisRun, history: finished }
+
+  async function deliverBatch(job: DeliveryJob, batch: number): Promise<void> {
+    const recipients = job.recipients.slice(batch * BATCH_SIZE, (batch + 1) * BATCH_SIZE)
+    const emails = recipients.map((recipient) =>
+      restockEmailFor(job, recipient, options.siteUrl, options.unsubscribeSecret),
+    )
+    const key = batchIdempotencyKey(job.notificationId, batch)
+    let result = await options.mailer.sendBatch(emails, key)
+    if (result.retryable) {
+      log.warn('restock.delivery.retrying', { notificationId, batch, error: result.errors[0] })
+      await sleep(BATCH_DELAY_MS)
+      result = await options.mailer.sendBatch(emails, key)
+    }
+    const record: BatchRecord = {
+      batch,
+      deliveredIds: [],
+      failed: [],
+      finishedAt: new Date(now()).toISOString(),
+    }
+    recipients.forEach((recipient, index) => {
+      const error = result.errors[index]
+      if (error === null) record.deliveredIds.push(recipient.subscriptionId)
+      else record.failed.push({ ...recipient, error })
+    })
+    await journal.saveBatch(job.notificationId, record)
+    if (record.failed.length > 0) {
+      log.warn('restock.delivery.failures', {
+        notificationId,
+        batch,
+        failed: record.failed.length,
+        error: record.failed[0].error,
+      })
+    }
+    await markNotified(job.productSlug, record.deliveredIds, record.finishedAt)
+  }
+
+  async function markNotified(productSlug: string, ids: string[], at: string): Promise<void> {
+    const { subscriptions } = options.repositories
+    await mapWithConcurrency(ids, BATCH_SIZE, async (id) => {
+      const ref = { id, productSlug }
+      const subscription = await subscriptions.get(ref)
+      // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
+      if (subscription?.status !== 'pending') return
+      await subscriptions.save(ref, { ...subscription, status: 'notified', notifiedAt: at })
+    })
+  }
+
+  async function finish(history: RestockHistory): Promise<RestockHistory> {
+    const batches = await journal.listBatches(notificationId)
+    const sentCount = batches.reduce((sum, batch) => sum + batch.deliveredIds.length, 0)
+    const failedRecipients = batches.flatMap((batch) =>
+      batch.failed.map(({ email, error }) => ({ email, error })),
+    )
+    const finished: RestockHistory = {
+      ...history,
+      status: sentCount > 0 ? 'sent' : 'failed',
+      sentCount,
+      failedRecipients,
+      deliveryState: 'complete',
+      completedAt: new Date(now()).toISOString(),
+    }
+    await saveHistory(options.repositories.history, finished)
+    log.info('restock.delivery.complete', {
+      notificationId,
+      sentCount,
+      failedCount: failedRecipients.length,
+      status: finished.status,
+    })
+    return finished
+  }
+}

@@ -1,0 +1,58 @@
+import { expectedToken } from '../auth.js'
+import type { AppConfig } from '../config.js'
+import { HttpError } from '../http/errors.js'
+import type { Logger } from '../log.js'
+import { openRepositories, type RequestContextLike } from '../storage/repositories.js'
+import { batchAllowanceFor, type DeliveryOptions } from './deliverRestockNotification.js'
+import { openDeliveryJournal } from './deliveryJournal.js'
+import { deliveryTrigger } from './deliveryTrigger.js'
+import { resendMailer } from './restockMailer.js'
+import { MissingUnsubscribeSecretError } from './unsubscribeToken.js'
+
+export interface RequestScope {
+  /** Origin of the incoming request (this deploy). */
+  origin: string
+  context: RequestContextLike
+  config: AppConfig
+  log: Logger
+}
+
+/** Starts the background delivery function from a request of this deploy. */
+export function startDeliveryFrom(scope: RequestScope): (notificationId: string) => Promise<void> {
+  return deliveryTrigger({
+    origin: scope.origin,
+    token: expectedToken('admin', scope.config) ?? '',
+    log: scope.log,
+    defer: (work) => scope.context.waitUntil?.(work),
+  })
+}
+
+/** Everything the background delivery needs, from the site configuration (Resend, secret, timeouts). */
+export function deliveryOptionsFrom(scope: RequestScope): DeliveryOptions {
+  const { config, log } = scope
+  if (!config.resendApiKey || !config.resendFromEmail) {
+    log.error(
+      'restock.delivery.misconfigured',
+      new Error('RESEND_API_KEY or RESEND_FROM_EMAIL is not set'),
+    )
+    throw new HttpError(503, 'Email delivery is not configured')
+  }
+  if (!config.unsubscribeSecret) {
+    log.error('restock.delivery.misconfigured', new MissingUnsubscribeSecretError())
+    throw new HttpError(503, 'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set')
+  }
+  return {
+    repositories: openRepositories(scope.context),
+    journal: openDeliveryJournal(scope.context),
+    mailer: resendMailer({
+      apiKey: config.resendApiKey,
+      from: config.resendFromEmail,
+      timeoutMs: config.outboundTimeoutMs,
+    }),
+    siteUrl: config.siteUrl,
+    unsubscribeSecret: config.unsubscribeSecret,
+    log,
+    batchAllowanceMs: batchAllowanceFor(config.outboundTimeoutMs),
+    continueLater: startDeliveryFrom(scope),
+  }
+}

@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto'
+import { mapWithConcurrency } from '../concurrency.js'
+import type { AppConfig } from '../config.js'
+import { HttpError } from '../http/errors.js'
+import type { Logger } from '../log.js'
+import type { NotifySubscription } from '../storage/records.js'
+import type { Repositories } from '../storage/repositories.js'
+import {
+  saveHistory,
+  type DeliveryJob,
+  type DeliveryJournal,
+  type RestockHistory,
+} from './deliveryJournal.js'
+import { DeliveryStartError } from './deliveryTrigger.js'
+import { MissingUnsubscribeSecretError } from './unsubscribeToken.js'
+
+/** A checked §4.8 request. */
+export interface SendRequest {
+  productSlug: string
+  emailTitle: string
+  emailBody: string
+}
+
+/** The §4.8 answer. With e-mail delivery, `sentCount` is the number of recipients queued. */
+export interface SendSummary {
+  success: true
+  notificationId: string
+  sentCount: number
+  recipientEmails: string[]
+  timestamp: string
+}
+
+/** D6 limits, in characters. */
+export const SEND_LIMITS = { productSlug: 100, emailTitle: 200, emailBody: 20000 } as const
+
+const FIELDS = ['productSlug', 'emailTitle', 'emailBody'] as const
+
+/** §4.8 checks in the documented order: every "is required" first, then the D6 lengths. */
+export function parseSendRequest(body: Record<string, unknown>): SendRequest {
+  for (const field of FIELDS) {
+    const value = body[field]
+    if (typeof value !== 'string' || value.trim() === '') {
+      throw new HttpError(400, `${field} is required`)
+    }
+  }
+  for (const field of FIELDS) {
+    if ([...(body[field] as string)].length > SEND_LIMITS[field]) {
+      throw new HttpError(400, `${field} must be at most ${SEND_LIMITS[field]} characters`)
+    }
+  }
+  return {
+    productSlug: (body.productSlug as string).trim(),
+    emailTitle: (body.emailTitle as string).trim(),
+    emailBody: body.emailBody as string,
+  }
+}
+
+export interface SendOptions {
+  repositories: Pick<Repositories, 'subscriptions' | 'history'>
+  journal: DeliveryJournal
+  config: Pick<AppConfig, 'resendApiKey' | 'resendFromEmail' | 'unsubscribeSecret'>
+  log: Logger
+  /** Starts the background delivery; rejects with DeliveryStartError when it cannot. */
+  startDelivery: (notificationId: string) => Promise<void>
+  /** Clock. Default: `Date.now`. */
+  now?: () => number
+}
+
+function isEmailConfigured(config: SendOptions['config']): boolean {
+  return Boolean(config.resendApiKey && config.resendFromEmail)
+}
+
+/** Pending, non-archived subscribers of one product, oldest signup first. */
+async function pendingSubscribers(
+  repositories: SendOptions['repositories'],
+  productSlug: string,
+): Promise<NotifySubscription[]> {
+  const all = await repositories.subscriptions.listProduct(productSlug)
+  return all
+    .filter((subscription) => subscription.status === 'pending' && !subscription.isArchived)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+}
+
+/**
+ * POST /api/admin/notify/send (§4.8, D9). Without an e-mail provider: records the history and
+ * marks every pending subscriber `notified`. With Resend: snapshots the recipients, records the
+ * history as `queued` and starts the background delivery, which sets each recipient `notified`
+ * once the provider accepted their e-mail and writes the final history.
+ */
+export async function sendRestockNotification(
+  request: SendRequest,
+  options: SendOptions,
+): Promise<SendSummary> {
+  const { repositories, log } = options
+  const now = options.now ?? Date.now
+  const emailConfigured = isEmailConfigured(options.config)
+  if (emailConfigured && !options.config.unsubscribeSecret) {
+    log.error('restock.send.misconfigured', new MissingUnsubscribeSecretError())
+    throw new HttpError(503, 'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set')
+  }
+  const subscribers = await pendingSubscribers(repositories, request.productSlug)
+  if (subscribers.length === 0) {
+    throw new HttpError(400, 'No pending subscribers found for this product')
+  }
+
+  const notificationId = `notif_${randomUUID()}`
+  const timestamp = new Date(now()).toISOString()
+  const recipientEmails = subscribers.map((subscription) => subscription.email)
+  const history: RestockHistory = {
+    id: notificationId,
+    productSlug: request.productSlug,
+    emailTitle: request.emailTitle,
+    emailBody: request.emailBody,
+    recipientEmails,
+    sentCount: subscribers.length,
+    timestamp,
+    status: 'sent',
+    failedRecipients: [],
+  }
+  const summary: SendSummary = {
+    success: true,
+    notificationId,
+    sentCount: subscribers.length,
+    recipientEmails,
+    timestamp,
+  }
+
+  if (!emailConfigured) {
+    await saveHistory(repositories.history, {
+      ...history,
+      deliveryMode: 'record-only',
+      deliveryState: 'complete',
+      completedAt: timestamp,
+    })
+    await mapWithConcurrency(subscribers, 20, (subscription) =>
+      repositories.subscriptions.save(subscription, {
+        ...subscription,
+        status: 'notified',
+        notifiedAt: timestamp,
+      }),
+    )
+    log.info('restock.send.recorded', {
+      notificationId,
+      productSlug: request.productSlug,
+      recipients: subscribers.length,
+      reason: 'RESEND_API_KEY or RESEND_FROM_EMAIL is not set: no e-mail was sent',
+    })
+    return summary
+  }
+
+  const job: DeliveryJob = {
+    notificationId,
+    productSlug: request.productSlug,
+    emailTitle: request.emailTitle,
+    emailBody: request.emailBody,
+    recipients: subscribers.map(({ id, email }) => ({ subscriptionId: id, email })),
+    createdAt: timestamp,
+  }
+  await options.journal.saveJob(job)
+  await saveHistory(repositories.history, {
+    ...history,
+    deliveryMode: 'email',
+    deliveryState: 'queued',
+  })
+  try {
+    await options.startDelivery(notificationId)
+  } catch (error) {
+    if (!(error instanceof DeliveryStartError)) throw error
+    log.error('restock.send.start_failed', error, { notificationId })
+    const reason = 'Delivery could not be started'
+    await saveHistory(repositories.history, {
+      ...history,
+      status: 'failed',
+      sentCount: 0,
+      failedRecipients: recipientEmails.map((email) => ({ email, error: reason })),
+      deliveryMode: 'email',
+      deliveryState: 'complete',
+      completedAt: new Date(now()).toISOString(),
+    })
+    throw new HttpError(503, 'Email delivery could not be started; no e-mail was sent')
+  }
+  log.info('restock.send.queued', { notificationId, recipients: subscribers.length })
+  return summary
+}

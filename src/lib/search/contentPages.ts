@@ -1,0 +1,127 @@
+import { readdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
+import matter from 'gray-matter'
+import { z } from 'zod'
+import { markdownToPlainText } from './markdownText.js'
+import type { StoredPage } from './siteContentTypes.js'
+
+/** Product slugs and every content file name follow this pattern (D1). */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+/** The content type whose pages form the product catalogue (D1). */
+export const PRODUCT_CONTENT_TYPE = 'products'
+
+/** A page of the content folder could not be read; the message names the file and the fix. */
+export class InvalidContentPageError extends Error {
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
+    super(
+      `${file}: ${problem}. Fix the page: it needs YAML front matter with title (text), ` +
+        `description (text), tags (a list) and createdAt (an ISO date such as 2026-11-22).`,
+    )
+    this.name = 'InvalidContentPageError'
+  }
+}
+
+/** The content folder itself is missing. */
+export class ContentDirectoryNotFoundError extends Error {
+  constructor(readonly contentDir: string) {
+    super(`Content folder ${contentDir} does not exist. Set CONTENT_DIR to the folder of pages.`)
+    this.name = 'ContentDirectoryNotFoundError'
+  }
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/
+
+const createdAtSchema = z.union([
+  // why: YAML reads an unquoted 2026-11-22 as a timestamp, so gray-matter hands us a Date
+  z.date().refine((date) => !Number.isNaN(date.getTime()), 'must be a valid date'),
+  z
+    .string()
+    .regex(ISO_DATE, 'must be an ISO date such as 2026-11-22')
+    .refine((text) => !Number.isNaN(Date.parse(text)), 'must be a valid date'),
+])
+
+const frontMatterSchema = z.object({
+  title: z.string('title must be text').trim().min(1, 'title must not be empty'),
+  description: z.string('description must be text').trim().default(''),
+  tags: z.array(z.string('each tag must be text').trim().min(1), 'tags must be a list'),
+  createdAt: createdAtSchema,
+  image: z.string().optional(),
+  price: z.number().nonnegative().optional(),
+})
+
+export interface ContentPage extends StoredPage {
+  contentType: string
+  fileSlug: string
+}
+
+/** Reads every `<contentDir>/<contentType>/<fileSlug>.md`, sorted by id. */
+export async function loadContentPages(contentDir: string): Promise<ContentPage[]> {
+  const typeDirs = await readdir(contentDir, { withFileTypes: true }).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new ContentDirectoryNotFoundError(contentDir)
+    }
+    throw error
+  })
+  const pages: ContentPage[] = []
+  for (const typeDir of typeDirs.filter((entry) => entry.isDirectory())) {
+    const dir = path.join(contentDir, typeDir.name)
+    const files = (await readdir(dir)).filter((name) => name.endsWith('.md'))
+    for (const fileName of files) {
+      const file = path.join(dir, fileName)
+      pages.push(parseContentPage(file, typeDir.name, await readFile(file, 'utf8')))
+    }
+  }
+  return pages.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}
+
+/** Parses one page; throws InvalidContentPageError naming `file`. */
+export function parseContentPage(file: string, contentType: string, source: string): ContentPage {
+  const fileSlug = path.basename(file, '.md')
+  if (!SLUG_PATTERN.test(contentType) || !SLUG_PATTERN.test(fileSlug)) {
+    throw new InvalidContentPageError(
+      file,
+      'folder and file names must be lower-case letters, digits and single hyphens (a-z, 0-9, -)',
+    )
+  }
+  let parsed: matter.GrayMatterFile<string>
+  try {
+    // why: gray-matter caches by content unless options are given; a cached object is shared
+    parsed = matter(source, {})
+  } catch (error) {
+    throw new InvalidContentPageError(
+      file,
+      `front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`,
+    )
+  }
+  const result = frontMatterSchema.safeParse(parsed.data)
+  if (!result.success) {
+    const issue = result.error.issues[0]
+    const field = issue?.path.join('.') || 'front matter'
+    throw new InvalidContentPageError(
+      file,
+      `invalid front matter field ${field}: ${issue?.message}`,
+    )
+  }
+  const data = result.data
+  return {
+    id: `${contentType}/${fileSlug}`,
+    slug: `/${contentType}/${fileSlug}`,
+    contentType,
+    fileSlug,
+    title: data.title,
+    description: data.description,
+    tags: data.tags,
+    createdAt: formatCreatedAt(data.createdAt),
+    text: markdownToPlainText(parsed.content),
+  }
+}
+
+function formatCreatedAt(value: Date | string): string {
+  if (typeof value === 'string') return value
+  const iso = value.toISOString()
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso
+}

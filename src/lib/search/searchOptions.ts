@@ -1,0 +1,82 @@
+import type { Options, SearchOptions } from 'minisearch'
+import { tokenizeBigrams, tokenizeWords, tokenizeWordsAndBigrams } from './cjkTokenizer.js'
+import { encodeTerm, isEncodedJapaneseTerm } from './termEncoding.js'
+
+/** A page as the index sees it; `tags` are joined into one field. */
+export interface IndexedPage {
+  id: string
+  title: string
+  description: string
+  tags: string[]
+  text: string
+}
+
+export type TokenizerName = 'bigram' | 'segmenter' | 'segmenter+bigram'
+
+const TOKENIZERS: Record<TokenizerName, (text: string) => string[]> = {
+  bigram: tokenizeBigrams,
+  segmenter: tokenizeWords,
+  'segmenter+bigram': tokenizeWordsAndBigrams,
+}
+
+/** The tokenizer chosen by the measurements in docs/search.md. */
+export const SEARCH_TOKENIZER: TokenizerName = 'bigram'
+
+/**
+ * Written into the generated module and checked when the index is loaded: an index built with
+ * other options cannot be read correctly. Bump the number when tokenizing or fields change.
+ */
+export const SEARCH_INDEX_FORMAT = `4-${SEARCH_TOKENIZER}`
+
+/** Query-time options (MiniSearch `searchOptions`). */
+export function createQueryOptions(): SearchOptions {
+  return {
+    /** MiniSearch default `false`. A partial word matches (§4.11): `toko` finds `tokoname`. */
+    prefix: true,
+    /**
+     * MiniSearch default `false`. Tolerance 0.2 (§4.11) for Latin terms: one typo in five letters.
+     * why: one changed character in a two- or three-character Japanese word is another word.
+     */
+    fuzzy: (term) => (isEncodedJapaneseTerm(term) ? false : 0.2),
+    /** MiniSearch default: every field weighs 1. Title, then description, then tags = text. */
+    boost: { title: 3, description: 2, tags: 1, text: 1 },
+    /**
+     * MiniSearch default `'OR'`. The search service combines the terms of one query word with
+     * AND (every bigram of `予約商品` must occur) and the words of a query with OR.
+     */
+    combineWith: 'AND',
+  }
+}
+
+/** Index options shared by the build and the runtime `MiniSearch.loadJSON` (they must agree). */
+export function createSearchOptions(tokenizer: TokenizerName): Options<IndexedPage> {
+  return {
+    /** No default. The page id `<contentType>/<fileSlug>` (D11). */
+    idField: 'id',
+    /** No default. The indexed fields; `tags` is read through `extractField`. */
+    fields: ['title', 'description', 'tags', 'text'],
+    /** MiniSearch default `[]`. Result fields are kept beside the index, not inside it. */
+    storeFields: [],
+    /** MiniSearch default: reads `document[fieldName]`. Tags are indexed as one text. */
+    extractField: (document, fieldName) => {
+      const value = document[fieldName as keyof IndexedPage]
+      return Array.isArray(value) ? value.join(' ') : value
+    },
+    /**
+     * MiniSearch default: splits at spaces and punctuation, which leaves a Japanese sentence as
+     * one token. Ours splits Japanese runs into bigrams (or words, see docs/search.md).
+     */
+    tokenize: TOKENIZERS[tokenizer],
+    /**
+     * MiniSearch default: lower-case. The tokenizers above already return NFKC-normalised,
+     * lower-cased terms (D11); Japanese terms are then stored hex-encoded (see termEncoding.ts).
+     * why: normalising each of millions of bigrams a second time doubled the build time
+     */
+    processTerm: (term) => (term ? encodeTerm(term) : null),
+    /** MiniSearch default: see `createQueryOptions`. */
+    searchOptions: createQueryOptions(),
+  }
+}
+
+/** The options of the deployed index. */
+export const searchOptions: Options<IndexedPage> = createSearchOptions(SEARCH_TOKENIZER)

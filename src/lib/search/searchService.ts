@@ -1,0 +1,51 @@
+import type { Logger } from '../log.js'
+import type { DeployInfo } from '../storage/blobStore.js'
+import { openKeywordLogRepository, type KeywordLogEntry } from '../storage/keywordLogRepository.js'
+import { getSiteSearch } from './defaultSiteSearch.js'
+import { parseExcerptLength } from './excerpt.js'
+import type { SearchResult } from './siteSearch.js'
+import { normalizeQuery } from './textNormalization.js'
+
+/** The body of a GET /api/search answer (§4.11). */
+export interface SearchResponseBody {
+  results: SearchResult[]
+  query: string
+  totalResults: number
+}
+
+export interface SearchRequestContext extends DeployInfo {
+  waitUntil?: (promise: Promise<unknown>) => void
+}
+
+/**
+ * Answers GET /api/search from its query parameters and logs the keyword in the background
+ * (§2.6); an empty query is no search and is not logged.
+ */
+export function answerSearch(
+  params: URLSearchParams,
+  context: SearchRequestContext,
+  log: Logger,
+): SearchResponseBody {
+  const query = normalizeQuery(params.get('q') ?? '')
+  if (!query) return { results: [], query: '', totalResults: 0 }
+  const { results, totalResults } = getSiteSearch().search(
+    query,
+    parseExcerptLength(params.get('excerpt_length')),
+  )
+  const entry = { keyword: query, timestamp: new Date().toISOString(), resultCount: totalResults }
+  context.waitUntil?.(recordKeyword(entry, context, log))
+  return { results, query, totalResults }
+}
+
+/** Writes one keyword log entry; a failure is logged and never reaches the search answer (§6). */
+export async function recordKeyword(
+  entry: KeywordLogEntry,
+  context: DeployInfo,
+  log: Logger,
+): Promise<void> {
+  try {
+    await openKeywordLogRepository(context).append(entry)
+  } catch (error) {
+    log.error('search.keyword_log_failed', error, { resultCount: entry.resultCount })
+  }
+}

@@ -1,0 +1,29 @@
+/** A page's result fields (§2.5), kept beside the index in the generated module. */
+export interface StoredPage {
+  /** `<contentType>/<fileSlug>` (D11). */
+  id: string
+  /** URL path `/<contentType>/<fileSlug>` (D11). */
+  slug: string
+  title: string
+  description: string
+  tags: string[]
+  createdAt: string
+  /** Plain text of the markdown body, for excerpts. */
+  text: string
+}
+
+/** A product of the catalogue (D1). */
+export interface CatalogueProduct {
+  slug: string
+  title: string
+  /** URL path `/products/<slug>`. */
+  path: string
+}
+
+/** What `scripts/build-content.ts` writes into `src/generated/siteContent.ts`. */
+export interface SiteContent {
+  formatVersion: string
+  serializedIndex: string
+  storedPages: Record<string, StoredPage>
+  productCatalogue: readonly CatalogueProduct[]
+}

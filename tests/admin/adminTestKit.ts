@@ -1,0 +1,127 @@
+import type { Context } from '@netlify/functions'
+import { vi } from 'vitest'
+import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
+import type { NotifySubscription, Reservation } from '../../src/lib/storage/records.js'
+import { fakeContext, type TestContext } from '../helpers/context.js'
+import { jsonRequest, readJson } from '../helpers/requests.js'
+
+export const ADMIN_TOKEN = 'admin-token-for-tests'
+export const PREORDER_TOKEN = 'preorder-token-for-tests'
+
+/** Both token groups set to different values (D7). */
+export function useDistinctTokens(): void {
+  process.env.ADMIN_API_TOKEN = ADMIN_TOKEN
+  process.env.PREORDER_API_TOKEN = PREORDER_TOKEN
+}
+
+/** Keeps the JSON log lines of thousands of requests out of the test output. */
+export function silenceLogs(): void {
+  vi.spyOn(console, 'log').mockImplementation(() => undefined)
+  vi.spyOn(console, 'error').mockImplementation(() => undefined)
+}
+
+type Handler = (req: Request, context: Context) => Promise<Response>
+
+/** An endpoint module: its handler, its path and the token its group accepts. */
+export interface EndpointUnderTest {
+  handler: Handler
+  path: string
+  token: string
+}
+
+export function endpoint(
+  module: { default: Handler; config: { path?: string | string[] } },
+  group: 'admin' | 'preorder',
+): EndpointUnderTest {
+  return {
+    handler: module.default,
+    path: String(module.config.path),
+    token: group === 'admin' ? ADMIN_TOKEN : PREORDER_TOKEN,
+  }
+}
+
+let scopes = 0
+const contexts: TestContext[] = []
+
+/** Waits for the background work of every request and repository made so far (call before stopping the Blobs server). */
+export async function settleScopes(): Promise<void> {
+  await Promise.all(contexts.map((context) => context.settled()))
+}
+
+/**
+ * A store of its own (through its own deploy context, D12), so that tests in one file never see
+ * each other's records, plus helpers to seed records and call endpoints against it.
+ */
+export function isolatedScope() {
+  const deployContext = `admin-test-${process.pid}-${++scopes}`
+  const context = () => {
+    const created = fakeContext({ deployContext })
+    contexts.push(created)
+    return created
+  }
+  const repositories: Repositories = openRepositories(context())
+
+  async function call(
+    target: EndpointUnderTest,
+    body?: unknown,
+    options: { token?: string | null; method?: string } = {},
+  ) {
+    const token = options.token === undefined ? target.token : options.token
+    const request = jsonRequest(target.path, body, { token, method: options.method })
+    const ctx = context()
+    const response = await target.handler(request, ctx)
+    await ctx.settled()
+    return readJson(response)
+  }
+
+  async function seedReservation(overrides: Partial<Reservation> = {}): Promise<Reservation> {
+    const record = reservation(overrides)
+    await repositories.reservations.save(record, record)
+    return record
+  }
+
+  async function seedSubscription(
+    overrides: Partial<NotifySubscription> = {},
+  ): Promise<NotifySubscription> {
+    const record = subscription(overrides)
+    await repositories.subscriptions.save(record, record)
+    return record
+  }
+
+  return { repositories, call, seedReservation, seedSubscription }
+}
+
+let ids = 0
+
+export function reservation(overrides: Partial<Reservation> = {}): Reservation {
+  ids += 1
+  return {
+    id: `res_test-${ids}`,
+    name: '山田 太郎',
+    email: `taro${ids}@example.com`,
+    productSlug: 'blue-mug',
+    status: 'pending',
+    notes: '',
+    createdAt: `2026-01-01T00:00:${String(ids % 60).padStart(2, '0')}.000Z`,
+    respondedAt: null,
+    ...overrides,
+  }
+}
+
+export function subscription(overrides: Partial<NotifySubscription> = {}): NotifySubscription {
+  ids += 1
+  return {
+    id: `ntf_${1700000000000 + ids}-test`,
+    email: `hanako${ids}@example.com`,
+    productSlug: 'blue-mug',
+    status: 'pending',
+    createdAt: `2026-01-01T00:00:${String(ids % 60).padStart(2, '0')}.000Z`,
+    notifiedAt: null,
+    ...overrides,
+  }
+}
+
+/** An ISO timestamp `minutes` after a fixed base, for explicit ordering. */
+export function at(minutes: number): string {
+  return new Date(Date.UTC(2026, 0, 1, 0, minutes)).toISOString()
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+
+const ADMIN = 'e2e-admin-token'
+const PREORDER = 'e2e-preorder-token'
+let server: RunningDevServer
+
+beforeAll(async () => {
+  server = await startDevServer({ ADMIN_API_TOKEN: ADMIN, PREORDER_API_TOKEN: PREORDER })
+})
+afterAll(async () => server?.stop())
+
+async function post(path: string, body: unknown, token?: string) {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' }
+  if (token) headers.Authorization = `Bearer ${token}`
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+  })
+  return { status: response.status, body: await response.json() }
+}
+
+describe('a reservation, end to end over HTTP', () => {
+  it('is created, listed, confirmed, archived and found in the archive list', async () => {
+    const created = await post('/api/reservation', {
+      name: '  山田 花子 ',
+      email: 'Hanako.Yamada@Example.JP',
+      productSlug: 'kyusu-tokoname',
+    })
+    expect(created.status).toBe(200)
+    expect(created.body).toEqual({ success: true, reservationId: expect.stringMatching(/^res_/) })
+    const id = created.body.reservationId as string
+
+    const listed = await post(
+      '/api/admin-reservations-list',
+      { productSlug: 'kyusu-tokoname' },
+      ADMIN,
+    )
+    expect(listed.status).toBe(200)
+    const mine = listed.body.reservations.find((r: { id: string }) => r.id === id)
+    expect(mine).toMatchObject({
+      id,
+      name: '山田 花子',
+      email: 'hanako.yamada@example.jp',
+      productSlug: 'kyusu-tokoname',
+      status: 'pending',
+      notes: '',
+      respondedAt: null,
+    })
+
+    const confirmed = await post(
+      '/api/admin-reservations-status',
+      { id, productSlug: 'kyusu-tokoname', status: 'confirmed', notes: '店頭受け取り' },
+      ADMIN,
+    )
+    expect(confirmed.status).toBe(200)
+    expect(confirmed.body.reservation).toMatchObject({ status: 'confirmed', notes: '店頭受け取り' })
+    expect(confirmed.body.reservation.respondedAt).toEqual(expect.any(String))
+
+    const archived = await post(
+      '/api/admin/reservations/archive',
+      { ids: [{ id, productSlug: 'kyusu-tokoname' }] },
+      PREORDER,
+    )
+    expect(archived.status).toBe(200)
+    expect(archived.body).toMatchObject({ success: true, archivedCount: 1, archivedIds: [id] })
+
+    const active = await post('/api/admin-reservations-list', {}, ADMIN)
+    expect(active.body.reservations.some((r: { id: string }) => r.id === id)).toBe(false)
+
+    const archive = await post(
+      '/api/admin/reservations/archives/list',
+      { productSlug: 'kyusu-tokoname', pageSize: 100 },
+      PREORDER,
+    )
+    expect(archive.status).toBe(200)
+    const found = archive.body.reservations.find((r: { id: string }) => r.id === id)
+    expect(found).toMatchObject({ id, status: 'confirmed', isArchived: true })
+    expect(found.archivedAt).toEqual(expect.any(String))
+    expect(archive.body).toMatchObject({ page: 1, pageSize: 100, total: expect.any(Number) })
+  })
+
+  it('refuses an unknown product and invalid fields in Japanese', async () => {
+    const unknown = await post('/api/reservation', {
+      name: '客',
+      email: 'a@example.jp',
+      productSlug: 'no-such-product',
+    })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body.success).toBe(false)
+    expect(unknown.body.error).toMatch(/[ぁ-んァ-ヶ一-龠]/)
+
+    const invalid = await post('/api/reservation', { name: ' ', email: 'nope', productSlug: 'x' })
+    expect(invalid.status).toBe(400)
+    const fields = invalid.body.details.map((d: { field: string }) => d.field)
+    expect(fields).toEqual(expect.arrayContaining(['name', 'email']))
+  })
+})

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+
+const ADMIN = 'e2e-admin-token'
+const PRODUCT = 'nambu-tekki-kettle'
+let server: RunningDevServer
+let resend: RecordingServer
+
+beforeAll(async () => {
+  resend = await startRecordingServer()
+  server = await startDevServer({
+    ADMIN_API_TOKEN: ADMIN,
+    PREORDER_API_TOKEN: '',
+    RESEND_API_KEY: 're_test_key',
+    RESEND_FROM_EMAIL: 'shop@example.jp',
+    RESEND_BASE_URL: resend.url,
+    UNSUBSCRIBE_SECRET: 'e2e-unsubscribe-secret',
+  })
+})
+afterAll(async () => {
+  await server?.stop()
+  await resend?.close()
+})
+
+async function post(path: string, body: unknown, token?: string) {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' }
+  if (token) headers.Authorization = `Bearer ${token}`
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+  })
+  return { status: response.status, body: await response.json() }
+}
+
+function restockEmailsTo(address: string) {
+  return resend.requests
+    .flatMap((request) => (Array.isArray(request.json) ? request.json : [request.json]))
+    .filter(
+      (email) =>
+        email && [email.to].flat().includes(address) && /unsubscribe/i.test(JSON.stringify(email)),
+    )
+}
+
+describe('a restock notification, end to end over HTTP', () => {
+  it('signs up, lists, sends, marks notified and unsubscribes through the e-mailed link', async () => {
+    const email = `e2e-${Date.now()}@example.jp`
+    const signup = await post('/api/notify-signup', { email, productSlug: PRODUCT })
+    expect(signup.status).toBe(200)
+    const id = signup.body.subscriptionId as string
+    expect(id).toMatch(/^ntf_\d+-/)
+
+    const again = await post('/api/notify-signup', {
+      email: email.toUpperCase(),
+      productSlug: PRODUCT,
+    })
+    expect(again.body.subscriptionId).toBe(id)
+
+    const listed = await post(
+      '/api/admin-notify-list',
+      { productSlug: PRODUCT, status: 'pending' },
+      ADMIN,
+    )
+    expect(listed.body.subscriptions.map((s: { id: string }) => s.id)).toContain(id)
+
+    const sent = await post(
+      '/api/admin/notify/send',
+      {
+        productSlug: PRODUCT,
+        emailTitle: '南部鉄器の鉄瓶が再入荷しました',
+        emailBody: 'お待たせしました。',
+      },
+      ADMIN,
+    )
+    expect(sent.status).toBe(200)
+    expect(sent.body).toMatchObject({
+      success: true,
+      notificationId: expect.stringMatching(/^notif_/),
+    })
+    expect(sent.body.recipientEmails).toContain(email)
+
+    let subscription: { status: string } | undefined
+    for (let attempt = 0; attempt < 60 && subscription?.status !== 'notified'; attempt++) {
+      const notified = await post('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)
+      subscription = notified.body.subscriptions.find((s: { id: string }) => s.id === id)
+      if (subscription?.status !== 'notified') await new Promise((r) => setTimeout(r, 500))
+    }
+    expect(subscription?.status).toBe('notified')
+
+    const [restockEmail] = restockEmailsTo(email)
+    expect(restockEmail).toBeDefined()
+    const link = /https?:\/\/[^\s"<>]+\/api\/notify-unsubscribe\?token=[A-Za-z0-9._~%-]+/.exec(
+      JSON.stringify(restockEmail),
+    )?.[0]
+    expect(link).toBeDefined()
+    const path = new URL(link!).pathname + new URL(link!).search
+
+    const page = await fetch(`${server.url}${path}`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toContain('text/html')
+    const stillNotified = await post('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)
+    expect(stillNotified.body.subscriptions.find((s: { id: string }) => s.id === id).status).toBe(
+      'notified',
+    )
+
+    const oneClick = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    })
+    expect(oneClick.status).toBe(200)
+    const after = await post('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)
+    expect(after.body.subscriptions.find((s: { id: string }) => s.id === id).status).toBe(
+      'unsubscribed',
+    )
+  })
+})

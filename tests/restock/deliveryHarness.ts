@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest'
+import { createLogger } from '../../src/lib/log.js'
+import type { DeliveryOptions } from '../../src/lib/restock/deliverRestockNotification.js'
+import { openDeliveryJournal, type DeliveryJournal } from '../../src/lib/restock/deliveryJournal.js'
+import { resendMailer, type RestockMailer } from '../../src/lib/restock/restockMailer.js'
+import { sendRestockNotification } from '../../src/lib/restock/sendRestockNotification.js'
+import type { NotifySubscription } from '../../src/lib/storage/records.js'
+import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
+import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import { fakeContext } from '../helpers/context.js'
+import {
+  startRecordingServer,
+  type RecordedRequest,
+  type RecordingServer,
+} from '../helpers/recordingServer.js'
+import { captureLogs, FROM, fakeClock, resendReply, SECRET } from './restockTestKit.js'
+
+export const SITE = 'https://shop.example.test'
+const CALL_TIMEOUT_MS = 300
+
+/**
+ * Delivery tests' world: a real Blobs server and a recording Resend stand-in (RESEND_BASE_URL),
+ * started once per test file; the recorded requests are cleared before every test.
+ */
+export function useDeliveryHarness() {
+  let blobs: RunningBlobsServer
+  const harness = {
+    resend: null as unknown as RecordingServer,
+    repositories: null as unknown as Repositories,
+    journal: null as unknown as DeliveryJournal,
+
+    freshProduct: () => `delivery-${crypto.randomUUID().slice(0, 8)}`,
+
+    /** The Resend SDK against the stand-in, with a short call timeout. */
+    mailer: (): RestockMailer =>
+      resendMailer({ apiKey: 're_test', from: FROM, timeoutMs: CALL_TIMEOUT_MS }),
+
+    /** Queues a notification for every pending subscriber of `productSlug` (the send endpoint's work). */
+    async queue(productSlug: string): Promise<string> {
+      let started = ''
+      const summary = await sendRestockNotification(
+        {
+          productSlug,
+          emailTitle: '再入荷しました',
+          emailBody: 'お待たせしました。\n本日入荷です。',
+        },
+        {
+          repositories: harness.repositories,
+          journal: harness.journal,
+          config: { resendApiKey: 're_test', resendFromEmail: FROM, unsubscribeSecret: SECRET },
+          log: createLogger('test'),
+          startDelivery: async (id) => {
+            started = id
+          },
+        },
+      )
+      expect(started).toBe(summary.notificationId)
+      return summary.notificationId
+    },
+
+    /** Delivery options on a fake clock; `continued` collects the continuations asked for. */
+    options(clock: ReturnType<typeof fakeClock>, extra: Partial<DeliveryOptions> = {}) {
+      const continued: string[] = []
+      const deliveryOptions: DeliveryOptions = {
+        repositories: harness.repositories,
+        journal: harness.journal,
+        mailer: harness.mailer(),
+        siteUrl: SITE,
+        unsubscribeSecret: SECRET,
+        log: createLogger('test'),
+        now: clock.now,
+        sleep: clock.sleep,
+        continueLater: async (id) => {
+          continued.push(id)
+        },
+        ...extra,
+      }
+      return { deliveryOptions, continued }
+    },
+
+    batchCalls: (): RecordedRequest[] =>
+      harness.resend.requests.filter((request) => request.path === '/emails/batch'),
+
+    statusesOf: (subscriptions: NotifySubscription[]) =>
+      Promise.all(
+        subscriptions.map(
+          async (subscription) => (await harness.repositories.subscriptions.get(subscription))!,
+        ),
+      ),
+  }
+
+  beforeAll(async () => {
+    blobs = await startBlobsServer()
+    harness.resend = await startRecordingServer()
+    process.env.RESEND_BASE_URL = harness.resend.url
+    const context = fakeContext()
+    harness.repositories = openRepositories(context)
+    harness.journal = openDeliveryJournal(context)
+  })
+
+  afterAll(async () => {
+    await harness.resend.close()
+    await blobs.stop()
+  })
+
+  beforeEach(() => {
+    captureLogs()
+    harness.resend.requests.length = 0
+    harness.resend.reply = resendReply()
+  })
+
+  return harness
+}
+
+/** The addresses a set of batch calls went to, in order. */
+export function sentTo(requests: RecordedRequest[]): string[] {
+  return requests.flatMap((request) => (request.json as { to: string }[]).map((email) => email.to))
+}

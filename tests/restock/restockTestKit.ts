@@ -1,0 +1,141 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Context } from '@netlify/functions'
+import { vi } from 'vitest'
+import { mapWithConcurrency } from '../../src/lib/concurrency.js'
+import type { NotifySubscription } from '../../src/lib/storage/records.js'
+import type { Repositories } from '../../src/lib/storage/repositories.js'
+import { fakeContext } from '../helpers/context.js'
+import type { RecordedReply, RecordedRequest } from '../helpers/recordingServer.js'
+
+export const ADMIN_TOKEN = 'restock-admin-token'
+export const SECRET = 'restock-unsubscribe-secret'
+export const FROM = 'Shop <shop@example.test>'
+export const PRODUCT = 'hario-v60-dripper'
+export const PRODUCT_TITLE = 'HARIO V60 透過ドリッパー 02 セラミック ホワイト'
+
+let sequence = 0
+
+/** A stored subscription; `createdAt` increases with every call so that order is stable. */
+export async function seedSubscription(
+  repositories: Repositories,
+  overrides: Partial<NotifySubscription> = {},
+): Promise<NotifySubscription> {
+  sequence += 1
+  const id = overrides.id ?? `ntf_${1700000000000 + sequence}-${String(sequence).padStart(6, '0')}`
+  const subscription: NotifySubscription = {
+    id,
+    email: `shopper${sequence}@example.test`,
+    productSlug: PRODUCT,
+    status: 'pending',
+    createdAt: new Date(Date.UTC(2026, 0, 1) + sequence * 1000).toISOString(),
+    notifiedAt: null,
+    ...overrides,
+  }
+  await repositories.subscriptions.save(subscription, subscription)
+  return subscription
+}
+
+export async function seedMany(
+  repositories: Repositories,
+  count: number,
+  overrides: Partial<NotifySubscription> = {},
+): Promise<NotifySubscription[]> {
+  const indexes = Array.from({ length: count }, (_, index) => index)
+  const seeded = await mapWithConcurrency(indexes, 50, () =>
+    seedSubscription(repositories, overrides),
+  )
+  return seeded.sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+}
+
+/** A Resend stand-in reply: the batch endpoint accepts every address except `rejected` (permissive errors). */
+export function resendReply(rejected: ReadonlySet<string> = new Set()) {
+  return (request: RecordedRequest): RecordedReply => {
+    if (!request.path.startsWith('/emails/batch')) return { status: 200, body: {} }
+    const emails = request.json as { to: string }[]
+    const errors = emails.flatMap((email, index) =>
+      rejected.has(email.to) ? [{ index, message: `Invalid \`to\` field: ${email.to}` }] : [],
+    )
+    const data = emails
+      .filter((email) => !rejected.has(email.to))
+      .map(() => ({ id: crypto.randomUUID() }))
+    return { status: 200, body: { data, errors } }
+  }
+}
+
+/** A clock that only moves when told to. */
+export function fakeClock(start = Date.UTC(2026, 10, 22, 3, 0, 0)) {
+  let time = start
+  const sleeps: number[] = []
+  return {
+    now: () => time,
+    advance: (ms: number) => {
+      time += ms
+    },
+    sleeps,
+    sleep: async (ms: number) => {
+      sleeps.push(ms)
+      time += ms
+    },
+  }
+}
+
+type Handler = (req: Request, context: Context) => Promise<Response>
+
+/**
+ * A stand-in for the deploy: POSTs to the background function path answer 202 at once and run
+ * the handler afterwards, like Netlify. `idle()` resolves when every started run has ended.
+ */
+export async function startSite(backgroundHandler: Handler) {
+  const runs: Promise<unknown>[] = []
+  const received: { path: string; authorization: string | undefined; body: string }[] = []
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8')
+      received.push({ path: req.url ?? '', authorization: req.headers.authorization, body })
+      if (req.url !== '/.netlify/functions/notify-deliver-background') {
+        res.writeHead(404).end()
+        return
+      }
+      res.writeHead(202).end()
+      const request = new Request(`${site.url}${req.url}`, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body,
+      })
+      const context = fakeContext()
+      runs.push(
+        backgroundHandler(request, context).then(async (response) => {
+          await context.settled()
+          return response
+        }),
+      )
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const site = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    runs,
+    async idle(): Promise<Response[]> {
+      let seen = -1
+      while (seen !== runs.length) {
+        seen = runs.length
+        await Promise.all(runs)
+      }
+      return Promise.all(runs) as Promise<Response[]>
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+  return site
+}
+
+/** Keeps JSON log lines out of the test output; returns the spies to inspect them. */
+export function captureLogs() {
+  return {
+    info: vi.spyOn(console, 'log').mockImplementation(() => undefined),
+    error: vi.spyOn(console, 'error').mockImplementation(() => undefined),
+  }
+}

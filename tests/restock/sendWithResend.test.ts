@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import sendModule from '../../netlify/functions/admin-notify-send.js'
+import deliverModule from '../../netlify/functions/notify-deliver-background.js'
+import { verifyUnsubscribeToken } from '../../src/lib/restock/unsubscribeToken.js'
+import type { RestockHistory } from '../../src/lib/restock/deliveryJournal.js'
+import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
+import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import { fakeContext } from '../helpers/context.js'
+import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { jsonRequest, readJson } from '../helpers/requests.js'
+import {
+  ADMIN_TOKEN,
+  captureLogs,
+  FROM,
+  PRODUCT,
+  PRODUCT_TITLE,
+  resendReply,
+  SECRET,
+  seedMany,
+  seedSubscription,
+  startSite,
+} from './restockTestKit.js'
+
+const PATH = '/api/admin/notify/send'
+const VALID = { productSlug: PRODUCT, emailTitle: '再入荷のお知らせ', emailBody: '入荷しました。' }
+
+let blobs: RunningBlobsServer
+let repositories: Repositories
+
+function send(body: unknown, options: { token?: string | null; base?: string } = {}) {
+  const token = options.token === undefined ? ADMIN_TOKEN : options.token
+  const request = jsonRequest(`${options.base ?? ''}${PATH}`, body, { token })
+  const context = fakeContext()
+  return sendModule(request, context).then(async (response) => {
+    await context.settled()
+    return readJson(response)
+  })
+}
+
+/** A product slug no other test uses, so each test sees only its own subscribers. */
+function freshProduct(): string {
+  return `test-product-${crypto.randomUUID().slice(0, 8)}`
+}
+
+function withoutEmailProvider(): void {
+  delete process.env.RESEND_API_KEY
+  delete process.env.RESEND_FROM_EMAIL
+}
+
+beforeAll(async () => {
+  blobs = await startBlobsServer()
+  repositories = openRepositories(fakeContext())
+})
+
+afterAll(async () => {
+  await blobs.stop()
+})
+
+beforeEach(() => {
+  captureLogs()
+  process.env.ADMIN_API_TOKEN = ADMIN_TOKEN
+  process.env.PREORDER_API_TOKEN = 'preorder-only-token'
+  process.env.UNSUBSCRIBE_SECRET = SECRET
+  withoutEmailProvider()
+})
+
+describe('POST /api/admin/notify/send with Resend configured', () => {
+  let resend: RecordingServer
+  let site: Awaited<ReturnType<typeof startSite>>
+
+  beforeAll(async () => {
+    resend = await startRecordingServer()
+    site = await startSite(deliverModule)
+  })
+
+  afterAll(async () => {
+    await site.close()
+    await resend.close()
+  })
+
+  beforeEach(() => {
+    process.env.RESEND_API_KEY = 're_test_key'
+    process.env.RESEND_FROM_EMAIL = FROM
+    process.env.RESEND_BASE_URL = resend.url
+    process.env.SITE_URL = 'https://shop.example.test'
+    resend.requests.length = 0
+    site.received.length = 0
+    resend.reply = resendReply()
+  })
+
+  it('refuses with 503 and changes nothing when UNSUBSCRIBE_SECRET is unset', async () => {
+    delete process.env.UNSUBSCRIBE_SECRET
+    const productSlug = freshProduct()
+    const [subscription] = await seedMany(repositories, 1, { productSlug })
+    const { status, body } = await send({ ...VALID, productSlug }, { base: site.url })
+    expect(status).toBe(503)
+    expect(body.error).toBe('Email delivery is not configured: UNSUBSCRIBE_SECRET is not set')
+    expect(await repositories.subscriptions.get(subscription)).toEqual(subscription)
+    expect(site.received).toEqual([])
+  })
+
+  it('queues the delivery, answers at once, and the background function delivers and marks everyone', async () => {
+    const productSlug = PRODUCT
+    const stale = (await repositories.subscriptions.listProduct(PRODUCT)).filter(
+      (subscription) => subscription.status === 'pending',
+    )
+    expect(stale).toEqual([])
+    const rejected = await seedSubscription(repositories, { email: 'bounce@example.test' })
+    const accepted = await seedMany(repositories, 3, { productSlug })
+    resend.reply = resendReply(new Set(['bounce@example.test']))
+
+    const { status, body } = await send({ ...VALID, productSlug }, { base: site.url })
+
+    expect(status).toBe(200)
+    expect(body.sentCount).toBe(4)
+    expect(body.recipientEmails).toEqual([rejected.email, ...accepted.map((s) => s.email)])
+    expect(site.received).toHaveLength(1)
+    expect(site.received[0].authorization).toBe(`Bearer ${ADMIN_TOKEN}`)
+    expect(JSON.parse(site.received[0].body)).toEqual({ notificationId: body.notificationId })
+
+    const [workerResponse] = await site.idle()
+    expect(workerResponse.status).toBe(200)
+    expect(resend.requests).toHaveLength(1)
+    const call = resend.requests[0]
+    expect(call.path).toBe('/emails/batch')
+    expect(call.headers['x-batch-validation']).toBe('permissive')
+    expect(call.headers['idempotency-key']).toBe(`restock/${body.notificationId}/batch-0`)
+    const emails = call.json as any[]
+    expect(emails.map((email) => email.to)).toEqual(body.recipientEmails)
+    for (const email of emails) {
+      expect(email.from).toBe(FROM)
+      expect(email.subject).toBe(VALID.emailTitle)
+      expect(email.text).toContain(VALID.emailBody)
+      expect(email.text).toContain(`https://shop.example.test/products/${PRODUCT}`)
+      expect(email.text).toContain(PRODUCT_TITLE)
+      const link = email.headers['List-Unsubscribe'].slice(1, -1)
+      expect(link.startsWith('https://shop.example.test/api/notify-unsubscribe?token=')).toBe(true)
+      expect(email.text).toContain(link)
+      expect(email.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click')
+    }
+
+    expect(await repositories.subscriptions.get(rejected)).toEqual(rejected)
+    for (const subscription of accepted) {
+      const stored = await repositories.subscriptions.get(subscription)
+      expect(stored?.status).toBe('notified')
+      expect(stored?.notifiedAt).toEqual(expect.any(String))
+    }
+    const token = new URL(emails[1].headers['List-Unsubscribe'].slice(1, -1)).searchParams.get(
+      'token',
+    )
+    expect(verifyUnsubscribeToken(token, SECRET)).toEqual({
+      ok: true,
+      ref: { id: accepted[0].id, productSlug },
+    })
+
+    const history = (await repositories.history.get({ id: body.notificationId })) as RestockHistory
+    expect(history).toMatchObject({
+      status: 'sent',
+      sentCount: 3,
+      recipientEmails: body.recipientEmails,
+      failedRecipients: [
+        { email: 'bounce@example.test', error: 'Invalid `to` field: bounce@example.test' },
+      ],
+      deliveryMode: 'email',
+      deliveryState: 'complete',
+    })
+  })
+
+  it('answers 503 and records a failed history when the delivery function cannot be started', async () => {
+    const productSlug = freshProduct()
+    const [subscription] = await seedMany(repositories, 2, { productSlug })
+    // the request's own origin is where the background function lives; nothing listens here
+    const { status, body } = await send({ ...VALID, productSlug }, { base: 'http://127.0.0.1:9' })
+    expect(status).toBe(503)
+    expect(body.error).toBe('Email delivery could not be started; no e-mail was sent')
+    expect(await repositories.subscriptions.get(subscription)).toEqual(subscription)
+    const history = (await repositories.history.list()).find(
+      (record) => record.productSlug === productSlug,
+    ) as RestockHistory
+    expect(history).toMatchObject({
+      status: 'failed',
+      sentCount: 0,
+      deliveryState: 'complete',
+      failedRecipients: [
+        { email: subscription.email, error: 'Delivery could not be started' },
+        expect.any(Object),
+      ],
+    })
+    expect(resend.requests).toEqual([])
+  })
+
+  it('the background function refuses a request without the admin token', async () => {
+    const context = fakeContext()
+    const response = await deliverModule(
+      jsonRequest('/.netlify/functions/notify-deliver-background', { notificationId: 'notif_x' }),
+      context,
+    )
+    expect(response.status).toBe(401)
+  })
+})

@@ -1,0 +1,126 @@
+import { execFile } from 'node:child_process'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterEach, describe, expect, it } from 'vitest'
+import { buildSiteContent } from '../../scripts/build-content.js'
+import {
+  ContentDirectoryNotFoundError,
+  InvalidContentPageError,
+} from '../../src/lib/search/contentPages.js'
+import { createSiteSearch } from '../../src/lib/search/siteSearch.js'
+import type { SiteContent } from '../../src/lib/search/siteContentTypes.js'
+
+const run = promisify(execFile)
+const repoRoot = path.resolve(import.meta.dirname, '../..')
+const tempDirs: string[] = []
+
+afterEach(async () => {
+  await Promise.all(tempDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+async function contentDir(pages: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'content-'))
+  tempDirs.push(dir)
+  for (const [file, source] of Object.entries(pages)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true })
+    await writeFile(path.join(dir, file), source)
+  }
+  return dir
+}
+
+function page(frontMatter: string, body = '本文です。'): string {
+  return `---\n${frontMatter}\n---\n\n${body}\n`
+}
+
+const VALID = 'title: 有効なページ\ndescription: 説明\ntags: [テスト]\ncreatedAt: 2026-01-02'
+
+async function buildInto(dir: string): Promise<SiteContent> {
+  const outFile = path.join(dir, 'out', 'siteContent.ts')
+  await buildSiteContent({ contentDir: dir, outFile })
+  const generated = await import(outFile)
+  return {
+    formatVersion: generated.SITE_CONTENT_FORMAT_VERSION,
+    serializedIndex: generated.serializedSearchIndex,
+    storedPages: generated.storedPages,
+    productCatalogue: generated.productCatalogue,
+  }
+}
+
+describe('scripts/build-content.ts', () => {
+  it('indexes the pages of the given content folder and bakes the product catalogue', async () => {
+    const dir = await contentDir({
+      'products/teapot-kurokage.md': page(
+        'title: 黒影 Kurokage 急須\ndescription: 黒い急須\ntags: [急須]\ncreatedAt: 2026-02-03\nprice: 5500',
+        '**黒い**土の[急須](https://example.com)です。 `<script>` は表示だけ。',
+      ),
+      'news/open.md': page(
+        'title: 開店のお知らせ\ndescription: ""\ntags: []\ncreatedAt: "2026-03-04T10:00:00+09:00"',
+      ),
+      'notes.txt': 'not a page',
+    })
+    const content = await buildInto(dir)
+    expect(content.productCatalogue).toEqual([
+      { slug: 'teapot-kurokage', title: '黒影 Kurokage 急須', path: '/products/teapot-kurokage' },
+    ])
+    expect(content.storedPages['products/teapot-kurokage']).toMatchObject({
+      slug: '/products/teapot-kurokage',
+      createdAt: '2026-02-03',
+      text: '黒い土の急須です。 <script> は表示だけ。',
+    })
+    expect(content.storedPages['news/open']!.createdAt).toBe('2026-03-04T10:00:00+09:00')
+    const { results } = createSiteSearch(content).search('script', 200)
+    expect(results.map((result) => result.id)).toEqual(['products/teapot-kurokage'])
+    expect(results[0]!.highlighted_excerpt).toBe(
+      '黒い土の急須です。 &lt;<mark>script</mark>&gt; は表示だけ。',
+    )
+  })
+
+  it.each([
+    ['YAML syntax error', 'title: [unclosed\ntags: []\ncreatedAt: 2026-01-02', 'not valid YAML'],
+    ['missing title', 'description: x\ntags: []\ncreatedAt: 2026-01-02', 'title'],
+    ['tags not a list', 'title: x\ntags: 急須\ncreatedAt: 2026-01-02', 'tags'],
+    ['missing createdAt', 'title: x\ntags: []', 'createdAt'],
+    ['invalid createdAt', 'title: x\ntags: []\ncreatedAt: next tuesday', 'createdAt'],
+  ])('fails on %s, naming the file', async (_name, frontMatter, problem) => {
+    const dir = await contentDir({
+      'news/ok.md': page(VALID),
+      'guides/broken-page.md': page(frontMatter),
+    })
+    const build = buildSiteContent({ contentDir: dir, outFile: path.join(dir, 'out.ts') })
+    await expect(build).rejects.toThrow(InvalidContentPageError)
+    await expect(build).rejects.toThrow(path.join(dir, 'guides/broken-page.md'))
+    await expect(build).rejects.toThrow(problem)
+  })
+
+  it('rejects a file name that is not a slug', async () => {
+    const dir = await contentDir({ 'products/Bad_Name.md': page(VALID) })
+    await expect(
+      buildSiteContent({ contentDir: dir, outFile: path.join(dir, 'out.ts') }),
+    ).rejects.toThrow(/Bad_Name\.md: folder and file names must be lower-case/)
+  })
+
+  it('names a missing content folder', async () => {
+    const missing = path.join(tmpdir(), 'no-such-content-folder')
+    await expect(
+      buildSiteContent({ contentDir: missing, outFile: path.join(missing, 'out.ts') }),
+    ).rejects.toThrow(ContentDirectoryNotFoundError)
+  })
+
+  it('reads CONTENT_DIR and exits non-zero naming the broken file', async () => {
+    const dir = await contentDir({
+      'blog/broken.md': page('title: ""\ntags: []\ncreatedAt: 2026-01-02'),
+    })
+    const build = run('npx', ['tsx', 'scripts/build-content.ts'], {
+      cwd: repoRoot,
+      env: { ...process.env, CONTENT_DIR: dir },
+    })
+    await expect(build).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        `${path.join(dir, 'blog/broken.md')}: invalid front matter field title`,
+      ),
+    })
+  })
+})

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+
+const TOKEN = 'e2e-search-admin-token'
+let server: RunningDevServer
+
+beforeAll(async () => {
+  server = await startDevServer({ ADMIN_API_TOKEN: TOKEN })
+})
+afterAll(async () => server?.stop())
+
+async function keywordSummary(): Promise<{ totalSearches: number; topQueries: unknown[] }> {
+  const response = await fetch(`${server.url}/api/admin/search-keywords`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify({ days: 1, limit: 100 }),
+  })
+  expect(response.status).toBe(200)
+  return response.json()
+}
+
+describe('search over HTTP through the local Netlify emulation', () => {
+  it('answers a Japanese search with the §4.11 headers and logs the keyword', async () => {
+    const query = `入荷 e2e${Date.now()}`
+    const response = await fetch(`${server.url}/api/search?q=${encodeURIComponent(query)}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300')
+    expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    const body = await response.json()
+    expect(body.results.map((result: { id: string }) => result.id)).toContain(
+      'news/yoyaku-shohin-nyuka',
+    )
+
+    // why: the log is written after the answer, through context.waitUntil
+    let summary = await keywordSummary()
+    for (let attempt = 0; attempt < 20 && !JSON.stringify(summary).includes(query); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      summary = await keywordSummary()
+    }
+    expect(summary.topQueries).toContainEqual({ query, count: 1 })
+  })
+
+  it('answers POST with 405 and Allow', async () => {
+    const response = await fetch(`${server.url}/api/search?q=x`, { method: 'POST' })
+    expect(response.status).toBe(405)
+    expect(response.headers.get('allow')).toBe('GET, OPTIONS')
+  })
+})

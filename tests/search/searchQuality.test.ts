@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest'
+import { getSiteSearch } from '../../src/lib/search/defaultSiteSearch.js'
+import { normalizeQuery } from '../../src/lib/search/textNormalization.js'
+import { searchQualityCases } from './searchQualityCases.js'
+
+// why: the generated module comes from `content/` (npm test runs the build first)
+describe('search quality over the sample content', () => {
+  it('has a labelled table of at least 40 queries', () => {
+    expect(searchQualityCases.length).toBeGreaterThanOrEqual(40)
+  })
+
+  it.each(searchQualityCases)(
+    '$kind: "$query" finds $expected in the top 3',
+    ({ query, expected }) => {
+      const { results } = getSiteSearch().search(normalizeQuery(query), 200)
+      expect(results.slice(0, 3).map((result) => result.id)).toContain(expected)
+    },
+  )
+})
