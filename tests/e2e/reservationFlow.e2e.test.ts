@@ -10,20 +10,9 @@ beforeAll(async () => {
 })
 afterAll(async () => server?.stop())
 
-async function post(path: string, body: unknown, token?: string) {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' }
-  if (token) headers.Authorization = `Bearer ${token}`
-  const response = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify(body),
-  })
-  return { status: response.status, body: await response.json() }
-}
-
 describe('a reservation, end to end over HTTP', () => {
   it('is created, listed, confirmed, archived and found in the archive list', async () => {
-    const created = await post('/api/reservation', {
+    const created = await server.postJson('/api/reservation', {
       name: '  山田 花子 ',
       email: 'Hanako.Yamada@Example.JP',
       productSlug: 'kyusu-tokoname',
@@ -32,7 +21,7 @@ describe('a reservation, end to end over HTTP', () => {
     expect(created.body).toEqual({ success: true, reservationId: expect.stringMatching(/^res_/) })
     const id = created.body.reservationId as string
 
-    const listed = await post(
+    const listed = await server.postJson(
       '/api/admin-reservations-list',
       { productSlug: 'kyusu-tokoname' },
       ADMIN,
@@ -49,7 +38,7 @@ describe('a reservation, end to end over HTTP', () => {
       respondedAt: null,
     })
 
-    const confirmed = await post(
+    const confirmed = await server.postJson(
       '/api/admin-reservations-status',
       { id, productSlug: 'kyusu-tokoname', status: 'confirmed', notes: '店頭受け取り' },
       ADMIN,
@@ -58,7 +47,7 @@ describe('a reservation, end to end over HTTP', () => {
     expect(confirmed.body.reservation).toMatchObject({ status: 'confirmed', notes: '店頭受け取り' })
     expect(confirmed.body.reservation.respondedAt).toEqual(expect.any(String))
 
-    const archived = await post(
+    const archived = await server.postJson(
       '/api/admin/reservations/archive',
       { ids: [{ id, productSlug: 'kyusu-tokoname' }] },
       PREORDER,
@@ -66,10 +55,10 @@ describe('a reservation, end to end over HTTP', () => {
     expect(archived.status).toBe(200)
     expect(archived.body).toMatchObject({ success: true, archivedCount: 1, archivedIds: [id] })
 
-    const active = await post('/api/admin-reservations-list', {}, ADMIN)
+    const active = await server.postJson('/api/admin-reservations-list', {}, ADMIN)
     expect(active.body.reservations.some((r: { id: string }) => r.id === id)).toBe(false)
 
-    const archive = await post(
+    const archive = await server.postJson(
       '/api/admin/reservations/archives/list',
       { productSlug: 'kyusu-tokoname', pageSize: 100 },
       PREORDER,
@@ -82,7 +71,7 @@ describe('a reservation, end to end over HTTP', () => {
   })
 
   it('refuses an unknown product and invalid fields in Japanese', async () => {
-    const unknown = await post('/api/reservation', {
+    const unknown = await server.postJson('/api/reservation', {
       name: '客',
       email: 'a@example.jp',
       productSlug: 'no-such-product',
@@ -91,7 +80,11 @@ describe('a reservation, end to end over HTTP', () => {
     expect(unknown.body.success).toBe(false)
     expect(unknown.body.error).toMatch(/[ぁ-んァ-ヶ一-龠]/)
 
-    const invalid = await post('/api/reservation', { name: ' ', email: 'nope', productSlug: 'x' })
+    const invalid = await server.postJson('/api/reservation', {
+      name: ' ',
+      email: 'nope',
+      productSlug: 'x',
+    })
     expect(invalid.status).toBe(400)
     const fields = invalid.body.details.map((d: { field: string }) => d.field)
     expect(fields).toEqual(expect.arrayContaining(['name', 'email']))

@@ -23,17 +23,6 @@ afterAll(async () => {
   await resend?.close()
 })
 
-async function post(path: string, body: unknown, token?: string) {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' }
-  if (token) headers.Authorization = `Bearer ${token}`
-  const response = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify(body),
-  })
-  return { status: response.status, body: await response.json() }
-}
-
 function restockEmailsTo(address: string) {
   return resend.requests
     .flatMap((request) => (Array.isArray(request.json) ? request.json : [request.json]))
@@ -46,25 +35,25 @@ function restockEmailsTo(address: string) {
 describe('a restock notification, end to end over HTTP', () => {
   it('signs up, lists, sends, marks notified and unsubscribes through the e-mailed link', async () => {
     const email = `e2e-${Date.now()}@example.jp`
-    const signup = await post('/api/notify-signup', { email, productSlug: PRODUCT })
+    const signup = await server.postJson('/api/notify-signup', { email, productSlug: PRODUCT })
     expect(signup.status).toBe(200)
     const id = signup.body.subscriptionId as string
     expect(id).toMatch(/^ntf_\d+-/)
 
-    const again = await post('/api/notify-signup', {
+    const again = await server.postJson('/api/notify-signup', {
       email: email.toUpperCase(),
       productSlug: PRODUCT,
     })
     expect(again.body.subscriptionId).toBe(id)
 
-    const listed = await post(
+    const listed = await server.postJson(
       '/api/admin-notify-list',
       { productSlug: PRODUCT, status: 'pending' },
       ADMIN,
     )
     expect(listed.body.subscriptions.map((s: { id: string }) => s.id)).toContain(id)
 
-    const sent = await post(
+    const sent = await server.postJson(
       '/api/admin/notify/send',
       {
         productSlug: PRODUCT,
@@ -82,7 +71,11 @@ describe('a restock notification, end to end over HTTP', () => {
 
     let subscription: { status: string } | undefined
     for (let attempt = 0; attempt < 60 && subscription?.status !== 'notified'; attempt++) {
-      const notified = await post('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)
+      const notified = await server.postJson(
+        '/api/admin-notify-list',
+        { productSlug: PRODUCT },
+        ADMIN,
+      )
       subscription = notified.body.subscriptions.find((s: { id: string }) => s.id === id)
       if (subscription?.status !== 'notified') await new Promise((r) => setTimeout(r, 500))
     }
@@ -99,7 +92,11 @@ describe('a restock notification, end to end over HTTP', () => {
     const page = await fetch(`${server.url}${path}`)
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toContain('text/html')
-    const stillNotified = await post('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)
+    const stillNotified = await server.postJson(
+      '/api/admin-notify-list',
+      { productSlug: PRODUCT },
+      ADMIN,
+    )
     expect(stillNotified.body.subscriptions.find((s: { id: string }) => s.id === id).status).toBe(
       'notified',
     )
@@ -110,7 +107,7 @@ describe('a restock notification, end to end over HTTP', () => {
       body: 'List-Unsubscribe=One-Click',
     })
     expect(oneClick.status).toBe(200)
-    const after = await post('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)
+    const after = await server.postJson('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)
     expect(after.body.subscriptions.find((s: { id: string }) => s.id === id).status).toBe(
       'unsubscribed',
     )

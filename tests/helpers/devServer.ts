@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path'
 
 export interface RunningDevServer {
   url: string
+  /** POSTs `body` as JSON (with a Bearer token when given); status and parsed answer. */
+  postJson(path: string, body: unknown, token?: string): Promise<{ status: number; body: any }>
   /** Everything the server printed so far. */
   output(): string
   stop(): Promise<void>
@@ -55,6 +57,16 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
   })
   return {
     url,
+    async postJson(path, body, token) {
+      const headers: Record<string, string> = { 'Content-Type': 'application/json' }
+      if (token) headers.Authorization = `Bearer ${token}`
+      const response = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      })
+      return { status: response.status, body: await response.json() }
+    },
     output: () => output,
     async stop() {
       if (child.exitCode === null) {

@@ -40,3 +40,26 @@ describe('admin-stats over HTTP through the local Netlify emulation', () => {
     expect(response.headers.get('allow')).toBe('POST, OPTIONS')
   })
 })
+
+describe('search over HTTP', () => {
+  it('finds a Japanese inner word and highlights it', async () => {
+    const response = await fetch(`${server.url}/api/search?q=${encodeURIComponent('入荷')}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300')
+    expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    const body = await response.json()
+    expect(body.query).toBe('入荷')
+    expect(body.totalResults).toBeGreaterThan(0)
+    const titles = body.results.map((result: { title: string }) => result.title)
+    expect(titles).toContain('予約商品の入荷のお知らせ')
+    const top = body.results.find((r: { title: string }) => r.title === '予約商品の入荷のお知らせ')
+    expect(top.highlighted_title).toBe('予約商品の<mark>入荷</mark>のお知らせ')
+  })
+
+  it('serves the static page from public/', async () => {
+    const response = await fetch(`${server.url}/`)
+    expect(response.status).toBe(200)
+    expect(await response.text()).toContain('Shop back end')
+  })
+})
+
