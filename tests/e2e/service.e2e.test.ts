@@ -62,4 +62,3 @@ describe('search over HTTP', () => {
     expect(await response.text()).toContain('Shop back end')
   })
 })
-
