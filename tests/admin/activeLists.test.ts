@@ -1,29 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import * as notifyListModule from '../../netlify/functions/admin-notify-list.js'
 import * as reservationsListModule from '../../netlify/functions/admin-reservations-list.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
-import {
-  at,
-  endpoint,
-  isolatedScope,
-  useDistinctTokens,
-  silenceLogs,
-  settleScopes,
-} from './adminTestKit.js'
+import { at, endpoint, isolatedScope, useAdminEnvironment } from './adminTestKit.js'
 
 const reservationsList = endpoint(reservationsListModule, 'admin')
 const notifyList = endpoint(notifyListModule, 'admin')
 
-let blobs: RunningBlobsServer
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-  useDistinctTokens()
-  silenceLogs()
-})
-afterAll(async () => {
-  await settleScopes()
-  await blobs.stop()
-})
+useAdminEnvironment()
 
 describe('POST /api/admin-reservations-list', () => {
   async function seeded() {

@@ -1,7 +1,8 @@
 import type { Context } from '@netlify/functions'
-import { vi } from 'vitest'
+import { afterAll, beforeAll, beforeEach, vi } from 'vitest'
 import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
 import type { NotifySubscription, Reservation } from '../../src/lib/storage/records.js'
+import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext, type TestContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 
@@ -9,13 +10,13 @@ export const ADMIN_TOKEN = 'admin-token-for-tests'
 export const PREORDER_TOKEN = 'preorder-token-for-tests'
 
 /** Both token groups set to different values (D7). */
-export function useDistinctTokens(): void {
+function useDistinctTokens(): void {
   process.env.ADMIN_API_TOKEN = ADMIN_TOKEN
   process.env.PREORDER_API_TOKEN = PREORDER_TOKEN
 }
 
 /** Keeps the JSON log lines of thousands of requests out of the test output. */
-export function silenceLogs(): void {
+function silenceLogs(): void {
   vi.spyOn(console, 'log').mockImplementation(() => undefined)
   vi.spyOn(console, 'error').mockImplementation(() => undefined)
 }
@@ -44,8 +45,36 @@ let scopes = 0
 const contexts: TestContext[] = []
 
 /** Waits for the background work of every request and repository made so far (call before stopping the Blobs server). */
-export async function settleScopes(): Promise<void> {
+async function settleScopes(): Promise<void> {
   await Promise.all(contexts.map((context) => context.settled()))
+}
+
+/** Options of `useAdminEnvironment`. */
+export interface AdminEnvironmentOptions {
+  /**
+   * When the two token groups are set (`useDistinctTokens`): `'once'` before the file's first
+   * test, `'eachTest'` before every test (for files whose tests change them). Default: `'once'`.
+   */
+  tokens?: 'once' | 'eachTest'
+}
+
+/**
+ * An admin endpoint test file's world: a real Blobs server started once per file with the token
+ * groups set and logs silenced; after the last test it waits for every scope's background work
+ * (`settleScopes`) and stops the server. Seed and call through `isolatedScope()`.
+ */
+export function useAdminEnvironment(options: AdminEnvironmentOptions = {}): void {
+  let blobs: RunningBlobsServer
+  beforeAll(async () => {
+    blobs = await startBlobsServer()
+    if (options.tokens !== 'eachTest') useDistinctTokens()
+    silenceLogs()
+  })
+  afterAll(async () => {
+    await settleScopes()
+    await blobs.stop()
+  })
+  if (options.tokens === 'eachTest') beforeEach(() => useDistinctTokens())
 }
 
 /**

@@ -1,29 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import * as notifyArchivesListModule from '../../netlify/functions/admin-notify-archives-list.js'
 import * as reservationsArchivesListModule from '../../netlify/functions/admin-reservations-archives-list.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
-import {
-  at,
-  endpoint,
-  isolatedScope,
-  useDistinctTokens,
-  silenceLogs,
-  settleScopes,
-} from './adminTestKit.js'
+import { at, endpoint, isolatedScope, useAdminEnvironment } from './adminTestKit.js'
 
 const reservationsArchives = endpoint(reservationsArchivesListModule, 'preorder')
 const notifyArchives = endpoint(notifyArchivesListModule, 'preorder')
 
-let blobs: RunningBlobsServer
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-  useDistinctTokens()
-  silenceLogs()
-})
-afterAll(async () => {
-  await settleScopes()
-  await blobs.stop()
-})
+useAdminEnvironment()
 
 /** `count` archived reservations, archived at minutes 1..count (so the newest is the last). */
 async function seedArchived(count: number) {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import * as notifyArchiveModule from '../../netlify/functions/admin-notify-archive.js'
 import * as notifyArchivesListModule from '../../netlify/functions/admin-notify-archives-list.js'
 import * as notifyDeleteModule from '../../netlify/functions/admin-notify-delete.js'
@@ -11,15 +11,12 @@ import * as reservationsDeleteModule from '../../netlify/functions/admin-reserva
 import * as reservationsListModule from '../../netlify/functions/admin-reservations-list.js'
 import * as reservationsStatusModule from '../../netlify/functions/admin-reservations-status.js'
 import * as reservationsUnarchiveModule from '../../netlify/functions/admin-reservations-unarchive.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import {
   ADMIN_TOKEN,
   endpoint,
   isolatedScope,
   PREORDER_TOKEN,
-  silenceLogs,
-  settleScopes,
-  useDistinctTokens,
+  useAdminEnvironment,
   type EndpointUnderTest,
 } from './adminTestKit.js'
 
@@ -46,16 +43,7 @@ const cases: [string, EndpointUnderTest, 'admin' | 'preorder', unknown][] = [
 
 const UNAUTHORIZED = { status: 401, body: { success: false, error: 'Unauthorized' } }
 
-let blobs: RunningBlobsServer
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-  silenceLogs()
-})
-afterAll(async () => {
-  await settleScopes()
-  await blobs.stop()
-})
-beforeEach(() => useDistinctTokens())
+useAdminEnvironment({ tokens: 'eachTest' })
 
 describe.each(cases)('%s', (_name, target, group) => {
   const own = group === 'admin' ? ADMIN_TOKEN : PREORDER_TOKEN

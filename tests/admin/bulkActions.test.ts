@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import * as notifyArchiveModule from '../../netlify/functions/admin-notify-archive.js'
 import * as notifyArchivesListModule from '../../netlify/functions/admin-notify-archives-list.js'
 import * as notifyDeleteModule from '../../netlify/functions/admin-notify-delete.js'
@@ -11,14 +11,7 @@ import * as reservationsDeleteModule from '../../netlify/functions/admin-reserva
 import * as reservationsListModule from '../../netlify/functions/admin-reservations-list.js'
 import * as reservationsStatusModule from '../../netlify/functions/admin-reservations-status.js'
 import * as reservationsUnarchiveModule from '../../netlify/functions/admin-reservations-unarchive.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
-import {
-  endpoint,
-  isolatedScope,
-  useDistinctTokens,
-  silenceLogs,
-  settleScopes,
-} from './adminTestKit.js'
+import { endpoint, isolatedScope, useAdminEnvironment } from './adminTestKit.js'
 
 const reservations = {
   archive: endpoint(reservationsArchiveModule, 'preorder'),
@@ -38,16 +31,7 @@ const notify = {
 }
 const OLD = '2020-05-05T05:05:05.000Z'
 
-let blobs: RunningBlobsServer
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-  useDistinctTokens()
-  silenceLogs()
-})
-afterAll(async () => {
-  await settleScopes()
-  await blobs.stop()
-})
+useAdminEnvironment()
 
 function refs(...records: { id: string; productSlug: string }[]) {
   return records.map(({ id, productSlug }) => ({ id, productSlug }))

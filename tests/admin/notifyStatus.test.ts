@@ -1,28 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import * as notifyStatusModule from '../../netlify/functions/admin-notify-status.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
-import {
-  endpoint,
-  isolatedScope,
-  useDistinctTokens,
-  silenceLogs,
-  settleScopes,
-} from './adminTestKit.js'
+import { endpoint, isolatedScope, useAdminEnvironment } from './adminTestKit.js'
 
 const notifyStatus = endpoint(notifyStatusModule, 'admin')
 const MISSING = 'Missing required fields: id, productSlug, status'
 const OLD = '2020-05-05T05:05:05.000Z'
 
-let blobs: RunningBlobsServer
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-  useDistinctTokens()
-  silenceLogs()
-})
-afterAll(async () => {
-  await settleScopes()
-  await blobs.stop()
-})
+useAdminEnvironment()
 
 describe('POST /api/admin-notify-status', () => {
   it('pending -> notified sets notifiedAt to now', async () => {

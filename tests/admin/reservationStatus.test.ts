@@ -1,29 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import * as reservationsStatusModule from '../../netlify/functions/admin-reservations-status.js'
 import { RESERVATION_STATUSES } from '../../src/lib/storage/records.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
-import {
-  endpoint,
-  isolatedScope,
-  useDistinctTokens,
-  silenceLogs,
-  settleScopes,
-} from './adminTestKit.js'
+import { endpoint, isolatedScope, useAdminEnvironment } from './adminTestKit.js'
 
 const reservationsStatus = endpoint(reservationsStatusModule, 'admin')
 const MISSING = 'Missing required fields: id, productSlug, status'
 const OLD = '2020-05-05T05:05:05.000Z'
 
-let blobs: RunningBlobsServer
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-  useDistinctTokens()
-  silenceLogs()
-})
-afterAll(async () => {
-  await settleScopes()
-  await blobs.stop()
-})
+useAdminEnvironment()
 
 const ALLOWED = new Set([
   'pending->confirmed',

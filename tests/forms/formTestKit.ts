@@ -1,5 +1,6 @@
-import { vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest'
 import { findProduct, type CatalogueProduct } from '../../src/lib/productCatalogue.js'
+import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import type { RecordingServer } from '../helpers/recordingServer.js'
 
 /**
@@ -40,9 +41,8 @@ export const TEXTS = {
 
 export type LogLine = Record<string, any>
 
-/** Captures the JSON log lines (console.log and console.error) until `vi.restoreAllMocks()`. */
-export function captureLogs(): LogLine[] {
-  const lines: LogLine[] = []
+/** Captures the JSON log lines (console.log and console.error) into `lines` until `vi.restoreAllMocks()`. */
+export function captureLogs(lines: LogLine[] = []): LogLine[] {
   const capture = (...args: unknown[]) => {
     const text = args.map(String).join(' ')
     try {
@@ -54,6 +54,39 @@ export function captureLogs(): LogLine[] {
   vi.spyOn(console, 'log').mockImplementation(capture)
   vi.spyOn(console, 'error').mockImplementation(capture)
   return lines
+}
+
+/**
+ * Captures the log lines of every test (beforeEach) and restores the mocks after it (afterEach).
+ * The returned array is the same for the whole file; it holds the current test's lines only.
+ */
+export function useLogCapture(): LogLine[] {
+  const lines: LogLine[] = []
+  beforeEach(() => {
+    lines.length = 0
+    captureLogs(lines)
+  })
+  afterEach(() => vi.restoreAllMocks())
+  return lines
+}
+
+/**
+ * A form endpoint test file's world: a real Blobs server started once per file (stopped in
+ * afterAll) with every outbound variable unset (`clearOutbound`); before every test
+ * NETLIFY_BLOBS_CONTEXT points at it again (a test may break it) and the logs are captured
+ * (`useLogCapture`). Returns the current test's log lines.
+ */
+export function useFormEnvironment(): { logs: LogLine[] } {
+  let blobs: RunningBlobsServer
+  beforeAll(async () => {
+    blobs = await startBlobsServer()
+    clearOutbound()
+  })
+  afterAll(() => blobs.stop())
+  beforeEach(() => {
+    process.env.NETLIFY_BLOBS_CONTEXT = blobs.blobsContext
+  })
+  return { logs: useLogCapture() }
 }
 
 export function eventsOf(lines: LogLine[], event: string): LogLine[] {

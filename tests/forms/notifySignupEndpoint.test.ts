@@ -1,43 +1,20 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import handler from '../../netlify/functions/notify-signup.js'
 import { claimKey, CLAIM_WRITE_GRACE_MS } from '../../src/lib/restock/signupClaims.js'
 import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
-import {
-  blobsContextFor,
-  startBlobsServer,
-  type RunningBlobsServer,
-} from '../helpers/blobsServer.js'
+import { blobsContextFor } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import {
-  captureLogs,
-  catalogueProduct,
-  clearOutbound,
-  eventsOf,
-  TEXTS,
-  type LogLine,
-} from './formTestKit.js'
+import { catalogueProduct, eventsOf, TEXTS, useFormEnvironment } from './formTestKit.js'
 
 const PATH = '/api/notify-signup'
 /** Products of the real catalogue (content/products). */
 const PRODUCT = 'chasen-takayama'
 const OTHER_PRODUCT = 'kyusu-tokoname'
 const CROWD_PRODUCT = 'nambu-tekki-kettle'
-let blobs: RunningBlobsServer
-let logs: LogLine[]
-
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-  clearOutbound()
-})
-afterAll(() => blobs.stop())
-beforeEach(() => {
-  process.env.NETLIFY_BLOBS_CONTEXT = blobs.blobsContext
-  logs = captureLogs()
-})
-afterEach(() => vi.restoreAllMocks())
+const { logs } = useFormEnvironment()
 
 async function signup(body: unknown) {
   const context = fakeContext()

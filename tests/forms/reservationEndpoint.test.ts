@@ -1,39 +1,18 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import handler from '../../netlify/functions/reservation.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
-import {
-  blobsContextFor,
-  startBlobsServer,
-  type RunningBlobsServer,
-} from '../helpers/blobsServer.js'
+import { blobsContextFor } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import {
-  captureLogs,
-  catalogueProduct,
-  clearOutbound,
-  eventsOf,
-  TEXTS,
-  type LogLine,
-} from './formTestKit.js'
+import { catalogueProduct, eventsOf, TEXTS, useFormEnvironment } from './formTestKit.js'
 
 const PATH = '/api/reservation'
 /** A product of the real catalogue (content/products). */
 const PRODUCT = 'chasen-takayama'
-let blobs: RunningBlobsServer
-let logs: LogLine[]
-
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-  clearOutbound()
+const { logs } = useFormEnvironment()
+beforeAll(() => {
   process.env.ADMIN_API_TOKEN = 'admin-token'
 })
-afterAll(() => blobs.stop())
-beforeEach(() => {
-  process.env.NETLIFY_BLOBS_CONTEXT = blobs.blobsContext
-  logs = captureLogs()
-})
-afterEach(() => vi.restoreAllMocks())
 
 async function post(body: unknown, context = fakeContext()) {
   return { ...(await readJson(await handler(jsonRequest(PATH, body), context))), context }

@@ -1,7 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import signupHandler from '../../netlify/functions/notify-signup.js'
 import reservationHandler from '../../netlify/functions/reservation.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext, type TestContext } from '../helpers/context.js'
 import {
   defaultReply,
@@ -11,14 +10,13 @@ import {
 } from '../helpers/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import {
-  captureLogs,
   catalogueProduct,
   eventsOf,
   FROM_EMAIL,
   logText,
   pointOutboundAt,
   SECRETS,
-  type LogLine,
+  useFormEnvironment,
 } from '../forms/formTestKit.js'
 
 /**
@@ -30,27 +28,22 @@ const SITE = 'https://shop.example'
 /** Products of the real catalogue (content/products). */
 const RESERVED = catalogueProduct('chasen-takayama')
 const WAITED_FOR = catalogueProduct('hario-v60-dripper')
-let blobs: RunningBlobsServer
 let server: RecordingServer
-let logs: LogLine[]
+const { logs } = useFormEnvironment()
 
 beforeAll(async () => {
-  blobs = await startBlobsServer()
   server = await startRecordingServer()
   process.env.SITE_URL = SITE
 })
 afterAll(async () => {
   await server.close()
-  await blobs.stop()
 })
 beforeEach(() => {
   pointOutboundAt(server, 1000)
   server.requests.length = 0
   server.reply = defaultReply
-  logs = captureLogs()
 })
 afterEach(() => {
-  vi.restoreAllMocks()
   const text = logText(logs)
   for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret)
 })

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createLogger } from '../../src/lib/log.js'
 import type { DeliveryResult } from '../../src/lib/notifiers/delivery.js'
 import { createDiscordNotifier } from '../../src/lib/notifiers/discordNotifier.js'
@@ -12,13 +12,13 @@ import {
   startRecordingServer,
   type RecordingServer,
 } from '../helpers/recordingServer.js'
-import { captureLogs, eventsOf, logText, type LogLine } from '../forms/formTestKit.js'
+import { eventsOf, logText, useLogCapture } from '../forms/formTestKit.js'
 
 const HOOK_SECRET = 'T000/B000/HOOK-SECRET'
 const API_KEY = 're_unit_SECRET'
 
 let server: RecordingServer
-let logs: LogLine[]
+const logs = useLogCapture()
 const log = createLogger('req-notifiers')
 
 beforeAll(async () => {
@@ -29,10 +29,8 @@ afterAll(() => server.close())
 beforeEach(() => {
   server.requests.length = 0
   server.reply = defaultReply
-  logs = captureLogs()
 })
 afterEach(() => {
-  vi.restoreAllMocks()
   // no secret ever reaches a log line
   expect(logText(logs)).not.toContain('HOOK-SECRET')
   expect(logText(logs)).not.toContain(API_KEY)

@@ -5,31 +5,39 @@ import { openDeliveryJournal, type DeliveryJournal } from '../../src/lib/restock
 import { resendMailer, type RestockMailer } from '../../src/lib/restock/restockMailer.js'
 import { sendRestockNotification } from '../../src/lib/restock/sendRestockNotification.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
-import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import type { Repositories } from '../../src/lib/storage/repositories.js'
 import { fakeContext } from '../helpers/context.js'
 import {
   startRecordingServer,
   type RecordedRequest,
   type RecordingServer,
 } from '../helpers/recordingServer.js'
-import { captureLogs, FROM, fakeClock, resendReply, SECRET } from './restockTestKit.js'
+import {
+  FROM,
+  fakeClock,
+  freshProduct,
+  resendReply,
+  SECRET,
+  useRestockEnvironment,
+} from './restockTestKit.js'
 
 export const SITE = 'https://shop.example.test'
 const CALL_TIMEOUT_MS = 300
 
 /**
- * Delivery tests' world: a real Blobs server and a recording Resend stand-in (RESEND_BASE_URL),
- * started once per test file; the recorded requests are cleared before every test.
+ * Delivery tests' world: `useRestockEnvironment()` plus a recording Resend stand-in
+ * (RESEND_BASE_URL), started once per test file; the recorded requests are cleared before every test.
  */
 export function useDeliveryHarness() {
-  let blobs: RunningBlobsServer
+  const environment = useRestockEnvironment()
   const harness = {
     resend: null as unknown as RecordingServer,
-    repositories: null as unknown as Repositories,
+    get repositories(): Repositories {
+      return environment.repositories
+    },
     journal: null as unknown as DeliveryJournal,
 
-    freshProduct: () => `delivery-${crypto.randomUUID().slice(0, 8)}`,
+    freshProduct: () => freshProduct('delivery'),
 
     /** The Resend SDK against the stand-in, with a short call timeout. */
     mailer: (): RestockMailer =>
@@ -90,21 +98,16 @@ export function useDeliveryHarness() {
   }
 
   beforeAll(async () => {
-    blobs = await startBlobsServer()
     harness.resend = await startRecordingServer()
     process.env.RESEND_BASE_URL = harness.resend.url
-    const context = fakeContext()
-    harness.repositories = openRepositories(context)
-    harness.journal = openDeliveryJournal(context)
+    harness.journal = openDeliveryJournal(fakeContext())
   })
 
   afterAll(async () => {
     await harness.resend.close()
-    await blobs.stop()
   })
 
   beforeEach(() => {
-    captureLogs()
     harness.resend.requests.length = 0
     harness.resend.reply = resendReply()
   })

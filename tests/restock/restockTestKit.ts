@@ -1,12 +1,15 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Context } from '@netlify/functions'
-import { vi } from 'vitest'
+import { afterAll, beforeAll, beforeEach, vi } from 'vitest'
+import sendModule from '../../netlify/functions/admin-notify-send.js'
 import { mapWithConcurrency } from '../../src/lib/concurrency.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
-import type { Repositories } from '../../src/lib/storage/repositories.js'
+import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
+import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 import type { RecordedReply, RecordedRequest } from '../helpers/recordingServer.js'
+import { jsonRequest, readJson } from '../helpers/requests.js'
 
 export const ADMIN_TOKEN = 'restock-admin-token'
 export const SECRET = 'restock-unsubscribe-secret'
@@ -138,4 +141,82 @@ export function captureLogs() {
     info: vi.spyOn(console, 'log').mockImplementation(() => undefined),
     error: vi.spyOn(console, 'error').mockImplementation(() => undefined),
   }
+}
+
+/**
+ * A restock test file's world: a real Blobs server started once per file (beforeAll, stopped in
+ * afterAll) and repositories on it; before every test the logs are captured and
+ * UNSUBSCRIBE_SECRET is set to `SECRET`. Read `repositories` inside tests, not at load time.
+ */
+export function useRestockEnvironment() {
+  let blobs: RunningBlobsServer
+  let repositories: Repositories
+
+  beforeAll(async () => {
+    blobs = await startBlobsServer()
+    repositories = openRepositories(fakeContext())
+  })
+
+  afterAll(async () => {
+    await blobs.stop()
+  })
+
+  beforeEach(() => {
+    captureLogs()
+    process.env.UNSUBSCRIBE_SECRET = SECRET
+  })
+
+  return {
+    get repositories(): Repositories {
+      return repositories
+    },
+  }
+}
+
+/** The other token group's token: the send endpoint must refuse it. */
+export const PREORDER_TOKEN = 'preorder-only-token'
+export const SEND_PATH = '/api/admin/notify/send'
+/** A send request that passes every check. */
+export const VALID_SEND = {
+  productSlug: PRODUCT,
+  emailTitle: '再入荷のお知らせ',
+  emailBody: '入荷しました。',
+}
+
+/**
+ * `useRestockEnvironment()` for the send endpoint: before every test both token groups are set
+ * (`ADMIN_TOKEN`, `PREORDER_TOKEN`) and no e-mail provider is configured.
+ */
+export function useSendEnvironment() {
+  const environment = useRestockEnvironment()
+  beforeEach(() => {
+    process.env.ADMIN_API_TOKEN = ADMIN_TOKEN
+    process.env.PREORDER_API_TOKEN = PREORDER_TOKEN
+    delete process.env.RESEND_API_KEY
+    delete process.env.RESEND_FROM_EMAIL
+  })
+  return environment
+}
+
+/** Options of `callSendEndpoint`. */
+export interface SendCallOptions {
+  /** The bearer token; `null` sends none. Default: `ADMIN_TOKEN`. */
+  token?: string | null
+  /** The origin the request goes to (where the background function is started). Default: none. */
+  base?: string
+}
+
+/** POSTs `body` to the send endpoint and answers its status and JSON body, once its background work settled. */
+export async function callSendEndpoint(body: unknown, options: SendCallOptions = {}) {
+  const token = options.token === undefined ? ADMIN_TOKEN : options.token
+  const request = jsonRequest(`${options.base ?? ''}${SEND_PATH}`, body, { token })
+  const context = fakeContext()
+  const response = await sendModule(request, context)
+  await context.settled()
+  return readJson(response)
+}
+
+/** A product slug no other test uses, so each test sees only its own subscribers. */
+export function freshProduct(prefix = 'test-product'): string {
+  return `${prefix}-${crypto.randomUUID().slice(0, 8)}`
 }

@@ -1,77 +1,38 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import sendModule, { config as sendConfig } from '../../netlify/functions/admin-notify-send.js'
 import type { RestockHistory } from '../../src/lib/restock/deliveryJournal.js'
-import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
-import { jsonRequest, readJson } from '../helpers/requests.js'
+import { jsonRequest } from '../helpers/requests.js'
 import {
   ADMIN_TOKEN,
-  captureLogs,
+  callSendEndpoint,
+  freshProduct,
+  PREORDER_TOKEN,
   PRODUCT,
-  SECRET,
   seedMany,
   seedSubscription,
+  SEND_PATH,
+  useSendEnvironment,
+  VALID_SEND,
 } from './restockTestKit.js'
 
-const PATH = '/api/admin/notify/send'
-const VALID = { productSlug: PRODUCT, emailTitle: '再入荷のお知らせ', emailBody: '入荷しました。' }
-
-let blobs: RunningBlobsServer
-let repositories: Repositories
-
-function send(body: unknown, options: { token?: string | null; base?: string } = {}) {
-  const token = options.token === undefined ? ADMIN_TOKEN : options.token
-  const request = jsonRequest(`${options.base ?? ''}${PATH}`, body, { token })
-  const context = fakeContext()
-  return sendModule(request, context).then(async (response) => {
-    await context.settled()
-    return readJson(response)
-  })
-}
-
-/** A product slug no other test uses, so each test sees only its own subscribers. */
-function freshProduct(): string {
-  return `test-product-${crypto.randomUUID().slice(0, 8)}`
-}
-
-function withoutEmailProvider(): void {
-  delete process.env.RESEND_API_KEY
-  delete process.env.RESEND_FROM_EMAIL
-}
-
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-  repositories = openRepositories(fakeContext())
-})
-
-afterAll(async () => {
-  await blobs.stop()
-})
-
-beforeEach(() => {
-  captureLogs()
-  process.env.ADMIN_API_TOKEN = ADMIN_TOKEN
-  process.env.PREORDER_API_TOKEN = 'preorder-only-token'
-  process.env.UNSUBSCRIBE_SECRET = SECRET
-  withoutEmailProvider()
-})
+const restock = useSendEnvironment()
 
 describe('POST /api/admin/notify/send: request checks', () => {
   it('is routed at the documented path', () => {
-    expect(sendConfig.path).toBe(PATH)
+    expect(sendConfig.path).toBe(SEND_PATH)
   })
 
   it('answers 401 without a token, with a wrong token and with the other group token', async () => {
-    for (const token of [null, 'wrong', 'preorder-only-token']) {
-      const { status, body } = await send(VALID, { token })
+    for (const token of [null, 'wrong', PREORDER_TOKEN]) {
+      const { status, body } = await callSendEndpoint(VALID_SEND, { token })
       expect(status).toBe(401)
       expect(body).toEqual({ success: false, error: 'Unauthorized' })
     }
   })
 
   it('checks authentication before the body', async () => {
-    const { status } = await send('{not json', { token: null })
+    const { status } = await callSendEndpoint('{not json', { token: null })
     expect(status).toBe(401)
   })
 
@@ -87,30 +48,33 @@ describe('POST /api/admin/notify/send: request checks', () => {
     [{ productSlug: PRODUCT, emailTitle: 't', emailBody: null }, 'emailBody is required'],
     [{ productSlug: PRODUCT, emailTitle: 't', emailBody: '\n ' }, 'emailBody is required'],
   ])('%j → 400 %s', async (body, message) => {
-    const { status, body: answer } = await send(body)
+    const { status, body: answer } = await callSendEndpoint(body)
     expect(status).toBe(400)
     expect(answer).toEqual({ success: false, error: message })
   })
 
   it('checks every required field before any length (D6)', async () => {
-    const { body } = await send({ productSlug: 'x'.repeat(101), emailTitle: 't' })
+    const { body } = await callSendEndpoint({ productSlug: 'x'.repeat(101), emailTitle: 't' })
     expect(body.error).toBe('emailBody is required')
   })
 
   it.each([
-    [{ ...VALID, productSlug: 'p'.repeat(101) }, 'productSlug must be at most 100 characters'],
-    [{ ...VALID, emailTitle: '題'.repeat(201) }, 'emailTitle must be at most 200 characters'],
-    [{ ...VALID, emailBody: '本'.repeat(20001) }, 'emailBody must be at most 20000 characters'],
+    [{ ...VALID_SEND, productSlug: 'p'.repeat(101) }, 'productSlug must be at most 100 characters'],
+    [{ ...VALID_SEND, emailTitle: '題'.repeat(201) }, 'emailTitle must be at most 200 characters'],
+    [
+      { ...VALID_SEND, emailBody: '本'.repeat(20001) },
+      'emailBody must be at most 20000 characters',
+    ],
   ])('refuses a field past its D6 limit', async (body, message) => {
-    const { status, body: answer } = await send(body)
+    const { status, body: answer } = await callSendEndpoint(body)
     expect(status).toBe(400)
     expect(answer.error).toBe(message)
   })
 
   it('accepts fields exactly at their limits', async () => {
     const productSlug = freshProduct()
-    await seedSubscription(repositories, { productSlug })
-    const { status } = await send({
+    await seedSubscription(restock.repositories, { productSlug })
+    const { status } = await callSendEndpoint({
       productSlug,
       emailTitle: '題'.repeat(200),
       emailBody: '本'.repeat(20000),
@@ -119,9 +83,9 @@ describe('POST /api/admin/notify/send: request checks', () => {
   })
 
   it('answers Invalid JSON body and 405 like every endpoint (D8)', async () => {
-    expect((await send('{oops')).body.error).toBe('Invalid JSON body')
+    expect((await callSendEndpoint('{oops')).body.error).toBe('Invalid JSON body')
     const response = await sendModule(
-      jsonRequest(PATH, undefined, { token: ADMIN_TOKEN, method: 'GET' }),
+      jsonRequest(SEND_PATH, undefined, { token: ADMIN_TOKEN, method: 'GET' }),
       fakeContext(),
     )
     expect(response.status).toBe(405)
@@ -131,46 +95,46 @@ describe('POST /api/admin/notify/send: request checks', () => {
 
 describe('POST /api/admin/notify/send: who gets notified', () => {
   it('answers 400 when the product has no subscribers at all', async () => {
-    const { status, body } = await send({ ...VALID, productSlug: freshProduct() })
+    const { status, body } = await callSendEndpoint({ ...VALID_SEND, productSlug: freshProduct() })
     expect(status).toBe(400)
     expect(body).toEqual({ success: false, error: 'No pending subscribers found for this product' })
   })
 
   it('answers 400 when the only pending subscribers are archived, or all were notified or unsubscribed', async () => {
     const productSlug = freshProduct()
-    await seedSubscription(repositories, {
+    await seedSubscription(restock.repositories, {
       productSlug,
       isArchived: true,
       archivedAt: new Date().toISOString(),
     })
-    await seedSubscription(repositories, {
+    await seedSubscription(restock.repositories, {
       productSlug,
       status: 'notified',
       notifiedAt: new Date().toISOString(),
     })
-    await seedSubscription(repositories, { productSlug, status: 'unsubscribed' })
-    const { status, body } = await send({ ...VALID, productSlug })
+    await seedSubscription(restock.repositories, { productSlug, status: 'unsubscribed' })
+    const { status, body } = await callSendEndpoint({ ...VALID_SEND, productSlug })
     expect(status).toBe(400)
     expect(body.error).toBe('No pending subscribers found for this product')
-    const history = await repositories.history.list()
+    const history = await restock.repositories.history.list()
     expect(history.filter((record) => record.productSlug === productSlug)).toEqual([])
   })
 
   it('without an e-mail provider records the send and marks exactly the pending, active subscribers notified', async () => {
     const productSlug = freshProduct()
-    const pending = await seedMany(repositories, 3, { productSlug })
-    const archived = await seedSubscription(repositories, {
+    const pending = await seedMany(restock.repositories, 3, { productSlug })
+    const archived = await seedSubscription(restock.repositories, {
       productSlug,
       isArchived: true,
       archivedAt: '2026-01-02T00:00:00.000Z',
     })
-    const unsubscribed = await seedSubscription(repositories, {
+    const unsubscribed = await seedSubscription(restock.repositories, {
       productSlug,
       status: 'unsubscribed',
     })
-    const other = await seedSubscription(repositories, { productSlug: freshProduct() })
+    const other = await seedSubscription(restock.repositories, { productSlug: freshProduct() })
 
-    const { status, body } = await send({ ...VALID, productSlug })
+    const { status, body } = await callSendEndpoint({ ...VALID_SEND, productSlug })
 
     expect(status).toBe(200)
     expect(body).toEqual({
@@ -182,20 +146,22 @@ describe('POST /api/admin/notify/send: who gets notified', () => {
     })
     expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp)
     for (const subscription of pending) {
-      const stored = await repositories.subscriptions.get(subscription)
+      const stored = await restock.repositories.subscriptions.get(subscription)
       expect(stored).toMatchObject({ status: 'notified', notifiedAt: body.timestamp })
       expect(stored?.createdAt).toBe(subscription.createdAt)
     }
-    expect(await repositories.subscriptions.get(archived)).toEqual(archived)
-    expect(await repositories.subscriptions.get(unsubscribed)).toEqual(unsubscribed)
-    expect(await repositories.subscriptions.get(other)).toEqual(other)
+    expect(await restock.repositories.subscriptions.get(archived)).toEqual(archived)
+    expect(await restock.repositories.subscriptions.get(unsubscribed)).toEqual(unsubscribed)
+    expect(await restock.repositories.subscriptions.get(other)).toEqual(other)
 
-    const history = (await repositories.history.get({ id: body.notificationId })) as RestockHistory
+    const history = (await restock.repositories.history.get({
+      id: body.notificationId,
+    })) as RestockHistory
     expect(history).toEqual({
       id: body.notificationId,
       productSlug,
-      emailTitle: VALID.emailTitle,
-      emailBody: VALID.emailBody,
+      emailTitle: VALID_SEND.emailTitle,
+      emailBody: VALID_SEND.emailBody,
       recipientEmails: body.recipientEmails,
       sentCount: 3,
       timestamp: body.timestamp,
@@ -209,9 +175,9 @@ describe('POST /api/admin/notify/send: who gets notified', () => {
 
   it('a second send finds nobody pending', async () => {
     const productSlug = freshProduct()
-    await seedMany(repositories, 2, { productSlug })
-    expect((await send({ ...VALID, productSlug })).status).toBe(200)
-    const again = await send({ ...VALID, productSlug })
+    await seedMany(restock.repositories, 2, { productSlug })
+    expect((await callSendEndpoint({ ...VALID_SEND, productSlug })).status).toBe(200)
+    const again = await callSendEndpoint({ ...VALID_SEND, productSlug })
     expect(again.status).toBe(400)
     expect(again.body.error).toBe('No pending subscribers found for this product')
   })

@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import sendModule from '../../netlify/functions/admin-notify-send.js'
 import deliverModule from '../../netlify/functions/notify-deliver-background.js'
 import { verifyUnsubscribeToken } from '../../src/lib/restock/unsubscribeToken.js'
 import type { RestockHistory } from '../../src/lib/restock/deliveryJournal.js'
-import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
-import { jsonRequest, readJson } from '../helpers/requests.js'
+import { jsonRequest } from '../helpers/requests.js'
 import {
   ADMIN_TOKEN,
-  captureLogs,
+  callSendEndpoint,
   FROM,
+  freshProduct,
   PRODUCT,
   PRODUCT_TITLE,
   resendReply,
@@ -19,50 +17,11 @@ import {
   seedMany,
   seedSubscription,
   startSite,
+  useSendEnvironment,
+  VALID_SEND,
 } from './restockTestKit.js'
 
-const PATH = '/api/admin/notify/send'
-const VALID = { productSlug: PRODUCT, emailTitle: '再入荷のお知らせ', emailBody: '入荷しました。' }
-
-let blobs: RunningBlobsServer
-let repositories: Repositories
-
-function send(body: unknown, options: { token?: string | null; base?: string } = {}) {
-  const token = options.token === undefined ? ADMIN_TOKEN : options.token
-  const request = jsonRequest(`${options.base ?? ''}${PATH}`, body, { token })
-  const context = fakeContext()
-  return sendModule(request, context).then(async (response) => {
-    await context.settled()
-    return readJson(response)
-  })
-}
-
-/** A product slug no other test uses, so each test sees only its own subscribers. */
-function freshProduct(): string {
-  return `test-product-${crypto.randomUUID().slice(0, 8)}`
-}
-
-function withoutEmailProvider(): void {
-  delete process.env.RESEND_API_KEY
-  delete process.env.RESEND_FROM_EMAIL
-}
-
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-  repositories = openRepositories(fakeContext())
-})
-
-afterAll(async () => {
-  await blobs.stop()
-})
-
-beforeEach(() => {
-  captureLogs()
-  process.env.ADMIN_API_TOKEN = ADMIN_TOKEN
-  process.env.PREORDER_API_TOKEN = 'preorder-only-token'
-  process.env.UNSUBSCRIBE_SECRET = SECRET
-  withoutEmailProvider()
-})
+const restock = useSendEnvironment()
 
 describe('POST /api/admin/notify/send with Resend configured', () => {
   let resend: RecordingServer
@@ -91,25 +50,31 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
   it('refuses with 503 and changes nothing when UNSUBSCRIBE_SECRET is unset', async () => {
     delete process.env.UNSUBSCRIBE_SECRET
     const productSlug = freshProduct()
-    const [subscription] = await seedMany(repositories, 1, { productSlug })
-    const { status, body } = await send({ ...VALID, productSlug }, { base: site.url })
+    const [subscription] = await seedMany(restock.repositories, 1, { productSlug })
+    const { status, body } = await callSendEndpoint(
+      { ...VALID_SEND, productSlug },
+      { base: site.url },
+    )
     expect(status).toBe(503)
     expect(body.error).toBe('Email delivery is not configured: UNSUBSCRIBE_SECRET is not set')
-    expect(await repositories.subscriptions.get(subscription)).toEqual(subscription)
+    expect(await restock.repositories.subscriptions.get(subscription)).toEqual(subscription)
     expect(site.received).toEqual([])
   })
 
   it('queues the delivery, answers at once, and the background function delivers and marks everyone', async () => {
     const productSlug = PRODUCT
-    const stale = (await repositories.subscriptions.listProduct(PRODUCT)).filter(
+    const stale = (await restock.repositories.subscriptions.listProduct(PRODUCT)).filter(
       (subscription) => subscription.status === 'pending',
     )
     expect(stale).toEqual([])
-    const rejected = await seedSubscription(repositories, { email: 'bounce@example.test' })
-    const accepted = await seedMany(repositories, 3, { productSlug })
+    const rejected = await seedSubscription(restock.repositories, { email: 'bounce@example.test' })
+    const accepted = await seedMany(restock.repositories, 3, { productSlug })
     resend.reply = resendReply(new Set(['bounce@example.test']))
 
-    const { status, body } = await send({ ...VALID, productSlug }, { base: site.url })
+    const { status, body } = await callSendEndpoint(
+      { ...VALID_SEND, productSlug },
+      { base: site.url },
+    )
 
     expect(status).toBe(200)
     expect(body.sentCount).toBe(4)
@@ -129,8 +94,8 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
     expect(emails.map((email) => email.to)).toEqual(body.recipientEmails)
     for (const email of emails) {
       expect(email.from).toBe(FROM)
-      expect(email.subject).toBe(VALID.emailTitle)
-      expect(email.text).toContain(VALID.emailBody)
+      expect(email.subject).toBe(VALID_SEND.emailTitle)
+      expect(email.text).toContain(VALID_SEND.emailBody)
       expect(email.text).toContain(`https://shop.example.test/products/${PRODUCT}`)
       expect(email.text).toContain(PRODUCT_TITLE)
       const link = email.headers['List-Unsubscribe'].slice(1, -1)
@@ -139,9 +104,9 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
       expect(email.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click')
     }
 
-    expect(await repositories.subscriptions.get(rejected)).toEqual(rejected)
+    expect(await restock.repositories.subscriptions.get(rejected)).toEqual(rejected)
     for (const subscription of accepted) {
-      const stored = await repositories.subscriptions.get(subscription)
+      const stored = await restock.repositories.subscriptions.get(subscription)
       expect(stored?.status).toBe('notified')
       expect(stored?.notifiedAt).toEqual(expect.any(String))
     }
@@ -153,7 +118,9 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
       ref: { id: accepted[0].id, productSlug },
     })
 
-    const history = (await repositories.history.get({ id: body.notificationId })) as RestockHistory
+    const history = (await restock.repositories.history.get({
+      id: body.notificationId,
+    })) as RestockHistory
     expect(history).toMatchObject({
       status: 'sent',
       sentCount: 3,
@@ -168,13 +135,16 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
 
   it('answers 503 and records a failed history when the delivery function cannot be started', async () => {
     const productSlug = freshProduct()
-    const [subscription] = await seedMany(repositories, 2, { productSlug })
+    const [subscription] = await seedMany(restock.repositories, 2, { productSlug })
     // the request's own origin is where the background function lives; nothing listens here
-    const { status, body } = await send({ ...VALID, productSlug }, { base: 'http://127.0.0.1:9' })
+    const { status, body } = await callSendEndpoint(
+      { ...VALID_SEND, productSlug },
+      { base: 'http://127.0.0.1:9' },
+    )
     expect(status).toBe(503)
     expect(body.error).toBe('Email delivery could not be started; no e-mail was sent')
-    expect(await repositories.subscriptions.get(subscription)).toEqual(subscription)
-    const history = (await repositories.history.list()).find(
+    expect(await restock.repositories.subscriptions.get(subscription)).toEqual(subscription)
+    const history = (await restock.repositories.history.list()).find(
       (record) => record.productSlug === productSlug,
     ) as RestockHistory
     expect(history).toMatchObject({

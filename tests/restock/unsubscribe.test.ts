@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import unsubscribe, { config } from '../../netlify/functions/notify-unsubscribe.js'
 import {
   createUnsubscribeToken,
@@ -6,27 +6,16 @@ import {
   verifyUnsubscribeToken,
 } from '../../src/lib/restock/unsubscribeToken.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
-import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
-import { captureLogs, PRODUCT_TITLE, SECRET, seedSubscription } from './restockTestKit.js'
+import {
+  captureLogs,
+  PRODUCT_TITLE,
+  SECRET,
+  seedSubscription,
+  useRestockEnvironment,
+} from './restockTestKit.js'
 
-let blobs: RunningBlobsServer
-let repositories: Repositories
-
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-  repositories = openRepositories(fakeContext())
-})
-
-afterAll(async () => {
-  await blobs.stop()
-})
-
-beforeEach(() => {
-  captureLogs()
-  process.env.UNSUBSCRIBE_SECRET = SECRET
-})
+const restock = useRestockEnvironment()
 
 const BASE = 'http://localhost:8888/api/notify-unsubscribe'
 
@@ -92,7 +81,7 @@ describe('/api/notify-unsubscribe', () => {
   })
 
   it('GET shows a Japanese confirmation page and changes nothing', async () => {
-    const subscription = await seedSubscription(repositories)
+    const subscription = await seedSubscription(restock.repositories)
     const token = tokenFor(subscription)
     const { status, headers, text } = await call('GET', `?token=${encodeURIComponent(token)}`)
     expect(status).toBe(200)
@@ -103,11 +92,11 @@ describe('/api/notify-unsubscribe', () => {
     expect(text).toContain(PRODUCT_TITLE)
     expect(text).toContain('<form method="post" action="/api/notify-unsubscribe?token=')
     expect(text).toContain(`name="token" value="${token}"`)
-    expect(await repositories.subscriptions.get(subscription)).toEqual(subscription)
+    expect(await restock.repositories.subscriptions.get(subscription)).toEqual(subscription)
   })
 
   it('escapes what it shows', async () => {
-    const subscription = await seedSubscription(repositories, {
+    const subscription = await seedSubscription(restock.repositories, {
       productSlug: '<img src=x onerror=alert(1)>',
     })
     const { status, text } = await call('GET', `?token=${tokenFor(subscription)}`)
@@ -117,19 +106,19 @@ describe('/api/notify-unsubscribe', () => {
   })
 
   it("POST from the page's button (token in the form body) unsubscribes", async () => {
-    const subscription = await seedSubscription(repositories)
+    const subscription = await seedSubscription(restock.repositories)
     const body = new URLSearchParams({ token: tokenFor(subscription) }).toString()
     const { status, text } = await call('POST', '', { body, headers: FORM })
     expect(status).toBe(200)
     expect(text).toContain('配信停止の手続きが完了しました')
-    expect(await repositories.subscriptions.get(subscription)).toEqual({
+    expect(await restock.repositories.subscriptions.get(subscription)).toEqual({
       ...subscription,
       status: 'unsubscribed',
     })
   })
 
   it('one-click POST (RFC 8058: token in the query, List-Unsubscribe=One-Click body) unsubscribes', async () => {
-    const subscription = await seedSubscription(repositories, {
+    const subscription = await seedSubscription(restock.repositories, {
       status: 'notified',
       notifiedAt: '2026-03-01T00:00:00.000Z',
     })
@@ -138,14 +127,14 @@ describe('/api/notify-unsubscribe', () => {
       headers: FORM,
     })
     expect(status).toBe(200)
-    expect(await repositories.subscriptions.get(subscription)).toEqual({
+    expect(await restock.repositories.subscriptions.get(subscription)).toEqual({
       ...subscription,
       status: 'unsubscribed',
     })
   })
 
   it('answers JSON to a caller that asks only for JSON, and a repeat is harmless', async () => {
-    const subscription = await seedSubscription(repositories)
+    const subscription = await seedSubscription(restock.repositories)
     const headers = { Accept: 'application/json' }
     const query = `?token=${tokenFor(subscription)}`
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -159,7 +148,7 @@ describe('/api/notify-unsubscribe', () => {
   })
 
   it('refuses a forged token with 403 and changes nothing', async () => {
-    const subscription = await seedSubscription(repositories)
+    const subscription = await seedSubscription(restock.repositories)
     for (const method of ['GET', 'POST']) {
       const { status, text } = await call(method, `?token=${tokenFor(subscription, 'guessed')}`)
       expect(status).toBe(403)
@@ -172,19 +161,19 @@ describe('/api/notify-unsubscribe', () => {
       success: false,
       error: 'Unsubscribe link signature is not valid',
     })
-    expect(await repositories.subscriptions.get(subscription)).toEqual(subscription)
+    expect(await restock.repositories.subscriptions.get(subscription)).toEqual(subscription)
   })
 
   it("refuses another subscription's token re-labelled for this one", async () => {
-    const victim = await seedSubscription(repositories)
-    const mine = await seedSubscription(repositories)
+    const victim = await seedSubscription(restock.repositories)
+    const mine = await seedSubscription(restock.repositories)
     const signature = tokenFor(mine).split('.')[1]
     const payload = Buffer.from(
       JSON.stringify({ id: victim.id, productSlug: victim.productSlug }),
     ).toString('base64url')
     const { status } = await call('POST', `?token=${payload}.${signature}`)
     expect(status).toBe(403)
-    expect(await repositories.subscriptions.get(victim)).toEqual(victim)
+    expect(await restock.repositories.subscriptions.get(victim)).toEqual(victim)
   })
 
   it('answers 400 to a missing or garbage token', async () => {
@@ -214,12 +203,12 @@ describe('/api/notify-unsubscribe', () => {
 
   it('answers 503 and logs a configuration error when UNSUBSCRIBE_SECRET is unset', async () => {
     const logs = captureLogs()
-    const subscription = await seedSubscription(repositories)
+    const subscription = await seedSubscription(restock.repositories)
     const token = tokenFor(subscription)
     delete process.env.UNSUBSCRIBE_SECRET
     const { status } = await call('POST', `?token=${token}`)
     expect(status).toBe(503)
-    expect(await repositories.subscriptions.get(subscription)).toEqual(subscription)
+    expect(await restock.repositories.subscriptions.get(subscription)).toEqual(subscription)
     const lines = logs.error.mock.calls.map(([line]) => JSON.parse(String(line)))
     expect(lines).toContainEqual(
       expect.objectContaining({
