@@ -10,7 +10,8 @@ import {
   InvalidContentPageError,
 } from '../../src/lib/search/contentPages.js'
 import { createSiteSearch } from '../../src/lib/search/siteSearch.js'
-import type { SiteContent } from '../../src/lib/search/siteContentTypes.js'
+import { unpackText } from '../../src/lib/search/packedText.js'
+import type { SiteContent, StoredPage } from '../../src/lib/search/siteContentTypes.js'
 
 const run = promisify(execFile)
 const repoRoot = path.resolve(import.meta.dirname, '../..')
@@ -42,10 +43,14 @@ async function buildInto(dir: string): Promise<SiteContent> {
   const generated = await import(outFile)
   return {
     formatVersion: generated.SITE_CONTENT_FORMAT_VERSION,
-    serializedIndex: generated.serializedSearchIndex,
-    storedPages: generated.storedPages,
+    searchIndex: generated.searchIndex,
+    packedPages: generated.packedPages,
     productCatalogue: generated.productCatalogue,
   }
+}
+
+function storedPage(content: SiteContent, id: string): StoredPage {
+  return JSON.parse(unpackText(content.packedPages[id]!)) as StoredPage
 }
 
 describe('scripts/build-content.ts', () => {
@@ -64,12 +69,12 @@ describe('scripts/build-content.ts', () => {
     expect(content.productCatalogue).toEqual([
       { slug: 'teapot-kurokage', title: '黒影 Kurokage 急須', path: '/products/teapot-kurokage' },
     ])
-    expect(content.storedPages['products/teapot-kurokage']).toMatchObject({
+    expect(storedPage(content, 'products/teapot-kurokage')).toMatchObject({
       slug: '/products/teapot-kurokage',
       createdAt: '2026-02-03',
       text: '黒い土の急須です。 <script> は表示だけ。',
     })
-    expect(content.storedPages['news/open']!.createdAt).toBe('2026-03-04T10:00:00+09:00')
+    expect(storedPage(content, 'news/open').createdAt).toBe('2026-03-04T10:00:00+09:00')
     const { results } = createSiteSearch(content).search('script', 200)
     expect(results.map((result) => result.id)).toEqual(['products/teapot-kurokage'])
     expect(results[0]!.highlighted_excerpt).toBe(

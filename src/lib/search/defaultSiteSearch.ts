@@ -7,8 +7,8 @@ let siteSearch: SiteSearch | null = null
 export function getSiteSearch(): SiteSearch {
   return (siteSearch ??= createSiteSearch({
     formatVersion: generated.SITE_CONTENT_FORMAT_VERSION,
-    serializedIndex: generated.serializedSearchIndex,
-    storedPages: generated.storedPages,
+    searchIndex: generated.searchIndex,
+    packedPages: generated.packedPages,
     productCatalogue: generated.productCatalogue,
   }))
 }

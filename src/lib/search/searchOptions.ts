@@ -26,7 +26,7 @@ export const SEARCH_TOKENIZER: TokenizerName = 'bigram'
  * Written into the generated module and checked when the index is loaded: an index built with
  * other options cannot be read correctly. Bump the number when tokenizing or fields change.
  */
-export const SEARCH_INDEX_FORMAT = `4-${SEARCH_TOKENIZER}`
+export const SEARCH_INDEX_FORMAT = `5-${SEARCH_TOKENIZER}-sharded`
 
 /** Query-time options (MiniSearch `searchOptions`). */
 export function createQueryOptions(): SearchOptions {

@@ -1,3 +1,5 @@
+import type { SerializedShardedIndex } from './indexShards.js'
+
 /** A page's result fields (§2.5), kept beside the index in the generated module. */
 export interface StoredPage {
   /** `<contentType>/<fileSlug>` (D11). */
@@ -23,7 +25,8 @@ export interface CatalogueProduct {
 /** What `scripts/build-content.ts` writes into `src/generated/siteContent.ts`. */
 export interface SiteContent {
   formatVersion: string
-  serializedIndex: string
-  storedPages: Record<string, StoredPage>
+  searchIndex: SerializedShardedIndex
+  /** Per page id, its StoredPage as packed JSON (`packedText.ts`), unpacked when shown. */
+  packedPages: Readonly<Record<string, string>>
   productCatalogue: readonly CatalogueProduct[]
 }

@@ -1,9 +1,11 @@
-import MiniSearch, { type Query } from 'minisearch'
+import type { Query } from 'minisearch'
 import { makeExcerpt } from './excerpt.js'
 import { cjkRuns } from './cjkTokenizer.js'
 import { highlight } from './highlight.js'
-import { SEARCH_INDEX_FORMAT, searchOptions, type IndexedPage } from './searchOptions.js'
-import type { SiteContent } from './siteContentTypes.js'
+import { loadShardedIndex, type ShardedIndex } from './indexShards.js'
+import { unpackText } from './packedText.js'
+import { SEARCH_INDEX_FORMAT, searchOptions } from './searchOptions.js'
+import type { SiteContent, StoredPage } from './siteContentTypes.js'
 import { isEncodedJapaneseTerm } from './termEncoding.js'
 
 /** Most results one answer carries; `totalResults` still counts every match. */
@@ -29,7 +31,7 @@ export interface SiteSearchAnswer {
 }
 
 export interface SiteSearch {
-  /** Parses the serialized index (done by the first search when not called before). */
+  /** Prepares the index (done by the first search when not called before); shards load lazily. */
   load(): void
   /** Searches with an already normalized, non-empty query. */
   search(query: string, excerptLength: number): SiteSearchAnswer
@@ -55,17 +57,26 @@ export function createSiteSearch(
   if (content.formatVersion !== formatVersion) {
     throw new StaleSiteContentError(content.formatVersion, formatVersion)
   }
-  let index: MiniSearch<IndexedPage> | null = null
-  const load = (): MiniSearch<IndexedPage> =>
-    (index ??= MiniSearch.loadJSON<IndexedPage>(content.serializedIndex, options))
+  let index: ShardedIndex | null = null
+  const load = (): ShardedIndex => (index ??= loadShardedIndex(content.searchIndex, options))
+  const pages = new Map<string, StoredPage>()
+  const readPage = (id: string): StoredPage | null => {
+    let page = pages.get(id)
+    const packed = content.packedPages[id]
+    if (!page && packed !== undefined) {
+      page = JSON.parse(unpackText(packed)) as StoredPage
+      pages.set(id, page)
+    }
+    return page ?? null
+  }
 
   return {
     load,
     search(query, excerptLength) {
-      const hits = load().search(toQueryTree(query))
+      const { hits, total } = load().search(query, MAX_RESULTS)
       const queryRuns = cjkRuns(query)
-      const results = hits.slice(0, MAX_RESULTS).flatMap((hit): SearchResult[] => {
-        const page = content.storedPages[String(hit.id)]
+      const results = hits.flatMap((hit): SearchResult[] => {
+        const page = readPage(hit.id)
         if (!page) return []
         const terms = matchTerms(queryRuns, hit.terms)
         const { excerpt, highlightedExcerpt } = makeExcerpt(page.text, terms, excerptLength)
@@ -84,14 +95,15 @@ export function createSiteSearch(
           },
         ]
       })
-      return { results, totalResults: hits.length }
+      return { results, totalResults: total }
     },
   }
 }
 
 /**
  * Words of the query (split at spaces) are alternatives (OR); the terms inside one word must all
- * match (AND), so `予約商品` needs all of 予約, 約商 and 商品 rather than any of them.
+ * match (AND), so `予約商品` needs all of 予約, 約商 and 商品 rather than any of them. This is the
+ * query the sharded index answers (indexShards.ts), as a MiniSearch query over a whole index.
  */
 export function toQueryTree(query: string): Query {
   const words = query.split(' ').filter(Boolean)

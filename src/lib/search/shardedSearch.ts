@@ -1,0 +1,280 @@
+import type { SearchOptions } from 'minisearch'
+import {
+  andMatches,
+  copyMatches,
+  emptyMatches,
+  orMatches,
+  releaseMatches,
+  scratch,
+  type Matches,
+} from './matchSets.js'
+
+/** Per field id, the term frequency per document (short id), as a loaded MiniSearch holds it. */
+type TermData = Map<number, Map<number, number>>
+
+/**
+ * The parts of a loaded MiniSearch 7 index that scoring reads.
+ * why: MiniSearch's own search builds three objects per matching posting and again per AND/OR
+ * step, most of a query's time when a term occurs in over half of all pages; scoring into
+ * arrays does the same arithmetic in the same order without them.
+ */
+export interface IndexInternals {
+  _index: {
+    get(term: string): TermData | undefined
+    atPrefix(prefix: string): Iterable<[string, TermData]>
+    fuzzyGet(term: string, maxDistance: number): Map<string, [TermData, number]>
+  }
+  _options: { fields: string[]; searchOptions: SearchOptions }
+  _fieldIds: Record<string, number>
+  _avgFieldLength: number[]
+  _documentCount: number
+  _nextId: number
+}
+
+/** A match as MiniSearch's `search` returns it (stored fields are not used). */
+export interface IndexHit {
+  id: string
+  score: number
+  /** Index terms that matched (after prefix/fuzzy expansion). */
+  terms: string[]
+  /** Query terms that matched. */
+  queryTerms: string[]
+}
+
+export interface IndexAnswer {
+  /** The best `limit` hits, sorted by score (ties in MiniSearch's order). */
+  hits: IndexHit[]
+  /** Every matching document. */
+  total: number
+}
+
+interface Expansion {
+  data: TermData
+  term: string
+  fieldIds: number[]
+}
+
+interface WordMatches extends Matches {
+  sourceTerms: string[]
+  expansions: Expansion[]
+}
+
+/** What all shards share: the documents and their field lengths. */
+export interface SharedDocuments {
+  /** Page id by short id. */
+  documentIds: Readonly<Record<number, unknown>>
+  /** Per field id, the field's length (unique terms) by short id. */
+  fieldLengths: readonly Float64Array[]
+}
+
+/** Field lengths by field id, then short id, from MiniSearch's JSON `fieldLength`. */
+export function fieldLengthArrays(
+  fieldLength: Readonly<Record<string, readonly number[]>>,
+  documentSlots: number,
+  fieldCount: number,
+): Float64Array[] {
+  const arrays = Array.from({ length: fieldCount }, () =>
+    new Float64Array(documentSlots).fill(Number.NaN),
+  )
+  for (const [shortId, lengths] of Object.entries(fieldLength)) {
+    for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
+      // why: a missing length makes MiniSearch's arithmetic NaN; keep it so
+      arrays[fieldId]![Number(shortId)] = lengths[fieldId] ?? Number.NaN
+    }
+  }
+  return arrays
+}
+
+/**
+ * MiniSearch's search of `words` (OR) of terms (AND), scored exactly as MiniSearch 7 does
+ * (`executeQuerySpec`, `termResults`, its AND/OR combinators, quality factor and sort).
+ * `indexFor` gives the index holding a term; all indexes share `documents`.
+ */
+export function searchWords(
+  words: readonly string[],
+  options: SearchOptions,
+  indexFor: (term: string) => IndexInternals,
+  documents: SharedDocuments,
+  limit: number,
+): IndexAnswer {
+  try {
+    return rankWords(words, options, indexFor, documents, limit)
+  } finally {
+    releaseMatches()
+  }
+}
+
+function rankWords(
+  words: readonly string[],
+  options: SearchOptions,
+  indexFor: (term: string) => IndexInternals,
+  documents: SharedDocuments,
+  limit: number,
+): IndexAnswer {
+  const { documentIds } = documents
+  const wordMatches = words.map((word) => matchWord(word, options, indexFor, documents))
+  if (wordMatches.length === 0) return { hits: [], total: 0 }
+  // why: the first word's arrays stay as they are; they tell later which words a page matched
+  const combined = wordMatches.slice(1).reduce<Matches>(orMatches, copyMatches(wordMatches[0]!))
+  const sourceTermsOf = (shortId: number): string[] => {
+    const terms: string[] = []
+    for (const word of wordMatches) if (word.has[shortId]) addUnique(terms, word.sourceTerms)
+    return terms
+  }
+  const finalScore = scratch('final', combined.score.length)
+  const singleWordQuality = wordMatches[0]!.sourceTerms.length || 1
+  for (const shortId of combined.order) {
+    // why: MiniSearch multiplies by the number of query terms a page matched
+    const quality =
+      wordMatches.length === 1 ? singleWordQuality : sourceTermsOf(shortId).length || 1
+    finalScore[shortId] = combined.score[shortId]! * quality
+  }
+  const ranked = topRanked(combined.order, finalScore, limit)
+  const hits = ranked.map((shortId): IndexHit => {
+    const match: Record<string, true> = {}
+    for (const word of wordMatches) {
+      if (!word.has[shortId]) continue
+      for (const { data, term, fieldIds } of word.expansions) {
+        if (fieldIds.some((fieldId) => data.get(fieldId)?.has(shortId))) match[term] = true
+      }
+    }
+    return {
+      id: String(documentIds[shortId]),
+      score: finalScore[shortId]!,
+      terms: Object.keys(match),
+      queryTerms: sourceTermsOf(shortId),
+    }
+  })
+  return { hits, total: combined.order.length }
+}
+
+function matchWord(
+  word: string,
+  options: SearchOptions,
+  indexFor: (term: string) => IndexInternals,
+  documents: SharedDocuments,
+): WordMatches {
+  const terms = options.tokenize!(word)
+    .flatMap((term) => options.processTerm!(term))
+    .filter((term): term is string => !!term)
+  const expansions: Expansion[] = []
+  let matches: Matches | null = null
+  for (const [i, term] of terms.entries()) {
+    const index = indexFor(term)
+    const termMatches = matchTerm(term, i, terms, options, index, documents, expansions)
+    matches = matches ? andMatches(matches, termMatches) : termMatches
+  }
+  const sourceTerms: string[] = []
+  addUnique(sourceTerms, terms)
+  return { ...(matches ?? emptyMatches(0)), sourceTerms, expansions }
+}
+
+/** MiniSearch's `executeQuerySpec` and `termResults` for one query term. */
+function matchTerm(
+  term: string,
+  i: number,
+  terms: string[],
+  searchOptions: SearchOptions,
+  index: IndexInternals,
+  documents: SharedDocuments,
+  expansions: Expansion[],
+): Matches {
+  const options = { ...index._options.searchOptions, ...searchOptions }
+  if (options.boostDocument) throw new Error('searchWords does not support boostDocument')
+  const fieldBoosts = (options.fields ?? index._options.fields).map(
+    (field) => [index._fieldIds[field]!, ownValue(options.boost, field) || 1] as const,
+  )
+  const fieldIds = fieldBoosts.map(([fieldId]) => fieldId)
+  const { fuzzy: fuzzyWeight, prefix: prefixWeight } = {
+    fuzzy: 0.45,
+    prefix: 0.375,
+    ...options.weights,
+  }
+  const { k, b, d } = options.bm25!
+  const fuzzyOption = options.fuzzy
+  const fuzzy =
+    typeof fuzzyOption === 'function' ? fuzzyOption(term, i, terms) : fuzzyOption || false
+  const prefix =
+    typeof options.prefix === 'function' ? options.prefix(term, i, terms) : options.prefix === true
+  const termBoost = typeof options.boostTerm === 'function' ? options.boostTerm(term, i, terms) : 1
+
+  const matches = emptyMatches(index._nextId)
+  const documentCount = index._documentCount
+  const add = (derivedTerm: string, termWeight: number, data: TermData | undefined): void => {
+    if (!data) return
+    expansions.push({ data, term: derivedTerm, fieldIds })
+    for (const [fieldId, fieldBoost] of fieldBoosts) {
+      const postings = data.get(fieldId)
+      if (!postings) continue
+      const matchingFields = postings.size
+      const avgFieldLength = index._avgFieldLength[fieldId]!
+      const invDocFreq = Math.log(
+        1 + (documentCount - matchingFields + 0.5) / (matchingFields + 0.5),
+      )
+      const lengths = documents.fieldLengths[fieldId]!
+      postings.forEach((termFreq, shortId) => {
+        const fieldLength = lengths[shortId]!
+        const rawScore =
+          invDocFreq *
+          (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / avgFieldLength)))
+        const weightedScore = termWeight * termBoost * fieldBoost * 1 * rawScore
+        if (matches.has[shortId]) {
+          matches.score[shortId] += weightedScore
+        } else {
+          matches.has[shortId] = 1
+          matches.score[shortId] = weightedScore
+          matches.order.push(shortId)
+        }
+      })
+    }
+  }
+
+  add(term, 1, index._index.get(term))
+  const prefixMatches = prefix ? index._index.atPrefix(term) : null
+  let fuzzyMatches: Map<string, [TermData, number]> | null = null
+  if (fuzzy) {
+    const tolerance = fuzzy === true ? 0.2 : fuzzy
+    const maxDistance =
+      tolerance < 1 ? Math.min(options.maxFuzzy!, Math.round(term.length * tolerance)) : tolerance
+    if (maxDistance) fuzzyMatches = index._index.fuzzyGet(term, maxDistance)
+  }
+  for (const [derivedTerm, data] of prefixMatches ?? []) {
+    const distance = derivedTerm.length - term.length
+    if (!distance) continue
+    fuzzyMatches?.delete(derivedTerm)
+    add(
+      derivedTerm,
+      (prefixWeight * derivedTerm.length) / (derivedTerm.length + 0.3 * distance),
+      data,
+    )
+  }
+  for (const [derivedTerm, [data, distance]] of fuzzyMatches ?? []) {
+    if (!distance) continue
+    add(derivedTerm, (fuzzyWeight * derivedTerm.length) / (derivedTerm.length + distance), data)
+  }
+  return matches
+}
+
+/**
+ * The first `limit` of `order` sorted by score, highest first, ties in `order`'s order (as
+ * MiniSearch's stable sort of all results), without sorting all of them with a comparator.
+ */
+function topRanked(order: readonly number[], score: Float64Array, limit: number): number[] {
+  let candidates = order
+  if (order.length > limit) {
+    const scores = scratch('rank', order.length)
+    for (let i = 0; i < order.length; i++) scores[i] = score[order[i]!]!
+    scores.sort()
+    const threshold = scores[scores.length - limit]!
+    candidates = order.filter((shortId) => score[shortId]! >= threshold)
+  }
+  return [...candidates].sort((a, b) => score[b]! - score[a]!).slice(0, limit)
+}
+
+function ownValue(object: Record<string, number> | undefined, key: string): number | undefined {
+  return object && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined
+}
+
+function addUnique(target: string[], source: readonly string[]): void {
+  for (const term of source) if (!target.includes(term)) target.push(term)
+}
