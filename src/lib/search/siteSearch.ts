@@ -11,14 +11,8 @@ import { isEncodedJapaneseTerm } from './termEncoding.js'
 /** Most results one answer carries; `totalResults` still counts every match. */
 export const MAX_RESULTS = 50
 
-/** A search result (§2.5). */
-export interface SearchResult {
-  id: string
-  slug: string
-  title: string
-  description: string
-  tags: string[]
-  createdAt: string
+/** A search result (§2.5): the page's stored fields plus what the query adds. */
+export interface SearchResult extends Omit<StoredPage, 'text'> {
   excerpt: string
   highlighted_title: string
   highlighted_excerpt: string
