@@ -1,4 +1,4 @@
-import { escapeHtml } from '../search/highlight.js'
+import { escapeHtml } from '../htmlEscape.js'
 
 /** What a restock e-mail says; every text is the shop owner's or ours, never markup from users. */
 export interface RestockEmailInput {

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../search/highlight.js'
+import { escapeHtml } from '../htmlEscape.js'
 
 /** Small Japanese HTML pages of the unsubscribe link (D9). Every inserted text is escaped. */
 

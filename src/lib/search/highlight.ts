@@ -1,5 +1,6 @@
 import { isCjkTerm } from './cjkTokenizer.js'
 import { normalizeSearchText } from './textNormalization.js'
+import { escapeHtml } from '../htmlEscape.js'
 
 /** A half-open range `[start, end)` of UTF-16 positions in the original text. */
 export type TextRange = readonly [start: number, end: number]
@@ -11,18 +12,6 @@ const IDENTITY: Origins = { at: (position) => position }
 const PIECE_END = /(?<=[\s。、！？])/u
 // why: NFKC joins a half-width kana with a following half-width (semi-)voiced mark
 const JOINS_PREVIOUS = /[\p{M}\uFF9E\uFF9F]/u
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char)
-}
 
 /**
  * Where the matched terms occur in `text`, merged and sorted. Terms are normalized (NFKC,
