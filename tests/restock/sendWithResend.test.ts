@@ -167,4 +167,88 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
     )
     expect(response.status).toBe(401)
   })
+
+  it('delivers a repeated send (double click, retried request) once: same notification, same keys', async () => {
+    const productSlug = freshProduct('repeat')
+    const subscribers = await seedMany(restock.repositories, 12, { productSlug })
+    const request = { ...VALID_SEND, productSlug }
+
+    const [first, second] = await Promise.all([
+      callSendEndpoint(request, { base: site.url }),
+      callSendEndpoint(request, { base: site.url }),
+    ])
+    expect(first.status).toBe(200)
+    expect(second.status).toBe(200)
+    expect(second.body.notificationId).toBe(first.body.notificationId)
+    expect(first.body.notificationId).toMatch(
+      /^notif_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/,
+    )
+    await site.idle()
+
+    // why: Resend sends an idempotent request once; what matters is that every recipient only
+    // ever appears under one key, whatever number of identical calls carried it
+    const keysByRecipient = new Map<string, Set<string>>()
+    for (const call of resend.requests) {
+      for (const email of call.json as { to: string | string[] }[]) {
+        const recipient = [email.to].flat()[0]
+        const keys = keysByRecipient.get(recipient) ?? new Set<string>()
+        keys.add(String(call.headers['idempotency-key']))
+        keysByRecipient.set(recipient, keys)
+      }
+    }
+    expect(keysByRecipient.size).toBe(12)
+    for (const keys of keysByRecipient.values()) expect(keys.size).toBe(1)
+    for (const subscription of subscribers) {
+      const stored = await restock.repositories.subscriptions.get(subscription)
+      expect(stored?.status).toBe('notified')
+    }
+
+    const callsBefore = resend.requests.length
+    const third = await callSendEndpoint(request, { base: site.url })
+    expect(third.status).toBe(400)
+    expect(third.body.error).toBe('No pending subscribers found for this product')
+    expect(resend.requests.length).toBe(callsBefore)
+  })
+
+  it('answers a repeat of a send still being delivered with that notification; later sends are new ones', async () => {
+    let firstId = ''
+    const productSlug = freshProduct('repeat-running')
+    await seedMany(restock.repositories, 3, { productSlug })
+    const request = { ...VALID_SEND, productSlug }
+    // why: the first batch call hangs until its timeout, so the repeat surely meets the delivery
+    // still running; the retry after the pause is then answered
+    process.env.OUTBOUND_TIMEOUT_MS = '300'
+    resend.reply = () => 'hang'
+    try {
+      const first = await callSendEndpoint(request, { base: site.url })
+      const started = site.received.length
+      const again = await callSendEndpoint(request, { base: site.url })
+      expect(again.status).toBe(200)
+      expect(again.body).toEqual(first.body)
+      expect(site.received.length).toBe(started)
+      resend.reply = resendReply()
+      await site.idle()
+      firstId = first.body.notificationId
+    } finally {
+      delete process.env.OUTBOUND_TIMEOUT_MS
+    }
+
+    const later = await seedMany(restock.repositories, 1, { productSlug })
+    const identicalLater = await callSendEndpoint(request, { base: site.url })
+    expect(identicalLater.status).toBe(200)
+    expect(identicalLater.body.notificationId).not.toBe(firstId)
+    expect(identicalLater.body.recipientEmails).toEqual([later[0].email])
+    await site.idle()
+
+    const other = await seedMany(restock.repositories, 1, { productSlug })
+    const changed = await callSendEndpoint(
+      { ...request, emailBody: '別の本文です。' },
+      { base: site.url },
+    )
+    expect(changed.status).toBe(200)
+    expect(changed.body.notificationId).not.toBe(firstId)
+    expect(changed.body.notificationId).not.toBe(identicalLater.body.notificationId)
+    expect(changed.body.recipientEmails).toEqual([other[0].email])
+    await site.idle()
+  })
 })

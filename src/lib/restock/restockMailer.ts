@@ -56,7 +56,9 @@ export function resendMailer(options: ResendMailerOptions): RestockMailer {
       if (error || !data) {
         const reason = error ? describe(error) : 'Empty answer from the e-mail provider'
         const status = error?.statusCode ?? null
-        const retryable = status === null || status === 429 || status >= 500
+        // why: 409 is Resend's answer while an identical request with the same idempotency key
+        // is still in flight (two workers on one notification); after the pause it is answered
+        const retryable = status === null || status === 409 || status === 429 || status >= 500
         return { errors: emails.map(() => reason), retryable }
       }
       const errors: (string | null)[] = emails.map(() => null)

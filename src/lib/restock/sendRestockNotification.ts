@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { AppConfig } from '../config.js'
 import { HttpError } from '../http/errors.js'
@@ -28,6 +28,45 @@ export interface SendSummary {
   sentCount: number
   recipientEmails: string[]
   timestamp: string
+}
+
+/**
+ * `notif_<uuid>` derived from the notice (product, title, body) and how many identical notices
+ * were delivered before, so that two identical sends, even simultaneous ones that cannot see
+ * each other, agree on one notification: same job, same batches, same idempotency keys (D9).
+ */
+export function restockNotificationId(request: SendRequest, earlierIdenticalSends: number): string {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([request.productSlug, request.emailTitle, request.emailBody]))
+    .update(`\n${earlierIdenticalSends}`)
+    .digest('hex')
+  const hex = `${digest.slice(0, 12)}4${digest.slice(13, 16)}8${digest.slice(17, 32)}`
+  return `notif_${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+/** A notification still being delivered, or one whose delivery never started (safe to redo). */
+function isOpen(history: RestockHistory): boolean {
+  if (history.deliveryState === 'queued' || history.deliveryState === 'delivering') return true
+  return (
+    history.deliveryState === 'complete' && history.status === 'failed' && history.sentCount === 0
+  )
+}
+
+/**
+ * The id of this send. An identical notice still being delivered is the same send repeated (a
+ * double click, a retried request): its id is answered and nobody is e-mailed twice. Identical
+ * notices delivered before count up, so sending the same text again later is a new notification.
+ */
+async function notificationIdFor(
+  request: SendRequest,
+  history: SendOptions['repositories']['history'],
+): Promise<{ id: string; open: RestockHistory | null }> {
+  for (let earlier = 0; ; earlier++) {
+    const id = restockNotificationId(request, earlier)
+    const existing = (await history.get({ id })) as RestockHistory | null
+    if (!existing) return { id, open: null }
+    if (isOpen(existing)) return { id, open: existing }
+  }
 }
 
 /** D6 limits, in characters. */
@@ -103,9 +142,19 @@ export async function sendRestockNotification(
     throw new HttpError(400, 'No pending subscribers found for this product')
   }
 
-  const notificationId = `notif_${randomUUID()}`
-  const timestamp = new Date(now()).toISOString()
+  const { id: notificationId, open } = await notificationIdFor(request, repositories.history)
+  if (open && open.deliveryState !== 'complete') {
+    log.info('restock.send.repeated', { notificationId, productSlug: request.productSlug })
+    return {
+      success: true,
+      notificationId,
+      sentCount: open.sentCount,
+      recipientEmails: open.recipientEmails,
+      timestamp: open.timestamp,
+    }
+  }
   const recipientEmails = subscribers.map((subscription) => subscription.email)
+  const timestamp = new Date(now()).toISOString()
   const history: RestockHistory = {
     id: notificationId,
     productSlug: request.productSlug,
