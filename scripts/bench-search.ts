@@ -5,7 +5,8 @@
  * asserts nothing.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -16,17 +17,16 @@ import { searchQualityCases } from '../tests/search/searchQualityCases.js'
 import { loadContentPages } from '../src/lib/search/contentPages.js'
 import {
   createSearchOptions,
-  SEARCH_INDEX_FORMAT,
   searchOptions,
   type IndexedPage,
   type TokenizerName,
 } from '../src/lib/search/searchOptions.js'
-import { loadShardedIndex, splitIndex } from '../src/lib/search/indexShards.js'
-import { packText } from '../src/lib/search/packedText.js'
+import { loadPackedIndex } from '../src/lib/search/packedIndex.js'
+import { SEARCH_DATA_PATH } from '../src/lib/search/searchDataFile.js'
 import { createSiteSearch } from '../src/lib/search/siteSearch.js'
-import type { SiteContent, StoredPage } from '../src/lib/search/siteContentTypes.js'
+import { bytesSource, decodeSiteSearchData, fileSource } from '../src/lib/search/siteSearchData.js'
 import { normalizeQuery } from '../src/lib/search/textNormalization.js'
-import { buildSiteContent } from './build-content.js'
+import { buildSiteContent, searchDataOf } from './build-content.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const PAGE_COUNT = Number(process.env.BENCH_PAGES) || 2000
@@ -183,27 +183,16 @@ function latencies(run: (query: string) => void, queries: string[]): { p50: numb
 function coldStart(script: string): number {
   const runs = Array.from({ length: COLD_START_RUNS }, () =>
     Number(
+      // why: a cwd outside the project, so the bundle finds its data file as deployed
       execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-        stdio: ['ignore', 'pipe', 'ignore'],
+        cwd: tmpdir(),
+        stdio: ['ignore', 'pipe', 'pipe'],
       })
         .toString()
         .trim(),
     ),
   ).sort((a, b) => a - b)
   return runs[Math.floor(runs.length / 2)]!
-}
-
-function contentOf(
-  pages: StoredPage[],
-  index: MiniSearch<IndexedPage>,
-  formatVersion: string,
-): SiteContent {
-  return {
-    formatVersion,
-    searchIndex: splitIndex(index.toJSON()),
-    packedPages: Object.fromEntries(pages.map((page) => [page.id, packText(JSON.stringify(page))])),
-    productCatalogue: [],
-  }
 }
 
 async function compareTokenizers(): Promise<void> {
@@ -217,7 +206,11 @@ async function compareTokenizers(): Promise<void> {
     index.addAll(pages)
     const search = baselineRow
       ? null
-      : createSiteSearch(contentOf(pages, index, name), options, name)
+      : createSiteSearch(
+          () => decodeSiteSearchData(bytesSource(searchDataOf(pages, index, name).bytes)),
+          options,
+          name,
+        )
     const ids = (query: string): string[] =>
       search
         ? search.search(normalizeQuery(query), 200).results.map((result) => result.id)
@@ -263,18 +256,11 @@ async function benchCorpus(): Promise<void> {
       )
     }
 
-    const outFile = path.join(dir, 'siteContent.ts')
+    // why: the deployed layout: the bundle two folders below the data file's src/generated
+    const outFile = path.join(dir, path.dirname(SEARCH_DATA_PATH), 'siteContent.ts')
     const summary = await buildSiteContent({ contentDir: path.join(dir, 'content'), outFile })
-    const generated = (await import(pathToFileURL(outFile).href)) as Pick<
-      SiteContent,
-      'searchIndex' | 'packedPages'
-    >
-    const ours = createSiteSearch({
-      formatVersion: SEARCH_INDEX_FORMAT,
-      searchIndex: generated.searchIndex,
-      packedPages: generated.packedPages,
-      productCatalogue: [],
-    })
+    const data = decodeSiteSearchData(fileSource(summary.dataFile))
+    const ours = createSiteSearch(() => data)
     const oursStarted = performance.now()
     const wholeIndex = new MiniSearch<IndexedPage>(searchOptions)
     wholeIndex.addAll(pages)
@@ -286,7 +272,10 @@ async function benchCorpus(): Promise<void> {
     const baselineJson = JSON.stringify(baseline)
     const baseBuild = performance.now() - baseStarted
 
-    const bundle = await bundleSearchFunction(path.join(dir, 'search.mjs'), outFile)
+    const bundle = await bundleSearchFunction(
+      path.join(dir, 'netlify/functions/search.mjs'),
+      outFile,
+    )
     const baselineModule = path.join(dir, 'baseline.mjs')
     await writeFile(
       path.join(dir, 'baseline-entry.mjs'),
@@ -303,7 +292,7 @@ async function benchCorpus(): Promise<void> {
     })
     const oursCold = coldStart(firstAnswerScript(bundle))
     const oursImport = coldStart(importScript(bundle))
-    // why: a Latin word needs the one large shard of all Latin terms; these two words 7 shards
+    // why: a Latin word walks the tree of all Latin terms for fuzzy matches; two words, 7 terms
     const coldLatin = coldStart(firstAnswerScript(bundle, 'tokoname'))
     const coldTwoWords = coldStart(firstAnswerScript(bundle, '予約商品 ドリッパー'))
     const baseCold = coldStart(
@@ -314,7 +303,7 @@ async function benchCorpus(): Promise<void> {
     if (process.env.BENCH_KEEP === '1') {
       await writeFile(path.join(dir, 'queries.json'), JSON.stringify(queries))
     }
-    const loaded = loadShardedIndex(generated.searchIndex, searchOptions)
+    const loaded = loadPackedIndex(data.index, searchOptions)
     const oursIndexOnly = latencies((q) => void loaded.search(normalizeQuery(q), 50), queries)
     const oursFull = latencies((q) => void ours.search(normalizeQuery(q), 200), queries)
     const base = latencies((q) => void baseline.search(q), queries)
@@ -334,9 +323,11 @@ async function benchCorpus(): Promise<void> {
     row('cold start (import+1st query)', oursCold, baseCold, ms)
     row('query p50 (index search)', oursIndexOnly.p50, base.p50, ms)
     row('query p99 (index search)', oursIndexOnly.p99, base.p99, ms)
+    const dataBytes = readFileSync(summary.dataFile)
     console.log(
-      `full build (read ${PAGE_COUNT} pages, index, write module): ${ms(summary.milliseconds)}; ` +
-        `generated module ${kb(Buffer.byteLength(await readFile(outFile, 'utf8')))}`,
+      `full build (read ${PAGE_COUNT} pages, index, write files): ${ms(summary.milliseconds)}; ` +
+        `search data file ${kb(dataBytes.length)} (gzip ${kb(gzipSync(dataBytes).length)}, ` +
+        `index and pages), generated module ${kb(summary.moduleBytes)}`,
     )
     console.log(
       `cold start, first query 'tokoname': ${ms(coldLatin)}; '予約商品 ドリッパー': ${ms(coldTwoWords)}`,
@@ -389,12 +380,16 @@ const importScript = (bundle: string): string =>
 const firstAnswerScript = (bundle: string, query = '珈琲豆'): string =>
   `new Response(new Request('http://localhost/').body).headers; process.stdout; process.stderr; const t = performance.now(); const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); ` +
   `const r = await m.default(new Request('http://localhost/api/search?q=' + encodeURIComponent(${JSON.stringify(query)})), ` +
-  `{ requestId: 'bench', deploy: { context: 'dev' }, waitUntil() {} }); await r.text(); console.log(performance.now() - t)`
+  `{ requestId: 'bench', deploy: { context: 'dev' }, waitUntil() {} }); const body = await r.text(); const t2 = performance.now(); ` +
+  `if (r.status !== 200 || !JSON.parse(body).results.length) throw new Error('no answer: ' + body); console.log(t2 - t)`
 
 async function benchDeployedContent(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-search-site-'))
   try {
-    const bundle = await bundleSearchFunction(path.join(dir, 'search.mjs'), null)
+    const bundle = await bundleSearchFunction(path.join(dir, 'netlify/functions/search.mjs'), null)
+    // why: as included_files places it in the function's archive
+    await mkdir(path.join(dir, path.dirname(SEARCH_DATA_PATH)), { recursive: true })
+    await copyFile(path.join(REPO_ROOT, SEARCH_DATA_PATH), path.join(dir, SEARCH_DATA_PATH))
     const { getSiteSearch } = await import('../src/lib/search/defaultSiteSearch.js')
     const queries = searchQualityCases.map((c) => c.query)
     const full = latencies((q) => void getSiteSearch().search(normalizeQuery(q), 200), queries)

@@ -9,9 +9,10 @@ import {
   ContentDirectoryNotFoundError,
   InvalidContentPageError,
 } from '../../src/lib/search/contentPages.js'
+import { readSearchData } from '../../src/lib/search/searchDataFile.js'
 import { createSiteSearch } from '../../src/lib/search/siteSearch.js'
-import { unpackText } from '../../src/lib/search/packedText.js'
-import type { SiteContent, StoredPage } from '../../src/lib/search/siteContentTypes.js'
+import type { CatalogueProduct } from '../../src/lib/search/siteContentTypes.js'
+import type { SiteSearchData } from '../../src/lib/search/siteSearchData.js'
 
 const run = promisify(execFile)
 const repoRoot = path.resolve(import.meta.dirname, '../..')
@@ -37,20 +38,20 @@ function page(frontMatter: string, body = '本文です。'): string {
 
 const VALID = 'title: 有効なページ\ndescription: 説明\ntags: [テスト]\ncreatedAt: 2026-01-02'
 
-async function buildInto(dir: string): Promise<SiteContent> {
-  const outFile = path.join(dir, 'out', 'siteContent.ts')
+interface Built {
+  productCatalogue: readonly CatalogueProduct[]
+  data: SiteSearchData
+}
+
+/** Builds into `<dir>/src/generated/` and reads the result as the search function would. */
+async function buildInto(dir: string): Promise<Built> {
+  const outFile = path.join(dir, 'src/generated/siteContent.ts')
   await buildSiteContent({ contentDir: dir, outFile })
   const generated = await import(outFile)
   return {
-    formatVersion: generated.SITE_CONTENT_FORMAT_VERSION,
-    searchIndex: generated.searchIndex,
-    packedPages: generated.packedPages,
     productCatalogue: generated.productCatalogue,
+    data: readSearchData(generated.SEARCH_DATA_ID, { from: dir, cwd: dir }),
   }
-}
-
-function storedPage(content: SiteContent, id: string): StoredPage {
-  return JSON.parse(unpackText(content.packedPages[id]!)) as StoredPage
 }
 
 describe('scripts/build-content.ts', () => {
@@ -65,17 +66,18 @@ describe('scripts/build-content.ts', () => {
       ),
       'notes.txt': 'not a page',
     })
-    const content = await buildInto(dir)
-    expect(content.productCatalogue).toEqual([
+    const { productCatalogue, data } = await buildInto(dir)
+    expect(productCatalogue).toEqual([
       { slug: 'teapot-kurokage', title: '黒影 Kurokage 急須', path: '/products/teapot-kurokage' },
     ])
-    expect(storedPage(content, 'products/teapot-kurokage')).toMatchObject({
+    expect(data.page('products/teapot-kurokage')).toMatchObject({
       slug: '/products/teapot-kurokage',
       createdAt: '2026-02-03',
       text: '黒い土の急須です。 <script> は表示だけ。',
     })
-    expect(storedPage(content, 'news/open').createdAt).toBe('2026-03-04T10:00:00+09:00')
-    const { results } = createSiteSearch(content).search('script', 200)
+    expect(data.page('news/open')!.createdAt).toBe('2026-03-04T10:00:00+09:00')
+    expect(data.page('news/missing')).toBeNull()
+    const { results } = createSiteSearch(() => data).search('script', 200)
     expect(results.map((result) => result.id)).toEqual(['products/teapot-kurokage'])
     expect(results[0]!.highlighted_excerpt).toBe(
       '黒い土の急須です。 &lt;<mark>script</mark>&gt; は表示だけ。',

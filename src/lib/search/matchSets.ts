@@ -1,6 +1,6 @@
 /**
  * Sets of matching documents with their scores, combined as MiniSearch 7's AND and OR
- * combinators combine its result maps (see shardedSearch.ts).
+ * combinators combine its result maps (see minisearchScoring.ts).
  */
 
 /** Scores per document (short id) and the order MiniSearch's result map would have. */

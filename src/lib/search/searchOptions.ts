@@ -23,10 +23,11 @@ const TOKENIZERS: Record<TokenizerName, (text: string) => string[]> = {
 export const SEARCH_TOKENIZER: TokenizerName = 'bigram'
 
 /**
- * Written into the generated module and checked when the index is loaded: an index built with
- * other options cannot be read correctly. Bump the number when tokenizing or fields change.
+ * Written into the search data file and checked when it is read: an index built with other
+ * options or layout cannot be read correctly. Bump the number when tokenizing, fields or the
+ * file layout (siteSearchData.ts) change.
  */
-export const SEARCH_INDEX_FORMAT = `5-${SEARCH_TOKENIZER}-sharded`
+export const SEARCH_INDEX_FORMAT = `6-${SEARCH_TOKENIZER}-packed`
 
 /** Query-time options (MiniSearch `searchOptions`). */
 export function createQueryOptions(): SearchOptions {

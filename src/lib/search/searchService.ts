@@ -44,6 +44,9 @@ export async function recordKeyword(
   log: Logger,
 ): Promise<void> {
   try {
+    // why: start after the answer is on its way; opening the store and the request cost a cold
+    // start several milliseconds that the shopper would otherwise wait for
+    await new Promise((resolve) => setImmediate(resolve))
     await openKeywordLogRepository(context).append(entry)
   } catch (error) {
     log.error('search.keyword_log_failed', error, { resultCount: entry.resultCount })

@@ -1,6 +1,4 @@
-import type { SerializedShardedIndex } from './indexShards.js'
-
-/** A page's result fields (§2.5), kept beside the index in the generated module. */
+/** A page's result fields (§2.5), kept beside the index in the search data file. */
 export interface StoredPage {
   /** `<contentType>/<fileSlug>` (D11). */
   id: string
@@ -20,13 +18,4 @@ export interface CatalogueProduct {
   title: string
   /** URL path `/products/<slug>`. */
   path: string
-}
-
-/** What `scripts/build-content.ts` writes into `src/generated/siteContent.ts`. */
-export interface SiteContent {
-  formatVersion: string
-  searchIndex: SerializedShardedIndex
-  /** Per page id, its StoredPage as packed JSON (`packedText.ts`), unpacked when shown. */
-  packedPages: Readonly<Record<string, string>>
-  productCatalogue: readonly CatalogueProduct[]
 }

@@ -2,10 +2,10 @@ import type { Query } from 'minisearch'
 import { makeExcerpt } from './excerpt.js'
 import { cjkRuns } from './cjkTokenizer.js'
 import { highlight } from './highlight.js'
-import { loadShardedIndex, type ShardedIndex } from './indexShards.js'
-import { unpackText } from './packedText.js'
+import { loadPackedIndex, type PackedIndex } from './packedIndex.js'
 import { SEARCH_INDEX_FORMAT, searchOptions } from './searchOptions.js'
-import type { SiteContent, StoredPage } from './siteContentTypes.js'
+import type { StoredPage } from './siteContentTypes.js'
+import type { SiteSearchData } from './siteSearchData.js'
 import { isEncodedJapaneseTerm } from './termEncoding.js'
 
 /** Most results one answer carries; `totalResults` still counts every match. */
@@ -25,52 +25,61 @@ export interface SiteSearchAnswer {
 }
 
 export interface SiteSearch {
-  /** Prepares the index (done by the first search when not called before); shards load lazily. */
+  /** Reads the data and prepares the index (the first search does it when not called before). */
   load(): void
   /** Searches with an already normalized, non-empty query. */
   search(query: string, excerptLength: number): SiteSearchAnswer
 }
 
-/** The generated module was built by other code than the one reading it. */
+/** The search data was built by other code than the one reading it. */
 export class StaleSiteContentError extends Error {
   constructor(found: string, expected: string) {
     super(
-      `src/generated/siteContent.ts has index format ${found}, this code reads ${expected}. ` +
+      `The search data has index format ${found}, this code reads ${expected}. ` +
         'Rebuild it with `npm run build`.',
     )
     this.name = 'StaleSiteContentError'
   }
 }
 
-/** Search over generated site content; `options` and `formatVersion` must be the build's. */
+/**
+ * Search over built site data, read by `source` at the first search (or `load`);
+ * `options` and `formatVersion` must be the build's.
+ */
 export function createSiteSearch(
-  content: SiteContent,
+  source: () => SiteSearchData,
   options = searchOptions,
   formatVersion = SEARCH_INDEX_FORMAT,
 ): SiteSearch {
-  if (content.formatVersion !== formatVersion) {
-    throw new StaleSiteContentError(content.formatVersion, formatVersion)
+  let loaded: { data: SiteSearchData; index: PackedIndex } | null = null
+  const load = (): { data: SiteSearchData; index: PackedIndex } => {
+    if (!loaded) {
+      const data = source()
+      if (data.formatVersion !== formatVersion) {
+        throw new StaleSiteContentError(data.formatVersion, formatVersion)
+      }
+      loaded = { data, index: loadPackedIndex(data.index, options) }
+    }
+    return loaded
   }
-  let index: ShardedIndex | null = null
-  const load = (): ShardedIndex => (index ??= loadShardedIndex(content.searchIndex, options))
-  const pages = new Map<string, StoredPage>()
-  const readPage = (id: string): StoredPage | null => {
+  const pages = new Map<string, StoredPage | null>()
+  const readPage = (data: SiteSearchData, id: string): StoredPage | null => {
     let page = pages.get(id)
-    const packed = content.packedPages[id]
-    if (!page && packed !== undefined) {
-      page = JSON.parse(unpackText(packed)) as StoredPage
+    if (page === undefined) {
+      page = data.page(id)
       pages.set(id, page)
     }
-    return page ?? null
+    return page
   }
 
   return {
-    load,
+    load: () => void load(),
     search(query, excerptLength) {
-      const { hits, total } = load().search(query, MAX_RESULTS)
+      const { data, index } = load()
+      const { hits, total } = index.search(query, MAX_RESULTS)
       const queryRuns = cjkRuns(query)
       const results = hits.flatMap((hit): SearchResult[] => {
-        const page = readPage(hit.id)
+        const page = readPage(data, hit.id)
         if (!page) return []
         const terms = matchTerms(queryRuns, hit.terms)
         const { excerpt, highlightedExcerpt } = makeExcerpt(page.text, terms, excerptLength)
@@ -97,7 +106,7 @@ export function createSiteSearch(
 /**
  * Words of the query (split at spaces) are alternatives (OR); the terms inside one word must all
  * match (AND), so `予約商品` needs all of 予約, 約商 and 商品 rather than any of them. This is the
- * query the sharded index answers (indexShards.ts), as a MiniSearch query over a whole index.
+ * query the packed index answers (packedIndex.ts), as a MiniSearch query.
  */
 export function toQueryTree(query: string): Query {
   const words = query.split(' ').filter(Boolean)

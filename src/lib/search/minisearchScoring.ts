@@ -10,7 +10,7 @@ import {
 } from './matchSets.js'
 
 /** Per field id, the term frequency per document (short id), as a loaded MiniSearch holds it. */
-type TermData = Map<number, Map<number, number>>
+export type TermData = Map<number, Map<number, number>>
 
 /**
  * The parts of a loaded MiniSearch 7 index that scoring reads.
@@ -59,7 +59,7 @@ interface WordMatches extends Matches {
   expansions: Expansion[]
 }
 
-/** What all shards share: the documents and their field lengths. */
+/** The documents and their field lengths, as arrays by short id. */
 export interface SharedDocuments {
   /** Page id by short id. */
   documentIds: Readonly<Record<number, unknown>>
@@ -67,52 +67,32 @@ export interface SharedDocuments {
   fieldLengths: readonly Float64Array[]
 }
 
-/** Field lengths by field id, then short id, from MiniSearch's JSON `fieldLength`. */
-export function fieldLengthArrays(
-  fieldLength: Readonly<Record<string, readonly number[]>>,
-  documentSlots: number,
-  fieldCount: number,
-): Float64Array[] {
-  const arrays = Array.from({ length: fieldCount }, () =>
-    new Float64Array(documentSlots).fill(Number.NaN),
-  )
-  for (const [shortId, lengths] of Object.entries(fieldLength)) {
-    for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
-      // why: a missing length makes MiniSearch's arithmetic NaN; keep it so
-      arrays[fieldId]![Number(shortId)] = lengths[fieldId] ?? Number.NaN
-    }
-  }
-  return arrays
+/** What scoring reads: the options of a query's terms, the index and its documents. */
+export interface ScoredIndex {
+  termOptions: SearchOptions
+  index: IndexInternals
+  documents: SharedDocuments
 }
 
 /**
  * MiniSearch's search of `words` (OR) of terms (AND), scored exactly as MiniSearch 7 does
  * (`executeQuerySpec`, `termResults`, its AND/OR combinators, quality factor and sort).
- * `indexFor` gives the index holding a term; all indexes share `documents`.
  */
 export function searchWords(
   words: readonly string[],
-  options: SearchOptions,
-  indexFor: (term: string) => IndexInternals,
-  documents: SharedDocuments,
+  scored: ScoredIndex,
   limit: number,
 ): IndexAnswer {
   try {
-    return rankWords(words, options, indexFor, documents, limit)
+    return rankWords(words, scored, limit)
   } finally {
     releaseMatches()
   }
 }
 
-function rankWords(
-  words: readonly string[],
-  options: SearchOptions,
-  indexFor: (term: string) => IndexInternals,
-  documents: SharedDocuments,
-  limit: number,
-): IndexAnswer {
-  const { documentIds } = documents
-  const wordMatches = words.map((word) => matchWord(word, options, indexFor, documents))
+function rankWords(words: readonly string[], scored: ScoredIndex, limit: number): IndexAnswer {
+  const { documentIds } = scored.documents
+  const wordMatches = words.map((word) => matchWord(word, scored))
   if (wordMatches.length === 0) return { hits: [], total: 0 }
   // why: the first word's arrays stay as they are; they tell later which words a page matched
   const combined = wordMatches.slice(1).reduce<Matches>(orMatches, copyMatches(wordMatches[0]!))
@@ -148,20 +128,15 @@ function rankWords(
   return { hits, total: combined.order.length }
 }
 
-function matchWord(
-  word: string,
-  options: SearchOptions,
-  indexFor: (term: string) => IndexInternals,
-  documents: SharedDocuments,
-): WordMatches {
-  const terms = options.tokenize!(word)
-    .flatMap((term) => options.processTerm!(term))
+function matchWord(word: string, scored: ScoredIndex): WordMatches {
+  const { tokenize, processTerm } = scored.termOptions
+  const terms = tokenize!(word)
+    .flatMap((term) => processTerm!(term))
     .filter((term): term is string => !!term)
   const expansions: Expansion[] = []
   let matches: Matches | null = null
   for (const [i, term] of terms.entries()) {
-    const index = indexFor(term)
-    const termMatches = matchTerm(term, i, terms, options, index, documents, expansions)
+    const termMatches = matchTerm(term, i, terms, scored, expansions)
     matches = matches ? andMatches(matches, termMatches) : termMatches
   }
   const sourceTerms: string[] = []
@@ -174,12 +149,10 @@ function matchTerm(
   term: string,
   i: number,
   terms: string[],
-  searchOptions: SearchOptions,
-  index: IndexInternals,
-  documents: SharedDocuments,
+  { termOptions, index, documents }: ScoredIndex,
   expansions: Expansion[],
 ): Matches {
-  const options = { ...index._options.searchOptions, ...searchOptions }
+  const options = { ...index._options.searchOptions, ...termOptions }
   if (options.boostDocument) throw new Error('searchWords does not support boostDocument')
   const fieldBoosts = (options.fields ?? index._options.fields).map(
     (field) => [index._fieldIds[field]!, ownValue(options.boost, field) || 1] as const,

@@ -1,0 +1,211 @@
+import SearchableMap from 'minisearch/SearchableMap'
+
+/**
+ * MiniSearch's radix tree of index terms as four flat arrays, read where they lie in the search
+ * data file. Node 0 is the root; each node has a run of entries in the order of the tree's Maps.
+ *
+ * why: MiniSearch rebuilds its tree with one Map per node when an index loads; for the 24 K
+ * Latin terms of the 2,000-page benchmark that alone took ~60 ms of a cold start. These arrays
+ * are used as they are read, and `get`, `atPrefix` and `fuzzyGet` below walk them exactly as
+ * MiniSearch 7's SearchableMap walks its Maps, so expansions come back in the same order.
+ */
+export interface TermTreeArrays {
+  /** Node n's entries are n's run [nodeEntryStart[n], nodeEntryStart[n + 1]). */
+  nodeEntryStart: Uint32Array
+  /** Entry e's label is `labels` from entryLabelStart[e] to entryLabelStart[e + 1]; '' = leaf. */
+  entryLabelStart: Uint32Array
+  /** An entry's child node, or for a leaf the term's number (its position in the index JSON). */
+  entryTarget: Uint32Array
+  /** Every label, one after another. */
+  labels: string
+}
+
+type RadixNode = Map<string, RadixNode | number>
+
+/** The tree MiniSearch builds when it loads `terms` in this order (as `loadJSON` does). */
+export function packTermTree(terms: readonly string[]): TermTreeArrays {
+  const map = new SearchableMap<number>()
+  terms.forEach((term, number) => map.set(term, number))
+  const nodes: RadixNode[] = [(map as unknown as { _tree: RadixNode })._tree]
+  const nodeEntryStart = [0]
+  const entryLabelStart = [0]
+  const entryTarget: number[] = []
+  const labels: string[] = []
+  let labelLength = 0
+  for (let n = 0; n < nodes.length; n++) {
+    for (const [label, child] of nodes[n]!) {
+      if (typeof child === 'number') {
+        entryTarget.push(child)
+      } else {
+        entryTarget.push(nodes.length)
+        nodes.push(child)
+      }
+      labels.push(label)
+      labelLength += label.length
+      entryLabelStart.push(labelLength)
+    }
+    nodeEntryStart.push(entryTarget.length)
+  }
+  return {
+    nodeEntryStart: Uint32Array.from(nodeEntryStart),
+    entryLabelStart: Uint32Array.from(entryLabelStart),
+    entryTarget: Uint32Array.from(entryTarget),
+    labels: labels.join(''),
+  }
+}
+
+/** A read-only term tree over `TermTreeArrays`; `valueOf` gives a term's value by its number. */
+export class PackedTermTree<V> {
+  readonly #nodes: Uint32Array
+  readonly #labelStart: Uint32Array
+  readonly #target: Uint32Array
+  readonly #labels: string
+  readonly #valueOf: (termNumber: number) => V
+
+  constructor(arrays: TermTreeArrays, valueOf: (termNumber: number) => V) {
+    this.#nodes = arrays.nodeEntryStart
+    this.#labelStart = arrays.entryLabelStart
+    this.#target = arrays.entryTarget
+    this.#labels = arrays.labels
+    this.#valueOf = valueOf
+  }
+
+  /** The value of exactly `term`, as SearchableMap `get`. */
+  get(term: string): V | undefined {
+    let node = 0
+    let pos = 0
+    while (pos < term.length) {
+      const entry = this.#childMatching(node, term, pos)
+      if (entry < 0) return undefined
+      pos += this.#labelLength(entry)
+      node = this.#target[entry]!
+    }
+    for (let e = this.#nodes[node]!; e < this.#nodes[node + 1]!; e++) {
+      if (this.#labelLength(e) === 0) return this.#valueOf(this.#target[e]!)
+    }
+    return undefined
+  }
+
+  /** Every term starting with `prefix` and its value, in SearchableMap `atPrefix` order. */
+  atPrefix(prefix: string): Array<[string, V]> {
+    const found: Array<[string, V]> = []
+    let node = 0
+    let pos = 0
+    while (pos < prefix.length) {
+      const entry = this.#childMatching(node, prefix, pos)
+      if (entry < 0) {
+        // why: the prefix ends inside an edge; MiniSearch takes the first edge it begins
+        const rest = prefix.length - pos
+        for (let e = this.#nodes[node]!; e < this.#nodes[node + 1]!; e++) {
+          if (this.#labelLength(e) > 0 && this.#labelStartsWith(e, prefix, pos, rest)) {
+            this.#collect(this.#target[e]!, prefix + this.#label(e).slice(rest), found)
+            break
+          }
+        }
+        return found
+      }
+      pos += this.#labelLength(entry)
+      node = this.#target[entry]!
+    }
+    this.#collect(node, prefix, found)
+    return found
+  }
+
+  /** Terms within `maxDistance` edits of `query`, as SearchableMap `fuzzyGet` (same order). */
+  fuzzyGet(query: string, maxDistance: number): Map<string, [V, number]> {
+    const results = new Map<string, [V, number]>()
+    const n = query.length + 1
+    const m = n + maxDistance
+    const matrix = new Uint8Array(m * n).fill(maxDistance + 1)
+    for (let j = 0; j < n; ++j) matrix[j] = j
+    for (let i = 1; i < m; ++i) matrix[i * n] = i
+    const queryCodes = Array.from({ length: query.length }, (_, j) => query.charCodeAt(j))
+    this.#fuzzy(0, queryCodes, maxDistance, results, matrix, 1, n, m, '')
+    return results
+  }
+
+  /** MiniSearch's `recurse` (fuzzySearch) over the entries of `node`. */
+  #fuzzy(
+    node: number,
+    query: number[],
+    maxDistance: number,
+    results: Map<string, [V, number]>,
+    matrix: Uint8Array,
+    row: number,
+    n: number,
+    rows: number,
+    prefix: string,
+  ): void {
+    const offset = row * n
+    entries: for (let e = this.#nodes[node]!; e < this.#nodes[node + 1]!; e++) {
+      const start = this.#labelStart[e]!
+      const length = this.#labelStart[e + 1]! - start
+      if (length === 0) {
+        const distance = matrix[offset - 1]!
+        if (distance <= maxDistance)
+          results.set(prefix, [this.#valueOf(this.#target[e]!), distance])
+        continue
+      }
+      let i = row
+      for (let pos = 0; pos < length; ++pos, ++i) {
+        // why: rows past the matrix can never end within maxDistance (MiniSearch reads undefined
+        // there and adds nothing below), so stopping here returns the same terms
+        if (i >= rows) continue entries
+        const char = this.#labels.charCodeAt(start + pos)
+        const thisRowOffset = n * i
+        const prevRowOffset = thisRowOffset - n
+        let minDistance = matrix[thisRowOffset]!
+        const jmin = Math.max(0, i - maxDistance - 1)
+        const jmax = Math.min(n - 1, i + maxDistance)
+        for (let j = jmin; j < jmax; ++j) {
+          const different = char !== query[j] ? 1 : 0
+          const rpl = matrix[prevRowOffset + j]! + different
+          const del = matrix[prevRowOffset + j + 1]! + 1
+          const ins = matrix[thisRowOffset + j]! + 1
+          const dist = (matrix[thisRowOffset + j + 1] = Math.min(rpl, del, ins))
+          if (dist < minDistance) minDistance = dist
+        }
+        if (minDistance > maxDistance) continue entries
+      }
+      const child = this.#target[e]!
+      this.#fuzzy(child, query, maxDistance, results, matrix, i, n, rows, prefix + this.#label(e))
+    }
+  }
+
+  /** The terms below `node` in SearchableMap iteration order (its entries last to first). */
+  #collect(node: number, key: string, found: Array<[string, V]>): void {
+    for (let e = this.#nodes[node + 1]! - 1; e >= this.#nodes[node]!; e--) {
+      if (this.#labelLength(e) === 0) found.push([key, this.#valueOf(this.#target[e]!)])
+      else this.#collect(this.#target[e]!, key + this.#label(e), found)
+    }
+  }
+
+  /** The entry of `node` whose label `key` continues with at `pos`, or -1. */
+  #childMatching(node: number, key: string, pos: number): number {
+    for (let e = this.#nodes[node]!; e < this.#nodes[node + 1]!; e++) {
+      const length = this.#labelLength(e)
+      if (length > 0 && length <= key.length - pos && this.#labelStartsWith(e, key, pos, length)) {
+        return e
+      }
+    }
+    return -1
+  }
+
+  /** Whether entry e's label begins with `count` characters of `key` from `pos`. */
+  #labelStartsWith(e: number, key: string, pos: number, count: number): boolean {
+    const start = this.#labelStart[e]!
+    if (this.#labelStart[e + 1]! - start < count) return false
+    for (let i = 0; i < count; i++) {
+      if (this.#labels.charCodeAt(start + i) !== key.charCodeAt(pos + i)) return false
+    }
+    return true
+  }
+
+  #labelLength(e: number): number {
+    return this.#labelStart[e + 1]! - this.#labelStart[e]!
+  }
+
+  #label(e: number): string {
+    return this.#labels.slice(this.#labelStart[e]!, this.#labelStart[e + 1]!)
+  }
+}

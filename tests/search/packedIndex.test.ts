@@ -1,0 +1,124 @@
+import path from 'node:path'
+import MiniSearch from 'minisearch'
+import SearchableMap from 'minisearch/SearchableMap'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadContentPages, type ContentPage } from '../../src/lib/search/contentPages.js'
+import { loadPackedIndex, packIndex } from '../../src/lib/search/packedIndex.js'
+import { searchOptions, type IndexedPage } from '../../src/lib/search/searchOptions.js'
+import {
+  bytesSource,
+  decodeSiteSearchData,
+  encodeSiteSearchData,
+} from '../../src/lib/search/siteSearchData.js'
+import { toQueryTree } from '../../src/lib/search/siteSearch.js'
+import { packTermTree, PackedTermTree } from '../../src/lib/search/termTree.js'
+import { normalizeQuery } from '../../src/lib/search/textNormalization.js'
+import { searchQualityCases } from './searchQualityCases.js'
+
+const repoRoot = path.resolve(import.meta.dirname, '../..')
+let pages: ContentPage[]
+let whole: MiniSearch<IndexedPage>
+
+beforeAll(async () => {
+  pages = await loadContentPages(path.join(repoRoot, 'content'))
+  whole = new MiniSearch<IndexedPage>(searchOptions)
+  whole.addAll(pages)
+})
+
+// why: the order of prefix and fuzzy expansions follows the radix tree, which depends on the
+// order terms were inserted; the reference is an index loaded from its JSON, as the packed
+// tree is built
+const loadedWhole = (): MiniSearch<IndexedPage> =>
+  MiniSearch.loadJSON<IndexedPage>(JSON.stringify(whole), searchOptions)
+
+const QUERIES = [
+  ...searchQualityCases.map((c) => c.query),
+  '茶',
+  'お',
+  'ー',
+  '予約商品 tokoname',
+  'toko',
+  'tokonme',
+  'okoname',
+  'coffe',
+  'c',
+  '急須 ドリッパー 入荷',
+  'v60',
+  'zzzz',
+  '予約商品の入荷のお知らせ',
+]
+
+/** Every term with each prefix of it, a one-letter change, drop and addition. */
+function probesOf(terms: readonly string[]): string[] {
+  const probes = new Set<string>(['', 'zzzz'])
+  for (const term of terms) {
+    for (let i = 0; i <= term.length; i++) {
+      probes.add(term.slice(0, i))
+      probes.add(term.slice(0, i) + 'x' + term.slice(i + 1))
+      probes.add(term.slice(0, i) + term.slice(i + 1))
+      probes.add(term.slice(0, i) + 'q' + term.slice(i))
+    }
+  }
+  return [...probes]
+}
+
+function expectSameTree(
+  terms: readonly string[],
+  probes: readonly string[],
+  distances = [1, 2, 3],
+): void {
+  const reference = new SearchableMap<number>()
+  terms.forEach((term, number) => reference.set(term, number))
+  const packed = new PackedTermTree(packTermTree(terms), (number) => number)
+  for (const probe of probes) {
+    expect(packed.get(probe), probe).toBe(reference.get(probe))
+    expect(packed.atPrefix(probe), probe).toEqual([...reference.atPrefix(probe)])
+    for (const distance of distances) {
+      expect([...packed.fuzzyGet(probe, distance)], `${probe} ~${distance}`).toEqual([
+        ...reference.fuzzyGet(probe, distance),
+      ])
+    }
+  }
+}
+
+describe('packed term tree', () => {
+  it('gives what MiniSearch’s SearchableMap gives, in its order, for edge splits and prefixes', () => {
+    const terms = ['romane', 'romanus', 'romulus', 'rubens', 'ruber', 'rubicon', 'rubicundus']
+    terms.push('rom', 'r', 'rubiconx', 'ab', 'a', 'abc', 'カフェ', 'café', 'cafe', '~62b98336')
+    expectSameTree(terms, probesOf(terms))
+    expectSameTree([], ['', 'a'])
+  })
+
+  it('gives what SearchableMap gives for every term of the sample index', () => {
+    const terms = whole.toJSON().index.map(([term]) => term)
+    // why: every third Latin term's variants keep this under a few seconds
+    const latin = terms.filter((term, i) => !term.startsWith('~') && i % 3 === 0)
+    expectSameTree(terms, [...probesOf(latin), ...terms.slice(0, 300)], [1, 2])
+  })
+})
+
+describe('packed index', () => {
+  it('answers every query with the ids, scores, order and terms of the whole index', () => {
+    const { bytes } = encodeSiteSearchData('test', packIndex(whole.toJSON()), [])
+    const packed = loadPackedIndex(decodeSiteSearchData(bytesSource(bytes)).index, searchOptions)
+    const reference = loadedWhole()
+    for (const raw of QUERIES) {
+      const query = normalizeQuery(raw)
+      const expected = reference
+        .search(toQueryTree(query))
+        .map(({ id, score, terms, queryTerms }) => ({ id, score, terms, queryTerms }))
+      expect(packed.search(query), query).toEqual({ hits: expected, total: expected.length })
+      expect(packed.search(query, 3).hits, query).toEqual(expected.slice(0, 3))
+    }
+  })
+
+  it('decodes the postings of only the terms a query reaches', () => {
+    const packed = loadPackedIndex(packIndex(whole.toJSON()), searchOptions)
+    packed.search(normalizeQuery('急須'))
+    expect(packed.decodedTerms()).toBe(1)
+    packed.search(normalizeQuery('予約商品'))
+    expect(packed.decodedTerms()).toBe(4)
+    packed.search(normalizeQuery('予約商品'))
+    expect(packed.decodedTerms()).toBe(4)
+  })
+})
