@@ -12,7 +12,6 @@ import {
   PRODUCT_CONTENT_TYPE,
   type ContentPage,
 } from '../src/lib/search/contentPages.js'
-import { packIndex } from '../src/lib/search/packedIndex.js'
 import { SEARCH_DATA_PATH } from '../src/lib/search/searchDataFile.js'
 import {
   SEARCH_INDEX_FORMAT,
@@ -20,7 +19,7 @@ import {
   type IndexedPage,
 } from '../src/lib/search/searchOptions.js'
 import type { CatalogueProduct, StoredPage } from '../src/lib/search/siteContentTypes.js'
-import { encodeSiteSearchData } from '../src/lib/search/siteSearchData.js'
+import { encodeSiteSearchData, packIndex } from '../src/lib/search/searchDataWriter.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const TYPES_MODULE = path.join(REPO_ROOT, 'src/lib/search/siteContentTypes.js')

@@ -3,15 +3,16 @@ import MiniSearch from 'minisearch'
 import SearchableMap from 'minisearch/SearchableMap'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadContentPages, type ContentPage } from '../../src/lib/search/contentPages.js'
-import { loadPackedIndex, packIndex } from '../../src/lib/search/packedIndex.js'
-import { searchOptions, type IndexedPage } from '../../src/lib/search/searchOptions.js'
+import { loadPackedIndex, MINISEARCH_SEARCH_DEFAULTS } from '../../src/lib/search/packedIndex.js'
 import {
-  bytesSource,
-  decodeSiteSearchData,
   encodeSiteSearchData,
-} from '../../src/lib/search/siteSearchData.js'
+  packIndex,
+  packTermTree,
+} from '../../src/lib/search/searchDataWriter.js'
+import { searchOptions, type IndexedPage } from '../../src/lib/search/searchOptions.js'
+import { bytesSource, decodeSiteSearchData } from '../../src/lib/search/siteSearchData.js'
 import { toQueryTree } from '../../src/lib/search/siteSearch.js'
-import { packTermTree, PackedTermTree } from '../../src/lib/search/termTree.js'
+import { PackedTermTree } from '../../src/lib/search/termTree.js'
 import { normalizeQuery } from '../../src/lib/search/textNormalization.js'
 import { searchQualityCases } from './searchQualityCases.js'
 
@@ -112,7 +113,14 @@ describe('packed index', () => {
     }
   })
 
-  it('decodes the postings of only the terms a query reaches', () => {
+  it('uses MiniSearch’s own search defaults without loading MiniSearch', () => {
+    const loaded = new MiniSearch({ fields: ['text'] }) as unknown as {
+      _options: { searchOptions: unknown }
+    }
+    expect(MINISEARCH_SEARCH_DEFAULTS).toEqual(loaded._options.searchOptions)
+  })
+
+  it('reads the postings of only the terms a query reaches', () => {
     const packed = loadPackedIndex(packIndex(whole.toJSON()), searchOptions)
     packed.search(normalizeQuery('急須'))
     expect(packed.decodedTerms()).toBe(1)

@@ -14,11 +14,10 @@ import { createSiteSearch, StaleSiteContentError } from '../../src/lib/search/si
 import {
   bytesSource,
   decodeSiteSearchData,
-  encodeSiteSearchData,
   fileSource,
   InvalidSearchDataError,
 } from '../../src/lib/search/siteSearchData.js'
-import { packIndex } from '../../src/lib/search/packedIndex.js'
+import { encodeSiteSearchData, packIndex } from '../../src/lib/search/searchDataWriter.js'
 import MiniSearch from 'minisearch'
 import { searchOptions, type IndexedPage } from '../../src/lib/search/searchOptions.js'
 

@@ -9,8 +9,17 @@ import {
   type Matches,
 } from './matchSets.js'
 
-/** Per field id, the term frequency per document (short id), as a loaded MiniSearch holds it. */
-export type TermData = Map<number, Map<number, number>>
+/** One field's postings of a term: short ids ascending, and the term's frequency in each. */
+export interface FieldPostings {
+  ids: Uint32Array
+  frequencies: Uint32Array
+}
+
+/**
+ * Per field id, a term's postings (undefined for a field it does not occur in): what a loaded
+ * MiniSearch holds as `Map<fieldId, Map<shortId, frequency>>`, in the same order, as arrays.
+ */
+export type TermData = ReadonlyArray<FieldPostings | undefined>
 
 /**
  * The parts of a loaded MiniSearch 7 index that scoring reads.
@@ -115,7 +124,7 @@ function rankWords(words: readonly string[], scored: ScoredIndex, limit: number)
     for (const word of wordMatches) {
       if (!word.has[shortId]) continue
       for (const { data, term, fieldIds } of word.expansions) {
-        if (fieldIds.some((fieldId) => data.get(fieldId)?.has(shortId))) match[term] = true
+        if (fieldIds.some((fieldId) => includes(data[fieldId], shortId))) match[term] = true
       }
     }
     return {
@@ -177,15 +186,18 @@ function matchTerm(
     if (!data) return
     expansions.push({ data, term: derivedTerm, fieldIds })
     for (const [fieldId, fieldBoost] of fieldBoosts) {
-      const postings = data.get(fieldId)
+      const postings = data[fieldId]
       if (!postings) continue
-      const matchingFields = postings.size
+      const { ids, frequencies } = postings
+      const matchingFields = ids.length
       const avgFieldLength = index._avgFieldLength[fieldId]!
       const invDocFreq = Math.log(
         1 + (documentCount - matchingFields + 0.5) / (matchingFields + 0.5),
       )
       const lengths = documents.fieldLengths[fieldId]!
-      postings.forEach((termFreq, shortId) => {
+      for (let p = 0; p < ids.length; p++) {
+        const shortId = ids[p]!
+        const termFreq = frequencies[p]!
         const fieldLength = lengths[shortId]!
         const rawScore =
           invDocFreq *
@@ -198,7 +210,7 @@ function matchTerm(
           matches.score[shortId] = weightedScore
           matches.order.push(shortId)
         }
-      })
+      }
     }
   }
 
@@ -242,6 +254,22 @@ function topRanked(order: readonly number[], score: Float64Array, limit: number)
     candidates = order.filter((shortId) => score[shortId]! >= threshold)
   }
   return [...candidates].sort((a, b) => score[b]! - score[a]!).slice(0, limit)
+}
+
+/** Whether a field's postings list `shortId` (binary search; ids are ascending). */
+function includes(postings: FieldPostings | undefined, shortId: number): boolean {
+  if (!postings) return false
+  const { ids } = postings
+  let low = 0
+  let high = ids.length - 1
+  while (low <= high) {
+    const middle = (low + high) >>> 1
+    const id = ids[middle]!
+    if (id === shortId) return true
+    if (id < shortId) low = middle + 1
+    else high = middle - 1
+  }
+  return false
 }
 
 function ownValue(object: Record<string, number> | undefined, key: string): number | undefined {

@@ -1,13 +1,13 @@
-import MiniSearch, { type AsPlainObject, type Options } from 'minisearch'
+import type { AsPlainObject, Options, SearchOptions } from 'minisearch'
 import {
   searchWords,
+  type FieldPostings,
   type IndexAnswer,
   type IndexInternals,
   type ScoredIndex,
-  type SharedDocuments,
   type TermData,
 } from './minisearchScoring.js'
-import { packTermTree, PackedTermTree, type TermTreeArrays } from './termTree.js'
+import { PackedTermTree, type TermTreeArrays } from './termTree.js'
 
 /** MiniSearch's JSON without terms, documents and stored fields: counts, field ids. */
 export type IndexCommon = Omit<
@@ -16,8 +16,9 @@ export type IndexCommon = Omit<
 >
 
 /**
- * A built MiniSearch index as flat arrays: the term tree (termTree.ts), every term's postings,
- * the documents' field lengths; the form the search data file stores and reads without parsing.
+ * A built MiniSearch index as flat arrays (written by searchDataWriter.ts): the term tree
+ * (termTree.ts), every term's postings, the documents' field lengths; the form the search data
+ * file stores and the search reads without parsing.
  */
 export interface PackedIndexParts {
   common: IndexCommon
@@ -30,7 +31,7 @@ export interface PackedIndexParts {
   termPostingsStart: Uint32Array
   /**
    * The postings between two positions: per term, for each field in MiniSearch's JSON order,
-   * `fieldId, count`, then `count` pairs of `(short id − previous short id, frequency)`.
+   * `fieldId, count`, then `count` short ids (ascending), then their `count` frequencies.
    */
   postings(from: number, to: number): Uint32Array
 }
@@ -41,88 +42,66 @@ export interface PackedIndex {
    * the best `limit` hits (default all) with MiniSearch's scores and order.
    */
   search(query: string, limit?: number): IndexAnswer
-  /** How many terms' postings have been decoded so far. */
+  /** How many terms' postings have been read so far. */
   decodedTerms(): number
 }
 
-/** Packs MiniSearch's `toJSON()` of an index. */
-export function packIndex(index: AsPlainObject): PackedIndexParts {
-  // why: stored fields are kept beside the index (storeFields is empty), not in it
-  const { index: entries, documentIds, fieldLength, storedFields, ...common } = index
-  void storedFields
-  const slots = common.nextId
-  const fieldCount = Object.keys(common.fieldIds).length
-  const termPostingsStart = new Uint32Array(entries.length + 1)
-  const postings: number[] = []
-  entries.forEach(([, fields], t) => {
-    // why: Object.keys order (numeric keys ascending) is the order loadJS would insert them in
-    for (const fieldId of Object.keys(fields)) {
-      const frequencies = fields[fieldId]! as Record<string, number>
-      const shortIds = Object.keys(frequencies)
-      postings.push(Number(fieldId), shortIds.length)
-      let previous = 0
-      for (const shortId of shortIds) {
-        postings.push(Number(shortId) - previous, frequencies[shortId]!)
-        previous = Number(shortId)
-      }
-    }
-    termPostingsStart[t + 1] = postings.length
-  })
-  const packedPostings = Uint32Array.from(postings)
-  return {
-    common,
-    documentIds: Array.from({ length: slots }, (_, shortId) =>
-      Object.hasOwn(documentIds, shortId) ? String(documentIds[shortId]) : null,
-    ),
-    fieldLengths: packFieldLengths(fieldLength, slots, fieldCount),
-    tree: packTermTree(entries.map(([term]) => term)),
-    termPostingsStart,
-    postings: (from, to) => packedPostings.subarray(from, to),
-  }
+/**
+ * MiniSearch 7's `defaultSearchOptions`, which a loaded index merges under its own.
+ * why: a copy, so the search function does not load MiniSearch (a sixth of its cold start);
+ * a test checks it against the pinned MiniSearch
+ */
+export const MINISEARCH_SEARCH_DEFAULTS: SearchOptions = {
+  combineWith: 'or',
+  prefix: false,
+  fuzzy: false,
+  maxFuzzy: 6,
+  boost: {},
+  weights: { fuzzy: 0.45, prefix: 0.375 },
+  bm25: { k: 1.2, b: 0.7, d: 0.5 },
 }
 
-/** `options` must be the ones the index was built with. */
+/** `options` must be the ones the index was built with (tokenize and processTerm included). */
 export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>): PackedIndex {
   const { common, termPostingsStart, postings, documentIds, fieldLengths } = parts
-  const decoded: Array<TermData | undefined> = []
-  let decodedCount = 0
+  if (!options.tokenize || !options.processTerm) {
+    throw new Error('loadPackedIndex needs the index options’ tokenize and processTerm')
+  }
+  // why: a Map, as an array written at scattered term numbers turns into a slow dictionary
+  const read = new Map<number, TermData>()
   const termData = (term: number): TermData => {
-    let data = decoded[term]
+    let data = read.get(term)
     if (!data) {
-      data = decodePostings(postings(termPostingsStart[term]!, termPostingsStart[term + 1]!))
-      decoded[term] = data
-      decodedCount++
+      data = fieldPostings(postings(termPostingsStart[term]!, termPostingsStart[term + 1]!))
+      read.set(term, data)
     }
     return data
   }
-  // why: an empty shell gives MiniSearch's own defaults, counts and field ids; the terms are
-  // the packed tree, so no Map is built for a term no query has asked for
-  const shell = MiniSearch.loadJS(
-    { ...common, documentIds: {}, fieldLength: {}, storedFields: {}, index: [] },
-    options,
-  ) as unknown as IndexInternals
-  const internals: IndexInternals = {
+  // why: what MiniSearch.loadJS would set on a loaded index, without building its term Maps
+  const index: IndexInternals = {
     _index: new PackedTermTree(parts.tree, termData),
-    _options: shell._options,
-    _fieldIds: shell._fieldIds,
-    _avgFieldLength: shell._avgFieldLength,
-    _documentCount: shell._documentCount,
-    _nextId: shell._nextId,
+    _options: {
+      fields: options.fields,
+      searchOptions: { ...MINISEARCH_SEARCH_DEFAULTS, ...options.searchOptions },
+    },
+    _fieldIds: common.fieldIds,
+    _avgFieldLength: common.averageFieldLength,
+    _documentCount: common.documentCount,
+    _nextId: common.nextId,
   }
   const slots = documentIds.length
-  const documents: SharedDocuments = {
-    documentIds,
-    fieldLengths: Object.values(common.fieldIds).map((fieldId) =>
-      fieldLengths.subarray(fieldId * slots, (fieldId + 1) * slots),
-    ),
-  }
-  // why: the options MiniSearch's search derives for the terms of an AND word
   const scored: ScoredIndex = {
-    index: internals,
-    documents,
+    index,
+    documents: {
+      documentIds,
+      fieldLengths: Object.values(common.fieldIds).map((fieldId) =>
+        fieldLengths.subarray(fieldId * slots, (fieldId + 1) * slots),
+      ),
+    },
+    // why: the options MiniSearch's search derives for the terms of an AND word
     termOptions: {
-      tokenize: options.tokenize ?? MiniSearch.getDefault('tokenize'),
-      processTerm: options.processTerm ?? MiniSearch.getDefault('processTerm'),
+      tokenize: options.tokenize,
+      processTerm: options.processTerm,
       ...options.searchOptions,
       combineWith: 'AND',
     },
@@ -130,38 +109,19 @@ export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>)
   return {
     search: (query, limit = Number.POSITIVE_INFINITY) =>
       searchWords(query.split(' ').filter(Boolean), scored, limit),
-    decodedTerms: () => decodedCount,
+    decodedTerms: () => read.size,
   }
 }
 
-/** MiniSearch's `fieldLength` ({shortId: [length per field]}) as one array, field by field. */
-function packFieldLengths(
-  fieldLength: AsPlainObject['fieldLength'],
-  slots: number,
-  fieldCount: number,
-): Float64Array {
-  // why: a missing length makes MiniSearch's arithmetic NaN; keep it so
-  const packed = new Float64Array(fieldCount * slots).fill(Number.NaN)
-  for (const [shortId, lengths] of Object.entries(fieldLength)) {
-    for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
-      packed[fieldId * slots + Number(shortId)] = lengths[fieldId] ?? Number.NaN
-    }
-  }
-  return packed
-}
-
-function decodePostings(postings: Uint32Array): TermData {
-  const fields: TermData = new Map()
+/** A term's postings as views into them (nothing is copied). */
+function fieldPostings(postings: Uint32Array): TermData {
+  const fields: Array<FieldPostings | undefined> = []
   for (let i = 0; i < postings.length;) {
-    const fieldId = postings[i++]!
-    const count = postings[i++]!
-    const frequencies = new Map<number, number>()
-    let shortId = 0
-    for (let n = 0; n < count; n++) {
-      shortId += postings[i++]!
-      frequencies.set(shortId, postings[i++]!)
-    }
-    fields.set(fieldId, frequencies)
+    const fieldId = postings[i]!
+    const count = postings[i + 1]!
+    const ids = postings.subarray(i + 2, i + 2 + count)
+    fields[fieldId] = { ids, frequencies: postings.subarray(i + 2 + count, i + 2 + 2 * count) }
+    i += 2 + 2 * count
   }
   return fields
 }

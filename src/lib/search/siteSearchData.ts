@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { fstatSync, openSync, readSync } from 'node:fs'
 import { endianness } from 'node:os'
 import type { IndexCommon, PackedIndexParts } from './packedIndex.js'
@@ -18,11 +17,12 @@ import type { StoredPage } from './siteContentTypes.js'
  * `postings` (about a tenth of it) and uses them where they lie; a term's postings and a page
  * are read when a query reaches them.
  */
-const MAGIC = 'SHOPSRCH'
-const PREFIX = MAGIC.length + 4
+// why exported: the layout is shared with the writer, searchDataWriter.ts
+export const MAGIC = 'SHOPSRCH'
+export const PREFIX = MAGIC.length + 4
 const ALIGN = 8
 /** Read at load, in this order; `LAZY_SECTIONS` follow and are read by range. */
-const EAGER_SECTIONS = [
+export const EAGER_SECTIONS = [
   'nodeEntryStart',
   'entryLabelStart',
   'entryTarget',
@@ -31,10 +31,10 @@ const EAGER_SECTIONS = [
   'fieldLengths',
   'pageLocations',
 ] as const
-const LAZY_SECTIONS = ['postings', 'pages'] as const
-type SectionName = (typeof EAGER_SECTIONS)[number] | (typeof LAZY_SECTIONS)[number]
+export const LAZY_SECTIONS = ['postings', 'pages'] as const
+export type SectionName = (typeof EAGER_SECTIONS)[number] | (typeof LAZY_SECTIONS)[number]
 
-interface Header {
+export interface Header {
   formatVersion: string
   /** Digest of everything else; the generated module names it to catch a stale data file. */
   dataId: string
@@ -66,65 +66,6 @@ export class InvalidSearchDataError extends Error {
     super(`The search data file ${problem}. Rebuild it with \`npm run build\`.`)
     this.name = 'InvalidSearchDataError'
   }
-}
-
-export function encodeSiteSearchData(
-  formatVersion: string,
-  index: PackedIndexParts,
-  pages: readonly StoredPage[],
-): { bytes: Buffer; dataId: string } {
-  const { termPostingsStart, documentIds, fieldLengths, tree } = index
-  const shortIdOf = new Map(documentIds.map((id, shortId) => [id, shortId]))
-  const pageLocations = new Uint32Array(documentIds.length * 2)
-  const pageBlobs: Buffer[] = []
-  let pagesLength = 0
-  for (const page of pages) {
-    const shortId = shortIdOf.get(page.id)
-    if (shortId === undefined) throw new Error(`Page ${page.id} is not in the index`)
-    const blob = Buffer.from(JSON.stringify(page), 'utf16le')
-    pageLocations.set([pagesLength, blob.length], shortId * 2)
-    pageBlobs.push(blob)
-    pagesLength += blob.length
-  }
-  const view = (array: Uint32Array | Float64Array): Buffer =>
-    Buffer.from(array.buffer, array.byteOffset, array.byteLength)
-  const contents: Record<SectionName, Buffer> = {
-    nodeEntryStart: view(tree.nodeEntryStart),
-    entryLabelStart: view(tree.entryLabelStart),
-    entryTarget: view(tree.entryTarget),
-    labels: Buffer.from(tree.labels, 'utf16le'),
-    termPostingsStart: view(termPostingsStart),
-    fieldLengths: view(fieldLengths),
-    pageLocations: view(pageLocations),
-    postings: view(index.postings(0, termPostingsStart[termPostingsStart.length - 1]!)),
-    pages: Buffer.concat(pageBlobs),
-  }
-  const sections = {} as Header['sections']
-  const body: Buffer[] = []
-  let bodyLength = 0
-  for (const name of [...EAGER_SECTIONS, ...LAZY_SECTIONS]) {
-    const section = contents[name]
-    sections[name] = [bodyLength, section.length]
-    const padded = alignUp(section.length)
-    body.push(section, Buffer.alloc(padded - section.length))
-    bodyLength += padded
-  }
-  const header: Omit<Header, 'dataId'> = {
-    formatVersion,
-    byteOrder: endianness(),
-    common: index.common,
-    documentIds: [...documentIds],
-    sections,
-  }
-  const digest = createHash('sha256').update(JSON.stringify(header))
-  for (const part of body) digest.update(part)
-  const dataId = digest.digest('hex').slice(0, 16)
-  const headerBytes = Buffer.from(JSON.stringify({ ...header, dataId }))
-  const prefix = Buffer.alloc(alignUp(PREFIX + headerBytes.length))
-  prefix.write(MAGIC, 0, 'latin1')
-  prefix.writeUInt32LE(headerBytes.length, MAGIC.length)
-  headerBytes.copy(prefix, PREFIX)
-  return { bytes: Buffer.concat([prefix, ...body]), dataId }
 }
 
 /**
@@ -228,4 +169,4 @@ const utf8 = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')
 const utf16 = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf16le')
-const alignUp = (length: number): number => Math.ceil(length / ALIGN) * ALIGN
+export const alignUp = (length: number): number => Math.ceil(length / ALIGN) * ALIGN

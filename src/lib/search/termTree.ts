@@ -1,5 +1,3 @@
-import SearchableMap from 'minisearch/SearchableMap'
-
 /**
  * MiniSearch's radix tree of index terms as four flat arrays, read where they lie in the search
  * data file. Node 0 is the root; each node has a run of entries in the order of the tree's Maps.
@@ -18,40 +16,6 @@ export interface TermTreeArrays {
   entryTarget: Uint32Array
   /** Every label, one after another. */
   labels: string
-}
-
-type RadixNode = Map<string, RadixNode | number>
-
-/** The tree MiniSearch builds when it loads `terms` in this order (as `loadJSON` does). */
-export function packTermTree(terms: readonly string[]): TermTreeArrays {
-  const map = new SearchableMap<number>()
-  terms.forEach((term, number) => map.set(term, number))
-  const nodes: RadixNode[] = [(map as unknown as { _tree: RadixNode })._tree]
-  const nodeEntryStart = [0]
-  const entryLabelStart = [0]
-  const entryTarget: number[] = []
-  const labels: string[] = []
-  let labelLength = 0
-  for (let n = 0; n < nodes.length; n++) {
-    for (const [label, child] of nodes[n]!) {
-      if (typeof child === 'number') {
-        entryTarget.push(child)
-      } else {
-        entryTarget.push(nodes.length)
-        nodes.push(child)
-      }
-      labels.push(label)
-      labelLength += label.length
-      entryLabelStart.push(labelLength)
-    }
-    nodeEntryStart.push(entryTarget.length)
-  }
-  return {
-    nodeEntryStart: Uint32Array.from(nodeEntryStart),
-    entryLabelStart: Uint32Array.from(entryLabelStart),
-    entryTarget: Uint32Array.from(entryTarget),
-    labels: labels.join(''),
-  }
 }
 
 /** A read-only term tree over `TermTreeArrays`; `valueOf` gives a term's value by its number. */

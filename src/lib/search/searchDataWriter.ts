@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto'
+import { endianness } from 'node:os'
+import type { AsPlainObject } from 'minisearch'
+import SearchableMap from 'minisearch/SearchableMap'
+import type { PackedIndexParts } from './packedIndex.js'
+import type { StoredPage } from './siteContentTypes.js'
+import {
+  alignUp,
+  EAGER_SECTIONS,
+  LAZY_SECTIONS,
+  MAGIC,
+  PREFIX,
+  type Header,
+  type SectionName,
+} from './siteSearchData.js'
+import type { TermTreeArrays } from './termTree.js'
+
+/*
+ * The build's half of the search data file: packs a built MiniSearch index and the pages into
+ * the layout siteSearchData.ts reads. Only scripts import it, so the search function's bundle
+ * carries neither MiniSearch nor this code.
+ */
+
+/** Packs MiniSearch's `toJSON()` of an index. */
+export function packIndex(index: AsPlainObject): PackedIndexParts {
+  // why: stored fields are kept beside the index (storeFields is empty), not in it
+  const { index: entries, documentIds, fieldLength, storedFields, ...common } = index
+  void storedFields
+  const slots = common.nextId
+  const fieldCount = Object.keys(common.fieldIds).length
+  const termPostingsStart = new Uint32Array(entries.length + 1)
+  const postings: number[] = []
+  entries.forEach(([, fields], t) => {
+    // why: Object.keys order (numeric keys ascending) is the order loadJS would insert them in
+    for (const fieldId of Object.keys(fields)) {
+      const frequencies = fields[fieldId]! as Record<string, number>
+      const shortIds = Object.keys(frequencies)
+      postings.push(Number(fieldId), shortIds.length)
+      for (const shortId of shortIds) postings.push(Number(shortId))
+      for (const shortId of shortIds) postings.push(frequencies[shortId]!)
+    }
+    termPostingsStart[t + 1] = postings.length
+  })
+  const packedPostings = Uint32Array.from(postings)
+  return {
+    common,
+    documentIds: Array.from({ length: slots }, (_, shortId) =>
+      Object.hasOwn(documentIds, shortId) ? String(documentIds[shortId]) : null,
+    ),
+    fieldLengths: packFieldLengths(fieldLength, slots, fieldCount),
+    tree: packTermTree(entries.map(([term]) => term)),
+    termPostingsStart,
+    postings: (from, to) => packedPostings.subarray(from, to),
+  }
+}
+
+/** MiniSearch's `fieldLength` ({shortId: [length per field]}) as one array, field by field. */
+function packFieldLengths(
+  fieldLength: AsPlainObject['fieldLength'],
+  slots: number,
+  fieldCount: number,
+): Float64Array {
+  // why: a missing length makes MiniSearch's arithmetic NaN; keep it so
+  const packed = new Float64Array(fieldCount * slots).fill(Number.NaN)
+  for (const [shortId, lengths] of Object.entries(fieldLength)) {
+    for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
+      packed[fieldId * slots + Number(shortId)] = lengths[fieldId] ?? Number.NaN
+    }
+  }
+  return packed
+}
+
+type RadixNode = Map<string, RadixNode | number>
+
+/** The tree MiniSearch builds when it loads `terms` in this order (as `loadJSON` does). */
+export function packTermTree(terms: readonly string[]): TermTreeArrays {
+  const map = new SearchableMap<number>()
+  terms.forEach((term, number) => map.set(term, number))
+  const nodes: RadixNode[] = [(map as unknown as { _tree: RadixNode })._tree]
+  const nodeEntryStart = [0]
+  const entryLabelStart = [0]
+  const entryTarget: number[] = []
+  const labels: string[] = []
+  let labelLength = 0
+  for (let n = 0; n < nodes.length; n++) {
+    for (const [label, child] of nodes[n]!) {
+      if (typeof child === 'number') {
+        entryTarget.push(child)
+      } else {
+        entryTarget.push(nodes.length)
+        nodes.push(child)
+      }
+      labels.push(label)
+      labelLength += label.length
+      entryLabelStart.push(labelLength)
+    }
+    nodeEntryStart.push(entryTarget.length)
+  }
+  return {
+    nodeEntryStart: Uint32Array.from(nodeEntryStart),
+    entryLabelStart: Uint32Array.from(entryLabelStart),
+    entryTarget: Uint32Array.from(entryTarget),
+    labels: labels.join(''),
+  }
+}
+
+export function encodeSiteSearchData(
+  formatVersion: string,
+  index: PackedIndexParts,
+  pages: readonly StoredPage[],
+): { bytes: Buffer; dataId: string } {
+  const { termPostingsStart, documentIds, fieldLengths, tree } = index
+  const shortIdOf = new Map(documentIds.map((id, shortId) => [id, shortId]))
+  const pageLocations = new Uint32Array(documentIds.length * 2)
+  const pageBlobs: Buffer[] = []
+  let pagesLength = 0
+  for (const page of pages) {
+    const shortId = shortIdOf.get(page.id)
+    if (shortId === undefined) throw new Error(`Page ${page.id} is not in the index`)
+    const blob = Buffer.from(JSON.stringify(page), 'utf16le')
+    pageLocations.set([pagesLength, blob.length], shortId * 2)
+    pageBlobs.push(blob)
+    pagesLength += blob.length
+  }
+  const view = (array: Uint32Array | Float64Array): Buffer =>
+    Buffer.from(array.buffer, array.byteOffset, array.byteLength)
+  const contents: Record<SectionName, Buffer> = {
+    nodeEntryStart: view(tree.nodeEntryStart),
+    entryLabelStart: view(tree.entryLabelStart),
+    entryTarget: view(tree.entryTarget),
+    labels: Buffer.from(tree.labels, 'utf16le'),
+    termPostingsStart: view(termPostingsStart),
+    fieldLengths: view(fieldLengths),
+    pageLocations: view(pageLocations),
+    postings: view(index.postings(0, termPostingsStart[termPostingsStart.length - 1]!)),
+    pages: Buffer.concat(pageBlobs),
+  }
+  const sections = {} as Header['sections']
+  const body: Buffer[] = []
+  let bodyLength = 0
+  for (const name of [...EAGER_SECTIONS, ...LAZY_SECTIONS]) {
+    const section = contents[name]
+    sections[name] = [bodyLength, section.length]
+    const padded = alignUp(section.length)
+    body.push(section, Buffer.alloc(padded - section.length))
+    bodyLength += padded
+  }
+  const header: Omit<Header, 'dataId'> = {
+    formatVersion,
+    byteOrder: endianness(),
+    common: index.common,
+    documentIds: [...documentIds],
+    sections,
+  }
+  const digest = createHash('sha256').update(JSON.stringify(header))
+  for (const part of body) digest.update(part)
+  const dataId = digest.digest('hex').slice(0, 16)
+  const headerBytes = Buffer.from(JSON.stringify({ ...header, dataId }))
+  const prefix = Buffer.alloc(alignUp(PREFIX + headerBytes.length))
+  prefix.write(MAGIC, 0, 'latin1')
+  prefix.writeUInt32LE(headerBytes.length, MAGIC.length)
+  headerBytes.copy(prefix, PREFIX)
+  return { bytes: Buffer.concat([prefix, ...body]), dataId }
+}
