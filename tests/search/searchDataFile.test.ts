@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -78,17 +79,55 @@ describe('search data file', () => {
     expect(read).toThrow(`${second.file} has data id ${second.dataId}`)
   })
 
-  it('refuses data of another index format, damaged or cut short', async () => {
+  it('refuses data of another index format, damaged, cut short or too long', () => {
     const index = new MiniSearch<IndexedPage>(searchOptions)
     index.add({ id: 'news/a', title: '入荷', description: '', tags: [], text: '' })
-    const { bytes } = encodeSiteSearchData('0-old', packIndex(index.toJSON()), [])
+    const page = { id: 'news/a', slug: '/news/a', title: '入荷', description: '', tags: [] }
+    const stored = [{ ...page, createdAt: '2026-01-02', text: '本文'.repeat(100) }]
+    const { bytes } = encodeSiteSearchData('0-old', packIndex(index.toJSON()), stored)
+    const decode = (damaged: Uint8Array) => () => decodeSiteSearchData(bytesSource(damaged))
+    expect(decode(bytes)().page('news/a')).toEqual(stored[0])
     const old = createSiteSearch(() => decodeSiteSearchData(bytesSource(bytes)))
     expect(() => old.search('入荷', 200)).toThrow(StaleSiteContentError)
-    const damaged = Buffer.from(bytes)
-    damaged.write('NOTSHOP!', 0, 'latin1')
-    expect(() => decodeSiteSearchData(bytesSource(damaged))).toThrow(InvalidSearchDataError)
-    const cut = bytes.subarray(0, bytes.length - 64)
-    expect(() => decodeSiteSearchData(bytesSource(cut))).toThrow('is cut short')
+
+    const noSignature = Buffer.from(bytes)
+    noSignature.write('NOTSHOP!', 0, 'latin1')
+    expect(decode(noSignature)).toThrow('does not start with its signature')
+    const badHeader = Buffer.from(bytes)
+    badHeader.write('{', 13, 'latin1')
+    expect(decode(badHeader)).toThrow('has a damaged header')
+    // why: cut inside the pages, which a cold start does not read, is still caught at once
+    expect(decode(bytes.subarray(0, bytes.length - 64))).toThrow('is cut short')
+    expect(decode(Buffer.concat([bytes, Buffer.alloc(8)]))).toThrow('is too long')
+    for (const damaged of [noSignature, badHeader]) {
+      expect(decode(damaged)).toThrow(InvalidSearchDataError)
+    }
+  })
+
+  it('closes the file when it cannot be used, so retries do not run out of files', async () => {
+    const root = await tempDir()
+    const { dataId } = await buildSite(root, '入荷のお知らせ')
+    const openFiles = () => readdirSync('/proc/self/fd').length
+    const before = openFiles()
+    const stale = createSiteSearch(() => readSearchData('0000000000000000', { from: root }))
+    const otherFormat = createSiteSearch(
+      () => readSearchData(dataId, { from: root }),
+      searchOptions,
+      '0-old',
+    )
+    for (let attempt = 0; attempt < 20; attempt++) {
+      expect(() => stale.search('入荷', 200)).toThrow(StaleSearchDataError)
+      expect(() => otherFormat.search('入荷', 200)).toThrow(StaleSiteContentError)
+    }
+    expect(openFiles()).toBe(before)
+  })
+
+  it('packs only an index without discarded documents', () => {
+    const index = new MiniSearch<IndexedPage>({ ...searchOptions, autoVacuum: false })
+    index.add({ id: 'news/a', title: '入荷', description: '', tags: [], text: '' })
+    index.add({ id: 'news/b', title: '再入荷', description: '', tags: [], text: '' })
+    index.discard('news/a')
+    expect(() => packIndex(index.toJSON())).toThrow('vacuum() it first')
   })
 
   it('reads by range from the file what it reads from memory', async () => {

@@ -94,7 +94,7 @@ export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>)
     index,
     documents: {
       documentIds,
-      fieldLengths: Object.values(common.fieldIds).map((fieldId) =>
+      fieldLengths: Array.from({ length: Object.keys(common.fieldIds).length }, (_, fieldId) =>
         fieldLengths.subarray(fieldId * slots, (fieldId + 1) * slots),
       ),
     },

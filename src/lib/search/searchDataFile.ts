@@ -61,9 +61,16 @@ export function locateSearchData({
  */
 export function readSearchData(expectedDataId: string, options?: LocateOptions): SiteSearchData {
   const file = locateSearchData(options)
-  const data = decodeSiteSearchData(fileSource(file))
-  if (data.dataId !== expectedDataId) {
-    throw new StaleSearchDataError(file, data.dataId, expectedDataId)
+  const source = fileSource(file)
+  try {
+    const data = decodeSiteSearchData(source)
+    if (data.dataId !== expectedDataId) {
+      throw new StaleSearchDataError(file, data.dataId, expectedDataId)
+    }
+    return data
+  } catch (error) {
+    // why: the next request tries again; an open file per failed try would run out of them
+    source.close()
+    throw error
   }
-  return data
 }

@@ -23,6 +23,11 @@ import type { TermTreeArrays } from './termTree.js'
 
 /** Packs MiniSearch's `toJSON()` of an index. */
 export function packIndex(index: AsPlainObject): PackedIndexParts {
+  if ((index.dirtCount ?? 0) > 0) {
+    // why: MiniSearch skips a discarded document's postings and recounts at search time;
+    // packed postings are final
+    throw new Error(`packIndex needs an index without discarded documents; vacuum() it first`)
+  }
   // why: stored fields are kept beside the index (storeFields is empty), not in it
   const { index: entries, documentIds, fieldLength, storedFields, ...common } = index
   void storedFields

@@ -56,6 +56,7 @@ export function createSiteSearch(
     if (!loaded) {
       const data = source()
       if (data.formatVersion !== formatVersion) {
+        data.close()
         throw new StaleSiteContentError(data.formatVersion, formatVersion)
       }
       loaded = { data, index: loadPackedIndex(data.index, options) }

@@ -1,4 +1,4 @@
-import { fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { endianness } from 'node:os'
 import type { IndexCommon, PackedIndexParts } from './packedIndex.js'
 import type { StoredPage } from './siteContentTypes.js'
@@ -52,12 +52,17 @@ export interface SiteSearchData {
   index: PackedIndexParts
   /** The stored fields of a page, or null for an id the data does not hold. */
   page(id: string): StoredPage | null
+  /** Closes the file it reads from (nothing after it may be read). */
+  close(): void
 }
 
 /** Where the bytes come from: a whole file in memory, or the file read by range. */
 export interface ByteSource {
-  /** `length` bytes from `offset`, at an 8-byte aligned start in memory. */
+  /** The number of bytes. */
+  size: number
+  /** `length` bytes from `offset` (fewer at the end), at an 8-byte aligned start in memory. */
   read(offset: number, length: number): Uint8Array
+  close(): void
 }
 
 /** The bytes are not a search data file of this code (damaged, or written by other code). */
@@ -70,7 +75,9 @@ export class InvalidSearchDataError extends Error {
 
 /**
  * Reads the header and the sections a search always needs from `source`; postings and pages
- * are read from it later, when a query reaches them.
+ * are read from it later, when a query reaches them. Checks the file's size and structure (a
+ * cut or foreign file fails here, not in some later query); the arrays' contents are trusted,
+ * as our own build wrote them.
  */
 export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
   const start = source.read(0, PREFIX)
@@ -78,11 +85,17 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     throw new InvalidSearchDataError('does not start with its signature')
   }
   const headerLength = Buffer.from(start.buffer, start.byteOffset).readUInt32LE(MAGIC.length)
-  const header = JSON.parse(utf8(readExactly(source, PREFIX, headerLength))) as Header
+  const header = parseHeader(readExactly(source, PREFIX, headerLength))
   if (header.byteOrder !== endianness()) {
     throw new InvalidSearchDataError(`was written on a ${header.byteOrder} machine`)
   }
   const bodyStart = alignUp(PREFIX + headerLength)
+  const bodyLength = checkSections(header.sections)
+  if (source.size !== bodyStart + bodyLength) {
+    throw new InvalidSearchDataError(
+      source.size < bodyStart + bodyLength ? 'is cut short' : 'is too long',
+    )
+  }
   const lastEager = header.sections[EAGER_SECTIONS[EAGER_SECTIONS.length - 1]]
   const eager = readExactly(source, bodyStart, lastEager[0] + lastEager[1])
   const eagerBytes = (name: SectionName): Uint8Array => {
@@ -95,38 +108,53 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     return readExactly(source, bodyStart + offset + from, length)
   }
   const pageLocations = u32(eagerBytes('pageLocations'))
+  const index: PackedIndexParts = {
+    common: header.common,
+    documentIds: header.documentIds,
+    fieldLengths: f64(eagerBytes('fieldLengths')),
+    tree: {
+      nodeEntryStart: u32(eagerBytes('nodeEntryStart')),
+      entryLabelStart: u32(eagerBytes('entryLabelStart')),
+      entryTarget: u32(eagerBytes('entryTarget')),
+      labels: utf16(eagerBytes('labels')),
+    },
+    termPostingsStart: u32(eagerBytes('termPostingsStart')),
+    postings: (from, to) => u32(lazy('postings', from * 4, (to - from) * 4)),
+  }
+  checkIndex(index, pageLocations, header.sections.postings[1] / 4)
   let shortIds: Map<string, number> | null = null
   return {
     formatVersion: header.formatVersion,
     dataId: header.dataId,
-    index: {
-      common: header.common,
-      documentIds: header.documentIds,
-      fieldLengths: f64(eagerBytes('fieldLengths')),
-      tree: {
-        nodeEntryStart: u32(eagerBytes('nodeEntryStart')),
-        entryLabelStart: u32(eagerBytes('entryLabelStart')),
-        entryTarget: u32(eagerBytes('entryTarget')),
-        labels: utf16(eagerBytes('labels')),
-      },
-      termPostingsStart: u32(eagerBytes('termPostingsStart')),
-      postings: (from, to) => u32(lazy('postings', from * 4, (to - from) * 4)),
-    },
+    index,
     page(id) {
       shortIds ??= new Map(header.documentIds.map((pageId, shortId) => [pageId ?? '', shortId]))
       const shortId = shortIds.get(id)
       const length = shortId === undefined ? 0 : pageLocations[shortId * 2 + 1]!
       if (!length) return null
-      return JSON.parse(utf16(lazy('pages', pageLocations[shortId! * 2]!, length))) as StoredPage
+      const json = utf16(lazy('pages', pageLocations[shortId! * 2]!, length))
+      try {
+        return JSON.parse(json) as StoredPage
+      } catch {
+        throw new InvalidSearchDataError(`has a damaged page ${id}`)
+      }
     },
+    close: () => source.close(),
   }
 }
 
-/** A file read by range; it stays open for the life of the process (one per deploy). */
+/** A file read by range; it stays open until `close` (for the life of a function instance). */
 export function fileSource(file: string): ByteSource {
   const fd = openSync(file, 'r')
-  const size = fstatSync(fd).size
+  let size: number
+  try {
+    size = fstatSync(fd).size
+  } catch (error) {
+    closeSync(fd)
+    throw error
+  }
   return {
+    size,
     read(offset, length) {
       const bytes = new Uint8Array(Math.max(0, Math.min(length, size - offset)))
       let done = 0
@@ -137,6 +165,7 @@ export function fileSource(file: string): ByteSource {
       }
       return bytes.subarray(0, done)
     },
+    close: () => closeSync(fd),
   }
 }
 
@@ -144,7 +173,79 @@ export function fileSource(file: string): ByteSource {
 export function bytesSource(bytes: Uint8Array): ByteSource {
   // why: typed array views need aligned starts; a pooled Buffer may not give one
   const aligned = bytes.byteOffset % ALIGN === 0 ? bytes : new Uint8Array(bytes)
-  return { read: (offset, length) => aligned.subarray(offset, offset + length) }
+  return {
+    size: aligned.length,
+    read: (offset, length) => aligned.subarray(offset, offset + length),
+    close() {},
+  }
+}
+
+/** Bytes per element of each section: a section's length must be a multiple of it. */
+const SECTION_UNITS: Record<SectionName, number> = {
+  nodeEntryStart: 4,
+  entryLabelStart: 4,
+  entryTarget: 4,
+  labels: 2,
+  termPostingsStart: 4,
+  fieldLengths: 8,
+  pageLocations: 4,
+  postings: 4,
+  pages: 1,
+}
+
+function parseHeader(bytes: Uint8Array): Header {
+  let header: Partial<Header> | null = null
+  try {
+    header = JSON.parse(utf8(bytes)) as Partial<Header>
+  } catch {
+    // reported below
+  }
+  const common = header?.common
+  if (
+    typeof header?.formatVersion !== 'string' ||
+    typeof header.dataId !== 'string' ||
+    typeof header.byteOrder !== 'string' ||
+    !Array.isArray(header.documentIds) ||
+    typeof header.sections !== 'object' ||
+    header.sections === null ||
+    typeof common?.nextId !== 'number' ||
+    typeof common.documentCount !== 'number' ||
+    typeof common.fieldIds !== 'object' ||
+    !Array.isArray(common.averageFieldLength)
+  ) {
+    throw new InvalidSearchDataError('has a damaged header')
+  }
+  return header as Header
+}
+
+/** Checks the sections lie one after another as the writer puts them; their total length. */
+function checkSections(sections: Header['sections']): number {
+  let expected = 0
+  for (const name of [...EAGER_SECTIONS, ...LAZY_SECTIONS]) {
+    const [offset, length] = sections[name] ?? []
+    if (offset !== expected || !Number.isInteger(length) || length! % SECTION_UNITS[name] !== 0) {
+      throw new InvalidSearchDataError(`has a damaged ${name} section`)
+    }
+    expected = alignUp(offset + length!)
+  }
+  return expected
+}
+
+/** Checks the arrays agree in length with each other and with the header. */
+function checkIndex(index: PackedIndexParts, pageLocations: Uint32Array, postings: number): void {
+  const { tree, termPostingsStart, fieldLengths, documentIds, common } = index
+  const entries = tree.entryTarget.length
+  const consistent =
+    tree.nodeEntryStart.length > 0 &&
+    tree.nodeEntryStart[tree.nodeEntryStart.length - 1] === entries &&
+    tree.entryLabelStart.length === entries + 1 &&
+    tree.entryLabelStart[entries] === tree.labels.length &&
+    termPostingsStart.length > 0 &&
+    termPostingsStart[termPostingsStart.length - 1] === postings &&
+    documentIds.length === common.nextId &&
+    fieldLengths.length === Object.keys(common.fieldIds).length * documentIds.length &&
+    pageLocations.length === documentIds.length * 2
+  if (!consistent) throw new InvalidSearchDataError('has sections that do not fit together')
 }
 
 function readExactly(source: ByteSource, offset: number, length: number): Uint8Array {

@@ -1,0 +1,72 @@
+/**
+ * Query latency in a process of its own, as a function instance holds nothing but its index:
+ * `tsx scripts/bench-search-latency.ts <index|answer|plain> <data file> <queries.json>` prints
+ * `{"p50": ms, "p99": ms}`. `index`: the packed index's search; `answer`: the whole answer with
+ * excerpts and highlighting; `plain`: MiniSearch with default options, the file its JSON.
+ * Run by bench-search.ts.
+ */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import MiniSearch, { type Options } from 'minisearch'
+import { loadPackedIndex } from '../src/lib/search/packedIndex.js'
+import { searchOptions, type IndexedPage } from '../src/lib/search/searchOptions.js'
+import { createSiteSearch } from '../src/lib/search/siteSearch.js'
+import { decodeSiteSearchData, fileSource } from '../src/lib/search/siteSearchData.js'
+import { normalizeQuery } from '../src/lib/search/textNormalization.js'
+
+export type LatencyMode = 'index' | 'answer' | 'plain'
+export interface Latency {
+  p50: number
+  p99: number
+}
+
+const ROUNDS = 5
+
+/** "Plain MiniSearch": default tokenizer and processTerm, searched with §4.11's options. */
+export const baselineOptions: Options<IndexedPage> = {
+  fields: ['title', 'description', 'tags', 'text'],
+  extractField: (doc, field) => {
+    const value = doc[field as keyof IndexedPage]
+    return Array.isArray(value) ? value.join(' ') : value
+  },
+  searchOptions: { prefix: true, fuzzy: 0.2, boost: { title: 3, description: 2 } },
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+
+/** p50 and p99 of `run` over `ROUNDS` passes of `queries`, after one pass to warm up. */
+export function latencies(run: (query: string) => void, queries: readonly string[]): Latency {
+  for (const query of queries) run(query) // why: warm the JIT and the lazily read postings
+  const samples: number[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const query of queries) {
+      const started = performance.now()
+      run(query)
+      samples.push(performance.now() - started)
+    }
+  }
+  samples.sort((a, b) => a - b)
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) }
+}
+
+function searcher(mode: LatencyMode, file: string): (query: string) => void {
+  if (mode === 'plain') {
+    const baseline = MiniSearch.loadJSON<IndexedPage>(readFileSync(file, 'utf8'), baselineOptions)
+    return (query) => void baseline.search(query)
+  }
+  const data = decodeSiteSearchData(fileSource(file))
+  if (mode === 'index') {
+    const index = loadPackedIndex(data.index, searchOptions)
+    return (query) => void index.search(normalizeQuery(query), 50)
+  }
+  const search = createSiteSearch(() => data)
+  return (query) => void search.search(normalizeQuery(query), 200)
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const [mode, file, queriesFile] = process.argv.slice(2) as [LatencyMode, string, string]
+  const queries = JSON.parse(readFileSync(queriesFile, 'utf8')) as string[]
+  console.log(JSON.stringify(latencies(searcher(mode, file), queries)))
+}
