@@ -1,10 +1,54 @@
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   splitIntoChunks,
+  textRuns,
   tokenizeBigrams,
   tokenizeWords,
 } from '../../src/lib/search/cjkTokenizer.js'
-import { normalizeQuery } from '../../src/lib/search/textNormalization.js'
+import { loadContentPages } from '../../src/lib/search/contentPages.js'
+import { normalizeQuery, normalizeSearchText } from '../../src/lib/search/textNormalization.js'
+
+// why: the definition of a run; textRuns classifies character by character to avoid compiling
+// this on a cold start, and must split exactly like it
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー々〆ヶ'
+const RUN = new RegExp(`[${CJK}]+|[[\\p{L}\\p{N}]--[${CJK}]]+`, 'gv')
+const referenceRuns = (text: string): string[] => text.match(RUN) ?? []
+
+/** Characters from the blocks where the classes differ, including astral and lone surrogates. */
+function mixedText(seed: number, length: number): string {
+  const ranges: Array<[number, number]> = [
+    [0x20, 0x7e],
+    [0xa0, 0x24f],
+    [0x300, 0x36f],
+    [0x400, 0x4ff],
+    [0x660, 0x669],
+    [0x2e80, 0x2fdf],
+    [0x3000, 0x30ff],
+    [0x3190, 0x31ff],
+    [0x3300, 0x33ff],
+    [0x3400, 0x4dbf],
+    [0x4e00, 0x9fff],
+    [0xd800, 0xdfff],
+    [0xf900, 0xfaff],
+    [0xff00, 0xffef],
+    [0x1b000, 0x1b16f],
+    [0x1f300, 0x1f64f],
+    [0x20000, 0x2a6df],
+    [0x2f800, 0x2fa1f],
+  ]
+  let state = seed
+  const next = (): number => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0
+    return state / 2 ** 32
+  }
+  let text = ''
+  for (let i = 0; i < length; i++) {
+    const [from, to] = ranges[Math.floor(next() * ranges.length)]!
+    text += String.fromCodePoint(from + Math.floor(next() * (to - from + 1)))
+  }
+  return text
+}
 
 describe('Japanese tokenizing', () => {
   it('turns Japanese runs into overlapping bigrams and keeps Latin words whole', () => {
@@ -19,6 +63,14 @@ describe('Japanese tokenizing', () => {
       '珈琲',
       '琲豆',
     ])
+  })
+
+  it('splits runs exactly as the run expression does', async () => {
+    const pages = await loadContentPages(path.resolve(import.meta.dirname, '../../content'))
+    const texts = pages.map((page) => normalizeSearchText(`${page.title} ${page.text}`))
+    for (let seed = 1; seed <= 200; seed++) texts.push(mixedText(seed, 400))
+    texts.push('', ' ', 'a', '𠮷野家', '゛゜ー々〆ヶ・', 'café٣ж v60と珈琲、ok', '\ud800x\udc00')
+    for (const text of texts) expect(textRuns(text)).toEqual(referenceRuns(text))
   })
 
   it('folds half-width kana, full-width letters and case', () => {
