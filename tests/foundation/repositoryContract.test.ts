@@ -162,16 +162,21 @@ function runContract<T extends { id: string }, Ref>(testCase: RepositoryCase<T, 
 }
 
 describe('listing snapshot', () => {
-  // why: records changed in the last 10 s are always read again; a clock a minute ahead makes the
-  // snapshot path (the one production uses for settled data) the one under test
-  const later = () => Date.now() + 60_000
+  // why: records changed in the last 10 s are always read again; a reader's clock a minute ahead
+  // of the writer's makes the snapshot path (the one production uses for settled data) the one
+  // under test. Fixed clocks inside one hour: the journal is read by hourly folder, so a reader a
+  // minute ahead across the end of an hour skipped the writer's folder (real clocks of two
+  // instances differ by far less than the 10 s a change takes to settle)
+  const writtenAt = Date.UTC(2026, 10, 22, 12, 20)
+  const writerClock = { now: () => writtenAt }
+  const later = () => writtenAt + 60_000
 
   it('reads only changed records once a snapshot exists, in this and a fresh instance', async () => {
     const store = getStore({ name: `snapshot-${crypto.randomUUID()}`, consistency: 'strong' })
     const pending: Promise<unknown>[] = []
     const options = { now: later, defer: (work: Promise<unknown>) => void pending.push(work) }
     const repo = reservationRepository(store, options)
-    const writer = reservationRepository(store)
+    const writer = reservationRepository(store, writerClock)
     const records = Array.from({ length: 40 }, (_, i) => reservationCase.make(i))
     for (const r of records) await writer.save(reservationCase.refOf(r), r)
 
