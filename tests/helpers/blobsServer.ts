@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BlobsServer } from '@netlify/blobs/server'
+import { AtomicBlobsServer } from '../../scripts/atomicBlobsServer.js'
 
 export interface BlobOperation {
   type: string
@@ -23,14 +23,15 @@ export function blobsContextFor(url: string, token = 'test-token'): string {
 }
 
 /**
- * A real local Blobs server on a random port, in a fresh directory. Sets NETLIFY_BLOBS_CONTEXT so
+ * A real local Blobs server (with Netlify's atomic conditional writes) on a random port, in a fresh
+ * directory. Sets NETLIFY_BLOBS_CONTEXT so
  * that `getStore` inside handlers talks to it, exactly as on Netlify.
  */
 export async function startBlobsServer(): Promise<RunningBlobsServer> {
   const directory = await mkdtemp(join(tmpdir(), 'blobs-'))
   const token = 'test-token'
   const operations: BlobOperation[] = []
-  const server = new BlobsServer({
+  const server = new AtomicBlobsServer({
     directory,
     token,
     port: 0,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { getStore, type Store } from '@netlify/blobs'
 
 /** The part of a Netlify `Context` the storage layer needs. */
@@ -9,6 +10,45 @@ export interface DeployInfo {
 export const RECORDS_STORE = 'shop-records'
 /** Name of the keyword log store (§2.6). */
 export const KEYWORD_LOGS_STORE = 'keyword-logs'
+
+/**
+ * Local development only: a Blobs server of ours that functions use instead of the platform's
+ * (`npm start` sets it to its atomic local server; see scripts/atomicBlobsServer.ts). JSON
+ * `{"edgeURL": "http://127.0.0.1:…", "siteID": "…", "token": "…"}`. Never set it on Netlify.
+ */
+export const LOCAL_BLOBS_SERVER_VARIABLE = 'LOCAL_BLOBS_SERVER'
+
+/** Where `LOCAL_BLOBS_SERVER` points. */
+export interface LocalBlobsServer {
+  edgeURL: string
+  siteID: string
+  token: string
+}
+
+/** The variable is set but is not the JSON it must be. */
+export class InvalidLocalBlobsServerError extends Error {
+  override name = 'InvalidLocalBlobsServerError'
+  constructor() {
+    super(
+      `${LOCAL_BLOBS_SERVER_VARIABLE} must be JSON {"edgeURL", "siteID", "token"} naming a local ` +
+        'Blobs server; unset it to use the platform’s Blobs.',
+    )
+  }
+}
+
+function localBlobsServer(): LocalBlobsServer | null {
+  const raw = process.env[LOCAL_BLOBS_SERVER_VARIABLE]
+  if (!raw) return null
+  try {
+    const value = JSON.parse(raw) as Partial<LocalBlobsServer>
+    if (value.edgeURL && value.siteID && value.token) {
+      return { edgeURL: value.edgeURL, siteID: value.siteID, token: value.token }
+    }
+  } catch {
+    // reported below
+  }
+  throw new InvalidLocalBlobsServerError()
+}
 
 /**
  * The store name for a deploy context (D12): production uses the plain name, every other context
@@ -25,9 +65,26 @@ export function storeNameFor(baseName: string, deployContext: string | undefined
  * the Blobs environment only exists while a request is handled.
  */
 export function openStore(baseName: string, context?: DeployInfo): Store {
-  return getStore({
-    name: storeNameFor(baseName, context?.deploy?.context),
-    // why: an admin who archives a record and reloads the list must see the change at once
-    consistency: 'strong',
-  })
+  const name = storeNameFor(baseName, context?.deploy?.context)
+  // why: an admin who archives a record and reloads the list must see the change at once
+  const consistency = 'strong'
+  const local = localBlobsServer()
+  if (!local) return getStore({ name, consistency })
+  const { edgeURL, siteID, token } = local
+  return getStore({ name, consistency, siteID, token, edgeURL, uncachedEdgeURL: edgeURL })
+}
+
+/**
+ * Names the data a store of this request reaches: the same value means the same blobs. Caches
+ * kept between requests are keyed by it, so that one process talking to several Blobs
+ * environments (tests, benchmarks) never mixes them. The environment is hashed, never decoded.
+ */
+export function storeScope(baseName: string, context?: DeployInfo): string {
+  const environment =
+    process.env[LOCAL_BLOBS_SERVER_VARIABLE] ??
+    (globalThis as { netlifyBlobsContext?: string }).netlifyBlobsContext ??
+    process.env.NETLIFY_BLOBS_CONTEXT ??
+    ''
+  const digest = createHash('sha256').update(environment).digest('hex').slice(0, 16)
+  return `${storeNameFor(baseName, context?.deploy?.context)}@${digest}`
 }
