@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getStore } from '@netlify/blobs'
-import { BlobsServer } from '@netlify/blobs/server'
+import { AtomicBlobsServer } from './atomicBlobsServer.js'
 import { collectStats } from '../src/lib/admin/statistics.js'
 import { mapWithConcurrency } from '../src/lib/concurrency.js'
 import { RECORDS_STORE, storeNameFor } from '../src/lib/storage/blobStore.js'
@@ -76,7 +76,7 @@ function reservation(i: number): Reservation {
 
 async function main(): Promise<void> {
   const directory = await mkdtemp(join(tmpdir(), 'bench-blobs-'))
-  const blobs = new BlobsServer({ directory, token: TOKEN, port: 0 })
+  const blobs = new AtomicBlobsServer({ directory, token: TOKEN, port: 0 })
   const { port } = await blobs.start()
   const direct = `http://127.0.0.1:${port}`
   const proxy = await startLatencyProxy(direct)
@@ -86,8 +86,11 @@ async function main(): Promise<void> {
   const records = Array.from({ length: RECORDS }, (_, i) => reservation(i))
   const seedStarted = performance.now()
   // why: a shop's records accumulate over months; their journal entries are in old folders
-  const seedRepository = reservationRepository(seedStore, { now: () => Date.now() - 2 * DAY_MS })
-  await mapWithConcurrency(records, 64, (r) => seedRepository.save(r, r))
+  const seedRepository = reservationRepository(seedStore, {
+    scope: 'bench-seed',
+    now: () => Date.now() - 2 * DAY_MS,
+  })
+  await mapWithConcurrency(records, 64, (r) => seedRepository.create(r, r))
   console.log(
     `seeded ${RECORDS} reservations over ${PRODUCTS} products in ${Math.round(performance.now() - seedStarted)} ms`,
   )
@@ -105,7 +108,7 @@ async function main(): Promise<void> {
     proxy.counter.requests = 0
     const started = performance.now()
     if (operation === 'list') {
-      const list = await repositories.reservations.list()
+      const { records: list } = await repositories.reservations.list()
       list.sort((a, b) => b.createdAt.localeCompare(a.createdAt))
     } else {
       await collectStats(repositories)
@@ -125,11 +128,15 @@ async function main(): Promise<void> {
     clearInstanceSnapshots()
     await measure('cold instance, snapshot blob present', operation)
     const store = getStore({ name: storeNameFor(RECORDS_STORE, 'production') })
-    const writer = reservationRepository(store, { now: () => Date.now() - 60_000 })
-    for (const r of records.slice(0, 10)) await writer.save(r, { ...r, status: 'confirmed' })
+    const writer = reservationRepository(store, {
+      scope: 'bench-writer',
+      now: () => Date.now() - 60_000,
+    })
+    const setStatus = (status: string) => (r: Reservation) => ({ ...r, status })
+    for (const r of records.slice(0, 10)) await writer.update(r, setStatus('confirmed'))
     await measure('warm instance, 10 records changed', operation)
     clearInstanceSnapshots()
-    for (const r of records.slice(10, 20)) await writer.save(r, { ...r, status: 'cancelled' })
+    for (const r of records.slice(10, 20)) await writer.update(r, setStatus('cancelled'))
     await measure('cold instance, 10 records changed', operation)
     // why: each operation starts from scratch, as if the other had never run
     await store.delete('snapshots/reservations')

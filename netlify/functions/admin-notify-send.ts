@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions'
 import { z } from 'zod'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
-import { openDeliveryJournal } from '../../src/lib/restock/deliveryJournal.js'
+import { openDeliveryJobStore } from '../../src/lib/restock/deliveryJobStore.js'
 import { startDeliveryFrom } from '../../src/lib/restock/deliveryWorker.js'
 import {
   parseSendRequest,
@@ -18,7 +18,7 @@ export default defineEndpoint({
   handle: async ({ req, context, body, config, log }) => {
     const summary = await sendRestockNotification(parseSendRequest(body), {
       repositories: openRepositories(context),
-      journal: openDeliveryJournal(context),
+      jobs: openDeliveryJobStore(context),
       config,
       log,
       startDelivery: startDeliveryFrom({ origin: new URL(req.url).origin, context, config, log }),

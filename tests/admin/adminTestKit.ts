@@ -105,7 +105,7 @@ export function isolatedScope() {
 
   async function seedReservation(overrides: Partial<Reservation> = {}): Promise<Reservation> {
     const record = reservation(overrides)
-    await repositories.reservations.save(record, record)
+    await repositories.reservations.create(record, record)
     return record
   }
 
@@ -113,7 +113,7 @@ export function isolatedScope() {
     overrides: Partial<NotifySubscription> = {},
   ): Promise<NotifySubscription> {
     const record = subscription(overrides)
-    await repositories.subscriptions.save(record, record)
+    await repositories.subscriptions.create(record, record)
     return record
   }
 

@@ -235,7 +235,7 @@ describe('concurrency', () => {
       seeded.map((record) => scope.call(reservations.archive, { ids: refs(record) })),
     )
     expect(answers.every((answer) => answer.body.archivedCount === 1)).toBe(true)
-    const stored = await scope.repositories.reservations.list()
+    const stored = (await scope.repositories.reservations.list()).records
     expect(stored).toHaveLength(50)
     expect(stored.every((record) => record.isArchived === true && record.archivedAt)).toBe(true)
     const listed = await scope.call(reservations.archivesList, { pageSize: 100 })
@@ -248,7 +248,7 @@ describe('concurrency', () => {
     const answer = await scope.call(notify.archive, { ids: refs(...seeded) })
     expect(answer.body.archivedCount).toBe(60)
     expect(answer.body.archivedIds).toEqual(seeded.map((record) => record.id))
-    const stored = await scope.repositories.subscriptions.list()
+    const stored = (await scope.repositories.subscriptions.list()).records
     expect(stored.filter((record) => record.isArchived)).toHaveLength(60)
   })
 })

@@ -38,7 +38,7 @@ describe('runBulkAction', () => {
   it('a store failure on one item is reported and logged; the others are still processed', async () => {
     const repository = reservationRepository(freshStore())
     const records = [reservation(), reservation(), reservation()]
-    for (const record of records) await repository.save(record, record)
+    for (const record of records) await repository.create(record, record)
     const failing = records[1]
     const realRemove = repository.remove.bind(repository)
     repository.remove = async (ref: ProductRecordRef) => {
@@ -65,7 +65,7 @@ describe('runBulkAction', () => {
   it('a failing write while archiving a subscription says Failed to archive subscription', async () => {
     const repository = subscriptionRepository(freshStore())
     const record = subscription()
-    await repository.save(record, record)
+    await repository.create(record, record)
     repository.save = async () => {
       throw new Error('write refused')
     }
@@ -83,7 +83,7 @@ describe('runBulkAction', () => {
   it('archivedAt comes from the injected clock', async () => {
     const repository = subscriptionRepository(freshStore())
     const record = subscription()
-    await repository.save(record, record)
+    await repository.create(record, record)
     await runBulkAction(subscriptionResource, repository, 'archive', [record], {
       log: recordingLog().log,
       now: () => new Date('2031-02-03T04:05:06.000Z'),
@@ -101,7 +101,7 @@ describe('updateRecordStatus', () => {
     const now = () => new Date('2031-02-03T04:05:06.000Z')
     const reservations = reservationRepository(freshStore())
     const pending = reservation()
-    await reservations.save(pending, pending)
+    await reservations.create(pending, pending)
     const updated = await updateRecordStatus(
       reservationResource,
       reservations,
@@ -112,7 +112,7 @@ describe('updateRecordStatus', () => {
 
     const subscriptions = subscriptionRepository(freshStore())
     const waiting = subscription()
-    await subscriptions.save(waiting, waiting)
+    await subscriptions.create(waiting, waiting)
     const notified = await updateRecordStatus(
       subscriptionResource,
       subscriptions,

@@ -252,7 +252,7 @@ describe('POST /api/admin-reservations-status', () => {
       ),
     )
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200))
-    const stored = await scope.repositories.reservations.list()
+    const stored = (await scope.repositories.reservations.list()).records
     expect(stored).toHaveLength(20)
     seeded.forEach((record, index) => {
       expect(stored.find((item) => item.id === record.id)).toMatchObject({

@@ -28,7 +28,7 @@ function subscriptions() {
 }
 
 async function subscriptionsOf(email: string, productSlug = PRODUCT) {
-  const all = await subscriptions().listProduct(productSlug)
+  const all = (await subscriptions().listProduct(productSlug)).records
   return all.filter((subscription) => subscription.email === email)
 }
 
@@ -127,7 +127,7 @@ describe('POST /api/notify-signup: one pending subscription per e-mail and produ
       emails.map((email) => signup({ email, productSlug: CROWD_PRODUCT })),
     )
     expect(answers.every((answer) => answer.status === 200)).toBe(true)
-    const listed = await subscriptions().listProduct(CROWD_PRODUCT)
+    const listed = (await subscriptions().listProduct(CROWD_PRODUCT)).records
     const crowd = listed.filter((subscription) => subscription.email.startsWith('crowd-'))
     expect(crowd.map((s) => s.email).sort()).toEqual([...emails].sort())
     expect(new Set(crowd.map((s) => s.id))).toEqual(

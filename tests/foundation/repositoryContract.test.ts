@@ -2,7 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { getStore, type Store } from '@netlify/blobs'
 import {
   clearInstanceSnapshots,
+  RecordUpdateConflictError,
   type RecordCollection,
+  type RecordCollectionOptions,
 } from '../../src/lib/storage/recordCollection.js'
 import {
   historyRepository,
@@ -22,7 +24,7 @@ import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServe
  */
 interface RepositoryCase<T extends { id: string }, Ref> {
   name: string
-  open(store: Store): RecordCollection<T, Ref>
+  open(store: Store, options?: Partial<RecordCollectionOptions>): RecordCollection<T, Ref>
   make(index: number, group?: string): T
   refOf(record: T): Ref
   change(record: T): T
@@ -30,7 +32,7 @@ interface RepositoryCase<T extends { id: string }, Ref> {
 
 const reservationCase: RepositoryCase<Reservation, { id: string; productSlug: string }> = {
   name: 'reservationRepository',
-  open: (store) => reservationRepository(store),
+  open: (store, options) => reservationRepository(store, optionsFor(store, options)),
   make: (i, group = 'kyusu') => ({
     id: `res_${crypto.randomUUID()}`,
     name: `客 ${i}`,
@@ -42,12 +44,12 @@ const reservationCase: RepositoryCase<Reservation, { id: string; productSlug: st
     respondedAt: null,
   }),
   refOf: ({ id, productSlug }) => ({ id, productSlug }),
-  change: (r) => ({ ...r, status: 'confirmed', respondedAt: new Date().toISOString() }),
+  change: (r) => ({ ...r, status: 'confirmed', respondedAt: '2026-02-01T00:00:00.000Z' }),
 }
 
 const subscriptionCase: RepositoryCase<NotifySubscription, { id: string; productSlug: string }> = {
   name: 'subscriptionRepository',
-  open: (store) => subscriptionRepository(store),
+  open: (store, options) => subscriptionRepository(store, optionsFor(store, options)),
   make: (i, group = 'kyusu') => ({
     id: `ntf_${Date.now()}-${i}${Math.random().toString(36).slice(2, 8)}`,
     email: `s${i}@example.jp`,
@@ -57,12 +59,12 @@ const subscriptionCase: RepositoryCase<NotifySubscription, { id: string; product
     notifiedAt: null,
   }),
   refOf: ({ id, productSlug }) => ({ id, productSlug }),
-  change: (s) => ({ ...s, status: 'notified', notifiedAt: new Date().toISOString() }),
+  change: (s) => ({ ...s, status: 'notified', notifiedAt: '2026-02-01T00:00:00.000Z' }),
 }
 
 const historyCase: RepositoryCase<NotificationHistory, { id: string }> = {
   name: 'historyRepository',
-  open: (store) => historyRepository(store),
+  open: (store, options) => historyRepository(store, optionsFor(store, options)),
   make: (i, group = 'kyusu') => ({
     id: `notif_${crypto.randomUUID()}`,
     productSlug: group,
@@ -78,6 +80,20 @@ const historyCase: RepositoryCase<NotificationHistory, { id: string }> = {
   change: (h) => ({ ...h, status: 'failed', sentCount: 0 }),
 }
 
+/** Options of a repository on `store`: one cache scope per test store, as one per Blobs environment. */
+function optionsFor(
+  store: Store,
+  options: Partial<RecordCollectionOptions> = {},
+): RecordCollectionOptions {
+  return { scope: scopes.get(store) ?? 'unscoped', ...options }
+}
+const scopes = new WeakMap<Store, string>()
+function newStore(prefix: string): Store {
+  const store = getStore({ name: `${prefix}-${crypto.randomUUID()}`, consistency: 'strong' })
+  scopes.set(store, crypto.randomUUID())
+  return store
+}
+
 let server: RunningBlobsServer
 beforeAll(async () => {
   server = await startBlobsServer()
@@ -89,7 +105,7 @@ function runContract<T extends { id: string }, Ref>(testCase: RepositoryCase<T, 
     let store: Store
     let repo: RecordCollection<T, Ref>
     beforeEach(() => {
-      store = getStore({ name: `contract-${crypto.randomUUID()}`, consistency: 'strong' })
+      store = newStore('contract')
       repo = testCase.open(store)
     })
 
@@ -97,12 +113,14 @@ function runContract<T extends { id: string }, Ref>(testCase: RepositoryCase<T, 
       expect(await repo.get(testCase.refOf(testCase.make(1)))).toBeNull()
     })
 
-    it('saves, reads back, replaces and removes a record', async () => {
+    it('creates, reads back, updates and removes a record', async () => {
       const record = testCase.make(1)
-      await repo.save(testCase.refOf(record), record)
+      expect(await repo.create(testCase.refOf(record), record)).toBe(true)
+      expect(await repo.get(testCase.refOf(record))).toEqual(record)
+      expect(await repo.create(testCase.refOf(record), testCase.change(record))).toBe(false)
       expect(await repo.get(testCase.refOf(record))).toEqual(record)
       const changed = testCase.change(record)
-      await repo.save(testCase.refOf(record), changed)
+      expect(await repo.update(testCase.refOf(record), testCase.change)).toEqual(changed)
       expect(await repo.get(testCase.refOf(record))).toEqual(changed)
       expect(await repo.remove(testCase.refOf(record))).toBe(true)
       expect(await repo.get(testCase.refOf(record))).toBeNull()
@@ -111,52 +129,139 @@ function runContract<T extends { id: string }, Ref>(testCase: RepositoryCase<T, 
 
     it('lists every record, and sees changes and removals on the next list', async () => {
       const records = Array.from({ length: 12 }, (_, i) => testCase.make(i))
-      for (const record of records) await repo.save(testCase.refOf(record), record)
-      expect(sortById(await repo.list())).toEqual(sortById(records))
+      for (const record of records) await repo.create(testCase.refOf(record), record)
+      expect(sortById((await repo.list()).records)).toEqual(sortById(records))
 
       const changed = testCase.change(records[3])
-      await repo.save(testCase.refOf(changed), changed)
+      await repo.update(testCase.refOf(changed), testCase.change)
       await repo.remove(testCase.refOf(records[5]))
       const fresh = testCase.open(store)
       const expected = records.filter((_, i) => i !== 5).map((r, i) => (i === 3 ? changed : r))
-      expect(sortById(await repo.list())).toEqual(sortById(expected))
-      expect(sortById(await fresh.list())).toEqual(sortById(expected))
+      expect(sortById((await repo.list()).records)).toEqual(sortById(expected))
+      expect(sortById((await fresh.list()).records)).toEqual(sortById(expected))
     })
 
     it('refuses refs that would escape the key layout', async () => {
       const record = testCase.make(1)
       const bad = { ...testCase.refOf(record), id: '../../etc' } as Ref
       expect(await repo.get(bad)).toBeNull()
-      await expect(repo.save(bad, record)).rejects.toThrow()
+      await expect(repo.create(bad, record)).rejects.toThrow()
+      await expect(repo.update(bad, testCase.change)).rejects.toThrow()
       expect(await repo.remove(bad)).toBe(false)
     })
 
     it('keeps all of 100 simultaneous creates for one group', async () => {
       const records = Array.from({ length: 100 }, (_, i) => testCase.make(i, 'same-product'))
-      await Promise.all(records.map((record) => repo.save(testCase.refOf(record), record)))
-      expect(await repo.list()).toHaveLength(100)
+      await Promise.all(records.map((record) => repo.create(testCase.refOf(record), record)))
+      expect((await repo.list()).records).toHaveLength(100)
     })
 
     it('keeps all of 20 simultaneous updates of different records', async () => {
       const records = Array.from({ length: 20 }, (_, i) => testCase.make(i))
-      for (const record of records) await repo.save(testCase.refOf(record), record)
+      for (const record of records) await repo.create(testCase.refOf(record), record)
       await repo.list()
       const changed = records.map(testCase.change)
-      await Promise.all(changed.map((record) => repo.save(testCase.refOf(record), record)))
-      expect(sortById(await repo.list())).toEqual(sortById(changed))
+      await Promise.all(records.map((record) => repo.update(testCase.refOf(record), testCase.change)))
+      expect(sortById((await repo.list()).records)).toEqual(sortById(changed))
       for (const record of changed) expect(await repo.get(testCase.refOf(record))).toEqual(record)
     })
 
     it('keeps other records when records are removed at the same time', async () => {
       const records = Array.from({ length: 30 }, (_, i) => testCase.make(i))
-      await Promise.all(records.map((record) => repo.save(testCase.refOf(record), record)))
+      await Promise.all(records.map((record) => repo.create(testCase.refOf(record), record)))
       const [gone, kept] = [records.slice(0, 15), records.slice(15)]
       const more = Array.from({ length: 10 }, (_, i) => testCase.make(100 + i))
       await Promise.all([
         ...gone.map((record) => repo.remove(testCase.refOf(record))),
-        ...more.map((record) => repo.save(testCase.refOf(record), record)),
+        ...more.map((record) => repo.create(testCase.refOf(record), record)),
       ])
-      expect(sortById(await repo.list())).toEqual(sortById([...kept, ...more]))
+      expect(sortById((await repo.list()).records)).toEqual(sortById([...kept, ...more]))
+    })
+
+    it('applies every one of 10 simultaneous updates of one record (none lost)', async () => {
+      const record = testCase.make(1)
+      await repo.create(testCase.refOf(record), record)
+      const marks = Array.from({ length: 10 }, (_, i) => `mark-${i}`)
+      const results = await Promise.allSettled(
+        marks.map((mark) =>
+          repo.update(testCase.refOf(record), (current) => ({
+            ...current,
+            marks: [...((current as { marks?: string[] }).marks ?? []), mark],
+          })),
+        ),
+      )
+      const applied = marks.filter((_, i) => results[i].status === 'fulfilled')
+      for (const result of results) {
+        if (result.status === 'rejected') {
+          expect(result.reason).toBeInstanceOf(RecordUpdateConflictError)
+        }
+      }
+      const stored = (await repo.get(testCase.refOf(record))) as { marks?: string[] }
+      expect([...(stored.marks ?? [])].sort()).toEqual(applied.sort())
+      expect(applied.length).toBeGreaterThan(0)
+    })
+
+    it('gives up on a record that changes under every attempt: a conflict error, nothing lost', async () => {
+      const record = testCase.make(1)
+      await repo.create(testCase.refOf(record), record)
+      let competitorWrites = 0
+      // why: another request writes the record between each read and write of this update
+      const contested = new Proxy(store, {
+        get(target, property, receiver) {
+          if (property !== 'setJSON') return Reflect.get(target, property, receiver)
+          return async (key: string, value: unknown, options?: { onlyIfMatch?: string }) => {
+            if (options?.onlyIfMatch) {
+              competitorWrites += 1
+              await target.setJSON(key, { ...record, competitorWrites })
+            }
+            return target.setJSON(key, value, options as never)
+          }
+        },
+      })
+      const update = testCase
+        .open(contested)
+        .update(testCase.refOf(record), (current) => ({ ...current, mine: true }))
+      await expect(update).rejects.toBeInstanceOf(RecordUpdateConflictError)
+      expect(await repo.get(testCase.refOf(record))).toEqual({ ...record, competitorWrites: 5 })
+    })
+
+    it('keeps a deleted record deleted when updates race the delete', async () => {
+      const records = Array.from({ length: 20 }, (_, i) => testCase.make(i))
+      for (const record of records) await repo.create(testCase.refOf(record), record)
+      const outcomes = await Promise.all(
+        records.flatMap((record) => [
+          repo.update(testCase.refOf(record), testCase.change).catch(() => 'conflict'),
+          repo.remove(testCase.refOf(record)),
+          repo.update(testCase.refOf(record), testCase.change).catch(() => 'conflict'),
+        ]),
+      )
+      expect(outcomes.filter((outcome) => outcome === true)).toHaveLength(20)
+      for (const record of records) expect(await repo.get(testCase.refOf(record))).toBeNull()
+      expect((await repo.list()).records).toEqual([])
+    })
+
+    it('skips blobs that are not records, reports their keys, and can still delete them', async () => {
+      const good = testCase.make(1)
+      await repo.create(testCase.refOf(good), good)
+      const damaged = [testCase.make(2), testCase.make(3), testCase.make(4), testCase.make(5)]
+      const contents = ['', 'not json {', JSON.stringify([1, 2]), JSON.stringify({ id: 7 })]
+      for (const [index, record] of damaged.entries()) {
+        await repo.create(testCase.refOf(record), record)
+        const [key] = (await store.list()).blobs
+          .map((blob) => blob.key)
+          .filter((key) => key.endsWith(record.id))
+        await store.set(key, contents[index])
+      }
+      const unreadable: string[] = []
+      const watched = testCase.open(store, { onUnreadable: (key) => unreadable.push(key) })
+      const listing = await watched.list()
+      expect(listing.records).toEqual([good])
+      expect(listing.unreadableKeys).toHaveLength(4)
+      expect(new Set(unreadable)).toEqual(new Set(listing.unreadableKeys))
+      expect(await watched.get(testCase.refOf(damaged[0]))).toBeNull()
+      expect(await watched.update(testCase.refOf(damaged[1]), testCase.change)).toBeNull()
+      expect(await watched.remove(testCase.refOf(damaged[2]))).toBe(true)
+      expect((await watched.list()).unreadableKeys).toHaveLength(3)
     })
   })
 }
@@ -172,25 +277,25 @@ describe('listing snapshot', () => {
   const later = () => writtenAt + 60_000
 
   it('reads only changed records once a snapshot exists, in this and a fresh instance', async () => {
-    const store = getStore({ name: `snapshot-${crypto.randomUUID()}`, consistency: 'strong' })
+    const store = newStore('snapshot')
     const pending: Promise<unknown>[] = []
     const options = { now: later, defer: (work: Promise<unknown>) => void pending.push(work) }
-    const repo = reservationRepository(store, options)
-    const writer = reservationRepository(store, writerClock)
+    const repo = reservationRepository(store, optionsFor(store, options))
+    const writer = reservationRepository(store, optionsFor(store, writerClock))
     const records = Array.from({ length: 40 }, (_, i) => reservationCase.make(i))
-    for (const r of records) await writer.save(reservationCase.refOf(r), r)
+    for (const r of records) await writer.create(reservationCase.refOf(r), r)
 
     server.operations.length = 0
-    expect(await repo.list()).toHaveLength(40)
+    expect((await repo.list()).records).toHaveLength(40)
     expect(server.operations.filter((op) => op.type === 'get').length).toBeGreaterThanOrEqual(40)
     await Promise.all(pending)
 
     const changed = reservationCase.change(records[7])
-    await writer.save(reservationCase.refOf(changed), changed)
+    await writer.update(reservationCase.refOf(changed), () => changed)
     await writer.remove(reservationCase.refOf(records[9]))
 
     server.operations.length = 0
-    const listed = await repo.list()
+    const listed = (await repo.list()).records
     expect(listed).toHaveLength(39)
     expect(listed.find((r) => r.id === changed.id)).toEqual(changed)
     const gets = server.operations.filter((op) => op.type === 'get')
@@ -199,16 +304,16 @@ describe('listing snapshot', () => {
 
     clearInstanceSnapshots()
     server.operations.length = 0
-    const another = reservationRepository(store, { now: later })
-    expect(sortById(await another.list())).toEqual(sortById(listed))
+    const another = reservationRepository(store, optionsFor(store, { now: later }))
+    expect(sortById((await another.list()).records)).toEqual(sortById(listed))
     expect(server.operations.filter((op) => op.type === 'get').length).toBeLessThanOrEqual(2)
   })
 
   it('reads a record written within the last seconds again, whatever its etag says', async () => {
-    const store = getStore({ name: `snapshot-${crypto.randomUUID()}`, consistency: 'strong' })
-    const repo = reservationRepository(store)
+    const store = newStore('snapshot')
+    const repo = reservationRepository(store, optionsFor(store))
     const record = reservationCase.make(1)
-    await repo.save(reservationCase.refOf(record), record)
+    await repo.create(reservationCase.refOf(record), record)
     await repo.list()
     server.operations.length = 0
     await repo.list()
@@ -226,13 +331,13 @@ runContract(historyCase)
 
 describe('product-scoped listing', () => {
   it('lists one product without the others', async () => {
-    const store = getStore({ name: `contract-${crypto.randomUUID()}`, consistency: 'strong' })
-    const repo = reservationRepository(store)
+    const store = newStore('contract')
+    const repo = reservationRepository(store, optionsFor(store))
     const a = [reservationCase.make(1, 'tea-bowl'), reservationCase.make(2, 'tea-bowl')]
     const b = [reservationCase.make(3, 'tea-bowl-large')]
-    for (const r of [...a, ...b]) await repo.save(reservationCase.refOf(r), r)
-    expect(sortById(await repo.listProduct('tea-bowl'))).toEqual(sortById(a))
-    expect(await repo.listProduct('tea')).toEqual([])
-    expect(await repo.listProduct('../x')).toEqual([])
+    for (const r of [...a, ...b]) await repo.create(reservationCase.refOf(r), r)
+    expect(sortById((await repo.listProduct('tea-bowl')).records)).toEqual(sortById(a))
+    expect((await repo.listProduct('tea')).records).toEqual([])
+    expect((await repo.listProduct('../x')).records).toEqual([])
   })
 })

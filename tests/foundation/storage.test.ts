@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getStore } from '@netlify/blobs'
 import { openStore, storeNameFor } from '../../src/lib/storage/blobStore.js'
-import { ChangeJournal } from '../../src/lib/storage/changeJournal.js'
+import { ChangeJournal } from '../../src/lib/storage/listing/changeJournal.js'
 import { clearInstanceSnapshots } from '../../src/lib/storage/recordCollection.js'
 import type { Reservation } from '../../src/lib/storage/records.js'
 import { reservationRepository } from '../../src/lib/storage/repositories.js'
@@ -42,7 +42,7 @@ describe('store names (D12)', () => {
       openStore('isolation', { deploy: { context: 'deploy-preview' } }),
     )
     const record = reservation()
-    await preview.save(record, record)
+    await preview.create(record, record)
     expect(await preview.get(record)).toEqual(record)
     expect(await production.get(record)).toBeNull()
   })
@@ -80,16 +80,16 @@ describe('listing past the journal', () => {
     let clock = Date.now() + 60_000
     const repo = reservationRepository(store, { now: () => clock, fullCheckIntervalMs: 5 * 60_000 })
     const known = reservation()
-    await reservationRepository(store).save(known, known)
-    expect(await repo.list()).toHaveLength(1)
+    await reservationRepository(store).create(known, known)
+    expect((await repo.list()).records).toHaveLength(1)
 
     // why: an edit made in the Netlify UI or by a script bypasses the journal
     const outside = reservation()
     await store.setJSON(`reservations/${outside.productSlug}/${outside.id}`, outside)
     clock += 60_000
-    expect(await repo.list()).toHaveLength(1)
+    expect((await repo.list()).records).toHaveLength(1)
     clock += 5 * 60_000
-    const listed = await repo.list()
+    const listed = (await repo.list()).records
     expect(listed.map((r) => r.id).sort()).toEqual([known.id, outside.id].sort())
   })
 
@@ -98,13 +98,13 @@ describe('listing past the journal', () => {
     const first = reservationRepository(store)
     const second = reservationRepository(store)
     const record = reservation()
-    await first.save(record, record)
-    expect(await second.list()).toEqual([record])
+    await first.create(record, record)
+    expect((await second.list()).records).toEqual([record])
     const confirmed = { ...record, status: 'confirmed' }
     await first.save(record, confirmed)
-    expect(await second.list()).toEqual([confirmed])
+    expect((await second.list()).records).toEqual([confirmed])
     await first.remove(record)
     clearInstanceSnapshots()
-    expect(await second.list()).toEqual([])
+    expect((await second.list()).records).toEqual([])
   })
 })

@@ -3,7 +3,7 @@ import {
   BATCH_DELAY_MS,
   deliverRestockNotification,
 } from '../../src/lib/restock/deliverRestockNotification.js'
-import type { RestockHistory } from '../../src/lib/restock/deliveryJournal.js'
+import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { verifyUnsubscribeToken } from '../../src/lib/restock/unsubscribeToken.js'
 import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import { fakeContext } from '../helpers/context.js'
@@ -86,7 +86,7 @@ describe('restock delivery', () => {
       expect(subscription.status).toBe(expected)
       if (expected === 'pending') expect(subscription.notifiedAt).toBeNull()
     })
-    const history = (await harness.repositories.history.get({ id })) as RestockHistory
+    const history = (await harness.repositories.history.get({ id })) as NotificationHistory
     expect(history).toMatchObject({
       status: 'sent',
       sentCount: 21,
@@ -110,7 +110,7 @@ describe('restock delivery', () => {
 
     await deliverRestockNotification(id, options(fakeClock()).deliveryOptions)
 
-    const history = (await harness.repositories.history.get({ id })) as RestockHistory
+    const history = (await harness.repositories.history.get({ id })) as NotificationHistory
     expect(history.status).toBe('failed')
     expect(history.sentCount).toBe(0)
     expect(history.failedRecipients).toEqual(
@@ -167,7 +167,7 @@ describe('restock delivery', () => {
     const stored = await statusesOf(subscribers)
     expect(stored.slice(0, 10).every((s) => s.status === 'notified')).toBe(true)
     expect(stored.slice(10).every((s) => s.status === 'pending')).toBe(true)
-    const history = (await harness.repositories.history.get({ id })) as RestockHistory
+    const history = (await harness.repositories.history.get({ id })) as NotificationHistory
     expect(history.sentCount).toBe(10)
     expect(history.failedRecipients.map((failure) => failure.email)).toEqual(
       subscribers.slice(10).map((s) => s.email),
@@ -195,7 +195,7 @@ describe('restock delivery', () => {
     // an invocation that crashed after the provider accepted batch 1 but before recording it
     const store = openStore(RECORDS_STORE, fakeContext())
     await store.delete(`notif-delivery/${id}/batches/1`)
-    const history = (await harness.repositories.history.get({ id })) as RestockHistory
+    const history = (await harness.repositories.history.get({ id })) as NotificationHistory
     await harness.repositories.history.save({ id }, {
       ...history,
       deliveryState: 'delivering',
@@ -209,7 +209,7 @@ describe('restock delivery', () => {
     expect(resent[0].headers['idempotency-key']).toBe(firstRun[1].key)
     expect(resent[0].json).toEqual(firstRun[1].body)
     expect(clock.sleeps).toEqual([BATCH_DELAY_MS]) // a continuation still keeps the pause
-    const final = (await harness.repositories.history.get({ id })) as RestockHistory
+    const final = (await harness.repositories.history.get({ id })) as NotificationHistory
     expect(final.sentCount).toBe(25)
     expect((await statusesOf(subscribers)).every((s) => s.status === 'notified')).toBe(true)
   })

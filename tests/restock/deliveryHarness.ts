@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest'
 import { createLogger } from '../../src/lib/log.js'
 import type { DeliveryOptions } from '../../src/lib/restock/deliverRestockNotification.js'
-import { openDeliveryJournal, type DeliveryJournal } from '../../src/lib/restock/deliveryJournal.js'
+import { openDeliveryJobStore, type DeliveryJobStore } from '../../src/lib/restock/deliveryJobStore.js'
 import { resendMailer, type RestockMailer } from '../../src/lib/restock/restockMailer.js'
 import { sendRestockNotification } from '../../src/lib/restock/sendRestockNotification.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
@@ -35,7 +35,7 @@ export function useDeliveryHarness() {
     get repositories(): Repositories {
       return environment.repositories
     },
-    journal: null as unknown as DeliveryJournal,
+    jobs: null as unknown as DeliveryJobStore,
 
     freshProduct: () => freshProduct('delivery'),
 
@@ -54,7 +54,7 @@ export function useDeliveryHarness() {
         },
         {
           repositories: harness.repositories,
-          journal: harness.journal,
+          jobs: harness.jobs,
           config: { resendApiKey: 're_test', resendFromEmail: FROM, unsubscribeSecret: SECRET },
           log: createLogger('test'),
           startDelivery: async (id) => {
@@ -71,7 +71,7 @@ export function useDeliveryHarness() {
       const continued: string[] = []
       const deliveryOptions: DeliveryOptions = {
         repositories: harness.repositories,
-        journal: harness.journal,
+        jobs: harness.jobs,
         mailer: harness.mailer(),
         siteUrl: SITE,
         unsubscribeSecret: SECRET,
@@ -100,7 +100,7 @@ export function useDeliveryHarness() {
   beforeAll(async () => {
     harness.resend = await startRecordingServer()
     process.env.RESEND_BASE_URL = harness.resend.url
-    harness.journal = openDeliveryJournal(fakeContext())
+    harness.jobs = openDeliveryJobStore(fakeContext())
   })
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import {
   deliverRestockNotification,
   type DeliveryRun,
 } from '../../src/lib/restock/deliverRestockNotification.js'
-import { saveHistory, type RestockHistory } from '../../src/lib/restock/deliveryJournal.js'
+import { saveHistory, type NotificationHistory } from '../../src/lib/restock/deliveryJobStore.js'
 import type { RestockMailer } from '../../src/lib/restock/restockMailer.js'
 import { sentTo, useDeliveryHarness } from './deliveryHarness.js'
 import { fakeClock, resendReply, seedMany } from './restockTestKit.js'
@@ -20,7 +20,7 @@ describe('restock delivery at scale', () => {
     harness.resend.reply = resendReply(rejected)
     // the send endpoint's snapshot, written directly: listing 2,500 fresh records is covered elsewhere
     const id = `notif_${crypto.randomUUID()}`
-    await harness.journal.saveJob({
+    await harness.jobs.saveJob({
       notificationId: id,
       productSlug,
       emailTitle: '再入荷',
@@ -84,7 +84,7 @@ describe('restock delivery at scale', () => {
     expect(clock.sleeps).toHaveLength(249)
     expect(clock.sleeps.every((ms) => ms === 1000)).toBe(true)
 
-    const history = (await harness.repositories.history.get({ id })) as RestockHistory
+    const history = (await harness.repositories.history.get({ id })) as NotificationHistory
     expect(history).toMatchObject({ status: 'sent', sentCount: 2498, deliveryState: 'complete' })
     expect(history.failedRecipients.map((failure) => failure.email).sort()).toEqual(
       [...rejected].sort(),

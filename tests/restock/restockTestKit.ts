@@ -35,7 +35,7 @@ export async function seedSubscription(
     notifiedAt: null,
     ...overrides,
   }
-  await repositories.subscriptions.save(subscription, subscription)
+  await repositories.subscriptions.create(subscription, subscription)
   return subscription
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import sendModule, { config as sendConfig } from '../../netlify/functions/admin-notify-send.js'
-import type { RestockHistory } from '../../src/lib/restock/deliveryJournal.js'
+import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest } from '../helpers/requests.js'
 import {
@@ -116,7 +116,7 @@ describe('POST /api/admin/notify/send: who gets notified', () => {
     const { status, body } = await callSendEndpoint({ ...VALID_SEND, productSlug })
     expect(status).toBe(400)
     expect(body.error).toBe('No pending subscribers found for this product')
-    const history = await restock.repositories.history.list()
+    const history = (await restock.repositories.history.list()).records
     expect(history.filter((record) => record.productSlug === productSlug)).toEqual([])
   })
 
@@ -156,7 +156,7 @@ describe('POST /api/admin/notify/send: who gets notified', () => {
 
     const history = (await restock.repositories.history.get({
       id: body.notificationId,
-    })) as RestockHistory
+    })) as NotificationHistory
     expect(history).toEqual({
       id: body.notificationId,
       productSlug,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import deliverModule from '../../netlify/functions/notify-deliver-background.js'
 import { verifyUnsubscribeToken } from '../../src/lib/restock/unsubscribeToken.js'
-import type { RestockHistory } from '../../src/lib/restock/deliveryJournal.js'
+import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { fakeContext } from '../helpers/context.js'
 import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
 import { jsonRequest } from '../helpers/requests.js'
@@ -63,7 +63,7 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
 
   it('queues the delivery, answers at once, and the background function delivers and marks everyone', async () => {
     const productSlug = PRODUCT
-    const stale = (await restock.repositories.subscriptions.listProduct(PRODUCT)).filter(
+    const stale = ((await restock.repositories.subscriptions.listProduct(PRODUCT)).records).filter(
       (subscription) => subscription.status === 'pending',
     )
     expect(stale).toEqual([])
@@ -120,7 +120,7 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
 
     const history = (await restock.repositories.history.get({
       id: body.notificationId,
-    })) as RestockHistory
+    })) as NotificationHistory
     expect(history).toMatchObject({
       status: 'sent',
       sentCount: 3,
@@ -144,9 +144,9 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
     expect(status).toBe(503)
     expect(body.error).toBe('Email delivery could not be started; no e-mail was sent')
     expect(await restock.repositories.subscriptions.get(subscription)).toEqual(subscription)
-    const history = (await restock.repositories.history.list()).find(
+    const history = ((await restock.repositories.history.list()).records).find(
       (record) => record.productSlug === productSlug,
-    ) as RestockHistory
+    ) as NotificationHistory
     expect(history).toMatchObject({
       status: 'failed',
       sentCount: 0,

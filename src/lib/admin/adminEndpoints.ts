@@ -10,7 +10,7 @@ import {
 } from './adminSchemas.js'
 import { listArchivedRecords } from './archiveListing.js'
 import { bulkResponseBody, runBulkAction, type BulkAction } from './bulkRecords.js'
-import { listActiveRecords } from './recordLists.js'
+import { listActiveRecords, unreadableField } from './recordLists.js'
 import { updateRecordStatus } from './statusUpdates.js'
 
 /**
@@ -26,8 +26,12 @@ export function activeListEndpoint<T extends AdminRecord>(resource: AdminResourc
     body: listFiltersSchema(resource.statuses),
     handle: async ({ context, body }) => {
       const repository = resource.repository(openRepositories(context))
-      const records = await listActiveRecords(repository, body)
-      return jsonResponse({ success: true, [resource.listField]: records })
+      const { records, unreadable } = await listActiveRecords(repository, body)
+      return jsonResponse({
+        success: true,
+        [resource.listField]: records,
+        ...unreadableField(unreadable),
+      })
     },
   })
 }
@@ -71,8 +75,13 @@ export function archiveListEndpoint<T extends AdminRecord>(resource: AdminResour
     body: archiveListSchema,
     handle: async ({ context, body }) => {
       const repository = resource.repository(openRepositories(context))
-      const { items, ...paging } = await listArchivedRecords(repository, body)
-      return jsonResponse({ success: true, [resource.listField]: items, ...paging })
+      const { items, unreadable, ...paging } = await listArchivedRecords(repository, body)
+      return jsonResponse({
+        success: true,
+        [resource.listField]: items,
+        ...paging,
+        ...unreadableField(unreadable),
+      })
     },
   })
 }

@@ -8,7 +8,7 @@ import {
   type Reservation,
 } from '../storage/records.js'
 import type { StatusUpdateRequest } from './adminSchemas.js'
-import { applyReservationStatus, applySubscriptionStatus } from './statusUpdates.js'
+import { applyReservationStatus, applySubscriptionStatus } from './statusRules.js'
 
 /** What every record the admin endpoints manage has in common. */
 export interface AdminRecord extends ProductRecordRef, Archivable {

@@ -15,6 +15,8 @@ export interface ArchivePage<T> {
   page: number
   pageSize: number
   totalPages: number
+  /** Blobs of this part of the collection that could not be read as records (skipped). */
+  unreadable: number
 }
 
 /**
@@ -25,7 +27,7 @@ export async function listArchivedRecords<T extends AdminRecord>(
   repository: ProductRecordRepository<T>,
   query: RecordFilters & PageRequest,
 ): Promise<ArchivePage<T>> {
-  const records = await loadRecords(repository, query)
+  const { records, unreadable } = await loadRecords(repository, query)
   const archived = newestFirst(
     records.filter((record) => record.isArchived === true),
     'archivedAt',
@@ -37,5 +39,6 @@ export async function listArchivedRecords<T extends AdminRecord>(
     page: query.page,
     pageSize: query.pageSize,
     totalPages: Math.ceil(archived.length / query.pageSize),
+    unreadable,
   }
 }

@@ -86,11 +86,8 @@ async function applyToOne<T extends AdminRecord>(
   now: string,
 ): Promise<Outcome> {
   if (action === 'delete') return (await repository.remove(ref)) ? 'done' : 'not-found'
-  const record = await repository.get(ref)
-  if (!record) return 'not-found'
-  const next = action === 'archive' ? archived(record, now) : unarchived(record)
-  if (next !== record) await repository.save(ref, next)
-  return 'done'
+  const change = action === 'archive' ? (record: T) => archived(record, now) : unarchived<T>
+  return (await repository.update(ref, change)) ? 'done' : 'not-found'
 }
 
 /** D3: archived with the time of the FIRST archiving; the status is kept. */

@@ -8,19 +8,28 @@ export interface RecordFilters {
   productSlug?: string
 }
 
-/** The records matching `filters`, read from one product's index when a product is given. */
+/**
+ * The records matching `filters`, read from one product's index when a product is given, and
+ * how many blobs in that part could not be read as records (skipped, logged by the repository).
+ */
 export async function loadRecords<T extends AdminRecord>(
   repository: ProductRecordRepository<T>,
   filters: RecordFilters,
-): Promise<T[]> {
-  const records = filters.productSlug
+): Promise<{ records: T[]; unreadable: number }> {
+  const listing = filters.productSlug
     ? await repository.listProduct(filters.productSlug)
     : await repository.list()
-  return records.filter(
+  const records = listing.records.filter(
     (record) =>
       (filters.status === undefined || record.status === filters.status) &&
       (filters.productSlug === undefined || record.productSlug === filters.productSlug),
   )
+  return { records, unreadable: listing.unreadableKeys.length }
+}
+
+/** `{unreadable: n}` when some blobs could not be read, else nothing: answers keep their shape. */
+export function unreadableField(unreadable: number): { unreadable?: number } {
+  return unreadable > 0 ? { unreadable } : {}
 }
 
 /** Sorts by `field` (ISO timestamps), newest first; ties by id, so the order is stable. */
@@ -41,10 +50,13 @@ function compareText(a: string, b: string): number {
 export async function listActiveRecords<T extends AdminRecord>(
   repository: ProductRecordRepository<T>,
   filters: RecordFilters,
-): Promise<T[]> {
-  const records = await loadRecords(repository, filters)
-  return newestFirst(
-    records.filter((record) => record.isArchived !== true),
-    'createdAt',
-  )
+): Promise<{ records: T[]; unreadable: number }> {
+  const { records, unreadable } = await loadRecords(repository, filters)
+  return {
+    records: newestFirst(
+      records.filter((record) => record.isArchived !== true),
+      'createdAt',
+    ),
+    unreadable,
+  }
 }

@@ -1,10 +1,14 @@
+import type { Listing } from '../storage/recordCollection.js'
 import type { Repositories } from '../storage/repositories.js'
+import { unreadableField } from './recordLists.js'
 
 /** §2.4. */
 export interface RecordStats {
   total: number
   byStatus: Record<string, number>
   byProduct: Record<string, number>
+  /** Blobs that could not be read as records (not counted above); present only when there are some. */
+  unreadable?: number
 }
 
 export interface ServiceStats {
@@ -25,11 +29,15 @@ export function countRecords(
   return stats
 }
 
+function statsOf(listing: Listing<{ status: string; productSlug: string }>): RecordStats {
+  return { ...countRecords(listing.records), ...unreadableField(listing.unreadableKeys.length) }
+}
+
 /** §4.9: aggregates over every stored subscription and reservation. */
 export async function collectStats(repositories: Repositories): Promise<ServiceStats> {
   const [subscriptions, reservations] = await Promise.all([
     repositories.subscriptions.list(),
     repositories.reservations.list(),
   ])
-  return { notify: countRecords(subscriptions), reservations: countRecords(reservations) }
+  return { notify: statsOf(subscriptions), reservations: statsOf(reservations) }
 }

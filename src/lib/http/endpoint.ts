@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import { requireToken, type TokenGroup } from '../auth.js'
 import { loadConfig, type AppConfig } from '../config.js'
 import { createLogger, type Logger } from '../log.js'
+import { RecordUpdateConflictError } from '../storage/recordCollection.js'
 import { corsHeaders, preflightResponse, type CorsPolicy } from './cors.js'
 import { HttpError } from './errors.js'
 import { jsonResponse } from './response.js'
@@ -36,6 +37,8 @@ export interface EndpointOptions<Schema extends z.ZodType> {
 }
 
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error'
+/** 409 when a record kept changing under an update (RecordUpdateConflictError); nothing was written. */
+export const CONFLICT_MESSAGE = 'The record was changed by another request at the same time; try again'
 
 function firstIssue(error: z.ZodError): HttpError {
   return new HttpError(400, error.issues[0]?.message ?? 'Invalid request body')
@@ -69,6 +72,9 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
     } catch (error) {
       if (error instanceof HttpError) {
         response = error.toResponse()
+      } else if (error instanceof RecordUpdateConflictError) {
+        log.warn('request.conflict', { key: error.key })
+        response = new HttpError(409, CONFLICT_MESSAGE).toResponse()
       } else {
         log.error('request.failed', error, { method: req.method, path: new URL(req.url).pathname })
         response = jsonResponse({ success: false, error: internalErrorMessage }, { status: 500 })

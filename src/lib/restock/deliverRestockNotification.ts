@@ -2,15 +2,14 @@ import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
 import { findProduct, productUrl } from '../productCatalogue.js'
 import { renderRestockEmail } from '../messages/restockMessages.js'
+import type { NotificationHistory } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import type {
   BatchRecord,
   DeliveryJob,
-  DeliveryJournal,
+  DeliveryJobStore,
   DeliveryRecipient,
-  RestockHistory,
-} from './deliveryJournal.js'
-import { saveHistory } from './deliveryJournal.js'
+} from './deliveryJobStore.js'
 import { DELIVERY_FUNCTION_PATH } from './deliveryTrigger.js'
 import type { OutgoingEmail, RestockMailer } from './restockMailer.js'
 import { createUnsubscribeToken, unsubscribeUrl } from './unsubscribeToken.js'
@@ -29,7 +28,7 @@ export function batchAllowanceFor(callTimeoutMs: number): number {
 
 export interface DeliveryOptions {
   repositories: Pick<Repositories, 'subscriptions' | 'history'>
-  journal: DeliveryJournal
+  jobs: DeliveryJobStore
   mailer: RestockMailer
   /** Base of the product and unsubscribe links (config `siteUrl`). */
   siteUrl: string
@@ -51,7 +50,7 @@ export type DeliveryRun =
   | { state: 'missing' }
   | { state: 'already-complete' }
   | { state: 'continued'; batchesThisRun: number }
-  | { state: 'complete'; batchesThisRun: number; history: RestockHistory }
+  | { state: 'complete'; batchesThisRun: number; history: NotificationHistory }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
@@ -101,24 +100,24 @@ export async function deliverRestockNotification(
   const sleep = options.sleep ?? defaultSleep
   const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS
   const allowanceMs = options.batchAllowanceMs ?? batchAllowanceFor(5000)
-  const { journal, log } = options
+  const { jobs, log } = options
   const startedAt = now()
 
-  const history = (await options.repositories.history.get({
-    id: notificationId,
-  })) as RestockHistory | null
+  const history = await options.repositories.history.get({ id: notificationId })
   if (history?.deliveryState === 'complete') return { state: 'already-complete' }
-  const job = await journal.getJob(notificationId)
+  const job = await jobs.getJob(notificationId)
   if (!history || !job) {
     log.warn('restock.delivery.missing', { notificationId })
     return { state: 'missing' }
   }
   if (history.deliveryState === 'queued') {
-    await saveHistory(options.repositories.history, { ...history, deliveryState: 'delivering' })
+    await options.repositories.history.update({ id: notificationId }, (current) =>
+      current.deliveryState === 'queued' ? { ...current, deliveryState: 'delivering' } : current,
+    )
   }
 
   const batchCount = Math.ceil(job.recipients.length / BATCH_SIZE)
-  const settled = await journal.settledBatches(notificationId)
+  const settled = await jobs.settledBatches(notificationId)
   const open = Array.from({ length: batchCount }, (_, batch) => batch).filter(
     (batch) => !settled.has(batch),
   )
@@ -169,7 +168,7 @@ export async function deliverRestockNotification(
       if (error === null) record.deliveredIds.push(recipient.subscriptionId)
       else record.failed.push({ ...recipient, error })
     })
-    await journal.saveBatch(job.notificationId, record)
+    await jobs.saveBatch(job.notificationId, record)
     if (record.failed.length > 0) {
       log.warn('restock.delivery.failures', {
         notificationId,
@@ -183,30 +182,32 @@ export async function deliverRestockNotification(
 
   async function markNotified(productSlug: string, ids: string[], at: string): Promise<void> {
     const { subscriptions } = options.repositories
-    await mapWithConcurrency(ids, BATCH_SIZE, async (id) => {
-      const ref = { id, productSlug }
-      const subscription = await subscriptions.get(ref)
-      // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
-      if (subscription?.status !== 'pending') return
-      await subscriptions.save(ref, { ...subscription, status: 'notified', notifiedAt: at })
-    })
+    await mapWithConcurrency(ids, BATCH_SIZE, (id) =>
+      subscriptions.update({ id, productSlug }, (subscription) =>
+        // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
+        subscription.status === 'pending'
+          ? { ...subscription, status: 'notified', notifiedAt: at }
+          : subscription,
+      ),
+    )
   }
 
-  async function finish(history: RestockHistory): Promise<RestockHistory> {
-    const batches = await journal.listBatches(notificationId)
+  async function finish(history: NotificationHistory): Promise<NotificationHistory> {
+    const batches = await jobs.listBatches(notificationId)
     const sentCount = batches.reduce((sum, batch) => sum + batch.deliveredIds.length, 0)
     const failedRecipients = batches.flatMap((batch) =>
       batch.failed.map(({ email, error }) => ({ email, error })),
     )
-    const finished: RestockHistory = {
-      ...history,
-      status: sentCount > 0 ? 'sent' : 'failed',
-      sentCount,
-      failedRecipients,
-      deliveryState: 'complete',
-      completedAt: new Date(now()).toISOString(),
-    }
-    await saveHistory(options.repositories.history, finished)
+    const completedAt = new Date(now()).toISOString()
+    const finished =
+      (await options.repositories.history.update({ id: notificationId }, (current) => ({
+        ...current,
+        status: sentCount > 0 ? 'sent' : 'failed',
+        sentCount,
+        failedRecipients,
+        deliveryState: 'complete',
+        completedAt: current.completedAt ?? completedAt,
+      }))) ?? history
     log.info('restock.delivery.complete', {
       notificationId,
       sentCount,

@@ -4,7 +4,7 @@ import { HttpError } from '../http/errors.js'
 import type { Logger } from '../log.js'
 import { openRepositories, type RequestContextLike } from '../storage/repositories.js'
 import { batchAllowanceFor, type DeliveryOptions } from './deliverRestockNotification.js'
-import { openDeliveryJournal } from './deliveryJournal.js'
+import { openDeliveryJobStore } from './deliveryJobStore.js'
 import { deliveryTrigger } from './deliveryTrigger.js'
 import { resendMailer } from './restockMailer.js'
 import { MissingUnsubscribeSecretError } from './unsubscribeToken.js'
@@ -43,7 +43,7 @@ export function deliveryOptionsFrom(scope: RequestScope): DeliveryOptions {
   }
   return {
     repositories: openRepositories(scope.context),
-    journal: openDeliveryJournal(scope.context),
+    jobs: openDeliveryJobStore(scope.context),
     mailer: resendMailer({
       apiKey: config.resendApiKey,
       from: config.resendFromEmail,

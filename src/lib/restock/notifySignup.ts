@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { AppConfig } from '../config.js'
 import { requireProduct, type SignupForm } from '../forms/customerForm.js'
 import type { Logger } from '../log.js'
@@ -10,9 +11,9 @@ import { dispatchNotifications } from '../notifiers/dispatch.js'
 import { createShopNotifiers } from '../notifiers/shopNotifiers.js'
 import { productUrl } from '../productCatalogue.js'
 import { openStore, RECORDS_STORE } from '../storage/blobStore.js'
+import { claimAndCreate } from '../storage/recordClaims.js'
 import type { NotifySubscription } from '../storage/records.js'
 import { openRepositories, type RequestContextLike } from '../storage/repositories.js'
-import { claimKey, claimSignup, releaseClaim } from './signupClaims.js'
 
 export interface NotifySignupDeps {
   context: RequestContextLike
@@ -20,8 +21,6 @@ export interface NotifySignupDeps {
   log: Logger
   /** Clock, for tests. Default: `() => new Date()`. */
   now?: () => Date
-  /** Least claim settle delay in milliseconds. Default: CLAIM_SETTLE_MS (signupClaims.ts). */
-  settleMs?: number
 }
 
 export interface SignupOutcome {
@@ -30,74 +29,78 @@ export interface SignupOutcome {
   created: boolean
 }
 
-/** A subscription that the next restock notification would reach. */
-function isLivePending(subscription: NotifySubscription): boolean {
-  return subscription.status === 'pending' && subscription.isArchived !== true
+/** The claim key of a pair; the e-mail is hashed so that no address appears in a key listing. */
+export function signupClaimKey(productSlug: string, email: string): string {
+  const emailHash = createHash('sha256').update(email.trim().toLowerCase()).digest('hex')
+  return `notify-claims/${productSlug}/${emailHash}`
 }
 
-function newSubscriptionId(now: Date): string {
-  return `ntf_${now.getTime()}-${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`
+/** A subscription that the next restock notification would reach. */
+function isLivePending(subscription: NotifySubscription, email: string): boolean {
+  return (
+    subscription.email === email &&
+    subscription.status === 'pending' &&
+    subscription.isArchived !== true
+  )
 }
 
 /**
- * POST /api/notify-signup (D2): one pending subscription per (e-mail, product), decided through
- * the claim protocol of signupClaims.ts; only a newly created subscription sends the restock
+ * POST /api/notify-signup (D2): one pending subscription per (e-mail, product), decided by an
+ * atomic claim (storage/recordClaims.ts); only a newly created subscription sends the restock
  * team-chat message, the community-chat message (product only) and the confirmation e-mail.
  */
 export async function notifySignup(
   form: SignupForm,
-  { context, config, log, now: clock = () => new Date(), settleMs }: NotifySignupDeps,
+  { context, config, log, now: clock = () => new Date() }: NotifySignupDeps,
 ): Promise<SignupOutcome> {
   const product = requireProduct(form.productSlug)
   const { subscriptions } = openRepositories(context)
-  const store = openStore(RECORDS_STORE, context)
-  const key = claimKey(product.slug, form.email)
-  // why: the id carries its creation time (`ntf_<ms>-…`); createdAt must match it
-  const issued = new Map<string, Date>()
+  const refOf = (id: string) => ({ id, productSlug: product.slug })
+  const created = new Map<string, NotifySubscription>()
 
-  const decision = await claimSignup({
-    store,
-    key,
-    stateOf: async (id) => {
-      const found = await subscriptions.get({ id, productSlug: product.slug })
-      if (!found) return 'missing'
-      return found.email === form.email && isLivePending(found) ? 'live' : 'inactive'
+  const outcome = await claimAndCreate({
+    store: openStore(RECORDS_STORE, context),
+    key: signupClaimKey(product.slug, form.email),
+    now: clock,
+    holderState: async ({ holderId }) => {
+      const holder = await subscriptions.get(refOf(holderId))
+      if (!holder) return 'missing'
+      return isLivePending(holder, form.email) ? 'live' : 'ended'
     },
-    findLive: async () => {
-      const live = (await subscriptions.listProduct(product.slug))
-        .filter((found) => found.email === form.email && isLivePending(found))
+    adopt: async () => {
+      const { records } = await subscriptions.listProduct(product.slug)
+      const live = records
+        .filter((found) => isLivePending(found, form.email))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
       return live[0]?.id ?? null
     },
     newId: () => {
       const at = clock()
-      const id = newSubscriptionId(at)
-      issued.set(id, at)
+      // why: the id carries its creation time (`ntf_<ms>-…`, §2.1); createdAt matches it
+      const id = `ntf_${at.getTime()}-${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`
+      created.set(id, {
+        id,
+        email: form.email,
+        productSlug: product.slug,
+        status: 'pending',
+        createdAt: at.toISOString(),
+        notifiedAt: null,
+      })
       return id
     },
-    now: clock,
-    settleMs,
+    create: async (id) => {
+      const subscription = created.get(id)!
+      if (!(await subscriptions.create(refOf(id), subscription))) {
+        throw new Error(`Subscription id ${id} is already taken`)
+      }
+    },
+    remove: async (id) => void (await subscriptions.remove(refOf(id))),
   })
-  if (!decision.created) {
-    log.info('signup.already_pending', { subscriptionId: decision.subscriptionId })
-    return { subscriptionId: decision.subscriptionId, created: false }
+  if (!outcome.won) {
+    log.info('signup.already_pending', { subscriptionId: outcome.holderId })
+    return { subscriptionId: outcome.holderId, created: false }
   }
-
-  const subscription: NotifySubscription = {
-    id: decision.subscriptionId,
-    email: form.email,
-    productSlug: product.slug,
-    status: 'pending',
-    createdAt: (issued.get(decision.subscriptionId) ?? clock()).toISOString(),
-    notifiedAt: null,
-  }
-  try {
-    await subscriptions.save(subscription, subscription)
-  } catch (error) {
-    // why: otherwise every signup of this pair would answer an id that was never stored
-    await releaseClaim(store, key, subscription.id).catch(() => undefined)
-    throw error
-  }
+  const subscription = created.get(outcome.holderId)!
   log.info('signup.created', { subscriptionId: subscription.id, productSlug: product.slug })
 
   const notifiers = createShopNotifiers(config, log)

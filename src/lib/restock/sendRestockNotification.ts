@@ -3,14 +3,9 @@ import { mapWithConcurrency } from '../concurrency.js'
 import type { AppConfig } from '../config.js'
 import { HttpError } from '../http/errors.js'
 import type { Logger } from '../log.js'
-import type { NotifySubscription } from '../storage/records.js'
+import type { NotificationHistory, NotifySubscription } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
-import {
-  saveHistory,
-  type DeliveryJob,
-  type DeliveryJournal,
-  type RestockHistory,
-} from './deliveryJournal.js'
+import type { DeliveryJob, DeliveryJobStore } from './deliveryJobStore.js'
 import { DeliveryStartError } from './deliveryTrigger.js'
 import { MissingUnsubscribeSecretError } from './unsubscribeToken.js'
 
@@ -45,7 +40,7 @@ export function restockNotificationId(request: SendRequest, earlierIdenticalSend
 }
 
 /** A notification still being delivered, or one whose delivery never started (safe to redo). */
-function isOpen(history: RestockHistory): boolean {
+function isOpen(history: NotificationHistory): boolean {
   if (history.deliveryState === 'queued' || history.deliveryState === 'delivering') return true
   return (
     history.deliveryState === 'complete' && history.status === 'failed' && history.sentCount === 0
@@ -60,10 +55,10 @@ function isOpen(history: RestockHistory): boolean {
 async function notificationIdFor(
   request: SendRequest,
   history: SendOptions['repositories']['history'],
-): Promise<{ id: string; open: RestockHistory | null }> {
+): Promise<{ id: string; open: NotificationHistory | null }> {
   for (let earlier = 0; ; earlier++) {
     const id = restockNotificationId(request, earlier)
-    const existing = (await history.get({ id })) as RestockHistory | null
+    const existing = await history.get({ id })
     if (!existing) return { id, open: null }
     if (isOpen(existing)) return { id, open: existing }
   }
@@ -96,7 +91,7 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
 
 export interface SendOptions {
   repositories: Pick<Repositories, 'subscriptions' | 'history'>
-  journal: DeliveryJournal
+  jobs: DeliveryJobStore
   config: Pick<AppConfig, 'resendApiKey' | 'resendFromEmail' | 'unsubscribeSecret'>
   log: Logger
   /** Starts the background delivery; rejects with DeliveryStartError when it cannot. */
@@ -114,8 +109,8 @@ async function pendingSubscribers(
   repositories: SendOptions['repositories'],
   productSlug: string,
 ): Promise<NotifySubscription[]> {
-  const all = await repositories.subscriptions.listProduct(productSlug)
-  return all
+  const { records } = await repositories.subscriptions.listProduct(productSlug)
+  return records
     .filter((subscription) => subscription.status === 'pending' && !subscription.isArchived)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
 }
@@ -143,19 +138,21 @@ export async function sendRestockNotification(
   }
 
   const { id: notificationId, open } = await notificationIdFor(request, repositories.history)
-  if (open && open.deliveryState !== 'complete') {
+  const repeated = (existing: NotificationHistory): SendSummary => {
     log.info('restock.send.repeated', { notificationId, productSlug: request.productSlug })
     return {
       success: true,
       notificationId,
-      sentCount: open.sentCount,
-      recipientEmails: open.recipientEmails,
-      timestamp: open.timestamp,
+      sentCount: existing.sentCount,
+      recipientEmails: existing.recipientEmails,
+      timestamp: existing.timestamp,
     }
   }
+  if (open && open.deliveryState !== 'complete') return repeated(open)
+
   const recipientEmails = subscribers.map((subscription) => subscription.email)
   const timestamp = new Date(now()).toISOString()
-  const history: RestockHistory = {
+  const history: NotificationHistory = {
     id: notificationId,
     productSlug: request.productSlug,
     emailTitle: request.emailTitle,
@@ -165,6 +162,10 @@ export async function sendRestockNotification(
     timestamp,
     status: 'sent',
     failedRecipients: [],
+    deliveryMode: emailConfigured ? 'email' : 'record-only',
+    ...(emailConfigured
+      ? { deliveryState: 'queued' as const }
+      : { deliveryState: 'complete' as const, completedAt: timestamp }),
   }
   const summary: SendSummary = {
     success: true,
@@ -174,19 +175,26 @@ export async function sendRestockNotification(
     timestamp,
   }
 
+  if (emailConfigured) {
+    // why: a job already stored under this id is the same notice (the id derives from it)
+    await options.jobs.saveJob({
+      notificationId,
+      productSlug: request.productSlug,
+      emailTitle: request.emailTitle,
+      emailBody: request.emailBody,
+      recipients: subscribers.map(({ id, email }) => ({ subscriptionId: id, email })),
+      createdAt: timestamp,
+    } satisfies DeliveryJob)
+  }
+  const winner = await storeHistory(repositories.history, history, open)
+  if (winner !== history) return repeated(winner)
+
   if (!emailConfigured) {
-    await saveHistory(repositories.history, {
-      ...history,
-      deliveryMode: 'record-only',
-      deliveryState: 'complete',
-      completedAt: timestamp,
-    })
     await mapWithConcurrency(subscribers, 20, (subscription) =>
-      repositories.subscriptions.save(subscription, {
-        ...subscription,
-        status: 'notified',
-        notifiedAt: timestamp,
-      }),
+      repositories.subscriptions.update(subscription, (current) =>
+        // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
+        current.status === 'pending' ? { ...current, status: 'notified', notifiedAt: timestamp } : current,
+      ),
     )
     log.info('restock.send.recorded', {
       notificationId,
@@ -197,37 +205,53 @@ export async function sendRestockNotification(
     return summary
   }
 
-  const job: DeliveryJob = {
-    notificationId,
-    productSlug: request.productSlug,
-    emailTitle: request.emailTitle,
-    emailBody: request.emailBody,
-    recipients: subscribers.map(({ id, email }) => ({ subscriptionId: id, email })),
-    createdAt: timestamp,
-  }
-  await options.journal.saveJob(job)
-  await saveHistory(repositories.history, {
-    ...history,
-    deliveryMode: 'email',
-    deliveryState: 'queued',
-  })
   try {
     await options.startDelivery(notificationId)
   } catch (error) {
     if (!(error instanceof DeliveryStartError)) throw error
     log.error('restock.send.start_failed', error, { notificationId })
     const reason = 'Delivery could not be started'
-    await saveHistory(repositories.history, {
-      ...history,
-      status: 'failed',
-      sentCount: 0,
-      failedRecipients: recipientEmails.map((email) => ({ email, error: reason })),
-      deliveryMode: 'email',
-      deliveryState: 'complete',
-      completedAt: new Date(now()).toISOString(),
-    })
+    await repositories.history.update({ id: notificationId }, (current) =>
+      current.deliveryState === 'queued'
+        ? {
+            ...current,
+            status: 'failed',
+            sentCount: 0,
+            failedRecipients: recipientEmails.map((email) => ({ email, error: reason })),
+            deliveryState: 'complete',
+            completedAt: new Date(now()).toISOString(),
+          }
+        : current,
+    )
     throw new HttpError(503, 'Email delivery could not be started; no e-mail was sent')
   }
   log.info('restock.send.queued', { notificationId, recipients: subscribers.length })
   return summary
+}
+
+/**
+ * Stores the history of this send: a new record (`onlyIfNew`), or, for a notice whose delivery
+ * never started (`retried`), the failed record replaced if it is still that. Answers `record`
+ * when this send stored it, else the history a concurrent identical send stored (the same notice).
+ */
+async function storeHistory(
+  history: SendOptions['repositories']['history'],
+  record: NotificationHistory,
+  retried: NotificationHistory | null,
+): Promise<NotificationHistory> {
+  const ref = { id: record.id }
+  if (!retried) {
+    if (await history.create(ref, record)) return record
+  } else {
+    let replaced = false
+    const stored = await history.update(ref, (current) => {
+      replaced = isOpen(current) && current.deliveryState === 'complete'
+      return replaced ? record : current
+    })
+    if (replaced) return record
+    if (stored) return stored
+  }
+  const stored = await history.get(ref)
+  if (!stored) throw new Error(`History ${record.id} vanished while it was being stored`)
+  return stored
 }

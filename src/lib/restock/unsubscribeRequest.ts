@@ -54,7 +54,10 @@ async function answer(req: Request, context: Context, log: Logger): Promise<Resp
     return already ? donePage(productTitle, true) : confirmPage(productTitle, token ?? '')
   }
   if (!already) {
-    await subscriptions.save(check.ref, { ...subscription, status: 'unsubscribed' })
+    const updated = await subscriptions.update(check.ref, (current) =>
+      current.status === 'unsubscribed' ? current : { ...current, status: 'unsubscribed' },
+    )
+    if (!updated) throw new HttpError(404, 'Subscription not found')
     log.info('unsubscribe.done', {
       subscriptionId: subscription.id,
       productSlug: subscription.productSlug,

@@ -1,31 +1,36 @@
 import type { Store } from '@netlify/blobs'
-import { mapWithConcurrency } from '../concurrency.js'
-import { ChangeJournal, type JournalEntry } from './changeJournal.js'
-import {
-  emptySnapshot,
-  keepSnapshot,
-  loadSnapshot,
-  type ListingSnapshot,
-} from './listingSnapshot.js'
+import { ListingCache, type Listing } from './listing/listingCache.js'
 
-export { clearInstanceSnapshots } from './listingSnapshot.js'
+export type { Listing } from './listing/listingCache.js'
+export { clearInstanceSnapshots } from './listing/listingSnapshot.js'
 
 /**
  * A set of JSON records, one blob each, under one key prefix. The record blobs are the source of
- * truth. Listing goes through a snapshot that is brought up to date from the change journal
- * (which keys changed lately) and, every few minutes, checked against the store's own key
- * listing, so that listing 10,000 records costs a few requests plus the changed records.
+ * truth, and every change is a compare-and-swap on one of them:
+ *
+ * - `create` writes only if the key is new (`onlyIfNew`);
+ * - `update` reads the record with its ETag, applies the change and writes only if the blob still
+ *   has that ETag (`onlyIfMatch`); when another write came first it reads again and re-applies
+ *   the change, a few times, then gives up with `RecordUpdateConflictError`;
+ * - `remove` deletes; an update that read the record before the delete then finds its ETag gone
+ *   and sees the record missing, so a deleted record never comes back.
+ *
+ * Lists go through the collection's listing cache (listing/listingCache.ts).
  */
-export interface CollectionLayout<Ref> {
+export interface CollectionLayout<T, Ref> {
   /** Journal and snapshot name, e.g. `reservations`. */
   name: string
   /** Prefix of every record key, e.g. `reservations/`. */
   prefix: string
   /** Blob key of the record `ref` names, or null when `ref` cannot name a record (bad segment). */
   keyOf(ref: Ref): string | null
+  /** Whether a parsed blob has the record's shape (a blob edited by hand may not). */
+  isRecord(value: unknown): value is T
 }
 
 export interface RecordCollectionOptions {
+  /** Which blobs the store reaches (`storeScope`); caches kept between requests are per scope. */
+  scope: string
   /** Blob reads in flight at once while listing. Default: 50. */
   readConcurrency?: number
   /** Hands over work that may finish after the response (Netlify's `context.waitUntil`). Default: left running unawaited. */
@@ -36,17 +41,41 @@ export interface RecordCollectionOptions {
   fullCheckIntervalMs?: number
   /** Told about failed background work (snapshot saves, journal pruning). Default: ignored. */
   onBackgroundError?: (work: string, error: unknown) => void
+  /** Told about a blob that is not a readable record; it is skipped. Default: ignored. */
+  onUnreadable?: (key: string) => void
+  /** Reads and writes an update may take before it gives up. Default: 5. */
+  updateAttempts?: number
 }
 
-const DEFAULT_READ_CONCURRENCY = 50
-const DEFAULT_FULL_CHECK_INTERVAL_MS = 10 * 60_000
-// why: a journal entry is trusted as "its record write has landed" only this long after it was
-// announced; until then its record is read again on every list
-const SETTLE_MS = 10_000
-// why: past this, reading the journal costs more than listing every key
-const MAX_JOURNAL_SPAN_MS = 60 * 60_000
-const JOURNAL_RETENTION_MS = 24 * 60 * 60_000
-const PRUNE_LIMIT = 200
+/** What `update` does with a record: the record to write, or the same object to write nothing. */
+export type RecordChange<T> = (current: T) => T
+
+/** A record kept changing under an update, more often than it tries; nothing was written. */
+export class RecordUpdateConflictError extends Error {
+  override name = 'RecordUpdateConflictError'
+  constructor(
+    readonly key: string,
+    attempts: number,
+  ) {
+    super(
+      `${key} was changed by other requests during each of ${attempts} attempts to update it; ` +
+        'nothing was written. Send the request again.',
+    )
+  }
+}
+
+/** The Blobs server answered a read without an ETag, so no compare-and-swap is possible. */
+export class MissingEtagError extends Error {
+  override name = 'MissingEtagError'
+  constructor(key: string) {
+    super(
+      `The Blobs server answered ${key} without an ETag. Netlify's Blobs always sends one; ` +
+        'locally, use scripts/atomicBlobsServer.ts (npm start and the tests do).',
+    )
+  }
+}
+
+const DEFAULT_UPDATE_ATTEMPTS = 5
 
 /** A key segment we generate or accept: no slash, no control characters, reasonable length. */
 export function isSafeKeySegment(value: unknown): value is string {
@@ -63,153 +92,108 @@ export function isSafeKeySegment(value: unknown): value is string {
 
 export class RecordCollection<T extends object, Ref> {
   readonly #store: Store
-  readonly #layout: CollectionLayout<Ref>
-  readonly #journal: ChangeJournal
-  readonly #snapshotKey: string
-  readonly #readConcurrency: number
-  readonly #defer: (work: Promise<unknown>) => void
-  readonly #now: () => number
-  readonly #fullCheckIntervalMs: number
-  readonly #onBackgroundError: (work: string, error: unknown) => void
+  readonly #layout: CollectionLayout<T, Ref>
+  readonly #listing: ListingCache
+  readonly #onUnreadable: (key: string) => void
+  readonly #updateAttempts: number
 
-  constructor(store: Store, layout: CollectionLayout<Ref>, options: RecordCollectionOptions = {}) {
+  constructor(store: Store, layout: CollectionLayout<T, Ref>, options: RecordCollectionOptions) {
     this.#store = store
     this.#layout = layout
-    this.#journal = new ChangeJournal(store, layout.name)
-    this.#snapshotKey = `snapshots/${layout.name}`
-    this.#readConcurrency = options.readConcurrency ?? DEFAULT_READ_CONCURRENCY
-    this.#defer = options.defer ?? (() => undefined)
-    this.#now = options.now ?? Date.now
-    this.#fullCheckIntervalMs = options.fullCheckIntervalMs ?? DEFAULT_FULL_CHECK_INTERVAL_MS
-    this.#onBackgroundError = options.onBackgroundError ?? (() => undefined)
+    this.#onUnreadable = options.onUnreadable ?? (() => undefined)
+    this.#updateAttempts = options.updateAttempts ?? DEFAULT_UPDATE_ATTEMPTS
+    this.#listing = new ListingCache(store, {
+      ...options,
+      name: layout.name,
+      prefix: layout.prefix,
+      parse: (text) => this.#parse(text),
+      onUnreadable: this.#onUnreadable,
+    })
   }
 
-  /** The record `ref` names, or null when there is none. */
+  /** The record `ref` names, or null when there is none (or its blob is not a readable record). */
   async get(ref: Ref): Promise<T | null> {
     const key = this.#layout.keyOf(ref)
     if (key === null) return null
-    return (await this.#store.get(key, { type: 'json' })) as T | null
+    return (await this.#read(key))?.record ?? null
   }
 
-  /** Creates or replaces the record under its own key; other records are never touched. */
-  async save(ref: Ref, record: T): Promise<void> {
-    const key = this.#layout.keyOf(ref)
-    if (key === null) throw new Error(`Cannot store a record under ${JSON.stringify(ref)}`)
-    await this.#journal.announce(key, this.#now())
-    await this.#store.setJSON(key, record)
+  /** Stores a new record; false (and nothing written) when its key already exists. */
+  async create(ref: Ref, record: T): Promise<boolean> {
+    const key = this.#requireKey(ref)
+    await this.#listing.announce(key)
+    const { modified } = await this.#store.setJSON(key, record, { onlyIfNew: true })
+    return modified
   }
 
-  /** Deletes the record; false when there was none. */
+  /**
+   * Applies `change` to the stored record with compare-and-swap (see the class comment) and
+   * answers the record as written, or null when there is no record. `change` may run more than
+   * once, each time on the record as it then is; what it throws is thrown, and nothing is written.
+   */
+  async update(ref: Ref, change: RecordChange<T>): Promise<T | null> {
+    const key = this.#requireKey(ref)
+    let announced = false
+    for (let attempt = 1; attempt <= this.#updateAttempts; attempt++) {
+      const found = await this.#read(key)
+      if (!found) return null
+      const next = change(found.record)
+      if (next === found.record) return found.record
+      if (!found.etag) throw new MissingEtagError(key)
+      if (!announced) await this.#listing.announce(key)
+      announced = true
+      const { modified } = await this.#store.setJSON(key, next, { onlyIfMatch: found.etag })
+      if (modified) return next
+      // why: contenders that collided retry at different moments instead of colliding again
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt))
+    }
+    throw new RecordUpdateConflictError(key, this.#updateAttempts)
+  }
+
+  /** Deletes the record (readable or not); false when there was none. */
   async remove(ref: Ref): Promise<boolean> {
     const key = this.#layout.keyOf(ref)
     if (key === null) return false
     const existing = await this.#store.getMetadata(key)
     if (!existing) return false
-    await this.#journal.announce(key, this.#now())
+    await this.#listing.announce(key)
     await this.#store.delete(key)
     return true
   }
 
-  /** Every record whose key starts with `prefix` (default: the whole collection), in no order. */
-  async list(prefix: string = this.#layout.prefix): Promise<T[]> {
-    const snapshot = await this.#synchronise()
-    const records: T[] = []
-    for (const [key, entry] of snapshot.entries) {
-      if (key.startsWith(prefix)) records.push(entry.record as T)
-    }
-    return records
+  /** Every record of the collection, in no order, and the keys of unreadable blobs (skipped). */
+  list(): Promise<Listing<T>> {
+    return this.#listing.all<T>()
   }
 
-  async #synchronise(): Promise<ListingSnapshot> {
-    const now = this.#now()
-    const loaded = await loadSnapshot(this.#store, this.#snapshotKey)
-    const needsFullCheck =
-      !loaded ||
-      now - loaded.fullCheckAt > this.#fullCheckIntervalMs ||
-      now - loaded.journalFrom > MAX_JOURNAL_SPAN_MS
-    const snapshot = loaded ?? emptySnapshot()
-    let changed = false
-    if (needsFullCheck) {
-      // why: the listing covers everything announced before the window; changes announced inside
-      // it are read again from the journal, so a write landing during the listing is not missed
-      snapshot.journalFrom = now - SETTLE_MS
-      await this.#compareAllKeys(snapshot)
-      snapshot.fullCheckAt = now
-      changed = true
-    }
-    changed = (await this.#applyJournal(snapshot, now, needsFullCheck)) || changed
-    const persisted = keepSnapshot(this.#store, this.#snapshotKey, snapshot, changed)
-    if (persisted) this.#background('snapshot.save', persisted)
-    if (needsFullCheck) {
-      this.#background(
-        'journal.prune',
-        this.#journal.prune(now - JOURNAL_RETENTION_MS, PRUNE_LIMIT),
-      )
-    }
-    return snapshot
+  /** Every record whose key starts with `prefix` (reads only that part of the collection). */
+  protected listUnder(prefix: string): Promise<Listing<T>> {
+    return this.#listing.under<T>(prefix)
   }
 
-  /** Background work may fail without harm (the snapshot is a cache); it is reported, never thrown. */
-  #background(work: string, promise: Promise<unknown>): void {
-    this.#defer(promise.catch((error: unknown) => this.#onBackgroundError(work, error)))
+  #requireKey(ref: Ref): string {
+    const key = this.#layout.keyOf(ref)
+    if (key === null) throw new Error(`Cannot store a record under ${JSON.stringify(ref)}`)
+    return key
   }
 
-  /** Lists every record key and reads those whose etag differs from the snapshot's. */
-  async #compareAllKeys(snapshot: ListingSnapshot): Promise<void> {
-    const listed = new Map<string, string>()
-    for await (const page of this.#store.list({ prefix: this.#layout.prefix, paginate: true })) {
-      for (const blob of page.blobs) listed.set(blob.key, blob.etag)
+  async #read(key: string): Promise<{ record: T; etag: string | undefined } | null> {
+    const found = await this.#store.getWithMetadata(key, { type: 'text' })
+    if (!found) return null
+    const record = this.#parse(found.data)
+    if (record === null) {
+      this.#onUnreadable(key)
+      return null
     }
-    for (const key of snapshot.entries.keys()) {
-      if (!listed.has(key)) snapshot.entries.delete(key)
+    return { record, etag: found.etag }
+  }
+
+  #parse(text: string): T | null {
+    try {
+      const value: unknown = JSON.parse(text)
+      return this.#layout.isRecord(value) ? value : null
+    } catch {
+      return null
     }
-    const stale = [...listed].filter(([key, etag]) => snapshot.entries.get(key)?.etag !== etag)
-    await this.#read(
-      snapshot,
-      stale.map(([key, etag]) => ({ key, etag })),
-    )
-  }
-
-  /**
-   * Reads the records of journal entries not yet reflected. An entry is marked reflected once it
-   * is older than SETTLE_MS; a full check covers entries announced well before it.
-   */
-  async #applyJournal(snapshot: ListingSnapshot, now: number, afterFullCheck: boolean) {
-    const entries = await this.#journal.entriesBetween(snapshot.journalFrom, now)
-    const pending = entries.filter((entry) => !snapshot.consumed.has(entry.key))
-    const coveredBefore = afterFullCheck ? now - SETTLE_MS : -Infinity
-    const keys = new Set(
-      pending.filter((entry) => entry.at >= coveredBefore).map((entry) => entry.recordKey),
-    )
-    await this.#read(
-      snapshot,
-      [...keys].map((key) => ({ key, etag: null })),
-    )
-    let changed = keys.size > 0
-    for (const entry of pending) {
-      if (entry.at < now - SETTLE_MS) {
-        snapshot.consumed.add(entry.key)
-        changed = true
-      }
-    }
-    snapshot.journalFrom = Math.max(snapshot.journalFrom, now - SETTLE_MS)
-    forgetConsumedBefore(snapshot, entries)
-    return changed
-  }
-
-  async #read(snapshot: ListingSnapshot, keys: { key: string; etag: string | null }[]) {
-    await mapWithConcurrency(keys, this.#readConcurrency, async ({ key, etag }) => {
-      const found = await this.#store.getWithMetadata(key, { type: 'json' })
-      if (found) snapshot.entries.set(key, { etag: etag ?? found.etag ?? null, record: found.data })
-      else snapshot.entries.delete(key)
-    })
-  }
-}
-
-/** Drops consumed keys whose journal folder is no longer read (they cannot be listed again). */
-function forgetConsumedBefore(snapshot: ListingSnapshot, listed: JournalEntry[]): void {
-  const stillListed = new Set(listed.map((entry) => entry.key))
-  for (const key of snapshot.consumed) {
-    if (!stillListed.has(key)) snapshot.consumed.delete(key)
   }
 }

@@ -35,7 +35,7 @@ export interface NotifySubscription extends Archivable {
   notifiedAt: string | null
 }
 
-/** §2.3 plus `failedRecipients` (D9). */
+/** §2.3 plus `failedRecipients` (D9) and the delivery fields (docs/decisions-local.md). */
 export interface NotificationHistory {
   id: string
   productSlug: string
@@ -46,6 +46,12 @@ export interface NotificationHistory {
   timestamp: string
   status: 'sent' | 'failed'
   failedRecipients: { email: string; error: string }[]
+  /** `queued` → `delivering` → `complete`. Absent on records written before delivery existed. */
+  deliveryState?: 'queued' | 'delivering' | 'complete'
+  /** `email` when Resend delivers, `record-only` when no provider is configured (§4.8). */
+  deliveryMode?: 'email' | 'record-only'
+  /** When the last batch was settled. */
+  completedAt?: string
 }
 
 /** Names one record of a product-scoped collection. */

@@ -1,10 +1,11 @@
 import type { Store } from '@netlify/blobs'
 import { createLogger } from '../log.js'
-import { openStore, RECORDS_STORE, type DeployInfo } from './blobStore.js'
+import { openStore, RECORDS_STORE, storeScope, type DeployInfo } from './blobStore.js'
 import {
   isSafeKeySegment,
   RecordCollection,
   type CollectionLayout,
+  type Listing,
   type RecordCollectionOptions,
 } from './recordCollection.js'
 import type {
@@ -21,19 +22,30 @@ export class ProductRecordRepository<T extends ProductRecordRef> extends RecordC
 > {
   readonly #prefix: string
 
-  constructor(store: Store, prefix: string, options?: RecordCollectionOptions) {
-    super(store, productLayout(prefix), options)
+  constructor(store: Store, prefix: string, options: RecordCollectionOptions) {
+    super(store, productLayout<T>(prefix), options)
     this.#prefix = prefix
   }
 
   /** Every record of one product (reads only that product's part of the index). */
-  listProduct(productSlug: string): Promise<T[]> {
-    if (!isSafeKeySegment(productSlug)) return Promise.resolve([])
-    return this.list(`${this.#prefix}/${productSlug}/`)
+  listProduct(productSlug: string): Promise<Listing<T>> {
+    if (!isSafeKeySegment(productSlug)) return Promise.resolve({ records: [], unreadableKeys: [] })
+    return this.listUnder(`${this.#prefix}/${productSlug}/`)
   }
 }
 
-function productLayout(prefix: string): CollectionLayout<ProductRecordRef> {
+function hasStringFields(value: unknown, fields: readonly string[]): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const record = value as Record<string, unknown>
+  return fields.every((field) => typeof record[field] === 'string')
+}
+
+/** The fields every product record has; a blob without them is not a record (issue: damaged blobs). */
+const PRODUCT_RECORD_FIELDS = ['id', 'productSlug', 'status', 'createdAt'] as const
+
+function productLayout<T extends ProductRecordRef>(
+  prefix: string,
+): CollectionLayout<T, ProductRecordRef> {
   return {
     name: prefix,
     prefix: `${prefix}/`,
@@ -41,6 +53,7 @@ function productLayout(prefix: string): CollectionLayout<ProductRecordRef> {
       isSafeKeySegment(id) && isSafeKeySegment(productSlug)
         ? `${prefix}/${productSlug}/${id}`
         : null,
+    isRecord: (value): value is T => hasStringFields(value, PRODUCT_RECORD_FIELDS),
   }
 }
 
@@ -48,22 +61,24 @@ export type ReservationRepository = ProductRecordRepository<Reservation>
 export type SubscriptionRepository = ProductRecordRepository<NotifySubscription>
 export type HistoryRepository = RecordCollection<NotificationHistory, { id: string }>
 
-export function reservationRepository(store: Store, options?: RecordCollectionOptions) {
+export function reservationRepository(store: Store, options: RecordCollectionOptions) {
   return new ProductRecordRepository<Reservation>(store, 'reservations', options)
 }
 
-export function subscriptionRepository(store: Store, options?: RecordCollectionOptions) {
+export function subscriptionRepository(store: Store, options: RecordCollectionOptions) {
   return new ProductRecordRepository<NotifySubscription>(store, 'notify', options)
 }
 
 /** Notification history under `notif-history:{id}` (§2.3). */
-export function historyRepository(store: Store, options?: RecordCollectionOptions) {
+export function historyRepository(store: Store, options: RecordCollectionOptions) {
   return new RecordCollection<NotificationHistory, { id: string }>(
     store,
     {
       name: 'notif-history',
       prefix: 'notif-history:',
       keyOf: ({ id }) => (isSafeKeySegment(id) ? `notif-history:${id}` : null),
+      isRecord: (value): value is NotificationHistory =>
+        hasStringFields(value, ['id', 'productSlug', 'timestamp']),
     },
     options,
   )
@@ -86,7 +101,13 @@ export function openRepositories(context: RequestContextLike): Repositories {
   const store = openStore(RECORDS_STORE, context)
   const log = createLogger(context.requestId ?? 'background')
   const options: RecordCollectionOptions = {
+    scope: storeScope(RECORDS_STORE, context),
     defer: (work) => context.waitUntil?.(work),
+    onUnreadable: (key) =>
+      log.warn('storage.record_unreadable', {
+        key,
+        fix: 'the blob is not a readable record: fix it in the Netlify UI or delete it',
+      }),
     onBackgroundError: (work, error) =>
       log.warn('storage.background_failed', {
         work,

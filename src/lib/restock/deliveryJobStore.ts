@@ -1,25 +1,14 @@
 import type { Store } from '@netlify/blobs'
 import { mapWithConcurrency } from '../concurrency.js'
 import { openStore, RECORDS_STORE, type DeployInfo } from '../storage/blobStore.js'
-import type { NotificationHistory } from '../storage/records.js'
-import type { HistoryRepository } from '../storage/repositories.js'
 
 /**
- * Progress of one restock delivery, kept beside the history record so that a delivery can stop
- * at its time budget and continue in another invocation. Every blob has one writer:
- * `notif-delivery/{id}/job` is written once by the send, `notif-delivery/{id}/batches/{n}` once
- * by whoever delivered batch n. Nothing is ever read, changed and written back.
+ * What one restock delivery sends to whom, and how far it got, kept beside the history record so
+ * that a delivery can stop at its time budget and continue in another invocation. Every blob is
+ * written once and never changed: `notif-delivery/{id}/job` by the send, and
+ * `notif-delivery/{id}/batches/{n}` by whoever settled batch n (both `onlyIfNew`, so a second
+ * writer of the same blob leaves the first one's).
  */
-
-/** The §2.3 history record plus the delivery fields this service adds (documented in docs/decisions-local.md). */
-export interface RestockHistory extends NotificationHistory {
-  /** `queued` → `delivering` → `complete`. Absent on records written before delivery existed. */
-  deliveryState?: 'queued' | 'delivering' | 'complete'
-  /** `email` when Resend delivers, `record-only` when no provider is configured (§4.8). */
-  deliveryMode?: 'email' | 'record-only'
-  /** When the last batch was settled. */
-  completedAt?: string
-}
 
 export interface DeliveryRecipient {
   subscriptionId: string
@@ -47,15 +36,17 @@ export interface BatchRecord {
 const PREFIX = 'notif-delivery'
 const READ_CONCURRENCY = 50
 
-export class DeliveryJournal {
+export class DeliveryJobStore {
   readonly #store: Store
 
   constructor(store: Store) {
     this.#store = store
   }
 
-  async saveJob(job: DeliveryJob): Promise<void> {
-    await this.#store.setJSON(`${PREFIX}/${job.notificationId}/job`, job)
+  /** Stores the job; false when the notification already has one (it is never replaced). */
+  async saveJob(job: DeliveryJob): Promise<boolean> {
+    const key = `${PREFIX}/${job.notificationId}/job`
+    return (await this.#store.setJSON(key, job, { onlyIfNew: true })).modified
   }
 
   async getJob(notificationId: string): Promise<DeliveryJob | null> {
@@ -64,8 +55,10 @@ export class DeliveryJournal {
     })) as DeliveryJob | null
   }
 
+  /** Records a settled batch; a batch settled before keeps its first record. */
   async saveBatch(notificationId: string, record: BatchRecord): Promise<void> {
-    await this.#store.setJSON(`${PREFIX}/${notificationId}/batches/${record.batch}`, record)
+    const key = `${PREFIX}/${notificationId}/batches/${record.batch}`
+    await this.#store.setJSON(key, record, { onlyIfNew: true })
   }
 
   /** Numbers of the batches already settled (one key listing, no reads). */
@@ -91,11 +84,6 @@ export class DeliveryJournal {
   }
 }
 
-export function openDeliveryJournal(context: DeployInfo): DeliveryJournal {
-  return new DeliveryJournal(openStore(RECORDS_STORE, context))
-}
-
-/** Writes a history record with its delivery fields (the repository is typed to the §2.3 fields). */
-export function saveHistory(history: HistoryRepository, record: RestockHistory): Promise<void> {
-  return history.save({ id: record.id }, record)
+export function openDeliveryJobStore(context: DeployInfo): DeliveryJobStore {
+  return new DeliveryJobStore(openStore(RECORDS_STORE, context))
 }

@@ -6,24 +6,32 @@ import type { Store } from '@netlify/blobs'
  * It is only a cache: losing it, or a concurrent save overwriting it, costs reads, never data.
  */
 export interface ListingSnapshot {
-  entries: Map<string, { etag: string | null; record: unknown }>
+  entries: Map<string, SnapshotEntry>
   /** Journal entry keys already reflected in `entries`. */
   consumed: Set<string>
   /** Journal folders from this time on are still read (ms). */
   journalFrom: number
   /** When every record key was last listed and compared (ms). */
   fullCheckAt: number
+  /** ETag of the saved snapshot blob this one continues; null when none was saved yet. */
+  blobEtag: string | null
+}
+
+/** One record as last read; `record` is null when the blob could not be read as a record. */
+export interface SnapshotEntry {
+  etag: string | null
+  record: unknown
 }
 
 interface SnapshotBlob {
   version: typeof SNAPSHOT_VERSION
-  entries: Record<string, { etag: string | null; record: unknown }>
+  entries: Record<string, SnapshotEntry>
   consumed: string[]
   journalFrom: number
   fullCheckAt: number
 }
 
-const SNAPSHOT_VERSION = 2
+const SNAPSHOT_VERSION = 3
 
 /** Snapshots kept by this function instance between requests (checked before every use). */
 const instanceSnapshots = new Map<string, ListingSnapshot>()
@@ -38,32 +46,52 @@ function copy(snapshot: ListingSnapshot): ListingSnapshot {
 }
 
 export function emptySnapshot(): ListingSnapshot {
-  return { entries: new Map(), consumed: new Set(), journalFrom: 0, fullCheckAt: 0 }
+  return {
+    entries: new Map(),
+    consumed: new Set(),
+    journalFrom: 0,
+    fullCheckAt: 0,
+    blobEtag: null,
+  }
 }
 
-export async function loadSnapshot(store: Store, key: string): Promise<ListingSnapshot | null> {
-  const cached = instanceSnapshots.get(cacheKey(store, key))
+/** `scope`: which blobs the store reaches (`storeScope`), so environments never mix. */
+export async function loadSnapshot(
+  store: Store,
+  scope: string,
+  key: string,
+): Promise<ListingSnapshot | null> {
+  const cached = instanceSnapshots.get(`${scope}|${key}`)
   if (cached) return copy(cached)
   // why: an unreadable snapshot (or one of an older format) is rebuilt by a full check
-  const blob = (await store.get(key, { type: 'json' }).catch(() => null)) as SnapshotBlob | null
+  const found = await store.getWithMetadata(key, { type: 'json' }).catch(() => null)
+  const blob = found?.data as SnapshotBlob | undefined
   if (blob?.version !== SNAPSHOT_VERSION) return null
   return {
     entries: new Map(Object.entries(blob.entries)),
     consumed: new Set(blob.consumed),
     journalFrom: blob.journalFrom,
     fullCheckAt: blob.fullCheckAt,
+    blobEtag: found?.etag ?? null,
   }
 }
 
-/** Keeps the snapshot for this instance and, when `persist`, writes it for the others. */
-export function keepSnapshot(
+/**
+ * Keeps the snapshot for this instance and, when `persist`, writes it for the others, only over
+ * the saved snapshot it continues: when another instance saved one meanwhile, theirs stays (it is
+ * as good a cache) and this instance reads it on its next list.
+ */
+export async function keepSnapshot(
   store: Store,
+  scope: string,
   key: string,
   snapshot: ListingSnapshot,
   persist: boolean,
-): Promise<unknown> | null {
-  instanceSnapshots.set(cacheKey(store, key), copy(snapshot))
-  if (!persist) return null
+): Promise<void> {
+  const cacheKey = `${scope}|${key}`
+  const kept = copy(snapshot)
+  instanceSnapshots.set(cacheKey, kept)
+  if (!persist) return
   const blob: SnapshotBlob = {
     version: SNAPSHOT_VERSION,
     entries: Object.fromEntries(snapshot.entries),
@@ -71,25 +99,10 @@ export function keepSnapshot(
     journalFrom: snapshot.journalFrom,
     fullCheckAt: snapshot.fullCheckAt,
   }
-  return store.setJSON(key, blob)
-}
-
-function cacheKey(store: Store, key: string): string {
-  const storeName = (store as unknown as { name?: string }).name ?? ''
-  return `${blobsEnvironment()}|${storeName}|${key}`
-}
-
-// why: tests and the benchmark run several blob servers in one process; a snapshot from one
-// must never be used against another
-function blobsEnvironment(): string {
-  const raw =
-    (globalThis as { netlifyBlobsContext?: string }).netlifyBlobsContext ??
-    process.env.NETLIFY_BLOBS_CONTEXT
-  if (!raw) return ''
-  try {
-    const context = JSON.parse(Buffer.from(raw, 'base64').toString('utf8'))
-    return `${context.siteID ?? ''}|${context.edgeURL ?? context.apiURL ?? ''}`
-  } catch {
-    return ''
-  }
+  const condition = snapshot.blobEtag ? { onlyIfMatch: snapshot.blobEtag } : { onlyIfNew: true }
+  const { modified, etag } = await store.setJSON(key, blob, condition)
+  if (instanceSnapshots.get(cacheKey) !== kept) return
+  // why: after another instance's save, continue from theirs (read again on the next list)
+  if (modified) kept.blobEtag = etag ?? null
+  else instanceSnapshots.delete(cacheKey)
 }
