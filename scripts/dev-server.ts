@@ -8,6 +8,20 @@ import { existsSync } from 'node:fs'
 import http from 'node:http'
 import { Readable } from 'node:stream'
 import { NetlifyDev } from '@netlify/dev'
+import { AtomicBlobsServer } from './atomicBlobsServer.js'
+
+/** Starts our atomic local Blobs server and points every function at it (LOCAL_BLOBS_SERVER). */
+async function startLocalBlobs(): Promise<AtomicBlobsServer> {
+  const token = crypto.randomUUID()
+  const blobs = new AtomicBlobsServer({ directory: '.netlify/local-blobs', token, port: 0 })
+  const { port } = await blobs.start()
+  process.env.LOCAL_BLOBS_SERVER = JSON.stringify({
+    edgeURL: `http://127.0.0.1:${port}`,
+    siteID: 'local-site',
+    token,
+  })
+  return blobs
+}
 
 /** Values that make the local service usable out of the box; never used on Netlify. */
 const LOCAL_DEFAULTS: Record<string, string> = {
@@ -27,6 +41,7 @@ function loadEnvironment(): void {
 
 async function main(): Promise<void> {
   loadEnvironment()
+  const blobs = await startLocalBlobs()
   const requestedPort = Number(process.env.PORT ?? 8888)
   let dev: NetlifyDev | null = null
   let ready: (value: NetlifyDev) => void = () => undefined
@@ -83,6 +98,7 @@ async function main(): Promise<void> {
     server.close()
     server.closeAllConnections()
     await dev?.stop().catch(() => undefined)
+    await blobs.stop().catch(() => undefined)
     process.exit(0)
   }
   process.on('SIGINT', stop)

@@ -89,7 +89,7 @@ describe('POST /api/admin-reservations-list', () => {
   it('shows a status change made a moment ago (no stale listing)', async () => {
     const { scope, records } = await seeded()
     await scope.call(reservationsList, {})
-    await scope.repositories.reservations.save(records.a, { ...records.a, status: 'cancelled' })
+    await scope.repositories.reservations.update(records.a, (r) => ({ ...r, status: 'cancelled' }))
     const { body } = await scope.call(reservationsList, { status: 'cancelled' })
     expect(body.reservations.map((r: any) => r.id)).toEqual([records.a.id])
   })

@@ -66,7 +66,7 @@ describe('runBulkAction', () => {
     const repository = subscriptionRepository(freshStore())
     const record = subscription()
     await repository.create(record, record)
-    repository.save = async () => {
+    repository.update = async () => {
       throw new Error('write refused')
     }
     const { log, errors } = recordingLog()

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import handler from '../../netlify/functions/notify-signup.js'
-import { claimKey, CLAIM_WRITE_GRACE_MS } from '../../src/lib/restock/signupClaims.js'
+import { signupClaimKey as claimKey } from '../../src/lib/restock/notifySignup.js'
+import { CLAIM_WRITE_GRACE_MS } from '../../src/lib/storage/recordClaims.js'
 import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
@@ -121,6 +122,17 @@ describe('POST /api/notify-signup: one pending subscription per e-mail and produ
     expect(await subscriptionsOf('quints@example.com')).toHaveLength(1)
   })
 
+  it('stores one subscription for 100 identical signups arriving at once; all answer its id', async () => {
+    const body = { email: 'hundred@example.com', productSlug: PRODUCT }
+    const answers = await Promise.all(Array.from({ length: 100 }, () => signup(body)))
+    expect(answers.every((answer) => answer.status === 200)).toBe(true)
+    const ids = new Set(answers.map((answer) => answer.body.subscriptionId))
+    expect(ids.size).toBe(1)
+    const stored = await subscriptionsOf('hundred@example.com')
+    expect(stored.map((subscription) => subscription.id)).toEqual([...ids])
+    expect(confirmationsTo('hundred@example.com')).toHaveLength(1)
+  })
+
   it('stores all 50 of 50 simultaneous signups with different e-mails for one product', async () => {
     const emails = Array.from({ length: 50 }, (_, i) => `crowd-${i}@example.com`)
     const answers = await Promise.all(
@@ -144,7 +156,7 @@ describe('POST /api/notify-signup: one pending subscription per e-mail and produ
     const first = await signup({ email, productSlug: PRODUCT })
     const ref = { id: first.body.subscriptionId, productSlug: PRODUCT }
     const previous = (await subscriptions().get(ref))!
-    await subscriptions().save(ref, { ...previous, ...change })
+    await subscriptions().update(ref, () => ({ ...previous, ...change }))
 
     const second = await signup({ email, productSlug: PRODUCT })
     expect(second.status).toBe(200)
@@ -167,7 +179,7 @@ describe('POST /api/notify-signup: one pending subscription per e-mail and produ
     })
     const pending = signup({ email, productSlug: PRODUCT })
     const ref = { id: 'ntf_1-inflight', productSlug: PRODUCT }
-    await subscriptions().save(ref, {
+    await subscriptions().create(ref, {
       ...ref,
       email,
       status: 'pending',
@@ -183,7 +195,7 @@ describe('POST /api/notify-signup: one pending subscription per e-mail and produ
   it('finds a pending subscription that has no claim (imported, or set back to pending) and sends nothing', async () => {
     const email = 'unclaimed@example.com'
     const ref = { id: 'ntf_2-imported', productSlug: PRODUCT }
-    await subscriptions().save(ref, {
+    await subscriptions().create(ref, {
       ...ref,
       email,
       status: 'pending',

@@ -101,7 +101,7 @@ describe('listing past the journal', () => {
     await first.create(record, record)
     expect((await second.list()).records).toEqual([record])
     const confirmed = { ...record, status: 'confirmed' }
-    await first.save(record, confirmed)
+    await first.update(record, () => confirmed)
     expect((await second.list()).records).toEqual([confirmed])
     await first.remove(record)
     clearInstanceSnapshots()

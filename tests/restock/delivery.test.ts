@@ -4,7 +4,11 @@ import {
   deliverRestockNotification,
 } from '../../src/lib/restock/deliverRestockNotification.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
-import { verifyUnsubscribeToken } from '../../src/lib/restock/unsubscribeToken.js'
+import unsubscribe from '../../netlify/functions/notify-unsubscribe.js'
+import {
+  createUnsubscribeToken,
+  verifyUnsubscribeToken,
+} from '../../src/lib/restock/unsubscribeToken.js'
 import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import { fakeContext } from '../helpers/context.js'
 import { sentTo, useDeliveryHarness } from './deliveryHarness.js'
@@ -196,10 +200,10 @@ describe('restock delivery', () => {
     const store = openStore(RECORDS_STORE, fakeContext())
     await store.delete(`notif-delivery/${id}/batches/1`)
     const history = (await harness.repositories.history.get({ id })) as NotificationHistory
-    await harness.repositories.history.save({ id }, {
+    await harness.repositories.history.update({ id }, () => ({
       ...history,
       deliveryState: 'delivering',
-    } as never)
+    }))
     const clock = fakeClock()
     const run = await deliverRestockNotification(id, options(clock).deliveryOptions)
 
@@ -218,13 +222,41 @@ describe('restock delivery', () => {
     const productSlug = freshProduct()
     const subscribers = await seedMany(harness.repositories, 2, { productSlug })
     const id = await queue(productSlug)
-    await harness.repositories.subscriptions.save(subscribers[1], {
-      ...subscribers[1],
+    await harness.repositories.subscriptions.update(subscribers[1], (s) => ({
+      ...s,
       status: 'unsubscribed',
-    })
+    }))
     await deliverRestockNotification(id, options(fakeClock()).deliveryOptions)
     const stored = await statusesOf(subscribers)
     expect(stored.map((s) => s.status)).toEqual(['notified', 'unsubscribed'])
+  })
+
+  it('leaves every subscriber who unsubscribes during the delivery unsubscribed (20 races)', async () => {
+    process.env.UNSUBSCRIBE_SECRET = SECRET
+    const productSlug = freshProduct()
+    const subscribers = await seedMany(harness.repositories, 20, { productSlug })
+    const id = await queue(productSlug)
+    const unsubscribes = subscribers.map(async (subscriber, index) => {
+      // why: spread over the delivery's batches, so some land before and some after each mark
+      await new Promise((resolve) => setTimeout(resolve, index * 2))
+      const token = createUnsubscribeToken(subscriber, SECRET)
+      const response = await unsubscribe(
+        new Request(`https://shop.example.test/api/notify-unsubscribe?token=${token}`, {
+          method: 'POST',
+          headers: { Accept: 'application/json' },
+        }),
+        fakeContext(),
+      )
+      return response.status
+    })
+    const [run, ...statuses] = await Promise.all([
+      deliverRestockNotification(id, options(fakeClock()).deliveryOptions),
+      ...unsubscribes,
+    ])
+    expect(run.state).toBe('complete')
+    expect(statuses).toEqual(Array(20).fill(200))
+    const stored = await statusesOf(subscribers)
+    expect(stored.map((s) => s.status)).toEqual(Array(20).fill('unsubscribed'))
   })
 
   it('reports a missing notification without sending anything', async () => {

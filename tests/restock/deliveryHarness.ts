@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest'
 import { createLogger } from '../../src/lib/log.js'
 import type { DeliveryOptions } from '../../src/lib/restock/deliverRestockNotification.js'
-import { openDeliveryJobStore, type DeliveryJobStore } from '../../src/lib/restock/deliveryJobStore.js'
+import {
+  openDeliveryJobStore,
+  type DeliveryJobStore,
+} from '../../src/lib/restock/deliveryJobStore.js'
 import { resendMailer, type RestockMailer } from '../../src/lib/restock/restockMailer.js'
 import { sendRestockNotification } from '../../src/lib/restock/sendRestockNotification.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'

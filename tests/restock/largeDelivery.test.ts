@@ -4,7 +4,7 @@ import {
   deliverRestockNotification,
   type DeliveryRun,
 } from '../../src/lib/restock/deliverRestockNotification.js'
-import { saveHistory, type NotificationHistory } from '../../src/lib/restock/deliveryJobStore.js'
+import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import type { RestockMailer } from '../../src/lib/restock/restockMailer.js'
 import { sentTo, useDeliveryHarness } from './deliveryHarness.js'
 import { fakeClock, resendReply, seedMany } from './restockTestKit.js'
@@ -28,19 +28,22 @@ describe('restock delivery at scale', () => {
       recipients: subscribers.map((s) => ({ subscriptionId: s.id, email: s.email })),
       createdAt: new Date().toISOString(),
     })
-    await saveHistory(harness.repositories.history, {
-      id,
-      productSlug,
-      emailTitle: '再入荷',
-      emailBody: '入荷しました',
-      recipientEmails: subscribers.map((s) => s.email),
-      sentCount: 2500,
-      timestamp: new Date().toISOString(),
-      status: 'sent',
-      failedRecipients: [],
-      deliveryMode: 'email',
-      deliveryState: 'queued',
-    })
+    await harness.repositories.history.create(
+      { id },
+      {
+        id,
+        productSlug,
+        emailTitle: '再入荷',
+        emailBody: '入荷しました',
+        recipientEmails: subscribers.map((s) => s.email),
+        sentCount: 2500,
+        timestamp: new Date().toISOString(),
+        status: 'sent',
+        failedRecipients: [],
+        deliveryMode: 'email',
+        deliveryState: 'queued',
+      },
+    )
     const clock = fakeClock()
     const budgetMs = 60_000
     const real = harness.mailer()

@@ -63,7 +63,7 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
 
   it('queues the delivery, answers at once, and the background function delivers and marks everyone', async () => {
     const productSlug = PRODUCT
-    const stale = ((await restock.repositories.subscriptions.listProduct(PRODUCT)).records).filter(
+    const stale = (await restock.repositories.subscriptions.listProduct(PRODUCT)).records.filter(
       (subscription) => subscription.status === 'pending',
     )
     expect(stale).toEqual([])
@@ -144,7 +144,7 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
     expect(status).toBe(503)
     expect(body.error).toBe('Email delivery could not be started; no e-mail was sent')
     expect(await restock.repositories.subscriptions.get(subscription)).toEqual(subscription)
-    const history = ((await restock.repositories.history.list()).records).find(
+    const history = (await restock.repositories.history.list()).records.find(
       (record) => record.productSlug === productSlug,
     ) as NotificationHistory
     expect(history).toMatchObject({

@@ -38,7 +38,8 @@ export interface EndpointOptions<Schema extends z.ZodType> {
 
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error'
 /** 409 when a record kept changing under an update (RecordUpdateConflictError); nothing was written. */
-export const CONFLICT_MESSAGE = 'The record was changed by another request at the same time; try again'
+export const CONFLICT_MESSAGE =
+  'The record was changed by another request at the same time; try again'
 
 function firstIssue(error: z.ZodError): HttpError {
   return new HttpError(400, error.issues[0]?.message ?? 'Invalid request body')

@@ -193,7 +193,9 @@ export async function sendRestockNotification(
     await mapWithConcurrency(subscribers, 20, (subscription) =>
       repositories.subscriptions.update(subscription, (current) =>
         // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
-        current.status === 'pending' ? { ...current, status: 'notified', notifiedAt: timestamp } : current,
+        current.status === 'pending'
+          ? { ...current, status: 'notified', notifiedAt: timestamp }
+          : current,
       ),
     )
     log.info('restock.send.recorded', {

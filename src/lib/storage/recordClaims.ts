@@ -64,7 +64,10 @@ export async function claimRecord(options: ClaimOptions): Promise<ClaimOutcome> 
     if (claim) {
       const state = await options.holderState(claim)
       if (state === 'live') return { holderId: claim.holderId, won: false }
-      if (state === 'missing' && now().getTime() - Date.parse(claim.claimedAt) < CLAIM_WRITE_GRACE_MS) {
+      if (
+        state === 'missing' &&
+        now().getTime() - Date.parse(claim.claimedAt) < CLAIM_WRITE_GRACE_MS
+      ) {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS))
         continue
       }

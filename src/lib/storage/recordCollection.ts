@@ -29,8 +29,11 @@ export interface CollectionLayout<T, Ref> {
 }
 
 export interface RecordCollectionOptions {
-  /** Which blobs the store reaches (`storeScope`); caches kept between requests are per scope. */
-  scope: string
+  /**
+   * Which blobs the store reaches (`storeScope`); collections of one scope share the listing
+   * cache kept between requests. Default: a scope of this collection alone.
+   */
+  scope?: string
   /** Blob reads in flight at once while listing. Default: 50. */
   readConcurrency?: number
   /** Hands over work that may finish after the response (Netlify's `context.waitUntil`). Default: left running unawaited. */
@@ -97,13 +100,18 @@ export class RecordCollection<T extends object, Ref> {
   readonly #onUnreadable: (key: string) => void
   readonly #updateAttempts: number
 
-  constructor(store: Store, layout: CollectionLayout<T, Ref>, options: RecordCollectionOptions) {
+  constructor(
+    store: Store,
+    layout: CollectionLayout<T, Ref>,
+    options: RecordCollectionOptions = {},
+  ) {
     this.#store = store
     this.#layout = layout
     this.#onUnreadable = options.onUnreadable ?? (() => undefined)
     this.#updateAttempts = options.updateAttempts ?? DEFAULT_UPDATE_ATTEMPTS
     this.#listing = new ListingCache(store, {
       ...options,
+      scope: options.scope ?? crypto.randomUUID(),
       name: layout.name,
       prefix: layout.prefix,
       parse: (text) => this.#parse(text),
@@ -128,11 +136,12 @@ export class RecordCollection<T extends object, Ref> {
 
   /**
    * Applies `change` to the stored record with compare-and-swap (see the class comment) and
-   * answers the record as written, or null when there is no record. `change` may run more than
+   * answers the record as written, or null when there is no record (or `ref` names none). `change` may run more than
    * once, each time on the record as it then is; what it throws is thrown, and nothing is written.
    */
   async update(ref: Ref, change: RecordChange<T>): Promise<T | null> {
-    const key = this.#requireKey(ref)
+    const key = this.#layout.keyOf(ref)
+    if (key === null) return null
     let announced = false
     for (let attempt = 1; attempt <= this.#updateAttempts; attempt++) {
       const found = await this.#read(key)

@@ -22,7 +22,7 @@ export class ProductRecordRepository<T extends ProductRecordRef> extends RecordC
 > {
   readonly #prefix: string
 
-  constructor(store: Store, prefix: string, options: RecordCollectionOptions) {
+  constructor(store: Store, prefix: string, options?: RecordCollectionOptions) {
     super(store, productLayout<T>(prefix), options)
     this.#prefix = prefix
   }
@@ -61,16 +61,16 @@ export type ReservationRepository = ProductRecordRepository<Reservation>
 export type SubscriptionRepository = ProductRecordRepository<NotifySubscription>
 export type HistoryRepository = RecordCollection<NotificationHistory, { id: string }>
 
-export function reservationRepository(store: Store, options: RecordCollectionOptions) {
+export function reservationRepository(store: Store, options?: RecordCollectionOptions) {
   return new ProductRecordRepository<Reservation>(store, 'reservations', options)
 }
 
-export function subscriptionRepository(store: Store, options: RecordCollectionOptions) {
+export function subscriptionRepository(store: Store, options?: RecordCollectionOptions) {
   return new ProductRecordRepository<NotifySubscription>(store, 'notify', options)
 }
 
 /** Notification history under `notif-history:{id}` (§2.3). */
-export function historyRepository(store: Store, options: RecordCollectionOptions) {
+export function historyRepository(store: Store, options?: RecordCollectionOptions) {
   return new RecordCollection<NotificationHistory, { id: string }>(
     store,
     {

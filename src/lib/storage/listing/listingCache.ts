@@ -1,7 +1,12 @@
 import type { Store } from '@netlify/blobs'
 import { mapWithConcurrency } from '../../concurrency.js'
 import { ChangeJournal, type JournalEntry } from './changeJournal.js'
-import { emptySnapshot, keepSnapshot, loadSnapshot, type ListingSnapshot } from './listingSnapshot.js'
+import {
+  emptySnapshot,
+  keepSnapshot,
+  loadSnapshot,
+  type ListingSnapshot,
+} from './listingSnapshot.js'
 
 /**
  * The listing cache of one record collection: what lets an admin list 10,000 records with a few
@@ -129,7 +134,9 @@ export class ListingCache {
 
   /** Background work may fail without harm (the snapshot is a cache); it is reported, never thrown. */
   #background(work: string, promise: Promise<unknown>): void {
-    this.#options.defer(promise.catch((error: unknown) => this.#options.onBackgroundError(work, error)))
+    this.#options.defer(
+      promise.catch((error: unknown) => this.#options.onBackgroundError(work, error)),
+    )
   }
 
   /** Lists every key under `prefix` and reads those whose ETag differs from the snapshot's. */
