@@ -1,6 +1,19 @@
 import type { Config } from '@netlify/functions'
-import { handleUnsubscribe } from '../../src/lib/restock/unsubscribeRequest.js'
+import { defineEndpoint } from '../../src/lib/http/endpoint.js'
+import {
+  answerUnsubscribe,
+  unsubscribeErrorPage,
+  unsubscribeForm,
+} from '../../src/lib/restock/unsubscribeRequest.js'
 
-export default handleUnsubscribe
+export default defineEndpoint({
+  methods: ['GET', 'POST'],
+  auth: 'none',
+  body: unsubscribeForm,
+  bodyKind: 'form',
+  errorPage: unsubscribeErrorPage,
+  handle: ({ req, body, context, config, log }) =>
+    answerUnsubscribe({ req, form: body, context, config, log }),
+})
 
 export const config: Config = { path: '/api/notify-unsubscribe' }

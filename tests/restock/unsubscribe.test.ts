@@ -198,7 +198,7 @@ describe('/api/notify-unsubscribe', () => {
   it('answers 405 with Allow to other methods', async () => {
     const { status, headers } = await call('DELETE', '')
     expect(status).toBe(405)
-    expect(headers.get('allow')).toBe('GET, POST')
+    expect(headers.get('allow')).toBe('GET, POST, OPTIONS')
   })
 
   it('answers 503 and logs a configuration error when UNSUBSCRIBE_SECRET is unset', async () => {

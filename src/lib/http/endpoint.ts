@@ -27,8 +27,18 @@ export interface EndpointOptions<Schema extends z.ZodType> {
   auth: TokenGroup | 'none'
   /** CORS policy (D8). Default: `admin` for token groups, `public` otherwise. */
   cors?: CorsPolicy
-  /** Schema of the JSON body (POST). Omit for GET endpoints. */
+  /** Schema of the body (POST). Omit for GET endpoints. */
   body?: Schema
+  /**
+   * How a POST body is read: `json` (D8) or `form` (the fields of an
+   * `application/x-www-form-urlencoded` body; a body of any other type has no fields). Default: `json`.
+   */
+  bodyKind?: 'json' | 'form'
+  /**
+   * The answer to a failure for this endpoint's callers (e.g. an HTML page), or null for the JSON
+   * shape; `headers` (such as `Allow`) are added to it. Default: always JSON.
+   */
+  errorPage?: (req: Request, status: number) => Response | null
   /** Turns a failed validation into the endpoint's documented 400. Default: the first issue's message. */
   invalid?: (error: z.ZodError) => HttpError
   /** Text of the 500 answer (D8: the public forms answer in Japanese). Default: `Internal server error`. */
@@ -71,15 +81,7 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
       config = loadConfig()
       response = await answer(req, context, config, log)
     } catch (error) {
-      if (error instanceof HttpError) {
-        response = error.toResponse()
-      } else if (error instanceof RecordUpdateConflictError) {
-        log.warn('request.conflict', { key: error.key })
-        response = new HttpError(409, CONFLICT_MESSAGE).toResponse()
-      } else {
-        log.error('request.failed', error, { method: req.method, path: new URL(req.url).pathname })
-        response = jsonResponse({ success: false, error: internalErrorMessage }, { status: 500 })
-      }
+      response = failureResponse(req, expectedFailure(error, req, log))
     }
     if (config) {
       for (const [name, value] of Object.entries(corsHeaders(req, cors, config))) {
@@ -88,6 +90,24 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
     }
     response.headers.set('X-Request-Id', log.requestId)
     return response
+  }
+
+  /** The HttpError an error answers as; an unexpected one is logged with its stack (D8). */
+  function expectedFailure(error: unknown, req: Request, log: Logger): HttpError {
+    if (error instanceof HttpError) return error
+    if (error instanceof RecordUpdateConflictError) {
+      log.warn('request.conflict', { key: error.key })
+      return new HttpError(409, CONFLICT_MESSAGE)
+    }
+    log.error('request.failed', error, { method: req.method, path: new URL(req.url).pathname })
+    return new HttpError(500, internalErrorMessage)
+  }
+
+  function failureResponse(req: Request, failure: HttpError): Response {
+    const page = options.errorPage?.(req, failure.status)
+    if (!page) return failure.toResponse()
+    for (const [name, value] of Object.entries(failure.headers)) page.headers.set(name, value)
+    return page
   }
 
   async function answer(
@@ -104,11 +124,21 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
     let body: unknown = undefined
     if (options.body && req.method === 'POST') {
       const raw = await readBodyText(req)
-      const json = parseJsonObject(raw, options.auth === 'none' ? null : {})
-      const parsed = options.body.safeParse(json)
+      const fields =
+        options.bodyKind === 'form'
+          ? formFields(req, raw)
+          : parseJsonObject(raw, options.auth === 'none' ? null : {})
+      const parsed = options.body.safeParse(fields)
       if (!parsed.success) throw invalid(parsed.error)
       body = parsed.data
     }
     return options.handle({ req, context, body: body as z.output<Schema>, config, log })
   }
+}
+
+/** The fields of an urlencoded form body; none for a body of another type. */
+function formFields(req: Request, raw: string): Record<string, string> {
+  const type = req.headers.get('content-type') ?? ''
+  if (!type.includes('application/x-www-form-urlencoded')) return {}
+  return Object.fromEntries(new URLSearchParams(raw))
 }
