@@ -9,7 +9,7 @@ import { openRepositories } from '../../src/lib/storage/repositories.js'
 
 const required = { error: 'notificationId is required' }
 
-/** Where a restock delivery stands; starts it again unless it is complete (docs/decisions-local.md). */
+/** Where a restock delivery stands; starts it again unless it is complete (docs/architecture.md). */
 export default defineEndpoint({
   methods: ['POST'],
   auth: 'admin',
