@@ -111,5 +111,7 @@ describe('a restock notification, end to end over HTTP', () => {
     expect(after.body.subscriptions.find((s: { id: string }) => s.id === id).status).toBe(
       'unsubscribed',
     )
-  })
+    // why: a dozen requests to a dev server that rebuilds the function on every call (0.8–1.5 s
+    // each, more when the machine is busy); 30 s was too tight under a full `npm test`
+  }, 120_000)
 })
