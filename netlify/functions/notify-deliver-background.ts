@@ -8,8 +8,9 @@ import { deliveryOptionsFrom } from '../../src/lib/restock/deliveryWorker.js'
 /**
  * Background function (15-minute limit, the platform answers 202 at once) that delivers one
  * restock notification, continuing itself when its time budget runs out. Started by
- * POST /api/admin/notify/send; an admin may POST here with the admin token to resume a
- * delivery that stopped (safe: settled batches are skipped, retried ones reuse their keys).
+ * POST /api/admin/notify/send, POST /api/admin/notify/resume and the scheduled
+ * resume-stalled-deliveries (safe: settled batches are skipped, retried ones reuse their keys).
+ * Whatever it returns, the caller gets Netlify's empty 202: ask the resume endpoint for state.
  */
 export default defineEndpoint({
   methods: ['POST'],

@@ -12,7 +12,12 @@ export interface AppConfig {
   preorderApiToken: string | null
   /** `ADMIN_ALLOWED_ORIGINS`: browser origins allowed to call admin endpoints (D8). Default: none (same origin only). */
   adminAllowedOrigins: string[]
-  /** `SITE_URL`, else Netlify's `URL`, else `http://localhost:8888` (D1). No trailing slash. */
+  /**
+   * Public base URL of this deploy: the start of every link and product URL in messages (D1).
+   * Resolved per request by `publicBaseUrl` (production: `SITE_URL`, else `URL`; deploy previews
+   * and branch deploys: their own address; local: `SITE_URL`, else the served address). No
+   * trailing slash.
+   */
   siteUrl: string
   /** `RESEND_API_KEY`: enables e-mail delivery through Resend. Default: unset (e-mails are logged). */
   resendApiKey: string | null
@@ -55,8 +60,38 @@ export class InvalidConfigError extends Error {
   override name = 'InvalidConfigError'
 }
 
-export function loadConfig(env: Env = process.env): AppConfig {
-  const siteUrl = optional(env, 'SITE_URL') ?? optional(env, 'URL') ?? DEFAULT_SITE_URL
+/** Where the current request runs. */
+export interface DeployAddress {
+  /** Netlify's deploy context (`context.deploy.context`): `production`, `deploy-preview`, `branch-deploy`, `dev`. Default: `CONTEXT`, else `dev`. */
+  context?: string | null
+  /** Origin of the incoming request (the address this deploy was reached at). Default: none. */
+  origin?: string | null
+}
+
+/**
+ * The public base URL of links in messages for one deploy (D1, docs/architecture.md "Links in
+ * messages"). At run time Netlify's `URL` is the production address in every context, so only
+ * production uses it:
+ * - `production`: `SITE_URL` (the custom domain), else `URL`, else the request's origin;
+ * - `dev` (local): `SITE_URL`, else the request's origin, else `http://localhost:8888`;
+ * - any other context (deploy previews, branch deploys): `DEPLOY_PRIME_URL`, else `DEPLOY_URL`,
+ *   else the request's origin: a preview's e-mails link to the preview, where its data is.
+ */
+export function publicBaseUrl(env: Env, deploy: DeployAddress = {}): string {
+  const context = (deploy.context || optional(env, 'CONTEXT') || 'dev').toLowerCase()
+  const origin = deploy.origin?.trim() || null
+  const candidates =
+    context === 'production'
+      ? [optional(env, 'SITE_URL'), optional(env, 'URL'), origin]
+      : context === 'dev'
+        ? [optional(env, 'SITE_URL'), origin]
+        : [optional(env, 'DEPLOY_PRIME_URL'), optional(env, 'DEPLOY_URL'), origin]
+  const chosen = candidates.find((candidate) => candidate !== null) ?? DEFAULT_SITE_URL
+  return chosen.replace(/\/+$/, '')
+}
+
+/** The configuration for a request reaching this deploy (`deploy` decides `siteUrl`). */
+export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): AppConfig {
   return {
     adminApiToken: optional(env, 'ADMIN_API_TOKEN'),
     preorderApiToken: optional(env, 'PREORDER_API_TOKEN'),
@@ -64,7 +99,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       .split(',')
       .map((origin) => origin.trim().replace(/\/+$/, ''))
       .filter(Boolean),
-    siteUrl: siteUrl.replace(/\/+$/, ''),
+    siteUrl: publicBaseUrl(env, deploy),
     resendApiKey: optional(env, 'RESEND_API_KEY'),
     resendFromEmail: optional(env, 'RESEND_FROM_EMAIL'),
     teamchatReservationWebhookUrl: optional(env, 'TEAMCHAT_RESERVATION_WEBHOOK_URL'),

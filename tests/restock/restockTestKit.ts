@@ -89,7 +89,11 @@ type Handler = (req: Request, context: Context) => Promise<Response>
  * A stand-in for the deploy: POSTs to the background function path answer 202 at once and run
  * the handler afterwards, like Netlify. `idle()` resolves when every started run has ended.
  */
-export async function startSite(backgroundHandler: Handler) {
+export async function startSite(
+  backgroundHandler: Handler,
+  /** The deploy context the background runs see (`context.deploy.context`). Default: `dev`. */
+  deployContext = 'dev',
+) {
   const runs: Promise<unknown>[] = []
   const received: { path: string; authorization: string | undefined; body: string }[] = []
   const server = http.createServer((req, res) => {
@@ -108,7 +112,7 @@ export async function startSite(backgroundHandler: Handler) {
         headers: req.headers as Record<string, string>,
         body,
       })
-      const context = fakeContext()
+      const context = fakeContext({ deployContext })
       runs.push(
         backgroundHandler(request, context).then(async (response) => {
           await context.settled()

@@ -78,7 +78,11 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
     let config: AppConfig | null = null
     let response: Response
     try {
-      config = loadConfig()
+      // why: links in messages use this deploy's own address (docs/architecture.md)
+      config = loadConfig(process.env, {
+        context: context?.deploy?.context,
+        origin: new URL(req.url).origin,
+      })
       response = await answer(req, context, config, log)
     } catch (error) {
       response = failureResponse(req, expectedFailure(error, req, log))
