@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions'
 import { z } from 'zod'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
-import { openDeliveryJournal } from '../../src/lib/restock/deliveryJournal.js'
+import { openDeliveryJobStore } from '../../src/lib/restock/deliveryJobStore.js'
 import { startDeliveryFrom } from '../../src/lib/restock/deliveryWorker.js'
 import { resumeDelivery } from '../../src/lib/restock/resumeDelivery.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
@@ -17,7 +17,7 @@ export default defineEndpoint({
   handle: async ({ req, context, body, config, log }) => {
     const answer = await resumeDelivery(body.notificationId, {
       history: openRepositories(context).history,
-      journal: openDeliveryJournal(context),
+      jobs: openDeliveryJobStore(context),
       config,
       log,
       startDelivery: startDeliveryFrom({ origin: new URL(req.url).origin, context, config, log }),

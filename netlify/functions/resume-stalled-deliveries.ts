@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions'
 import { z } from 'zod'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
-import { openDeliveryJournal } from '../../src/lib/restock/deliveryJournal.js'
+import { openDeliveryJobStore } from '../../src/lib/restock/deliveryJobStore.js'
 import { startDeliveryFrom } from '../../src/lib/restock/deliveryWorker.js'
 import { resumeStalledDeliveries } from '../../src/lib/restock/stalledDeliveries.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
@@ -18,7 +18,7 @@ export default defineEndpoint({
   handle: async ({ context, config, log }) => {
     const sweep = await resumeStalledDeliveries({
       history: openRepositories(context).history,
-      journal: openDeliveryJournal(context),
+      jobs: openDeliveryJobStore(context),
       log,
       // why: the scheduler's request names no deploy address; the site's own is this deploy's
       startDelivery: startDeliveryFrom({ origin: config.siteUrl, context, config, log }),

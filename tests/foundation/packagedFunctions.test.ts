@@ -9,7 +9,7 @@ import { zipFunctions } from '@netlify/zip-it-and-ship-it'
 import extractZip from 'extract-zip'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mapWithConcurrency } from '../../src/lib/concurrency.js'
-import type { RestockHistory } from '../../src/lib/restock/deliveryJournal.js'
+import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { createUnsubscribeToken } from '../../src/lib/restock/unsubscribeToken.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
 import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
@@ -206,7 +206,9 @@ describe('every function, packaged by Netlify and invoked through its entry poin
     expect(
       await preview.subscriptions.get({ id: written.subscriptionId, productSlug: WAITED_FOR }),
     ).toMatchObject({ status: 'notified' })
-    const history = (await preview.history.get({ id: written.notificationId })) as RestockHistory
+    const history = (await preview.history.get({
+      id: written.notificationId,
+    })) as NotificationHistory
     expect(history).toMatchObject({ deliveryMode: 'record-only', deliveryState: 'complete' })
     expect(await production.reservations.list()).toEqual([])
   }, 120_000)

@@ -80,11 +80,13 @@ describe('the public forms link to the deploy that answered', () => {
 
   async function submit(deployContext: string, origin: string) {
     const context = fakeContext({ deployContext })
+    // why: a new shopper each time; a repeated submission or pending sign-up sends nothing again
+    const email = `links-${deployContext}-${crypto.randomUUID().slice(0, 8)}@example.com`
     const reservation = await readJson(
       await reservationHandler(
         jsonRequest(`${origin}/api/reservation`, {
           name: '佐藤 一郎',
-          email: `links-${deployContext}@example.com`,
+          email,
           productSlug: RESERVED.slug,
         }),
         context,
@@ -93,7 +95,7 @@ describe('the public forms link to the deploy that answered', () => {
     const signup = await readJson(
       await signupHandler(
         jsonRequest(`${origin}/api/notify-signup`, {
-          email: `links-${deployContext}@example.com`,
+          email,
           productSlug: WAITED_FOR.slug,
         }),
         context,

@@ -59,7 +59,7 @@ async function queueAt(clock: ReturnType<typeof fakeClock>, count: number): Prom
     { productSlug, emailTitle: '再入荷', emailBody: '入荷しました。' },
     {
       repositories: harness.repositories,
-      journal: harness.journal,
+      jobs: harness.jobs,
       config: { resendApiKey: 're_test', resendFromEmail: FROM, unsubscribeSecret: SECRET },
       log: createLogger('test'),
       startDelivery: async () => undefined,
@@ -173,7 +173,7 @@ describe('the scheduled sweep of stalled deliveries', () => {
   function sweepAt(clock: ReturnType<typeof fakeClock>) {
     return resumeStalledDeliveries({
       history: harness.repositories.history,
-      journal: harness.journal,
+      jobs: harness.jobs,
       log: createLogger('schedule-test'),
       now: clock.now,
       startDelivery: deliveryTrigger({

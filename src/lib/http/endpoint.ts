@@ -6,7 +6,6 @@ import { createLogger, type Logger } from '../log.js'
 import { RecordUpdateConflictError } from '../storage/recordCollection.js'
 import { corsHeaders, preflightResponse, type CorsPolicy } from './cors.js'
 import { HttpError } from './errors.js'
-import { jsonResponse } from './response.js'
 import { parseJsonObject, readBodyText } from './requestBody.js'
 
 type Method = 'GET' | 'POST'

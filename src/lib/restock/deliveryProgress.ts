@@ -1,6 +1,6 @@
 import type { HistoryRepository } from '../storage/repositories.js'
 import { BATCH_SIZE } from './deliverRestockNotification.js'
-import type { DeliveryJournal, RestockHistory } from './deliveryJournal.js'
+import type { DeliveryJobStore } from './deliveryJobStore.js'
 
 /**
  * Where one restock delivery stands, read from its history record and its delivery job (nothing
@@ -31,15 +31,15 @@ export interface DeliveryProgress {
 
 export interface ProgressSources {
   history: HistoryRepository
-  journal: DeliveryJournal
+  jobs: DeliveryJobStore
 }
 
 /** The progress of one notification, or null when no notification has this id. */
 export async function readDeliveryProgress(
   notificationId: string,
-  { history, journal }: ProgressSources,
+  { history, jobs }: ProgressSources,
 ): Promise<DeliveryProgress | null> {
-  const record = (await history.get({ id: notificationId })) as RestockHistory | null
+  const record = await history.get({ id: notificationId })
   if (!record) return null
   const deliveryState = record.deliveryState ?? 'complete'
   const base = {
@@ -50,8 +50,8 @@ export async function readDeliveryProgress(
     queuedAt: record.timestamp,
     completedAt: record.completedAt ?? null,
   }
-  const job = await journal.getJob(notificationId)
-  const batches = job ? await journal.listBatches(notificationId) : []
+  const job = await jobs.getJob(notificationId)
+  const batches = job ? await jobs.listBatches(notificationId) : []
   const lastBatchAt = batches.reduce<string | null>(
     (latest, batch) => (latest === null || batch.finishedAt > latest ? batch.finishedAt : latest),
     null,

@@ -1,5 +1,4 @@
 import type { Logger } from '../log.js'
-import type { RestockHistory } from './deliveryJournal.js'
 import { readDeliveryProgress, type ProgressSources } from './deliveryProgress.js'
 import { DELIVERY_FUNCTION_PATH } from './deliveryTrigger.js'
 import { isResumable } from './resumeDelivery.js'
@@ -46,7 +45,7 @@ export async function resumeStalledDeliveries(
   const now = options.now ?? Date.now
   const { log } = options
   const sweep: StalledSweep = { resumed: [], leftForHand: [], failed: [] }
-  const open = ((await options.history.list()) as RestockHistory[]).filter(
+  const open = (await options.history.list()).records.filter(
     (record) => record.deliveryState === 'queued' || record.deliveryState === 'delivering',
   )
   for (const record of open) {
