@@ -5,7 +5,7 @@ import {
   openDeliveryJobStore,
   type DeliveryJobStore,
 } from '../../src/lib/restock/deliveryJobStore.js'
-import { resendMailer, type RestockMailer } from '../../src/lib/restock/restockMailer.js'
+import { createResendMailer, type Mailer } from '../../src/lib/notifiers/resendMailer.js'
 import { sendRestockNotification } from '../../src/lib/restock/sendRestockNotification.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import type { Repositories } from '../../src/lib/storage/repositories.js'
@@ -43,8 +43,13 @@ export function useDeliveryHarness() {
     freshProduct: () => freshProduct('delivery'),
 
     /** The Resend SDK against the stand-in, with a short call timeout. */
-    mailer: (): RestockMailer =>
-      resendMailer({ apiKey: 're_test', from: FROM, timeoutMs: CALL_TIMEOUT_MS }),
+    mailer: (): Mailer =>
+      createResendMailer({
+        apiKey: 're_test',
+        from: FROM,
+        timeoutMs: CALL_TIMEOUT_MS,
+        log: createLogger('test'),
+      }),
 
     /** Queues a notification for every pending subscriber of `productSlug` (the send endpoint's work). */
     async queue(productSlug: string): Promise<string> {

@@ -5,7 +5,7 @@ import {
   type DeliveryRun,
 } from '../../src/lib/restock/deliverRestockNotification.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
-import type { RestockMailer } from '../../src/lib/restock/restockMailer.js'
+import type { Mailer } from '../../src/lib/notifiers/resendMailer.js'
 import { sentTo, useDeliveryHarness } from './deliveryHarness.js'
 import { fakeClock, resendReply, seedMany } from './restockTestKit.js'
 
@@ -48,7 +48,7 @@ describe('restock delivery at scale', () => {
     const budgetMs = 60_000
     const real = harness.mailer()
     // every provider call takes 400 ms of (fake) time
-    const slowMailer: RestockMailer = {
+    const slowMailer: Pick<Mailer, 'sendBatch'> = {
       sendBatch: (emails, key) => {
         clock.advance(400)
         return real.sendBatch(emails, key)

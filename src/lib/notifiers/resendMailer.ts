@@ -1,4 +1,4 @@
-import { Resend } from 'resend'
+import type { Resend } from 'resend'
 import type { Logger } from '../log.js'
 import { describeFetchFailure, type DeliveryResult } from './delivery.js'
 import { requirePositiveTimeout } from './outboundRequest.js'
@@ -33,6 +33,14 @@ export interface ResendMailerOptions {
   destination?: string
 }
 
+/** What one batch call achieved. */
+export interface BatchResult {
+  /** Per e-mail, in the order given: null when the provider accepted it, else why it failed. */
+  errors: (string | null)[]
+  /** The whole call failed in a way another try may fix (rate limit, 5xx, network, timeout). */
+  retryable: boolean
+}
+
 /** E-mail through Resend, or into the log when no provider is configured. Never throws. */
 export interface Mailer {
   readonly destination: string
@@ -40,6 +48,12 @@ export interface Mailer {
   readonly configured: boolean
   /** Sends one e-mail from the configured sender (D10). */
   send(email: OutgoingEmail, options?: SendOptions): Promise<DeliveryResult>
+  /**
+   * Sends up to 100 e-mails in one call of Resend's batch endpoint: `permissive` validation, so
+   * one bad address fails alone (its index comes back in `errors`), and one idempotency key per
+   * call, so a repeated call sends nothing twice. Without a provider every e-mail fails.
+   */
+  sendBatch(emails: OutgoingEmail[], idempotencyKey: string): Promise<BatchResult>
 }
 
 interface ResendError {
@@ -48,13 +62,22 @@ interface ResendError {
   statusCode?: number | null
 }
 
+function describe(error: ResendError): string {
+  const status = error.statusCode ? ` (HTTP ${error.statusCode})` : ''
+  return `${error.message || error.name || 'Unknown error'}${status}`
+}
+
 export function createResendMailer(options: ResendMailerOptions): Mailer {
   const { apiKey, from, timeoutMs, log } = options
   const destination = options.destination ?? 'email'
   requirePositiveTimeout(timeoutMs, 'createResendMailer')
-  // why: constructed here, once; the SDK reads RESEND_BASE_URL (tests) at construction
-  const resend = apiKey && from ? new Resend(apiKey) : null
+  const configured = Boolean(apiKey && from)
   const missing = !apiKey ? 'RESEND_API_KEY' : 'RESEND_FROM_EMAIL'
+  let client: Promise<Resend> | null = null
+  // why: the SDK costs ~25 ms to load; only a request that really sends pays for it. It reads
+  // RESEND_BASE_URL (tests) when constructed
+  const resend = () =>
+    (client ??= import('resend').then(({ Resend }) => new Resend(apiKey as string)))
 
   function logged(email: OutgoingEmail): DeliveryResult {
     log.info('email.logged', {
@@ -100,13 +123,15 @@ export function createResendMailer(options: ResendMailerOptions): Mailer {
 
   return {
     destination,
-    configured: resend !== null,
+    configured,
 
     async send(email, sendOptions = {}) {
-      if (!resend) return logged(email)
+      if (!configured) return logged(email)
       const signal = AbortSignal.timeout(timeoutMs)
       try {
-        const { data, error } = await resend.emails.send(payload(email), {
+        const { data, error } = await (
+          await resend()
+        ).emails.send(payload(email), {
           signal,
           ...sendOptions,
         })
@@ -116,6 +141,34 @@ export function createResendMailer(options: ResendMailerOptions): Mailer {
       } catch (caught) {
         return failed(null, signal, caught)
       }
+    },
+
+    async sendBatch(emails, idempotencyKey) {
+      if (!configured) {
+        return { errors: emails.map(() => `${missing} is not set`), retryable: false }
+      }
+      const { data, error } = await (
+        await resend()
+      ).batch.send(emails.map(payload), {
+        batchValidation: 'permissive',
+        idempotencyKey,
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+      if (error || !data) {
+        const reason = error ? describe(error) : 'Empty answer from the e-mail provider'
+        const status = error?.statusCode ?? null
+        // why: 409 is Resend's answer while an identical request with the same idempotency key
+        // is still in flight (two workers on one notification); after the pause it is answered
+        const retryable = status === null || status === 409 || status === 429 || status >= 500
+        return { errors: emails.map(() => reason), retryable }
+      }
+      const errors: (string | null)[] = emails.map(() => null)
+      for (const failure of data.errors ?? []) {
+        if (failure.index >= 0 && failure.index < errors.length) {
+          errors[failure.index] = failure.message || 'Rejected by the e-mail provider'
+        }
+      }
+      return { errors, retryable: false }
     },
   }
 }

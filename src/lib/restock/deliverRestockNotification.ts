@@ -11,7 +11,7 @@ import type {
   DeliveryRecipient,
 } from './deliveryJobStore.js'
 import { DELIVERY_FUNCTION_PATH } from './deliveryTrigger.js'
-import type { OutgoingEmail, RestockMailer } from './restockMailer.js'
+import type { Mailer, OutgoingEmail } from '../notifiers/resendMailer.js'
 import { createUnsubscribeToken, unsubscribeUrl } from './unsubscribeToken.js'
 
 /** E-mails per provider call (§4.8, §8). */
@@ -29,7 +29,7 @@ export function batchAllowanceFor(callTimeoutMs: number): number {
 export interface DeliveryOptions {
   repositories: Pick<Repositories, 'subscriptions' | 'history'>
   jobs: DeliveryJobStore
-  mailer: RestockMailer
+  mailer: Pick<Mailer, 'sendBatch'>
   /** Base of the product and unsubscribe links (config `siteUrl`). */
   siteUrl: string
   unsubscribeSecret: string

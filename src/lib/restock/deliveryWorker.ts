@@ -1,12 +1,12 @@
 import { expectedToken } from '../auth.js'
 import type { AppConfig } from '../config.js'
 import { HttpError } from '../http/errors.js'
+import { createResendMailer } from '../notifiers/resendMailer.js'
 import type { Logger } from '../log.js'
 import { openRepositories, type RequestContextLike } from '../storage/repositories.js'
 import { batchAllowanceFor, type DeliveryOptions } from './deliverRestockNotification.js'
 import { openDeliveryJobStore } from './deliveryJobStore.js'
 import { deliveryTrigger } from './deliveryTrigger.js'
-import { resendMailer } from './restockMailer.js'
 import { MissingUnsubscribeSecretError } from './unsubscribeToken.js'
 
 export interface RequestScope {
@@ -44,10 +44,11 @@ export function deliveryOptionsFrom(scope: RequestScope): DeliveryOptions {
   return {
     repositories: openRepositories(scope.context),
     jobs: openDeliveryJobStore(scope.context),
-    mailer: resendMailer({
+    mailer: createResendMailer({
       apiKey: config.resendApiKey,
       from: config.resendFromEmail,
       timeoutMs: config.outboundTimeoutMs,
+      log,
     }),
     siteUrl: config.siteUrl,
     unsubscribeSecret: config.unsubscribeSecret,
