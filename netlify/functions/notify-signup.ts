@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions'
 import { customerFormEndpoint, signupForm } from '../../src/lib/forms/customerForm.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
-import { notifySignup } from '../../src/lib/restock/notifySignup.js'
+import { notifySignup } from '../../src/lib/subscriptions/notifySignup.js'
 
 export default defineEndpoint({
   ...customerFormEndpoint,

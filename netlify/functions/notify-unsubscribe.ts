@@ -4,7 +4,7 @@ import {
   answerUnsubscribe,
   unsubscribeErrorPage,
   unsubscribeForm,
-} from '../../src/lib/restock/unsubscribeRequest.js'
+} from '../../src/lib/subscriptions/unsubscribeRequest.js'
 
 export default defineEndpoint({
   methods: ['GET', 'POST'],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import deliverModule from '../../netlify/functions/notify-deliver-background.js'
-import { verifyUnsubscribeToken } from '../../src/lib/restock/unsubscribeToken.js'
+import { verifyUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { fakeContext } from '../helpers/context.js'
 import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'

@@ -4,7 +4,7 @@ import {
   createUnsubscribeToken,
   unsubscribeUrl,
   verifyUnsubscribeToken,
-} from '../../src/lib/restock/unsubscribeToken.js'
+} from '../../src/lib/subscriptions/unsubscribeToken.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import { fakeContext } from '../helpers/context.js'
 import {

@@ -1,6 +1,6 @@
 import type { Context } from '@netlify/functions'
 import type { z } from 'zod'
-import { requireToken, type TokenGroup } from '../auth.js'
+import { requireToken, type TokenGroup } from './auth.js'
 import { loadConfig, type AppConfig } from '../config.js'
 import { createLogger, type Logger } from '../log.js'
 import { RecordUpdateConflictError } from '../storage/recordCollection.js'

@@ -12,7 +12,7 @@ import type {
 } from './deliveryJobStore.js'
 import { DELIVERY_FUNCTION_PATH } from './deliveryTrigger.js'
 import type { Mailer, OutgoingEmail } from '../notifiers/resendMailer.js'
-import { createUnsubscribeToken, unsubscribeUrl } from './unsubscribeToken.js'
+import { createUnsubscribeToken, unsubscribeUrl } from '../subscriptions/unsubscribeToken.js'
 
 /** E-mails per provider call (§4.8, §8). */
 export const BATCH_SIZE = 10

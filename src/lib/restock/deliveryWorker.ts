@@ -1,4 +1,4 @@
-import { expectedToken } from '../auth.js'
+import { expectedToken } from '../http/auth.js'
 import type { AppConfig } from '../config.js'
 import { HttpError } from '../http/errors.js'
 import { createResendMailer } from '../notifiers/resendMailer.js'
@@ -7,7 +7,7 @@ import { openRepositories, type RequestContextLike } from '../storage/repositori
 import { batchAllowanceFor, type DeliveryOptions } from './deliverRestockNotification.js'
 import { openDeliveryJobStore } from './deliveryJobStore.js'
 import { deliveryTrigger } from './deliveryTrigger.js'
-import { MissingUnsubscribeSecretError } from './unsubscribeToken.js'
+import { MissingUnsubscribeSecretError } from '../subscriptions/unsubscribeToken.js'
 
 export interface RequestScope {
   /** Origin of the incoming request (this deploy). */

@@ -7,7 +7,7 @@ import type { NotificationHistory, NotifySubscription } from '../storage/records
 import type { Repositories } from '../storage/repositories.js'
 import type { DeliveryJob, DeliveryJobStore } from './deliveryJobStore.js'
 import { DeliveryStartError } from './deliveryTrigger.js'
-import { MissingUnsubscribeSecretError } from './unsubscribeToken.js'
+import { MissingUnsubscribeSecretError } from '../subscriptions/unsubscribeToken.js'
 
 /** A checked §4.8 request. */
 export interface SendRequest {

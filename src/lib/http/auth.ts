@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { AppConfig } from './config.js'
-import { HttpError } from './http/errors.js'
-import type { Logger } from './log.js'
+import type { AppConfig } from '../config.js'
+import { HttpError } from './errors.js'
+import type { Logger } from '../log.js'
 
 /**
  * The two token groups of §5. `admin`: lists, status updates, stats, send (ADMIN_API_TOKEN).
