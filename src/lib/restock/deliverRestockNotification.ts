@@ -10,7 +10,6 @@ import type {
   DeliveryJobStore,
   DeliveryRecipient,
 } from './deliveryJobStore.js'
-import { DELIVERY_FUNCTION_PATH } from './deliveryTrigger.js'
 import type { Mailer, OutgoingEmail } from '../notifiers/resendMailer.js'
 import { createUnsubscribeToken, unsubscribeUrl } from '../subscriptions/unsubscribeToken.js'
 
@@ -131,7 +130,7 @@ export async function deliverRestockNotification(
       } catch (error) {
         log.error('restock.delivery.continue_failed', error, {
           notificationId,
-          howToResume: `POST ${DELIVERY_FUNCTION_PATH} {"notificationId": "${notificationId}"} with the admin token`,
+          howToResume: `POST /api/admin/notify/resume {"notificationId": "${notificationId}"} with the admin token`,
         })
         throw error
       }
