@@ -1,5 +1,6 @@
 import type { Context } from '@netlify/functions'
 import { afterAll, beforeAll, beforeEach, vi } from 'vitest'
+import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
 import type { NotifySubscription, Reservation } from '../../src/lib/storage/records.js'
 import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
@@ -89,6 +90,8 @@ export function isolatedScope() {
     return created
   }
   const repositories: Repositories = openRepositories(context())
+  /** The scope's records store itself, to write what the service never would (damaged blobs). */
+  const store = openStore(RECORDS_STORE, context())
 
   async function call(
     target: EndpointUnderTest,
@@ -117,7 +120,7 @@ export function isolatedScope() {
     return record
   }
 
-  return { repositories, call, seedReservation, seedSubscription }
+  return { repositories, store, call, seedReservation, seedSubscription }
 }
 
 let ids = 0
