@@ -210,7 +210,7 @@ describe('every function, packaged by Netlify and invoked through its entry poin
       id: written.notificationId,
     })) as NotificationHistory
     expect(history).toMatchObject({ deliveryMode: 'record-only', deliveryState: 'complete' })
-    expect(await production.reservations.list()).toEqual([])
+    expect((await production.reservations.list()).records).toEqual([])
   }, 120_000)
 
   it('answer every function: wrong method 405, no token 401, and a real request', async () => {
