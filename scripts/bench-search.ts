@@ -14,16 +14,19 @@ import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 import MiniSearch from 'minisearch'
 import { searchQualityCases } from '../tests/search/searchQualityCases.js'
-import { loadContentPages } from '../src/lib/search/contentPages.js'
+import {
+  COMPARED_TOKENIZERS,
+  type TokenizerName,
+} from '../src/lib/search/build/comparisonTokenizers.js'
+import { loadContentPages } from '../src/lib/search/build/contentPages.js'
 import {
   createSearchOptions,
   searchOptions,
   type IndexedPage,
-  type TokenizerName,
-} from '../src/lib/search/searchOptions.js'
-import { SEARCH_DATA_PATH } from '../src/lib/search/searchDataFile.js'
-import { createSiteSearch } from '../src/lib/search/siteSearch.js'
-import { bytesSource, decodeSiteSearchData } from '../src/lib/search/siteSearchData.js'
+} from '../src/lib/search/terms/indexOptions.js'
+import { SEARCH_DATA_PATH } from '../src/lib/search/index/searchDataFile.js'
+import { createSiteSearch } from '../src/lib/search/query/siteSearch.js'
+import { bytesSource, decodeSiteSearchData } from '../src/lib/search/index/searchDataReader.js'
 import { normalizeQuery } from '../src/lib/search/textNormalization.js'
 import { buildSiteContent, searchDataOf } from './build-content.js'
 import { baselineOptions, type Latency, type LatencyMode } from './bench-search-latency.js'
@@ -206,7 +209,9 @@ async function compareTokenizers(): Promise<void> {
   console.log('tokenizer          top-1  top-3  MRR    index')
   for (const name of [...TOKENIZERS, 'minisearch default']) {
     const baselineRow = name === 'minisearch default'
-    const options = baselineRow ? baselineOptions : createSearchOptions(name as TokenizerName)
+    const options = baselineRow
+      ? baselineOptions
+      : createSearchOptions(COMPARED_TOKENIZERS[name as TokenizerName])
     const index = new MiniSearch<IndexedPage>(options)
     index.addAll(pages)
     const search = baselineRow
@@ -251,7 +256,9 @@ async function benchCorpus(): Promise<void> {
     const compared = process.env.BENCH_QUICK === '1' ? [] : [...TOKENIZERS, 'minisearch default']
     for (const name of compared) {
       const options =
-        name === 'minisearch default' ? baselineOptions : createSearchOptions(name as TokenizerName)
+        name === 'minisearch default'
+          ? baselineOptions
+          : createSearchOptions(COMPARED_TOKENIZERS[name as TokenizerName])
       const started = performance.now()
       const index = new MiniSearch<IndexedPage>(options)
       index.addAll(pages)

@@ -11,15 +11,15 @@ import {
   loadContentPages,
   PRODUCT_CONTENT_TYPE,
   type ContentPage,
-} from '../src/lib/search/contentPages.js'
-import { SEARCH_DATA_PATH } from '../src/lib/search/searchDataFile.js'
+} from '../src/lib/search/build/contentPages.js'
+import { SEARCH_DATA_PATH } from '../src/lib/search/index/searchDataFile.js'
 import {
   SEARCH_INDEX_FORMAT,
   searchOptions,
   type IndexedPage,
-} from '../src/lib/search/searchOptions.js'
+} from '../src/lib/search/terms/indexOptions.js'
 import type { CatalogueProduct, StoredPage } from '../src/lib/search/siteContentTypes.js'
-import { encodeSiteSearchData, packIndex } from '../src/lib/search/searchDataWriter.js'
+import { encodeSiteSearchData, packIndex } from '../src/lib/search/build/searchDataWriter.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const TYPES_MODULE = path.join(REPO_ROOT, 'src/lib/search/siteContentTypes.js')

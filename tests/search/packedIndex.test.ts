@@ -1,18 +1,17 @@
 import path from 'node:path'
-import MiniSearch from 'minisearch'
+import MiniSearch, { type Query } from 'minisearch'
 import SearchableMap from 'minisearch/SearchableMap'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { loadContentPages, type ContentPage } from '../../src/lib/search/contentPages.js'
-import { loadPackedIndex, MINISEARCH_SEARCH_DEFAULTS } from '../../src/lib/search/packedIndex.js'
+import { loadContentPages, type ContentPage } from '../../src/lib/search/build/contentPages.js'
 import {
-  encodeSiteSearchData,
-  packIndex,
-  packTermTree,
-} from '../../src/lib/search/searchDataWriter.js'
-import { searchOptions, type IndexedPage } from '../../src/lib/search/searchOptions.js'
-import { bytesSource, decodeSiteSearchData } from '../../src/lib/search/siteSearchData.js'
-import { toQueryTree } from '../../src/lib/search/siteSearch.js'
-import { PackedTermTree } from '../../src/lib/search/termTree.js'
+  loadPackedIndex,
+  MINISEARCH_SEARCH_DEFAULTS,
+} from '../../src/lib/search/query/packedIndexSearch.js'
+import { encodeSiteSearchData, packIndex } from '../../src/lib/search/build/searchDataWriter.js'
+import { searchOptions, type IndexedPage } from '../../src/lib/search/terms/indexOptions.js'
+import { bytesSource, decodeSiteSearchData } from '../../src/lib/search/index/searchDataReader.js'
+import type { PackedIndexParts } from '../../src/lib/search/index/packedIndex.js'
+import { PackedTermTree } from '../../src/lib/search/index/termTree.js'
 import { normalizeQuery } from '../../src/lib/search/textNormalization.js'
 import { searchQualityCases } from './searchQualityCases.js'
 
@@ -68,9 +67,10 @@ function expectSameTree(
   probes: readonly string[],
   distances = [1, 2, 3],
 ): void {
+  const { terms: ordered, tree } = treeOf(terms)
   const reference = new SearchableMap<number>()
-  terms.forEach((term, number) => reference.set(term, number))
-  const packed = new PackedTermTree(packTermTree(terms), (number) => number)
+  ordered.forEach((term, number) => reference.set(term, number))
+  const packed = new PackedTermTree(tree, (number) => number)
   for (const probe of probes) {
     expect(packed.get(probe), probe).toBe(reference.get(probe))
     expect(packed.atPrefix(probe), probe).toEqual([...reference.atPrefix(probe)])
@@ -81,6 +81,30 @@ function expectSameTree(
     }
   }
 }
+
+/** The packed tree of an index holding exactly `terms`, and its terms in their JSON order. */
+function treeOf(terms: readonly string[]): { terms: string[]; tree: PackedIndexParts['tree'] } {
+  const index = new MiniSearch<{ id: number; text: string }>({
+    fields: ['text'],
+    tokenize: (text) => text.split(' '),
+    processTerm: (term) => term || null,
+  })
+  terms.forEach((term, id) => index.add({ id, text: term }))
+  const json = index.toJSON()
+  return { terms: json.index.map(([term]) => term), tree: packIndex(json).tree }
+}
+
+/**
+ * The packed index's query as a MiniSearch query: words (split at spaces) are alternatives
+ * (OR), the terms of one word must all match (AND).
+ */
+const toQueryTree = (query: string): Query => ({
+  combineWith: 'OR',
+  queries: query
+    .split(' ')
+    .filter(Boolean)
+    .map((word) => ({ combineWith: 'AND', queries: [word] })),
+})
 
 describe('packed term tree', () => {
   it('gives what MiniSearch’s SearchableMap gives, in its order, for edge splits and prefixes', () => {
@@ -121,12 +145,18 @@ describe('packed index', () => {
   })
 
   it('reads the postings of only the terms a query reaches', () => {
-    const packed = loadPackedIndex(packIndex(whole.toJSON()), searchOptions)
+    const parts = packIndex(whole.toJSON())
+    let reads = 0
+    const counted = {
+      ...parts,
+      postings: (from: number, to: number) => (reads++, parts.postings(from, to)),
+    }
+    const packed = loadPackedIndex(counted, searchOptions)
     packed.search(normalizeQuery('急須'))
-    expect(packed.decodedTerms()).toBe(1)
+    expect(reads).toBe(1)
     packed.search(normalizeQuery('予約商品'))
-    expect(packed.decodedTerms()).toBe(4)
+    expect(reads).toBe(4)
     packed.search(normalizeQuery('予約商品'))
-    expect(packed.decodedTerms()).toBe(4)
+    expect(reads).toBe(4)
   })
 })

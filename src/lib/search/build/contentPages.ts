@@ -3,10 +3,10 @@ import path from 'node:path'
 import matter from 'gray-matter'
 import { z } from 'zod'
 import { markdownToPlainText } from './markdownText.js'
-import type { StoredPage } from './siteContentTypes.js'
+import type { StoredPage } from '../siteContentTypes.js'
 
 /** Product slugs and every content file name follow this pattern (D1). */
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
 /** The content type whose pages form the product catalogue (D1). */
 export const PRODUCT_CONTENT_TYPE = 'products'
@@ -79,7 +79,7 @@ export async function loadContentPages(contentDir: string): Promise<ContentPage[
 }
 
 /** Parses one page; throws InvalidContentPageError naming `file`. */
-export function parseContentPage(file: string, contentType: string, source: string): ContentPage {
+function parseContentPage(file: string, contentType: string, source: string): ContentPage {
   const fileSlug = path.basename(file, '.md')
   if (!SLUG_PATTERN.test(contentType) || !SLUG_PATTERN.test(fileSlug)) {
     throw new InvalidContentPageError(

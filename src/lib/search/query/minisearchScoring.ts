@@ -8,18 +8,7 @@ import {
   scratch,
   type Matches,
 } from './matchSets.js'
-
-/** One field's postings of a term: short ids ascending, and the term's frequency in each. */
-export interface FieldPostings {
-  ids: Uint32Array
-  frequencies: Uint32Array
-}
-
-/**
- * Per field id, a term's postings (undefined for a field it does not occur in): what a loaded
- * MiniSearch holds as `Map<fieldId, Map<shortId, frequency>>`, in the same order, as arrays.
- */
-export type TermData = ReadonlyArray<FieldPostings | undefined>
+import type { FieldPostings, TermData } from '../index/packedIndex.js'
 
 /**
  * The parts of a loaded MiniSearch 7 index that scoring reads.
