@@ -46,6 +46,8 @@ export interface BuildSiteContentSummary {
   moduleBytes: number
   /** Size of the search data file. */
   dataBytes: number
+  /** Of which read whole at the first search (header and eager sections). */
+  eagerBytes: number
   milliseconds: number
 }
 
@@ -60,7 +62,7 @@ export async function buildSiteContent({
   const index = new MiniSearch<IndexedPage>(options)
   index.addAll(pages)
   const indexBytes = Buffer.byteLength(JSON.stringify(index))
-  const { bytes, dataId } = searchDataOf(pages, index, formatVersion)
+  const { bytes, dataId, eagerBytes } = searchDataOf(pages, index, formatVersion)
   const productCatalogue: CatalogueProduct[] = pages
     .filter((page) => page.contentType === PRODUCT_CONTENT_TYPE)
     .map((page) => ({ slug: page.fileSlug, title: page.title, path: page.slug }))
@@ -90,6 +92,7 @@ export async function buildSiteContent({
     indexBytes,
     moduleBytes: Buffer.byteLength(source),
     dataBytes: bytes.length,
+    eagerBytes,
     milliseconds: performance.now() - started,
   }
 }
@@ -99,7 +102,7 @@ export function searchDataOf(
   pages: readonly ContentPage[],
   index: MiniSearch<IndexedPage>,
   formatVersion: string,
-): { bytes: Buffer; dataId: string } {
+): ReturnType<typeof encodeSiteSearchData> {
   const storedPages = pages.map(
     ({ id, slug, title, description, tags, createdAt, text }): StoredPage => ({
       id,

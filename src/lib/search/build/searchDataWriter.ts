@@ -113,7 +113,7 @@ export function encodeSiteSearchData(
   formatVersion: string,
   index: PackedIndexParts,
   pages: readonly StoredPage[],
-): { bytes: Buffer; dataId: string } {
+): { bytes: Buffer; dataId: string; eagerBytes: number } {
   const { termPostingsStart, documentIds, fieldLengths, tree } = index
   const shortIdOf = new Map(documentIds.map((id, shortId) => [id, shortId]))
   const pageLocations = new Uint32Array(documentIds.length * 2)
@@ -165,5 +165,10 @@ export function encodeSiteSearchData(
   prefix.write(MAGIC, 0, 'latin1')
   prefix.writeUInt32LE(headerBytes.length, MAGIC.length)
   headerBytes.copy(prefix, PREFIX)
-  return { bytes: Buffer.concat([prefix, ...body]), dataId }
+  const lastEager = sections[EAGER_SECTIONS[EAGER_SECTIONS.length - 1]!]
+  return {
+    bytes: Buffer.concat([prefix, ...body]),
+    dataId,
+    eagerBytes: prefix.length + lastEager[0] + lastEager[1],
+  }
 }

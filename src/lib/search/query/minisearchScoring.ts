@@ -9,6 +9,7 @@ import {
   type Matches,
 } from './matchSets.js'
 import type { FieldPostings, TermData } from '../index/packedIndex.js'
+import { titleDistances, titleFirstScore, type TermExpansion } from './titleFirstRanking.js'
 
 /**
  * The parts of a loaded MiniSearch 7 index that scoring reads.
@@ -46,8 +47,7 @@ export interface IndexAnswer {
   total: number
 }
 
-interface Expansion {
-  data: TermData
+interface Expansion extends TermExpansion {
   term: string
   fieldIds: number[]
 }
@@ -55,6 +55,8 @@ interface Expansion {
 interface WordMatches extends Matches {
   sourceTerms: string[]
   expansions: Expansion[]
+  /** How far each page's title is from the word (titleFirstRanking.ts). */
+  titleDistances: Map<number, number>
 }
 
 /** The documents and their field lengths, as arrays by short id. */
@@ -70,11 +72,14 @@ export interface ScoredIndex {
   termOptions: SearchOptions
   index: IndexInternals
   documents: SharedDocuments
+  /** The title's field id: results are re-ranked title-first (titleFirstRanking.ts). */
+  titleFieldId?: number
 }
 
 /**
  * MiniSearch's search of `words` (OR) of terms (AND), scored exactly as MiniSearch 7 does
- * (`executeQuerySpec`, `termResults`, its AND/OR combinators, quality factor and sort).
+ * (`executeQuerySpec`, `termResults`, its AND/OR combinators, quality factor and sort), then,
+ * given a `titleFieldId`, re-ranked title-first (titleFirstRanking.ts).
  */
 export function searchWords(
   words: readonly string[],
@@ -105,6 +110,7 @@ function rankWords(words: readonly string[], scored: ScoredIndex, limit: number)
     // why: MiniSearch multiplies by the number of query terms a page matched
     finalScore[shortId] = combined.score[shortId]! * qualityOf(shortId)
   }
+  if (scored.titleFieldId !== undefined) rerank(wordMatches, combined.order, finalScore)
   const ranked = topRanked(combined.order, finalScore, limit)
   const hits = ranked.map((shortId): IndexHit => {
     const match: Record<string, true> = {}
@@ -122,6 +128,27 @@ function rankWords(words: readonly string[], scored: ScoredIndex, limit: number)
     }
   })
   return { hits, total: combined.order.length }
+}
+
+/** Replaces each page's score with its title-first score. */
+function rerank(
+  words: readonly WordMatches[],
+  order: readonly number[],
+  score: Float64Array,
+): void {
+  for (const shortId of order) {
+    const tier = { matchedWords: 0, exactTitleWords: 0, nearTitleWords: 0, titleWords: 0 }
+    for (const word of words) {
+      if (!word.has[shortId]) continue
+      tier.matchedWords++
+      const distance = word.titleDistances.get(shortId)
+      if (distance === undefined) continue
+      tier.titleWords++
+      if (distance <= 1) tier.nearTitleWords++
+      if (distance === 0) tier.exactTitleWords++
+    }
+    score[shortId] = titleFirstScore(words.length, tier, score[shortId]!)
+  }
 }
 
 /**
@@ -163,7 +190,8 @@ function matchWord(word: string, scored: ScoredIndex): WordMatches {
   }
   const sourceTerms: string[] = []
   addUnique(sourceTerms, terms)
-  return { ...(matches ?? emptyMatches(0)), sourceTerms, expansions }
+  const distances = titleDistances(expansions, terms.length, scored.titleFieldId)
+  return { ...(matches ?? emptyMatches(0)), sourceTerms, expansions, titleDistances: distances }
 }
 
 /** MiniSearch's `executeQuerySpec` and `termResults` for one query term. */
@@ -195,9 +223,14 @@ function matchTerm(
 
   const matches = emptyMatches(index._nextId)
   const documentCount = index._documentCount
-  const add = (derivedTerm: string, termWeight: number, data: TermData | undefined): void => {
+  const add = (
+    derivedTerm: string,
+    termWeight: number,
+    data: TermData | undefined,
+    distance = 0,
+  ): void => {
     if (!data) return
-    expansions.push({ data, term: derivedTerm, fieldIds })
+    expansions.push({ data, term: derivedTerm, fieldIds, termIndex: i, distance })
     for (const [fieldId, fieldBoost] of fieldBoosts) {
       const postings = data[fieldId]
       if (!postings) continue
@@ -248,7 +281,8 @@ function matchTerm(
   }
   for (const [derivedTerm, [data, distance]] of fuzzyMatches ?? []) {
     if (!distance) continue
-    add(derivedTerm, (fuzzyWeight * derivedTerm.length) / (derivedTerm.length + distance), data)
+    const weight = (fuzzyWeight * derivedTerm.length) / (derivedTerm.length + distance)
+    add(derivedTerm, weight, data, distance)
   }
   return matches
 }

@@ -68,6 +68,7 @@ export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>)
         fieldLengths.subarray(fieldId * slots, (fieldId + 1) * slots),
       ),
     },
+    titleFieldId: common.fieldIds.title,
     // why: the options MiniSearch's search derives for the terms of an AND word
     termOptions: {
       tokenize: options.tokenize,
