@@ -9,7 +9,7 @@ import {
   type Matches,
 } from './matchSets.js'
 import type { FieldPostings, TermData } from '../index/packedIndex.js'
-import { titleDistances, titleFirstScore, type TermExpansion } from './titleFirstRanking.js'
+import { rerankTitleFirst, titleDistances, type TermExpansion } from './titleFirstRanking.js'
 
 /**
  * The parts of a loaded MiniSearch 7 index that scoring reads.
@@ -110,7 +110,10 @@ function rankWords(words: readonly string[], scored: ScoredIndex, limit: number)
     // why: MiniSearch multiplies by the number of query terms a page matched
     finalScore[shortId] = combined.score[shortId]! * qualityOf(shortId)
   }
-  if (scored.titleFieldId !== undefined) rerank(wordMatches, combined.order, finalScore)
+  if (scored.titleFieldId !== undefined) {
+    const tier = scratch('tier', combined.score.length)
+    rerankTitleFirst(wordMatches, combined.order, finalScore, tier)
+  }
   const ranked = topRanked(combined.order, finalScore, limit)
   const hits = ranked.map((shortId): IndexHit => {
     const match: Record<string, true> = {}
@@ -128,27 +131,6 @@ function rankWords(words: readonly string[], scored: ScoredIndex, limit: number)
     }
   })
   return { hits, total: combined.order.length }
-}
-
-/** Replaces each page's score with its title-first score. */
-function rerank(
-  words: readonly WordMatches[],
-  order: readonly number[],
-  score: Float64Array,
-): void {
-  for (const shortId of order) {
-    const tier = { matchedWords: 0, exactTitleWords: 0, nearTitleWords: 0, titleWords: 0 }
-    for (const word of words) {
-      if (!word.has[shortId]) continue
-      tier.matchedWords++
-      const distance = word.titleDistances.get(shortId)
-      if (distance === undefined) continue
-      tier.titleWords++
-      if (distance <= 1) tier.nearTitleWords++
-      if (distance === 0) tier.exactTitleWords++
-    }
-    score[shortId] = titleFirstScore(words.length, tier, score[shortId]!)
-  }
 }
 
 /**
