@@ -31,7 +31,15 @@ import {
 } from '../src/lib/search/terms/indexOptions.js'
 import { normalizeQuery } from '../src/lib/search/textNormalization.js'
 import { buildSiteContent, searchDataOf } from './build-content.js'
-import { figure, formatValue, mark, missedGoals, progress, type Goal } from './benchReport.js'
+import {
+  figure,
+  formatValue,
+  mark,
+  missedGoals,
+  padToWidth,
+  progress,
+  type Goal,
+} from './benchReport.js'
 import { generatedSite } from './bench-search-corpus.js'
 import { baselineOptions } from './bench-search-latency.js'
 import {
@@ -311,7 +319,7 @@ function printGrowth(small: SiteFigures, large: SiteFigures, from: number, to: n
     if (!before) continue
     const growth = `${(value / before.value).toFixed(2)}×`
     console.log(
-      `  ${name.padEnd(44)} ${formatValue(before.value, unit).padStart(10)} → ${formatValue(value, unit).padStart(10)}  ${growth.padStart(7)}  ${mark(name, value, unit, goal)}`,
+      `  ${padToWidth(name, 44)} ${formatValue(before.value, unit).padStart(10)} → ${formatValue(value, unit).padStart(10)}  ${growth.padStart(7)}  ${mark(name, value, unit, goal)}`,
     )
   }
 }

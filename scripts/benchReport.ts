@@ -49,11 +49,11 @@ export function mark(name: string, value: number, unit: string, goal?: Goal): st
   const parts: string[] = []
   let met = true
   if (goal.below !== undefined) {
-    parts.push(`< ${formatValue(goal.below, unit)}`)
+    parts.push(`< ${goal.below}${unit ? ` ${unit}` : ''}`)
     met &&= value < goal.below
   }
   if (goal.atLeast !== undefined) {
-    parts.push(`≥ ${formatValue(goal.atLeast, unit)}`)
+    parts.push(`≥ ${goal.atLeast}${unit ? ` ${unit}` : ''}`)
     met &&= value >= goal.atLeast
   }
   if (!met) missedGoals.push(`${name}: ${formatValue(value, unit)} (goal ${parts.join(', ')})`)
@@ -64,6 +64,13 @@ export function mark(name: string, value: number, unit: string, goal?: Goal): st
 export function figure(name: string, value: number, unit: string, goal?: Goal): void {
   const marked = mark(name, value, unit, goal)
   console.log(
-    `  ${name.padEnd(44)} ${formatValue(value, unit).padStart(12)}${marked ? `  ${marked}` : ''}`,
+    `  ${padToWidth(name, 44)} ${formatValue(value, unit).padStart(12)}${marked ? `  ${marked}` : ''}`,
   )
+}
+
+/** `text` padded to `width` terminal columns (Japanese characters take two). */
+export function padToWidth(text: string, width: number): string {
+  let columns = 0
+  for (const char of text) columns += /[\u1100-\uffdc]/u.test(char) && char > '\u2fff' ? 2 : 1
+  return text + ' '.repeat(Math.max(0, width - columns))
 }
