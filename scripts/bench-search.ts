@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { deflateRawSync, gzipSync } from 'node:zlib'
@@ -202,7 +202,8 @@ async function benchCorpus(
     progress(`${label}: measuring`, steps, steps)
 
     console.log(
-      `\n${pageCount.toLocaleString('en-US')} pages (${QUERY_COUNT} queries × 5 rounds, each figure in a process of its own):`,
+      `\n${pageCount.toLocaleString('en-US')} pages (${QUERY_COUNT} queries × 5 rounds, each figure in a ` +
+        `process of its own; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores):`,
     )
     show('full build (read pages, index, write files)', summary.milliseconds / 1000, 's')
     show('cold start, first query 珈琲豆', cold, 'ms', GOALS.coldStart)
