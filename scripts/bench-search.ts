@@ -163,7 +163,7 @@ async function benchCorpus(
     // why: the deployed layout: the bundle two folders below the data file's src/generated
     progress(`${label}: building the search data file`, 0, 1)
     const outFile = path.join(dir, path.dirname(SEARCH_DATA_PATH), 'siteContent.ts')
-    const summary = await buildSiteContent({ contentDir, outFile })
+    const summary = await buildSiteContent({ contentDir, outFile, measureIndexJson: baseline })
     progress(`${label}: building the search data file`, 1, 1)
     const bundle = await bundleSearchFunction(
       path.join(dir, 'netlify/functions/search.mjs'),
@@ -247,7 +247,7 @@ async function benchCorpus(
           `${name.padEnd(30)} ${formatValue(a, unit).padStart(10)}  ${formatValue(b, unit).padStart(14)}   ${(a / b).toFixed(2).padStart(5)}×`,
         )
       row('index build (addAll)', oursBuild, baseBuild, 'ms')
-      row('index size (raw)', summary.indexBytes / 1024, baselineJson.length / 1024, 'KB')
+      row('index size (raw)', (summary.indexBytes ?? 0) / 1024, baselineJson.length / 1024, 'KB')
       row('cold start (import+1st query)', cold, baseCold, 'ms')
       row('query p50 (index search)', indexOnly.p50, base.p50, 'ms')
       row('query p99 (index search)', indexOnly.p99, base.p99, 'ms')
