@@ -126,7 +126,7 @@ async function benchCorpus(
   const figures: SiteFigures = {}
   const show = (name: string, value: number, unit: string, goal?: Goal): void => {
     figures[name] = { value, unit, goal }
-    figure(name, value, unit, goal)
+    figure(name, value, unit, goal, `${pageCount.toLocaleString('en-US')} pages, ${name.trim()}`)
   }
   try {
     const site = generatedSite()
@@ -320,7 +320,7 @@ function printGrowth(small: SiteFigures, large: SiteFigures, from: number, to: n
     if (!before) continue
     const growth = `${(value / before.value).toFixed(2)}×`
     console.log(
-      `  ${padToWidth(name, 44)} ${formatValue(before.value, unit).padStart(10)} → ${formatValue(value, unit).padStart(10)}  ${growth.padStart(7)}  ${mark(name, value, unit, goal)}`,
+      `  ${padToWidth(name, 44)} ${formatValue(before.value, unit).padStart(10)} → ${formatValue(value, unit).padStart(10)}  ${growth.padStart(7)}  ${mark(null, value, unit, goal)}`,
     )
   }
 }

@@ -43,8 +43,8 @@ export function formatValue(value: number, unit: string): string {
   return unit ? `${number} ${unit}` : number
 }
 
-/** `✓ goal < 50 ms` or `✗ goal < 50 ms`; empty without a goal. Records a miss. */
-export function mark(name: string, value: number, unit: string, goal?: Goal): string {
+/** `✓ goal < 50 ms` or `✗ goal < 50 ms`; empty without a goal. Records a miss as `name`'s. */
+export function mark(name: string | null, value: number, unit: string, goal?: Goal): string {
   if (!goal) return ''
   const parts: string[] = []
   let met = true
@@ -56,13 +56,23 @@ export function mark(name: string, value: number, unit: string, goal?: Goal): st
     parts.push(`≥ ${goal.atLeast}${unit ? ` ${unit}` : ''}`)
     met &&= value >= goal.atLeast
   }
-  if (!met) missedGoals.push(`${name}: ${formatValue(value, unit)} (goal ${parts.join(', ')})`)
+  if (!met && name !== null)
+    missedGoals.push(`${name}: ${formatValue(value, unit)} (goal ${parts.join(', ')})`)
   return `${met ? '✓' : '✗'} goal ${parts.join(', ')}`
 }
 
-/** Prints one figure: its name, value and unit, and its mark when it has a goal. */
-export function figure(name: string, value: number, unit: string, goal?: Goal): void {
-  const marked = mark(name, value, unit, goal)
+/**
+ * Prints one figure: its name, value and unit, and its mark when it has a goal; a miss is
+ * listed under `missName` (default `name`).
+ */
+export function figure(
+  name: string,
+  value: number,
+  unit: string,
+  goal?: Goal,
+  missName = name,
+): void {
+  const marked = mark(missName, value, unit, goal)
   console.log(
     `  ${padToWidth(name, 44)} ${formatValue(value, unit).padStart(12)}${marked ? `  ${marked}` : ''}`,
   )
