@@ -164,7 +164,13 @@ async function benchCorpus(
     // why: the deployed layout: the bundle two folders below the data file's src/generated
     progress(`${label}: building the search data file`, 0, 1)
     const outFile = path.join(dir, path.dirname(SEARCH_DATA_PATH), 'siteContent.ts')
-    const summary = await buildSiteContent({ contentDir, outFile, measureIndexJson: baseline })
+    const summary = await buildSiteContent({
+      contentDir,
+      outFile,
+      measureIndexJson: baseline,
+      onProgress: (stage, done, total) =>
+        progress(`${label}: build: ${stage}`, done, stage === 'reading' ? pageCount : total),
+    })
     progress(`${label}: building the search data file`, 1, 1)
     const bundle = await bundleSearchFunction(
       path.join(dir, 'netlify/functions/search.mjs'),

@@ -38,6 +38,8 @@ export interface BuildSiteContentOptions {
    * else null); default true. why: at 20,000 pages it is ~80 MB and a second `toJSON` of the index
    */
   measureIndexJson?: boolean
+  /** Called as the build goes: pages read, pages indexed (of `total`), and when it writes. */
+  onProgress?: (stage: 'reading' | 'indexing' | 'writing', done: number, total: number) => void
 }
 
 export interface BuildSiteContentSummary {
@@ -62,11 +64,18 @@ export async function buildSiteContent({
   options = searchOptions,
   formatVersion = SEARCH_INDEX_FORMAT,
   measureIndexJson = true,
+  onProgress = () => {},
 }: BuildSiteContentOptions): Promise<BuildSiteContentSummary> {
   const started = performance.now()
-  const pages = await loadContentPages(contentDir)
+  const pages = await loadContentPages(contentDir, (read) => {
+    if (read % 500 === 0) onProgress('reading', read, Number.NaN)
+  })
   const index = new MiniSearch<IndexedPage>(options)
-  index.addAll(pages)
+  for (let done = 0; done < pages.length; done += 500) {
+    onProgress('indexing', done, pages.length)
+    index.addAll(pages.slice(done, done + 500))
+  }
+  onProgress('writing', 0, 1)
   const indexBytes = measureIndexJson ? Buffer.byteLength(JSON.stringify(index)) : null
   const { bytes, dataId, eagerBytes } = searchDataOf(pages, index, formatVersion)
   const productCatalogue: CatalogueProduct[] = pages

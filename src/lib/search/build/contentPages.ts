@@ -59,7 +59,11 @@ export interface ContentPage extends StoredPage {
 }
 
 /** Reads every `<contentDir>/<contentType>/<fileSlug>.md`, sorted by id. */
-export async function loadContentPages(contentDir: string): Promise<ContentPage[]> {
+/** `onPage` is called after each page read, with the number read so far. */
+export async function loadContentPages(
+  contentDir: string,
+  onPage: (read: number) => void = () => {},
+): Promise<ContentPage[]> {
   const typeDirs = await readdir(contentDir, { withFileTypes: true }).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new ContentDirectoryNotFoundError(contentDir)
@@ -73,6 +77,7 @@ export async function loadContentPages(contentDir: string): Promise<ContentPage[
     for (const fileName of files) {
       const file = path.join(dir, fileName)
       pages.push(parseContentPage(file, typeDir.name, await readFile(file, 'utf8')))
+      onPage(pages.length)
     }
   }
   return pages.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
