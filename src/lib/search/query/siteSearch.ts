@@ -8,7 +8,7 @@ import type { SiteSearchData } from '../index/searchDataReader.js'
 import { isEncodedJapaneseTerm } from '../terms/termEncoding.js'
 
 /** Most results one answer carries; `totalResults` still counts every match. */
-export const MAX_RESULTS = 50
+const MAX_RESULTS = 50
 
 /** A search result (§2.5): the page's stored fields plus what the query adds. */
 export interface SearchResult extends Omit<StoredPage, 'text'> {
