@@ -5,12 +5,15 @@
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 
+import { progress } from './benchReport.js'
+
 const BENCHMARKS = ['bench-storage.ts', 'bench-search.ts']
 const only = process.argv.slice(2)
 
 let failed = false
-for (const file of BENCHMARKS) {
-  if (only.length && !only.some((name) => file.includes(name))) continue
+const chosen = BENCHMARKS.filter((file) => !only.length || only.some((name) => file.includes(name)))
+for (const [done, file] of chosen.entries()) {
+  progress('bench', done, chosen.length)
   console.log(`\n=== ${file} ===`)
   const result = spawnSync(
     process.execPath,
@@ -19,4 +22,5 @@ for (const file of BENCHMARKS) {
   )
   if (result.status !== 0) failed = true
 }
+progress('bench', chosen.length, chosen.length)
 process.exit(failed ? 1 : 0)

@@ -11,15 +11,15 @@ import {
   loadContentPages,
   PRODUCT_CONTENT_TYPE,
   type ContentPage,
-} from '../src/lib/search/contentPages.js'
-import { SEARCH_DATA_PATH } from '../src/lib/search/searchDataFile.js'
+} from '../src/lib/search/build/contentPages.js'
+import { SEARCH_DATA_PATH } from '../src/lib/search/index/searchDataFile.js'
 import {
   SEARCH_INDEX_FORMAT,
   searchOptions,
   type IndexedPage,
-} from '../src/lib/search/searchOptions.js'
+} from '../src/lib/search/terms/indexOptions.js'
 import type { CatalogueProduct, StoredPage } from '../src/lib/search/siteContentTypes.js'
-import { encodeSiteSearchData, packIndex } from '../src/lib/search/searchDataWriter.js'
+import { encodeSiteSearchData, packIndex } from '../src/lib/search/build/searchDataWriter.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const TYPES_MODULE = path.join(REPO_ROOT, 'src/lib/search/siteContentTypes.js')
@@ -33,6 +33,13 @@ export interface BuildSiteContentOptions {
   /** Index options; the deployed ones unless a comparison passes others. */
   options?: typeof searchOptions
   formatVersion?: string
+  /**
+   * Whether to serialize MiniSearch's JSON of the index only to report its size (`indexBytes`,
+   * else null); default true. why: at 20,000 pages it is ~80 MB and a second `toJSON` of the index
+   */
+  measureIndexJson?: boolean
+  /** Called as the build goes: pages read, pages indexed (of `total`), and when it writes. */
+  onProgress?: (stage: 'reading' | 'indexing' | 'writing', done: number, total: number) => void
 }
 
 export interface BuildSiteContentSummary {
@@ -41,11 +48,13 @@ export interface BuildSiteContentSummary {
   pages: number
   products: number
   /** MiniSearch's JSON of the index (for comparison; the data file holds it packed). */
-  indexBytes: number
+  indexBytes: number | null
   /** Size of the generated module. */
   moduleBytes: number
   /** Size of the search data file. */
   dataBytes: number
+  /** Of which read whole at the first search (header and eager sections). */
+  eagerBytes: number
   milliseconds: number
 }
 
@@ -54,13 +63,21 @@ export async function buildSiteContent({
   outFile,
   options = searchOptions,
   formatVersion = SEARCH_INDEX_FORMAT,
+  measureIndexJson = true,
+  onProgress = () => {},
 }: BuildSiteContentOptions): Promise<BuildSiteContentSummary> {
   const started = performance.now()
-  const pages = await loadContentPages(contentDir)
+  const pages = await loadContentPages(contentDir, (read) => {
+    if (read % 500 === 0) onProgress('reading', read, Number.NaN)
+  })
   const index = new MiniSearch<IndexedPage>(options)
-  index.addAll(pages)
-  const indexBytes = Buffer.byteLength(JSON.stringify(index))
-  const { bytes, dataId } = searchDataOf(pages, index, formatVersion)
+  for (let done = 0; done < pages.length; done += 500) {
+    onProgress('indexing', done, pages.length)
+    index.addAll(pages.slice(done, done + 500))
+  }
+  onProgress('writing', 0, 1)
+  const indexBytes = measureIndexJson ? Buffer.byteLength(JSON.stringify(index)) : null
+  const { bytes, dataId, eagerBytes } = searchDataOf(pages, index, formatVersion)
   const productCatalogue: CatalogueProduct[] = pages
     .filter((page) => page.contentType === PRODUCT_CONTENT_TYPE)
     .map((page) => ({ slug: page.fileSlug, title: page.title, path: page.slug }))
@@ -90,6 +107,7 @@ export async function buildSiteContent({
     indexBytes,
     moduleBytes: Buffer.byteLength(source),
     dataBytes: bytes.length,
+    eagerBytes,
     milliseconds: performance.now() - started,
   }
 }
@@ -99,7 +117,7 @@ export function searchDataOf(
   pages: readonly ContentPage[],
   index: MiniSearch<IndexedPage>,
   formatVersion: string,
-): { bytes: Buffer; dataId: string } {
+): ReturnType<typeof encodeSiteSearchData> {
   const storedPages = pages.map(
     ({ id, slug, title, description, tags, createdAt, text }): StoredPage => ({
       id,
@@ -121,7 +139,7 @@ async function main(): Promise<void> {
     const summary = await buildSiteContent({ contentDir, outFile: DEFAULT_OUT_FILE })
     console.log(
       `build-content: ${summary.pages} pages (${summary.products} products), index ` +
-        `${(summary.indexBytes / 1024).toFixed(1)} KB, data file ` +
+        `${((summary.indexBytes ?? 0) / 1024).toFixed(1)} KB, data file ` +
         `${(summary.dataBytes / 1024).toFixed(1)} KB, ${summary.milliseconds.toFixed(0)} ms → ` +
         `${path.relative(process.cwd(), summary.dataFile)}, ${path.relative(process.cwd(), summary.outFile)}`,
     )

@@ -1,6 +1,6 @@
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
-import { answerSearch } from '../../src/lib/search/searchService.js'
+import { answerSearch } from '../../src/lib/search/query/searchService.js'
 
 export default defineEndpoint({
   methods: ['GET'],

@@ -9,7 +9,7 @@ import { resolveConfig } from '@netlify/config'
 import { zipFunction } from '@netlify/zip-it-and-ship-it'
 import { build } from 'esbuild'
 import { afterAll, describe, expect, it } from 'vitest'
-import { SEARCH_DATA_PATH } from '../../src/lib/search/searchDataFile.js'
+import { SEARCH_DATA_PATH } from '../../src/lib/search/index/searchDataFile.js'
 
 const run = promisify(execFile)
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
@@ -20,6 +20,11 @@ afterAll(async () => {
 
 /** The function as Netlify's esbuild bundler would produce it (in memory). */
 async function bundle(entry: string): Promise<string> {
+  return (await bundleWithInputs(entry)).code
+}
+
+/** The bundle's code and the project-relative paths of every file that went into it. */
+async function bundleWithInputs(entry: string): Promise<{ code: string; inputs: string[] }> {
   const result = await build({
     entryPoints: [path.join(repoRoot, 'netlify/functions', entry)],
     bundle: true,
@@ -27,9 +32,11 @@ async function bundle(entry: string): Promise<string> {
     format: 'esm',
     target: 'node20',
     write: false,
+    metafile: true,
     logLevel: 'silent',
+    absWorkingDir: repoRoot,
   })
-  return result.outputFiles[0].text
+  return { code: result.outputFiles[0].text, inputs: Object.keys(result.metafile.inputs) }
 }
 
 /**
@@ -56,10 +63,14 @@ const PAGE_ID = '"news/yoyaku-shohin-nyuka"'
 
 describe('function bundles', () => {
   it('leave the search content out of every bundle, and keep the catalogue in the forms', async () => {
-    const search = await bundle('search.ts')
+    const { code: search, inputs } = await bundleWithInputs('search.ts')
     expect(search).not.toContain(PAGE_ID)
-    // why: the search reads the index packed by the build; MiniSearch itself stays in scripts/
-    expect(search).not.toContain('node_modules/minisearch/')
+    expect(inputs).toContain('src/lib/search/query/searchService.ts')
+    // why: the search reads the index packed by the build; MiniSearch, the build's code and the
+    // tokenizers it was compared with stay out of the function
+    expect(inputs.filter((input) => input.includes('node_modules/minisearch/'))).toEqual([])
+    expect(inputs.filter((input) => input.startsWith('src/lib/search/build/'))).toEqual([])
+    expect(search).not.toContain('Intl.Segmenter')
     for (const entry of ['reservation.ts', 'notify-signup.ts', 'notify-unsubscribe.ts']) {
       const code = await bundle(entry)
       expect(code).toContain('"chasen-takayama"')

@@ -8,11 +8,11 @@ import { buildSiteContent } from '../../scripts/build-content.js'
 import {
   ContentDirectoryNotFoundError,
   InvalidContentPageError,
-} from '../../src/lib/search/contentPages.js'
-import { readSearchData } from '../../src/lib/search/searchDataFile.js'
-import { createSiteSearch } from '../../src/lib/search/siteSearch.js'
+} from '../../src/lib/search/build/contentPages.js'
+import { readSearchData } from '../../src/lib/search/index/searchDataFile.js'
+import { createSiteSearch } from '../../src/lib/search/query/siteSearch.js'
 import type { CatalogueProduct } from '../../src/lib/search/siteContentTypes.js'
-import type { SiteSearchData } from '../../src/lib/search/siteSearchData.js'
+import type { SiteSearchData } from '../../src/lib/search/index/searchDataReader.js'
 
 const run = promisify(execFile)
 const repoRoot = path.resolve(import.meta.dirname, '../..')

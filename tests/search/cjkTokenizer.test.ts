@@ -1,12 +1,8 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import {
-  splitIntoChunks,
-  textRuns,
-  tokenizeBigrams,
-  tokenizeWords,
-} from '../../src/lib/search/cjkTokenizer.js'
-import { loadContentPages } from '../../src/lib/search/contentPages.js'
+import { tokenizeWords } from '../../src/lib/search/build/comparisonTokenizers.js'
+import { textRuns, tokenizeBigrams } from '../../src/lib/search/terms/cjkTokenizer.js'
+import { loadContentPages } from '../../src/lib/search/build/contentPages.js'
 import { normalizeQuery, normalizeSearchText } from '../../src/lib/search/textNormalization.js'
 
 // why: the definition of a run; textRuns classifies character by character to avoid compiling
@@ -82,11 +78,12 @@ describe('Japanese tokenizing', () => {
     expect(tokenizeWords('予約商品の入荷のお知らせ')).toContain('入荷')
   })
 
-  it('splits long text at sentence ends into pieces no longer than the limit', () => {
-    const text = '珈琲豆を焙煎しました。'.repeat(500) + 'あ'.repeat(3000)
-    const chunks = splitIntoChunks(text, 2000)
-    expect(chunks.join('')).toBe(text)
-    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThanOrEqual(2000)
-    expect(chunks[0]!.endsWith('。')).toBe(true)
+  it('segments long text in pieces cut at sentence ends, so no word is cut', () => {
+    const sentence = '珈琲豆を焙煎しました。'
+    const words = tokenizeWords(sentence)
+    // why: 5,500 characters, more than two of the 2,000-character pieces
+    expect(tokenizeWords(sentence.repeat(500))).toEqual(
+      Array.from({ length: 500 }, () => words).flat(),
+    )
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { makeExcerpt, parseExcerptLength } from '../../src/lib/search/excerpt.js'
+import { makeExcerpt, parseExcerptLength } from '../../src/lib/search/query/excerpt.js'
 import { escapeHtml } from '../../src/lib/htmlEscape.js'
-import { highlight } from '../../src/lib/search/highlight.js'
+import { highlight } from '../../src/lib/search/query/highlight.js'
 
 describe('highlighting', () => {
   it('marks normalized matches in the original text, escaping everything else', () => {

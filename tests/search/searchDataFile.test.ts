@@ -5,22 +5,21 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildSiteContent } from '../../scripts/build-content.js'
 import {
-  locateSearchData,
   MissingSearchDataError,
   readSearchData,
   SEARCH_DATA_PATH,
   StaleSearchDataError,
-} from '../../src/lib/search/searchDataFile.js'
-import { createSiteSearch, StaleSiteContentError } from '../../src/lib/search/siteSearch.js'
+} from '../../src/lib/search/index/searchDataFile.js'
+import { createSiteSearch, StaleSiteContentError } from '../../src/lib/search/query/siteSearch.js'
 import {
   bytesSource,
   decodeSiteSearchData,
   fileSource,
   InvalidSearchDataError,
-} from '../../src/lib/search/siteSearchData.js'
-import { encodeSiteSearchData, packIndex } from '../../src/lib/search/searchDataWriter.js'
+} from '../../src/lib/search/index/searchDataReader.js'
+import { encodeSiteSearchData, packIndex } from '../../src/lib/search/build/searchDataWriter.js'
 import MiniSearch from 'minisearch'
-import { searchOptions, type IndexedPage } from '../../src/lib/search/searchOptions.js'
+import { searchOptions, type IndexedPage } from '../../src/lib/search/terms/indexOptions.js'
 
 const tempDirs: string[] = []
 afterEach(async () => {
@@ -53,17 +52,22 @@ describe('search data file', () => {
     const { dataId, file } = await buildSite(root, '入荷のお知らせ')
     expect(file).toBe(path.join(root, SEARCH_DATA_PATH))
     const bundleDir = path.join(root, 'netlify/functions')
-    expect(locateSearchData({ from: bundleDir, cwd: tmpdir() })).toBe(file)
+    const fromBundle = readSearchData(dataId, { from: bundleDir, cwd: tmpdir() })
+    expect(fromBundle.dataId).toBe(dataId)
+    fromBundle.close()
     const search = createSiteSearch(() => readSearchData(dataId, { from: bundleDir, cwd: '/' }))
     expect(search.search('入荷', 200).results.map((result) => result.id)).toEqual(['news/page'])
   })
 
   it('falls back to the working folder, and otherwise names every place it looked', async () => {
     const root = await tempDir()
-    const { file } = await buildSite(root, '入荷のお知らせ')
+    const { dataId } = await buildSite(root, '入荷のお知らせ')
     const elsewhere = await tempDir()
-    expect(locateSearchData({ from: elsewhere, cwd: root })).toBe(file)
-    const locate = () => locateSearchData({ from: path.join(elsewhere, 'a/b'), cwd: elsewhere })
+    const fromCwd = readSearchData(dataId, { from: elsewhere, cwd: root })
+    expect(fromCwd.dataId).toBe(dataId)
+    fromCwd.close()
+    const locate = () =>
+      readSearchData(dataId, { from: path.join(elsewhere, 'a/b'), cwd: elsewhere })
     expect(locate).toThrow(MissingSearchDataError)
     expect(locate).toThrow(path.join(elsewhere, 'a/b', SEARCH_DATA_PATH))
     expect(locate).toThrow('npm run build')

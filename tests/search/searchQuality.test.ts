@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { getSiteSearch } from '../../src/lib/search/defaultSiteSearch.js'
+import { getSiteSearch } from '../../src/lib/search/query/defaultSiteSearch.js'
 import { normalizeQuery } from '../../src/lib/search/textNormalization.js'
 import { searchQualityCases } from './searchQualityCases.js'
 

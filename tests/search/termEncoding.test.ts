@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { encodeTerm, isEncodedJapaneseTerm } from '../../src/lib/search/termEncoding.js'
+import { encodeTerm, isEncodedJapaneseTerm } from '../../src/lib/search/terms/termEncoding.js'
 
 describe('index term encoding', () => {
   it('spells Japanese terms in hex behind a marker and leaves other terms alone', () => {

@@ -1,5 +1,5 @@
 /** Maximum query length in characters after trimming (§4.11, §8, D6). */
-export const MAX_QUERY_LENGTH = 200
+const MAX_QUERY_LENGTH = 200
 
 /**
  * Folds full-width/half-width forms and letter case together (D11): `ＴＯＫＯＮＡＭＥ`, `tokoname`
@@ -10,7 +10,7 @@ export function normalizeSearchText(text: string): string {
 }
 
 /** Cuts a string to at most `max` code points without splitting a surrogate pair. */
-export function cutToCodePoints(text: string, max: number): string {
+function cutToCodePoints(text: string, max: number): string {
   const codePoints = Array.from(text)
   return codePoints.length <= max ? text : codePoints.slice(0, max).join('')
 }

@@ -1,4 +1,4 @@
-import { normalizeSearchText } from './textNormalization.js'
+import { normalizeSearchText } from '../textNormalization.js'
 
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー々〆ヶ'
 const CJK_CHAR = new RegExp(`[${CJK}]`, 'u')
@@ -13,8 +13,6 @@ let letterOrDigit: RegExp | null = null
 // why: each BMP character's kind is tested once (0 = not yet known, else kind + 1); the 10 MB
 // benchmark corpus splits in ~60 ms this way (the regular expression took ~170 ms)
 const bmpKinds = new Uint8Array(0x10000)
-const SEGMENT_CHUNK_LENGTH = 2000
-const SENTENCE_END = /(?<=[。！？!?\n])/u
 
 /** True when the string starts with a Japanese/Chinese character (kanji, kana). */
 export function isCjkTerm(term: string): boolean {
@@ -82,52 +80,4 @@ export function tokenizeBigrams(text: string): string[] {
     for (let i = 0; i + 1 < run.length; i++) tokens.push(run.slice(i, i + 2))
   }
   return tokens
-}
-
-let segmenter: Intl.Segmenter | null = null
-
-/**
- * Dictionary word segmentation (ICU via `Intl.Segmenter`): `予約商品の入荷` → `予約 商品 の 入荷`.
- * Compounds the dictionary knows stay whole (`新幹線`).
- */
-export function tokenizeWords(text: string): string[] {
-  segmenter ??= new Intl.Segmenter('ja', { granularity: 'word' })
-  const tokens: string[] = []
-  for (const chunk of splitIntoChunks(normalizeSearchText(text), SEGMENT_CHUNK_LENGTH)) {
-    for (const part of segmenter.segment(chunk)) {
-      if (part.isWordLike) tokens.push(part.segment)
-    }
-  }
-  return tokens
-}
-
-/** Both of the above: dictionary words plus bigrams of the Japanese runs. */
-export function tokenizeWordsAndBigrams(text: string): string[] {
-  const bigrams = tokenizeBigrams(text)
-  const words = tokenizeWords(text).filter((word) => isCjkTerm(word) && word.length > 2)
-  return bigrams.concat(words)
-}
-
-/**
- * Splits long text at sentence and line ends into pieces of at most `maxLength` characters.
- * why: on Node 20 Intl.Segmenter's time grows quadratically with the input length (160 KB
- * takes 21 s); pieces of a few KB keep it linear.
- */
-export function splitIntoChunks(text: string, maxLength: number): string[] {
-  if (text.length <= maxLength) return [text]
-  const chunks: string[] = []
-  let current = ''
-  for (const sentence of text.split(SENTENCE_END)) {
-    if (current.length + sentence.length > maxLength && current) {
-      chunks.push(current)
-      current = ''
-    }
-    current += sentence
-    while (current.length > maxLength) {
-      chunks.push(current.slice(0, maxLength))
-      current = current.slice(maxLength)
-    }
-  }
-  if (current) chunks.push(current)
-  return chunks
 }

@@ -1,15 +1,14 @@
-import type { Query } from 'minisearch'
 import { makeExcerpt } from './excerpt.js'
-import { cjkRuns } from './cjkTokenizer.js'
+import { cjkRuns } from '../terms/cjkTokenizer.js'
 import { highlight } from './highlight.js'
-import { loadPackedIndex, type PackedIndex } from './packedIndex.js'
-import { SEARCH_INDEX_FORMAT, searchOptions } from './searchOptions.js'
-import type { StoredPage } from './siteContentTypes.js'
-import type { SiteSearchData } from './siteSearchData.js'
-import { isEncodedJapaneseTerm } from './termEncoding.js'
+import { loadPackedIndex, type PackedIndex } from './packedIndexSearch.js'
+import { SEARCH_INDEX_FORMAT, searchOptions } from '../terms/indexOptions.js'
+import type { StoredPage } from '../siteContentTypes.js'
+import type { SiteSearchData } from '../index/searchDataReader.js'
+import { isEncodedJapaneseTerm } from '../terms/termEncoding.js'
 
 /** Most results one answer carries; `totalResults` still counts every match. */
-export const MAX_RESULTS = 50
+const MAX_RESULTS = 50
 
 /** A search result (§2.5): the page's stored fields plus what the query adds. */
 export interface SearchResult extends Omit<StoredPage, 'text'> {
@@ -101,19 +100,6 @@ export function createSiteSearch(
       })
       return { results, totalResults: total }
     },
-  }
-}
-
-/**
- * Words of the query (split at spaces) are alternatives (OR); the terms inside one word must all
- * match (AND), so `予約商品` needs all of 予約, 約商 and 商品 rather than any of them. This is the
- * query the packed index answers (packedIndex.ts), as a MiniSearch query.
- */
-export function toQueryTree(query: string): Query {
-  const words = query.split(' ').filter(Boolean)
-  return {
-    combineWith: 'OR',
-    queries: words.map((word) => ({ combineWith: 'AND', queries: [word] })),
   }
 }
 

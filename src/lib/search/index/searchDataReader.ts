@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { endianness } from 'node:os'
 import type { IndexCommon, PackedIndexParts } from './packedIndex.js'
-import type { StoredPage } from './siteContentTypes.js'
+import type { StoredPage } from '../siteContentTypes.js'
 
 /**
  * The search data file (`src/generated/site-search.bin`): the packed index and the pages.
@@ -17,7 +17,7 @@ import type { StoredPage } from './siteContentTypes.js'
  * `postings` (about a tenth of it) and uses them where they lie; a term's postings and a page
  * are read when a query reaches them.
  */
-// why exported: the layout is shared with the writer, searchDataWriter.ts
+// why exported: the layout is shared with the writer, build/searchDataWriter.ts
 export const MAGIC = 'SHOPSRCH'
 export const PREFIX = MAGIC.length + 4
 const ALIGN = 8

@@ -28,7 +28,10 @@ export function emptyMatches(size: number): Matches {
 /** Returns every array of the search to the pool; `has` is cleared through `order`. */
 export function releaseMatches(): void {
   for (const matches of usedMatches) {
-    for (const shortId of matches.order) matches.has[shortId] = 0
+    // why: clearing a page at a time cost a 20,000-page cold start ~10 ms when a term matches
+    // most pages; a native fill of the whole array is faster from an eighth of them on
+    if (matches.order.length > matches.has.length / 8) matches.has.fill(0)
+    else for (const shortId of matches.order) matches.has[shortId] = 0
     matches.order.length = 0
     freeMatches.push(matches)
   }

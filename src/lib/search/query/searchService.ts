@@ -1,10 +1,13 @@
-import type { Logger } from '../log.js'
-import type { DeployInfo } from '../storage/blobStore.js'
-import { openKeywordLogRepository, type KeywordLogEntry } from '../storage/keywordLogRepository.js'
+import type { Logger } from '../../log.js'
+import type { DeployInfo } from '../../storage/blobStore.js'
+import {
+  openKeywordLogRepository,
+  type KeywordLogEntry,
+} from '../../storage/keywordLogRepository.js'
 import { getSiteSearch } from './defaultSiteSearch.js'
 import { parseExcerptLength } from './excerpt.js'
 import type { SearchResult } from './siteSearch.js'
-import { normalizeQuery } from './textNormalization.js'
+import { normalizeQuery } from '../textNormalization.js'
 
 /** The body of a GET /api/search answer (§4.11). */
 export interface SearchResponseBody {

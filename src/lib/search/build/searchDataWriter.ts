@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto'
 import { endianness } from 'node:os'
 import type { AsPlainObject } from 'minisearch'
 import SearchableMap from 'minisearch/SearchableMap'
-import type { PackedIndexParts } from './packedIndex.js'
-import type { StoredPage } from './siteContentTypes.js'
+import type { PackedIndexParts } from '../index/packedIndex.js'
+import type { StoredPage } from '../siteContentTypes.js'
 import {
   alignUp,
   EAGER_SECTIONS,
@@ -12,12 +12,12 @@ import {
   PREFIX,
   type Header,
   type SectionName,
-} from './siteSearchData.js'
-import type { TermTreeArrays } from './termTree.js'
+} from '../index/searchDataReader.js'
+import type { TermTreeArrays } from '../index/termTree.js'
 
 /*
  * The build's half of the search data file: packs a built MiniSearch index and the pages into
- * the layout siteSearchData.ts reads. Only scripts import it, so the search function's bundle
+ * the layout index/searchDataReader.ts reads. Only scripts import it, so the search function's bundle
  * carries neither MiniSearch nor this code.
  */
 
@@ -78,7 +78,7 @@ function packFieldLengths(
 type RadixNode = Map<string, RadixNode | number>
 
 /** The tree MiniSearch builds when it loads `terms` in this order (as `loadJSON` does). */
-export function packTermTree(terms: readonly string[]): TermTreeArrays {
+function packTermTree(terms: readonly string[]): TermTreeArrays {
   const map = new SearchableMap<number>()
   terms.forEach((term, number) => map.set(term, number))
   const nodes: RadixNode[] = [(map as unknown as { _tree: RadixNode })._tree]
@@ -113,7 +113,7 @@ export function encodeSiteSearchData(
   formatVersion: string,
   index: PackedIndexParts,
   pages: readonly StoredPage[],
-): { bytes: Buffer; dataId: string } {
+): { bytes: Buffer; dataId: string; eagerBytes: number } {
   const { termPostingsStart, documentIds, fieldLengths, tree } = index
   const shortIdOf = new Map(documentIds.map((id, shortId) => [id, shortId]))
   const pageLocations = new Uint32Array(documentIds.length * 2)
@@ -165,5 +165,10 @@ export function encodeSiteSearchData(
   prefix.write(MAGIC, 0, 'latin1')
   prefix.writeUInt32LE(headerBytes.length, MAGIC.length)
   headerBytes.copy(prefix, PREFIX)
-  return { bytes: Buffer.concat([prefix, ...body]), dataId }
+  const lastEager = sections[EAGER_SECTIONS[EAGER_SECTIONS.length - 1]!]
+  return {
+    bytes: Buffer.concat([prefix, ...body]),
+    dataId,
+    eagerBytes: prefix.length + lastEager[0] + lastEager[1],
+  }
 }

@@ -1,7 +1,7 @@
 import { findFirstMatch, findMatchRanges, markRanges } from './highlight.js'
 
 /** `excerpt_length` bounds and default (§4.11, §8, D11). */
-export const EXCERPT_LENGTH = { min: 50, max: 500, default: 200 } as const
+const EXCERPT_LENGTH = { min: 50, max: 500, default: 200 } as const
 
 const ELLIPSIS = '…'
 // why: a little text before the match gives the reader its context

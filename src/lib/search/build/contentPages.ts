@@ -3,10 +3,10 @@ import path from 'node:path'
 import matter from 'gray-matter'
 import { z } from 'zod'
 import { markdownToPlainText } from './markdownText.js'
-import type { StoredPage } from './siteContentTypes.js'
+import type { StoredPage } from '../siteContentTypes.js'
 
 /** Product slugs and every content file name follow this pattern (D1). */
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
 /** The content type whose pages form the product catalogue (D1). */
 export const PRODUCT_CONTENT_TYPE = 'products'
@@ -59,7 +59,11 @@ export interface ContentPage extends StoredPage {
 }
 
 /** Reads every `<contentDir>/<contentType>/<fileSlug>.md`, sorted by id. */
-export async function loadContentPages(contentDir: string): Promise<ContentPage[]> {
+/** `onPage` is called after each page read, with the number read so far. */
+export async function loadContentPages(
+  contentDir: string,
+  onPage: (read: number) => void = () => {},
+): Promise<ContentPage[]> {
   const typeDirs = await readdir(contentDir, { withFileTypes: true }).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new ContentDirectoryNotFoundError(contentDir)
@@ -73,13 +77,14 @@ export async function loadContentPages(contentDir: string): Promise<ContentPage[
     for (const fileName of files) {
       const file = path.join(dir, fileName)
       pages.push(parseContentPage(file, typeDir.name, await readFile(file, 'utf8')))
+      onPage(pages.length)
     }
   }
   return pages.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }
 
 /** Parses one page; throws InvalidContentPageError naming `file`. */
-export function parseContentPage(file: string, contentType: string, source: string): ContentPage {
+function parseContentPage(file: string, contentType: string, source: string): ContentPage {
   const fileSlug = path.basename(file, '.md')
   if (!SLUG_PATTERN.test(contentType) || !SLUG_PATTERN.test(fileSlug)) {
     throw new InvalidContentPageError(

@@ -1,40 +1,12 @@
-import type { AsPlainObject, Options, SearchOptions } from 'minisearch'
+import type { Options, SearchOptions } from 'minisearch'
+import { termPostings, type PackedIndexParts, type TermData } from '../index/packedIndex.js'
+import { PackedTermTree } from '../index/termTree.js'
 import {
   searchWords,
-  type FieldPostings,
   type IndexAnswer,
   type IndexInternals,
   type ScoredIndex,
-  type TermData,
 } from './minisearchScoring.js'
-import { PackedTermTree, type TermTreeArrays } from './termTree.js'
-
-/** MiniSearch's JSON without terms, documents and stored fields: counts, field ids. */
-export type IndexCommon = Omit<
-  AsPlainObject,
-  'index' | 'documentIds' | 'fieldLength' | 'storedFields'
->
-
-/**
- * A built MiniSearch index as flat arrays (written by searchDataWriter.ts): the term tree
- * (termTree.ts), every term's postings, the documents' field lengths; the form the search data
- * file stores and the search reads without parsing.
- */
-export interface PackedIndexParts {
-  common: IndexCommon
-  /** Page id by short id; null where MiniSearch has no document. */
-  documentIds: ReadonlyArray<string | null>
-  /** Field f's length (unique terms) of short id s at f × documentIds.length + s; NaN if none. */
-  fieldLengths: Float64Array
-  tree: TermTreeArrays
-  /** Term t's postings are `postings` from termPostingsStart[t] to termPostingsStart[t + 1]. */
-  termPostingsStart: Uint32Array
-  /**
-   * The postings between two positions: per term, for each field in MiniSearch's JSON order,
-   * `fieldId, count`, then `count` short ids (ascending), then their `count` frequencies.
-   */
-  postings(from: number, to: number): Uint32Array
-}
 
 export interface PackedIndex {
   /**
@@ -42,8 +14,6 @@ export interface PackedIndex {
    * the best `limit` hits (default all) with MiniSearch's scores and order.
    */
   search(query: string, limit?: number): IndexAnswer
-  /** How many terms' postings have been read so far. */
-  decodedTerms(): number
 }
 
 /**
@@ -72,7 +42,7 @@ export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>)
   const termData = (term: number): TermData => {
     let data = read.get(term)
     if (!data) {
-      data = fieldPostings(postings(termPostingsStart[term]!, termPostingsStart[term + 1]!))
+      data = termPostings(postings(termPostingsStart[term]!, termPostingsStart[term + 1]!))
       read.set(term, data)
     }
     return data
@@ -98,6 +68,7 @@ export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>)
         fieldLengths.subarray(fieldId * slots, (fieldId + 1) * slots),
       ),
     },
+    titleFieldId: common.fieldIds.title,
     // why: the options MiniSearch's search derives for the terms of an AND word
     termOptions: {
       tokenize: options.tokenize,
@@ -109,19 +80,5 @@ export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>)
   return {
     search: (query, limit = Number.POSITIVE_INFINITY) =>
       searchWords(query.split(' ').filter(Boolean), scored, limit),
-    decodedTerms: () => read.size,
   }
-}
-
-/** A term's postings as views into them (nothing is copied). */
-function fieldPostings(postings: Uint32Array): TermData {
-  const fields: Array<FieldPostings | undefined> = []
-  for (let i = 0; i < postings.length;) {
-    const fieldId = postings[i]!
-    const count = postings[i + 1]!
-    const ids = postings.subarray(i + 2, i + 2 + count)
-    fields[fieldId] = { ids, frequencies: postings.subarray(i + 2 + count, i + 2 + 2 * count) }
-    i += 2 + 2 * count
-  }
-  return fields
 }

@@ -1,6 +1,6 @@
-import { isCjkTerm } from './cjkTokenizer.js'
-import { normalizeSearchText } from './textNormalization.js'
-import { escapeHtml } from '../htmlEscape.js'
+import { isCjkTerm } from '../terms/cjkTokenizer.js'
+import { normalizeSearchText } from '../textNormalization.js'
+import { escapeHtml } from '../../htmlEscape.js'
 
 /** A half-open range `[start, end)` of UTF-16 positions in the original text. */
 export type TextRange = readonly [start: number, end: number]

@@ -1,5 +1,5 @@
 import type { Options, SearchOptions } from 'minisearch'
-import { tokenizeBigrams, tokenizeWords, tokenizeWordsAndBigrams } from './cjkTokenizer.js'
+import { tokenizeBigrams } from './cjkTokenizer.js'
 import { encodeTerm, isEncodedJapaneseTerm } from './termEncoding.js'
 
 /** A page as the index sees it; `tags` are joined into one field. */
@@ -11,26 +11,15 @@ export interface IndexedPage {
   text: string
 }
 
-export type TokenizerName = 'bigram' | 'segmenter' | 'segmenter+bigram'
-
-const TOKENIZERS: Record<TokenizerName, (text: string) => string[]> = {
-  bigram: tokenizeBigrams,
-  segmenter: tokenizeWords,
-  'segmenter+bigram': tokenizeWordsAndBigrams,
-}
-
-/** The tokenizer chosen by the measurements in docs/search.md. */
-export const SEARCH_TOKENIZER: TokenizerName = 'bigram'
-
 /**
  * Written into the search data file and checked when it is read: an index built with other
  * options or layout cannot be read correctly. Bump the number when tokenizing, fields or the
- * file layout (siteSearchData.ts) change.
+ * file layout (index/searchDataReader.ts) change.
  */
-export const SEARCH_INDEX_FORMAT = `6-${SEARCH_TOKENIZER}-packed`
+export const SEARCH_INDEX_FORMAT = '6-bigram-packed'
 
 /** Query-time options (MiniSearch `searchOptions`). */
-export function createQueryOptions(): SearchOptions {
+function createQueryOptions(): SearchOptions {
   return {
     /** MiniSearch default `false`. A partial word matches (§4.11): `toko` finds `tokoname`. */
     prefix: true,
@@ -49,8 +38,11 @@ export function createQueryOptions(): SearchOptions {
   }
 }
 
-/** Index options shared by the build and the runtime `MiniSearch.loadJSON` (they must agree). */
-export function createSearchOptions(tokenizer: TokenizerName): Options<IndexedPage> {
+/**
+ * Index options shared by the build and the runtime (they must agree), with `tokenize` splitting
+ * text into terms: the deployed index uses `tokenizeBigrams`, the benchmark compares others.
+ */
+export function createSearchOptions(tokenize: (text: string) => string[]): Options<IndexedPage> {
   return {
     /** No default. The page id `<contentType>/<fileSlug>` (D11). */
     idField: 'id',
@@ -67,7 +59,7 @@ export function createSearchOptions(tokenizer: TokenizerName): Options<IndexedPa
      * MiniSearch default: splits at spaces and punctuation, which leaves a Japanese sentence as
      * one token. Ours splits Japanese runs into bigrams (or words, see docs/search.md).
      */
-    tokenize: TOKENIZERS[tokenizer],
+    tokenize,
     /**
      * MiniSearch default: lower-case. The tokenizers above already return NFKC-normalised,
      * lower-cased terms (D11); Japanese terms are then stored hex-encoded (see termEncoding.ts).
@@ -79,5 +71,5 @@ export function createSearchOptions(tokenizer: TokenizerName): Options<IndexedPa
   }
 }
 
-/** The options of the deployed index. */
-export const searchOptions: Options<IndexedPage> = createSearchOptions(SEARCH_TOKENIZER)
+/** The options of the deployed index: Japanese bigrams, chosen by the measurements in docs/search.md. */
+export const searchOptions: Options<IndexedPage> = createSearchOptions(tokenizeBigrams)

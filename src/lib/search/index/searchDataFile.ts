@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { decodeSiteSearchData, fileSource, type SiteSearchData } from './siteSearchData.js'
+import { decodeSiteSearchData, fileSource, type SiteSearchData } from './searchDataReader.js'
 
 /**
  * Where the build writes the search data, from the project root. netlify.toml ships it with the
@@ -40,7 +40,7 @@ export interface LocateOptions {
 }
 
 /** The path of the search data file: in `from` or a folder above it, else under `cwd`. */
-export function locateSearchData({
+function locateSearchData({
   from = path.dirname(fileURLToPath(import.meta.url)),
   cwd = process.cwd(),
 }: LocateOptions = {}): string {

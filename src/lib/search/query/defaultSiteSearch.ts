@@ -1,5 +1,5 @@
-import { SEARCH_DATA_ID } from '../../generated/siteContent.js'
-import { readSearchData } from './searchDataFile.js'
+import { SEARCH_DATA_ID } from '../../../generated/siteContent.js'
+import { readSearchData } from '../index/searchDataFile.js'
 import { createSiteSearch, type SiteSearch } from './siteSearch.js'
 
 let siteSearch: SiteSearch | null = null

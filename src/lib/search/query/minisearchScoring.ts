@@ -8,18 +8,8 @@ import {
   scratch,
   type Matches,
 } from './matchSets.js'
-
-/** One field's postings of a term: short ids ascending, and the term's frequency in each. */
-export interface FieldPostings {
-  ids: Uint32Array
-  frequencies: Uint32Array
-}
-
-/**
- * Per field id, a term's postings (undefined for a field it does not occur in): what a loaded
- * MiniSearch holds as `Map<fieldId, Map<shortId, frequency>>`, in the same order, as arrays.
- */
-export type TermData = ReadonlyArray<FieldPostings | undefined>
+import type { FieldPostings, TermData } from '../index/packedIndex.js'
+import { rerankTitleFirst, titleDistances, type TermExpansion } from './titleFirstRanking.js'
 
 /**
  * The parts of a loaded MiniSearch 7 index that scoring reads.
@@ -57,8 +47,7 @@ export interface IndexAnswer {
   total: number
 }
 
-interface Expansion {
-  data: TermData
+interface Expansion extends TermExpansion {
   term: string
   fieldIds: number[]
 }
@@ -66,6 +55,8 @@ interface Expansion {
 interface WordMatches extends Matches {
   sourceTerms: string[]
   expansions: Expansion[]
+  /** How far each page's title is from the word (titleFirstRanking.ts). */
+  titleDistances: Map<number, number>
 }
 
 /** The documents and their field lengths, as arrays by short id. */
@@ -81,11 +72,14 @@ export interface ScoredIndex {
   termOptions: SearchOptions
   index: IndexInternals
   documents: SharedDocuments
+  /** The title's field id: results are re-ranked title-first (titleFirstRanking.ts). */
+  titleFieldId?: number
 }
 
 /**
  * MiniSearch's search of `words` (OR) of terms (AND), scored exactly as MiniSearch 7 does
- * (`executeQuerySpec`, `termResults`, its AND/OR combinators, quality factor and sort).
+ * (`executeQuerySpec`, `termResults`, its AND/OR combinators, quality factor and sort), then,
+ * given a `titleFieldId`, re-ranked title-first (titleFirstRanking.ts).
  */
 export function searchWords(
   words: readonly string[],
@@ -115,6 +109,10 @@ function rankWords(words: readonly string[], scored: ScoredIndex, limit: number)
   for (const shortId of combined.order) {
     // why: MiniSearch multiplies by the number of query terms a page matched
     finalScore[shortId] = combined.score[shortId]! * qualityOf(shortId)
+  }
+  if (scored.titleFieldId !== undefined) {
+    const tier = scratch('tier', combined.score.length)
+    rerankTitleFirst(wordMatches, combined.order, finalScore, tier)
   }
   const ranked = topRanked(combined.order, finalScore, limit)
   const hits = ranked.map((shortId): IndexHit => {
@@ -174,7 +172,8 @@ function matchWord(word: string, scored: ScoredIndex): WordMatches {
   }
   const sourceTerms: string[] = []
   addUnique(sourceTerms, terms)
-  return { ...(matches ?? emptyMatches(0)), sourceTerms, expansions }
+  const distances = titleDistances(expansions, terms.length, scored.titleFieldId)
+  return { ...(matches ?? emptyMatches(0)), sourceTerms, expansions, titleDistances: distances }
 }
 
 /** MiniSearch's `executeQuerySpec` and `termResults` for one query term. */
@@ -206,9 +205,14 @@ function matchTerm(
 
   const matches = emptyMatches(index._nextId)
   const documentCount = index._documentCount
-  const add = (derivedTerm: string, termWeight: number, data: TermData | undefined): void => {
+  const add = (
+    derivedTerm: string,
+    termWeight: number,
+    data: TermData | undefined,
+    distance = 0,
+  ): void => {
     if (!data) return
-    expansions.push({ data, term: derivedTerm, fieldIds })
+    expansions.push({ data, term: derivedTerm, fieldIds, termIndex: i, distance })
     for (const [fieldId, fieldBoost] of fieldBoosts) {
       const postings = data[fieldId]
       if (!postings) continue
@@ -259,7 +263,8 @@ function matchTerm(
   }
   for (const [derivedTerm, [data, distance]] of fuzzyMatches ?? []) {
     if (!distance) continue
-    add(derivedTerm, (fuzzyWeight * derivedTerm.length) / (derivedTerm.length + distance), data)
+    const weight = (fuzzyWeight * derivedTerm.length) / (derivedTerm.length + distance)
+    add(derivedTerm, weight, data, distance)
   }
   return matches
 }

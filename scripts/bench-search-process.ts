@@ -1,0 +1,141 @@
+/**
+ * Measuring in fresh processes, as a function instance starts: the search function bundled as
+ * Netlify bundles it, its cold start (import + first answer) in new `node` processes, and query
+ * latency in a process of its own (bench-search-latency.ts). Used by bench-search.ts.
+ */
+import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { build } from 'esbuild'
+import type { Latency, LatencyMode } from './bench-search-latency.js'
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const COLD_START_RUNS = 7
+
+/** p50/p99 measured in a process of its own (bench-search-latency.ts). */
+export function latenciesApart(mode: LatencyMode, file: string, queriesFile: string): Latency {
+  const output = execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'scripts/bench-search-latency.ts'),
+      mode,
+      file,
+      queriesFile,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  return JSON.parse(output.toString()) as Latency
+}
+
+/**
+ * Blobs configured as on Netlify, but at a closed local port: the keyword log write starts as
+ * in production and fails later, outside the clock (the script exits after the answer).
+ * why: without it the store's missing-environment error was thrown and logged inside the first
+ * answer in about half the runs (+13 ms), which no deployed function does
+ */
+const BENCH_BLOBS_CONTEXT = Buffer.from(
+  JSON.stringify({
+    siteID: 'bench',
+    token: 'bench',
+    edgeURL: 'http://127.0.0.1:9',
+    uncachedEdgeURL: 'http://127.0.0.1:9',
+  }),
+).toString('base64')
+
+/**
+ * Medians over fresh `node` processes of what `script` prints: the wall time of importing the
+ * bundle and answering one request, and, where printed, the CPU time it used (all threads).
+ * why: the CPU time varies less than the wall time when other work shares the machine
+ */
+export function coldStartTimes(
+  script: string,
+  processes = COLD_START_RUNS,
+): { wall: number; cpu: number } {
+  const runs = Array.from({ length: processes }, () =>
+    // why: a cwd outside the project, so the bundle finds its data file as deployed
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: tmpdir(),
+      env: { ...process.env, NETLIFY_BLOBS_CONTEXT: BENCH_BLOBS_CONTEXT },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+      .toString()
+      .trim()
+      .split(' ')
+      .map(Number),
+  )
+  const median = (values: number[]): number =>
+    values.sort((x, y) => x - y)[Math.floor(values.length / 2)]!
+  return {
+    wall: median(runs.map(([wall]) => wall!)),
+    cpu: median(runs.map(([, cpu]) => cpu ?? Number.NaN)),
+  }
+}
+
+/** The median wall time of `script` over fresh processes (see `coldStartTimes`). */
+export function coldStart(script: string, processes = COLD_START_RUNS): number {
+  return coldStartTimes(script, processes).wall
+}
+
+/** The search function as Netlify bundles it; `content` replaces the generated module. */
+export async function bundleSearchFunction(
+  bundle: string,
+  content: string | null,
+): Promise<string> {
+  await build({
+    entryPoints: [path.join(REPO_ROOT, 'netlify/functions/search.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: bundle,
+    logLevel: 'error',
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+    plugins: content
+      ? [
+          {
+            name: 'bench-content',
+            setup(b) {
+              b.onResolve({ filter: /generated\/siteContent\.js$/ }, () => ({ path: content }))
+            },
+          },
+        ]
+      : [],
+  })
+  return bundle
+}
+
+/**
+ * What a function runtime has done before it imports the handler's module: imported its own
+ * bootstrap module (Node's loader of module files starts up, ~5 ms), built a Request, read a
+ * Response's text and opened stdio (Node loads its fetch classes, ~6 ms for the first text
+ * body). Both cost any function the same, so they stay outside the clock.
+ */
+export const runtimeWarmUp = (bundle: string): string => {
+  const bootstrap = path.join(path.dirname(bundle), 'runtime-bootstrap.mjs')
+  writeFileSync(bootstrap, 'export {}\n')
+  return (
+    `await import(${JSON.stringify(pathToFileURL(bootstrap).href)}); ` +
+    `await new Response(new Request('http://localhost/', { method: 'POST', body: '{}' }).body, { headers: { 'Content-Type': 'text/plain' } }).text(); process.stdout; process.stderr; `
+  )
+}
+
+export const importScript = (bundle: string): string =>
+  runtimeWarmUp(bundle) +
+  `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(bundle).href)}); console.log(performance.now() - t)`
+
+/** Import, then answer one real Request (which reads the data file and searches). */
+export const firstAnswerScript = (bundle: string, query = '珈琲豆'): string =>
+  runtimeWarmUp(bundle) +
+  `const t = performance.now(); const c = process.cpuUsage(); const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); ` +
+  `const r = await m.default(new Request('http://localhost/api/search?q=' + encodeURIComponent(${JSON.stringify(query)})), ` +
+  `{ requestId: 'bench', deploy: { context: 'dev' }, waitUntil() {} }); const body = await r.text(); const t2 = performance.now(); const u = process.cpuUsage(c); ` +
+  `if (r.status !== 200 || !JSON.parse(body).results.length) throw new Error('no answer: ' + body); ` +
+  `console.log((t2 - t) + ' ' + (u.user + u.system) / 1000); ` +
+  // why: the failing keyword log write retries for ~25 s after the answer, all of it off the clock
+  `process.exit(0)`
