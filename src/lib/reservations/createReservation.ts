@@ -12,7 +12,8 @@ import { productUrl } from '../productCatalogue.js'
 import { openStore, RECORDS_STORE } from '../storage/blobStore.js'
 import { claimAndCreate } from '../storage/recordClaims.js'
 import type { Reservation } from '../storage/records.js'
-import { openRepositories, type RequestContextLike } from '../storage/repositories.js'
+import { openRepositories } from '../storage/repositories.js'
+import type { RequestContext } from '../requestContext.js'
 
 /**
  * A reservation repeated with the same e-mail, product and name within this time (a double
@@ -28,7 +29,7 @@ function reservationClaimKey(productSlug: string, email: string, name: string): 
 }
 
 export interface CreateReservationDeps {
-  context: RequestContextLike
+  context: RequestContext
   config: AppConfig
   log: Logger
   /** Clock, for tests. Default: `() => new Date()`. */

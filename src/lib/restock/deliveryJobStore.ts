@@ -1,6 +1,7 @@
 import type { Store } from '@netlify/blobs'
 import { mapWithConcurrency } from '../concurrency.js'
-import { openStore, RECORDS_STORE, type DeployInfo } from '../storage/blobStore.js'
+import { openStore, RECORDS_STORE } from '../storage/blobStore.js'
+import type { RequestContext } from '../requestContext.js'
 
 /**
  * What one restock delivery sends to whom, and how far it got, kept beside the history record so
@@ -84,6 +85,6 @@ export class DeliveryJobStore {
   }
 }
 
-export function openDeliveryJobStore(context: DeployInfo): DeliveryJobStore {
+export function openDeliveryJobStore(context: RequestContext): DeliveryJobStore {
   return new DeliveryJobStore(openStore(RECORDS_STORE, context))
 }

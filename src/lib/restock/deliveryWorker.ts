@@ -3,22 +3,23 @@ import type { AppConfig } from '../config.js'
 import { HttpError } from '../http/errors.js'
 import { createResendMailer } from '../notifiers/resendMailer.js'
 import type { Logger } from '../log.js'
-import { openRepositories, type RequestContextLike } from '../storage/repositories.js'
+import { openRepositories } from '../storage/repositories.js'
 import { batchAllowanceFor, type DeliveryOptions } from './deliverRestockNotification.js'
 import { openDeliveryJobStore } from './deliveryJobStore.js'
 import { deliveryTrigger } from './deliveryTrigger.js'
 import { MissingUnsubscribeSecretError } from '../subscriptions/unsubscribeToken.js'
+import type { RequestContext } from '../requestContext.js'
 
-export interface RequestScope {
+export interface DeliveryScope {
   /** Origin of the incoming request (this deploy). */
   origin: string
-  context: RequestContextLike
+  context: RequestContext
   config: AppConfig
   log: Logger
 }
 
 /** Starts the background delivery function from a request of this deploy. */
-export function startDeliveryFrom(scope: RequestScope): (notificationId: string) => Promise<void> {
+export function startDeliveryFrom(scope: DeliveryScope): (notificationId: string) => Promise<void> {
   return deliveryTrigger({
     origin: scope.origin,
     token: expectedToken('admin', scope.config) ?? '',
@@ -28,7 +29,7 @@ export function startDeliveryFrom(scope: RequestScope): (notificationId: string)
 }
 
 /** Everything the background delivery needs, from the site configuration (Resend, secret, timeouts). */
-export function deliveryOptionsFrom(scope: RequestScope): DeliveryOptions {
+export function deliveryOptionsFrom(scope: DeliveryScope): DeliveryOptions {
   const { config, log } = scope
   if (!config.resendApiKey || !config.resendFromEmail) {
     log.error(

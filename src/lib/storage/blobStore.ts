@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto'
 import { getStore, type Store } from '@netlify/blobs'
-
-/** The part of a Netlify `Context` the storage layer needs. */
-export interface DeployInfo {
-  deploy?: { context?: string }
-}
+import type { RequestContext } from '../requestContext.js'
 
 /** Name of the store holding reservations, subscriptions and notification history (§2). */
 export const RECORDS_STORE = 'shop-records'
@@ -64,7 +60,7 @@ export function storeNameFor(baseName: string, deployContext: string | undefined
  * Opens a store for this request. Call it inside a request, never at module top level: on Netlify
  * the Blobs environment only exists while a request is handled.
  */
-export function openStore(baseName: string, context?: DeployInfo): Store {
+export function openStore(baseName: string, context?: RequestContext): Store {
   const name = storeNameFor(baseName, context?.deploy?.context)
   // why: an admin who archives a record and reloads the list must see the change at once
   const consistency = 'strong'
@@ -79,7 +75,7 @@ export function openStore(baseName: string, context?: DeployInfo): Store {
  * kept between requests are keyed by it, so that one process talking to several Blobs
  * environments (tests, benchmarks) never mixes them. The environment is hashed, never decoded.
  */
-export function storeScope(baseName: string, context?: DeployInfo): string {
+export function storeScope(baseName: string, context?: RequestContext): string {
   const environment =
     process.env[LOCAL_BLOBS_SERVER_VARIABLE] ??
     (globalThis as { netlifyBlobsContext?: string }).netlifyBlobsContext ??

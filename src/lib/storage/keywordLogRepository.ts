@@ -1,5 +1,6 @@
 import type { Store } from '@netlify/blobs'
-import { KEYWORD_LOGS_STORE, openStore, type DeployInfo } from './blobStore.js'
+import { KEYWORD_LOGS_STORE, openStore } from './blobStore.js'
+import type { RequestContext } from '../requestContext.js'
 
 /** One search as logged (§2.6). */
 export interface KeywordLogEntry {
@@ -42,7 +43,7 @@ export function keywordLogRepository(store: Store): KeywordLogRepository {
 }
 
 /** The repository on the `keyword-logs` store of this deploy context (D12). */
-export function openKeywordLogRepository(context?: DeployInfo): KeywordLogRepository {
+export function openKeywordLogRepository(context?: RequestContext): KeywordLogRepository {
   return keywordLogRepository(openStore(KEYWORD_LOGS_STORE, context))
 }
 

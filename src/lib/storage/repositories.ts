@@ -1,6 +1,6 @@
 import type { Store } from '@netlify/blobs'
 import { createLogger } from '../log.js'
-import { openStore, RECORDS_STORE, storeScope, type DeployInfo } from './blobStore.js'
+import { openStore, RECORDS_STORE, storeScope } from './blobStore.js'
 import {
   isSafeKeySegment,
   RecordCollection,
@@ -14,6 +14,7 @@ import type {
   ProductRecordRef,
   Reservation,
 } from './records.js'
+import type { RequestContext } from '../requestContext.js'
 
 /** Records keyed `{prefix}/{productSlug}/{id}` (§2.1, §2.2); the key listing is the product index. */
 export class ProductRecordRepository<T extends ProductRecordRef> extends RecordCollection<
@@ -84,12 +85,6 @@ export function historyRepository(store: Store, options?: RecordCollectionOption
   )
 }
 
-/** The Netlify `Context` parts repositories use. */
-export interface RequestContextLike extends DeployInfo {
-  requestId?: string
-  waitUntil?: (promise: Promise<unknown>) => void
-}
-
 export interface Repositories {
   reservations: ReservationRepository
   subscriptions: SubscriptionRepository
@@ -97,7 +92,7 @@ export interface Repositories {
 }
 
 /** Every record repository for one request; background snapshot writes go to `waitUntil`. */
-export function openRepositories(context: RequestContextLike): Repositories {
+export function openRepositories(context: RequestContext): Repositories {
   const store = openStore(RECORDS_STORE, context)
   const log = createLogger(context.requestId ?? 'background')
   const options: RecordCollectionOptions = {

@@ -13,10 +13,11 @@ import { productUrl } from '../productCatalogue.js'
 import { openStore, RECORDS_STORE } from '../storage/blobStore.js'
 import { claimAndCreate } from '../storage/recordClaims.js'
 import type { NotifySubscription } from '../storage/records.js'
-import { openRepositories, type RequestContextLike } from '../storage/repositories.js'
+import { openRepositories } from '../storage/repositories.js'
+import type { RequestContext } from '../requestContext.js'
 
 export interface NotifySignupDeps {
-  context: RequestContextLike
+  context: RequestContext
   config: AppConfig
   log: Logger
   /** Clock, for tests. Default: `() => new Date()`. */

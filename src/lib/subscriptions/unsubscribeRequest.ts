@@ -4,9 +4,10 @@ import { HttpError } from '../http/errors.js'
 import { jsonResponse } from '../http/response.js'
 import type { Logger } from '../log.js'
 import { findProduct } from '../productCatalogue.js'
-import { openRepositories, type RequestContextLike } from '../storage/repositories.js'
+import { openRepositories } from '../storage/repositories.js'
 import { confirmPage, donePage, errorPage } from './unsubscribePages.js'
 import { MissingUnsubscribeSecretError, verifyUnsubscribeToken } from './unsubscribeToken.js'
+import type { RequestContext } from '../requestContext.js'
 
 /** The form body of the confirmation page's button and of an RFC 8058 one-click POST. */
 export const unsubscribeForm = z.object({ token: z.string().optional() })
@@ -26,7 +27,7 @@ export interface UnsubscribeInput {
   req: Request
   /** The form body of a POST (token), if any. */
   form: z.output<typeof unsubscribeForm> | undefined
-  context: RequestContextLike
+  context: RequestContext
   config: AppConfig
   log: Logger
 }

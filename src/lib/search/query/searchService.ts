@@ -1,5 +1,4 @@
 import type { Logger } from '../../log.js'
-import type { DeployInfo } from '../../storage/blobStore.js'
 import {
   openKeywordLogRepository,
   type KeywordLogEntry,
@@ -8,6 +7,7 @@ import { getSiteSearch } from './defaultSiteSearch.js'
 import { parseExcerptLength } from './excerpt.js'
 import type { SearchResult } from './siteSearch.js'
 import { normalizeQuery } from '../textNormalization.js'
+import type { RequestContext } from '../../requestContext.js'
 
 /** The body of a GET /api/search answer (§4.11). */
 export interface SearchResponseBody {
@@ -16,17 +16,13 @@ export interface SearchResponseBody {
   totalResults: number
 }
 
-export interface SearchRequestContext extends DeployInfo {
-  waitUntil?: (promise: Promise<unknown>) => void
-}
-
 /**
  * Answers GET /api/search from its query parameters and logs the keyword in the background
  * (§2.6); an empty query is no search and is not logged.
  */
 export function answerSearch(
   params: URLSearchParams,
-  context: SearchRequestContext,
+  context: RequestContext,
   log: Logger,
 ): SearchResponseBody {
   const query = normalizeQuery(params.get('q') ?? '')
@@ -43,7 +39,7 @@ export function answerSearch(
 /** Writes one keyword log entry; a failure is logged and never reaches the search answer (§6). */
 export async function recordKeyword(
   entry: KeywordLogEntry,
-  context: DeployInfo,
+  context: RequestContext,
   log: Logger,
 ): Promise<void> {
   try {
