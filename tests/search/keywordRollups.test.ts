@@ -206,7 +206,7 @@ describe('keyword log rollups', () => {
 })
 
 describe('the scheduled rollup function', () => {
-  it('runs every hour and rolls the closed periods of the last two days', async () => {
+  it('runs every hour and rolls the closed hours and days of the last 90 days', async () => {
     expect(config.schedule).toBe('@hourly')
     const { store, context } = freshStore()
     const yesterday = new Date(Date.now() - DAY).toISOString().slice(0, 10)

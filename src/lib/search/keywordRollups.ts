@@ -16,7 +16,7 @@ import { normalizeQuery } from './textNormalization.js'
  */
 
 /** How long after its end a period is rolled: writes still landing then are late (counted apart). */
-export const ROLLUP_SETTLE_MS = 10 * 60 * 1000
+const ROLLUP_SETTLE_MS = 10 * 60 * 1000
 export const HOUR_MS = 60 * 60 * 1000
 export const DAY_MS = 24 * HOUR_MS
 // why: at most ~5 × 40 blob reads in flight; enough to roll a busy day quickly, gentle on the store
@@ -145,19 +145,33 @@ async function markUncovered(
   }
 }
 
+/** Options of rollUpClosedPeriods. */
+export interface RollUpOptions {
+  /** The time (ms) that decides which periods are closed. */
+  now: number
+  /** How many UTC days back (today included) to look. Default: 90, the longest summary. */
+  days?: number
+  /** Starts no further day after this long (ms), newest days first. Default: 20 s. */
+  budgetMs?: number
+}
+
 /**
- * What the scheduled function does every hour: roll the closed days among the last `days` UTC
- * days and the closed hours of the open ones, so that summaries find them ready.
+ * What the scheduled function does every hour: roll the closed hours of today and every closed
+ * day among the last `days` that has no rollup yet, newest first and within `budgetMs`, so that
+ * summaries find them ready (after a deploy onto an existing log it backfills over a few runs).
  */
 export async function rollUpClosedPeriods(
   repository: KeywordLogRepository,
-  { now, days = 2 }: { now: number; days?: number },
+  { now, days = 90, budgetMs = 20_000 }: RollUpOptions,
 ): Promise<{ days: string[]; hours: string[] }> {
+  const started = Date.now()
   const today = Math.floor(now / DAY_MS) * DAY_MS
+  const rolledDays = new Set(await repository.listRollups('day', ''))
   const rolled = { days: [] as string[], hours: [] as string[] }
-  for (let i = days - 1; i >= 0; i--) {
+  for (let i = 0; i < days && Date.now() - started < budgetMs; i++) {
     const dayStart = today - i * DAY_MS
     if (isClosed(dayStart + DAY_MS, now)) {
+      if (rolledDays.has(dayName(dayStart))) continue
       rolled.days.push((await dayRollup(repository, dayStart)).period)
       continue
     }
