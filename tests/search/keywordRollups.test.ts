@@ -172,6 +172,19 @@ describe('keyword log rollups', () => {
     expect(await summary(at(NOW), 7)).toEqual(after)
   })
 
+  it('counts an entry that lands in an hour that had no searches when its day was rolled', async () => {
+    const { store, at } = freshStore()
+    const yesterday = TODAY - DAY
+    await seed(store, [entry(1, yesterday + 8.25 * HOUR)])
+    expect((await summary(at(NOW), 2)).totalSearches).toBe(1)
+    const { blobs: rolled } = await store.list({ prefix: 'rollups/v1/day/' })
+    expect(rolled).toHaveLength(1)
+    await at(NOW).append(entry(2, yesterday + 14.5 * HOUR))
+    const after = await summary(at(NOW), 2)
+    expect(after).toEqual(await rawSummary(store, 2))
+    expect(after.totalSearches).toBe(2)
+  })
+
   it('counts an entry that lands while its hour is being rolled (between listing and writing)', async () => {
     const { store, at } = freshStore()
     await seed(store, history())

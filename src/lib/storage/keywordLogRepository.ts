@@ -1,4 +1,5 @@
 import type { Store } from '@netlify/blobs'
+import { mapWithConcurrency } from '../concurrency.js'
 import { KEYWORD_LOGS_STORE, openStore, type DeployInfo } from './blobStore.js'
 
 /** One search as logged (§2.6). */
@@ -125,11 +126,14 @@ export function keywordLogRepository(
     },
     async lateEntries() {
       const { blobs } = await store.list({ prefix: LATE_PREFIX })
+      const texts = await mapWithConcurrency(blobs, 20, ({ key }) =>
+        store.get(key, { type: 'text' }),
+      )
       const late = new Map<string, KeywordLogEntry>()
-      for (const { key } of blobs) {
-        const entry = parseJson(await store.get(key, { type: 'text' }), isKeywordLogEntry)
+      blobs.forEach(({ key }, index) => {
+        const entry = parseJson(texts[index], isKeywordLogEntry)
         if (entry) late.set(key.slice(LATE_PREFIX.length), entry)
-      }
+      })
       return late
     },
   }
