@@ -100,3 +100,21 @@ describe('Content-Type is not enforced (docs/decisions-local.md)', () => {
     expect(answer).toEqual({ status: 400, body: { success: false, error: 'Invalid JSON body' } })
   })
 })
+
+describe('ids that cannot name a record over HTTP', () => {
+  it('a whitespace-only id on delete is refused with 400 before the store is touched', async () => {
+    const answer = await server.postJson(
+      '/api/admin/reservations/delete',
+      { ids: [{ id: ' ', productSlug: 'chasen-takayama' }] },
+      TOKEN,
+    )
+    expect(answer).toEqual({
+      status: 400,
+      body: {
+        success: false,
+        error:
+          'id and productSlug must be 1 to 200 characters with no spaces, slashes or control characters',
+      },
+    })
+  })
+})
