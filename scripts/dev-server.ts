@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import http from 'node:http'
 import { Readable } from 'node:stream'
 import { NetlifyDev } from '@netlify/dev'
+import { shouldBase64Encode } from '@netlify/dev-utils'
 import { AtomicBlobsServer } from './atomicBlobsServer.js'
 
 /** Starts our atomic local Blobs server and points every function at it (LOCAL_BLOBS_SERVER). */
@@ -39,6 +40,32 @@ function loadEnvironment(): void {
   }
 }
 
+/**
+ * The incoming request as Netlify hands it to a function. The local emulation marks a body whose
+ * Content-Type is missing or binary (`application/octet-stream`, ...) as base64 without encoding
+ * it, so the function got garbage (`Invalid JSON body` for valid JSON sent without a type).
+ * Netlify itself encodes such bodies and the runtime decodes them: do the encoding here.
+ */
+async function webRequestOf(req: http.IncomingMessage, origin: string): Promise<Request> {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item)
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
+  const chunks: Buffer[] = []
+  if (hasBody) for await (const chunk of req) chunks.push(chunk as Buffer)
+  const bytes = Buffer.concat(chunks)
+  const binary = shouldBase64Encode(headers.get('content-type') ?? '')
+  // why: bytes, not a string: a string body would make Request add `text/plain` when no type was sent
+  return new Request(new URL(req.url ?? '/', origin), {
+    method: req.method,
+    headers,
+    body:
+      hasBody && bytes.length > 0 ? (binary ? Buffer.from(bytes.toString('base64')) : bytes) : null,
+  })
+}
+
 async function main(): Promise<void> {
   loadEnvironment()
   const blobs = await startLocalBlobs()
@@ -50,7 +77,8 @@ async function main(): Promise<void> {
   const server = http.createServer(async (req, res) => {
     try {
       const netlify = dev ?? (await started)
-      const match = await netlify.handleAndIntrospectNodeRequest(req)
+      const origin = `http://${req.headers.host ?? 'localhost'}`
+      const match = await netlify.handleAndIntrospect(await webRequestOf(req, origin))
       if (!match) {
         res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found')
         return

@@ -3,7 +3,7 @@ import { jsonResponse } from '../../src/lib/http/response.js'
 import {
   searchKeywordsRequestSchema,
   summarizeSearchKeywords,
-} from '../../src/lib/search/searchAnalytics.js'
+} from '../../src/lib/search/analytics/searchAnalytics.js'
 import { openKeywordLogRepository } from '../../src/lib/storage/keywordLogRepository.js'
 
 export default defineEndpoint({

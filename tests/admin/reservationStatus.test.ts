@@ -186,13 +186,12 @@ describe('POST /api/admin-reservations-status', () => {
     expect(body.reservation.status).toBe('fulfilled')
   })
 
-  it('404 Reservation not found for an unknown id, product or unusable key', async () => {
+  it('404 Reservation not found for an unknown id or product', async () => {
     const scope = isolatedScope()
     const seeded = await scope.seedReservation()
     for (const body of [
       { id: 'res_missing', productSlug: seeded.productSlug, status: 'confirmed' },
       { id: seeded.id, productSlug: 'other-product', status: 'confirmed' },
-      { id: '../x', productSlug: seeded.productSlug, status: 'confirmed' },
     ]) {
       const answer = await scope.call(reservationsStatus, body)
       expect(answer.status).toBe(404)

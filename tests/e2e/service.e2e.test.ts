@@ -62,3 +62,59 @@ describe('search over HTTP', () => {
     expect(await response.text()).toContain('Shop back end')
   })
 })
+
+describe('Content-Type is not enforced (docs/decisions-local.md)', () => {
+  async function post(path: string, body: string, type: string | null) {
+    const headers: Record<string, string> = { Authorization: `Bearer ${TOKEN}` }
+    if (type) headers['Content-Type'] = type
+    const response = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers,
+      body: new TextEncoder().encode(body),
+    })
+    return { status: response.status, body: await response.json() }
+  }
+
+  it.each([null, 'application/octet-stream', 'text/plain', 'application/json; charset=utf-8'])(
+    'valid JSON sent with Content-Type %j is read as JSON',
+    async (type) => {
+      const list = await post('/api/admin-reservations-list', '{"status":"bogus"}', type)
+      expect(list).toEqual({
+        status: 400,
+        body: { success: false, error: 'Invalid status: bogus' },
+      })
+      const reservation = await post(
+        '/api/reservation',
+        JSON.stringify({ name: '山田 花子', email: 'x', productSlug: 'chasen-takayama' }),
+        type,
+      )
+      expect(reservation.status).toBe(400)
+      expect(reservation.body.details).toEqual([
+        { field: 'email', message: 'メールアドレスの形式が正しくありません。' },
+      ])
+    },
+  )
+
+  it('a form post still answers Invalid JSON body', async () => {
+    const answer = await post('/api/admin-stats', 'a=1', 'application/x-www-form-urlencoded')
+    expect(answer).toEqual({ status: 400, body: { success: false, error: 'Invalid JSON body' } })
+  })
+})
+
+describe('ids that cannot name a record over HTTP', () => {
+  it('a whitespace-only id on delete is refused with 400 before the store is touched', async () => {
+    const answer = await server.postJson(
+      '/api/admin/reservations/delete',
+      { ids: [{ id: ' ', productSlug: 'chasen-takayama' }] },
+      TOKEN,
+    )
+    expect(answer).toEqual({
+      status: 400,
+      body: {
+        success: false,
+        error:
+          'id and productSlug must be 1 to 200 characters with no spaces, slashes or control characters',
+      },
+    })
+  })
+})

@@ -97,12 +97,12 @@ describe('/api/notify-unsubscribe', () => {
 
   it('escapes what it shows', async () => {
     const subscription = await seedSubscription(restock.repositories, {
-      productSlug: '<img src=x onerror=alert(1)>',
+      productSlug: '<img-src=x-onerror=alert(1)>',
     })
     const { status, text } = await call('GET', `?token=${tokenFor(subscription)}`)
     expect(status).toBe(200)
     expect(text).not.toContain('<img')
-    expect(text).toContain('&lt;img src=x onerror=alert(1)&gt;')
+    expect(text).toContain('&lt;img-src=x-onerror=alert(1)&gt;')
   })
 
   it("POST from the page's button (token in the form body) unsubscribes", async () => {
@@ -184,6 +184,21 @@ describe('/api/notify-unsubscribe', () => {
     }
     const json = await call('GET', '?token=garbage', { headers: { Accept: 'application/json' } })
     expect(JSON.parse(json.text)).toEqual({ success: false, error: 'Invalid unsubscribe link' })
+  })
+
+  it('answers 400 at once to a signed token naming an id that cannot be a record key', async () => {
+    for (const ref of [
+      { id: ' ', productSlug: 'hario-v60-dripper' },
+      { id: 'ntf_1\u200b', productSlug: 'hario-v60-dripper' },
+      { id: 'ntf_1', productSlug: 'a/b' },
+      { id: 'x'.repeat(201), productSlug: 'hario-v60-dripper' },
+    ]) {
+      const json = await call('POST', `?token=${tokenFor(ref)}`, {
+        headers: { Accept: 'application/json' },
+      })
+      expect(json.status, JSON.stringify(ref)).toBe(400)
+      expect(JSON.parse(json.text)).toEqual({ success: false, error: 'Invalid unsubscribe link' })
+    }
   })
 
   it('answers 404 for a valid token whose subscription is gone', async () => {

@@ -42,7 +42,7 @@ function keywordLogs(context = fakeContext()) {
 
 async function entriesOfToday() {
   const repository = keywordLogs()
-  const keys = await repository.listKeysOfDay(new Date().toISOString().slice(0, 10))
+  const keys = await repository.listKeys(`${new Date().toISOString().slice(0, 10)}/`)
   return Promise.all(keys.map((key) => repository.read(key)))
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isUsableRecordId, UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
 
 /**
  * Request bodies of the admin record endpoints. The endpoint wrapper answers the FIRST issue's
@@ -22,8 +23,19 @@ export const MAX_NOTES_LENGTH = 2000
 export const DEFAULT_PAGE_SIZE = 20
 export const MAX_PAGE_SIZE = 100
 
+/** Longest piece of a request value echoed in an error text, in characters. */
+export const MAX_ECHOED_LENGTH = 50
+
+/** `value` as shown inside an error text: as is up to 50 characters, else its first 50 and `…`. */
+export function echoedValue(value: string): string {
+  const characters = [...value]
+  if (characters.length <= MAX_ECHOED_LENGTH) return value
+  return `${characters.slice(0, MAX_ECHOED_LENGTH).join('')}…`
+}
+
+/** D4 `Invalid status: <value>`; non-strings as JSON, and long values cut (echoedValue). */
 export function invalidStatusMessage(value: unknown): string {
-  return `Invalid status: ${typeof value === 'string' ? value : JSON.stringify(value)}`
+  return `Invalid status: ${echoedValue(typeof value === 'string' ? value : String(JSON.stringify(value)))}`
 }
 
 /** One of `statuses`, else `Invalid status: <value>` (D4). */
@@ -75,23 +87,36 @@ export const archiveListSchema = z.object({
 
 const requiredText = z.string({ error: MISSING_STATUS_FIELDS }).min(1, MISSING_STATUS_FIELDS)
 
-/** §4.4, §4.5: `{id, productSlug, status}` (+ `notes` for reservations, D6). */
+// why: a first pass for presence only, so a missing field is reported before any other problem
+const statusFieldsPresent = z.looseObject({
+  id: requiredText,
+  productSlug: requiredText,
+  status: requiredText,
+})
+
+/**
+ * §4.4, §4.5: `{id, productSlug, status}` (+ `notes` for reservations, D6). Order: a missing
+ * field, then an id or productSlug that cannot name a record (UNUSABLE_ID_MESSAGE), then an
+ * unknown status, then notes.
+ */
 export function statusUpdateSchema<S extends string>(
   statuses: readonly [S, ...S[]],
   options: { notes: boolean },
 ) {
-  const base = z.object({
-    id: requiredText,
-    productSlug: requiredText,
-    status: requiredText.pipe(knownStatus(statuses)),
+  const checked = z.object({
+    id: usableRecordId(),
+    productSlug: usableRecordId(),
+    status: knownStatus(statuses),
   })
-  if (!options.notes) return base
-  return base.extend({
-    notes: z
-      .string({ error: 'notes must be a string (send "" to clear the notes)' })
-      .max(MAX_NOTES_LENGTH, { error: `notes must be at most ${MAX_NOTES_LENGTH} characters` })
-      .optional(),
-  })
+  if (!options.notes) return statusFieldsPresent.pipe(checked)
+  return statusFieldsPresent.pipe(
+    checked.extend({
+      notes: z
+        .string({ error: 'notes must be a string (send "" to clear the notes)' })
+        .max(MAX_NOTES_LENGTH, { error: `notes must be at most ${MAX_NOTES_LENGTH} characters` })
+        .optional(),
+    }),
+  )
 }
 
 export interface StatusUpdateRequest {
@@ -110,11 +135,25 @@ const bulkItem = z.object(
   { error: IDS_ITEM_INVALID },
 )
 
-/** Bulk archive / unarchive / delete (§4.6, §4.7, D3, D5): nothing changes unless every item is valid. */
+const usableBulkItem = z.object({ id: usableRecordId(), productSlug: usableRecordId() })
+
+/**
+ * Bulk archive / unarchive / delete (§4.6, §4.7, D3, D5): nothing changes unless every item is
+ * valid. D5's text for any item without a non-empty string id / productSlug comes first; then
+ * UNUSABLE_ID_MESSAGE for an id that cannot name a record (whitespace, `/`, control characters).
+ */
 export const bulkIdsSchema = z.object({
   ids: z
     .array(z.unknown(), { error: IDS_REQUIRED })
     .min(1, IDS_EMPTY)
     .max(MAX_BULK_ITEMS, IDS_TOO_MANY)
-    .pipe(z.array(bulkItem)),
+    .pipe(z.array(bulkItem))
+    .pipe(z.array(usableBulkItem)),
 })
+
+/** A string that passes isUsableRecordId, else 400 UNUSABLE_ID_MESSAGE. */
+function usableRecordId() {
+  return z
+    .string({ error: UNUSABLE_ID_MESSAGE })
+    .refine(isUsableRecordId, { error: UNUSABLE_ID_MESSAGE })
+}

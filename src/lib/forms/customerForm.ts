@@ -27,16 +27,42 @@ function textField(required: string, notText: string) {
   })
 }
 
+// why: line breaks (also U+2028/U+2029) and controls break the e-mail and chat layout
+const LINE_BREAK_OR_CONTROL = /[\p{Cc}\u2028\u2029]/u
+// why: bidi overrides, embeddings, isolates and marks can make a name display as other text
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u
+// why: a lone surrogate is not text; it turns into U+FFFD or breaks the JSON of outbound calls
+const LONE_SURROGATE = /\p{Cs}/u
+// why: a name needs something one can see: a letter, digit, symbol or punctuation mark
+const VISIBLE = /[\p{L}\p{N}\p{S}\p{P}]/u
+
+/**
+ * What a name may hold (docs/decisions-local.md): trimmed (also full-width spaces) and NFC
+ * normalized; 1–100 characters; at least one visible character (not only U+200B and the like);
+ * no line breaks, control characters, bidi controls or lone surrogates.
+ */
 const name = textField('お名前を入力してください。', 'お名前は文字列で入力してください。')
   .trim()
-  .min(1, { error: 'お名前を入力してください。' })
-  // why: count characters as a person does (an emoji is one), not UTF-16 units
-  .refine((value) => [...value].length <= NAME_MAX_LENGTH, {
-    error: `お名前は${NAME_MAX_LENGTH}文字以内で入力してください。`,
-  })
-  .refine((value) => !/\p{Cc}/u.test(value), {
-    error: 'お名前に改行や制御文字は使用できません。',
-  })
+  .transform((value) => value.normalize('NFC'))
+  .pipe(
+    z
+      .string()
+      .min(1, { error: 'お名前を入力してください。' })
+      // why: count characters as a person does (an emoji is one), not UTF-16 units
+      .refine((value) => [...value].length <= NAME_MAX_LENGTH, {
+        error: `お名前は${NAME_MAX_LENGTH}文字以内で入力してください。`,
+      })
+      .refine((value) => !LINE_BREAK_OR_CONTROL.test(value), {
+        error: 'お名前に改行や制御文字は使用できません。',
+      })
+      .refine((value) => !BIDI_CONTROL.test(value), {
+        error: 'お名前に文字の表示方向を変える制御文字は使用できません。',
+      })
+      .refine((value) => !LONE_SURROGATE.test(value), {
+        error: 'お名前に読み取れない文字が含まれています。入力し直してください。',
+      })
+      .refine((value) => VISIBLE.test(value), { error: 'お名前を入力してください。' }),
+  )
 
 const email = textField(
   'メールアドレスを入力してください。',

@@ -80,19 +80,6 @@ export class MissingEtagError extends Error {
 
 const DEFAULT_UPDATE_ATTEMPTS = 5
 
-/** A key segment we generate or accept: no slash, no control characters, reasonable length. */
-export function isSafeKeySegment(value: unknown): value is string {
-  return (
-    typeof value === 'string' &&
-    value.length > 0 &&
-    value.length <= 200 &&
-    !/[/\\]/.test(value) &&
-    ![...value].some((char) => char.charCodeAt(0) < 0x20) &&
-    value !== '.' &&
-    value !== '..'
-  )
-}
-
 export class RecordCollection<T extends object, Ref> {
   readonly #store: Store
   readonly #layout: CollectionLayout<T, Ref>

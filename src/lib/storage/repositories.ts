@@ -2,12 +2,12 @@ import type { Store } from '@netlify/blobs'
 import { createLogger } from '../log.js'
 import { openStore, RECORDS_STORE, storeScope } from './blobStore.js'
 import {
-  isSafeKeySegment,
   RecordCollection,
   type CollectionLayout,
   type Listing,
   type RecordCollectionOptions,
 } from './recordCollection.js'
+import { isUsableRecordId } from './recordIds.js'
 import type {
   NotificationHistory,
   NotifySubscription,
@@ -30,7 +30,7 @@ export class ProductRecordRepository<T extends ProductRecordRef> extends RecordC
 
   /** Every record of one product (reads only that product's part of the index). */
   listProduct(productSlug: string): Promise<Listing<T>> {
-    if (!isSafeKeySegment(productSlug)) return Promise.resolve({ records: [], unreadableKeys: [] })
+    if (!isUsableRecordId(productSlug)) return Promise.resolve({ records: [], unreadableKeys: [] })
     return this.listUnder(`${this.#prefix}/${productSlug}/`)
   }
 }
@@ -51,7 +51,7 @@ function productLayout<T extends ProductRecordRef>(
     name: prefix,
     prefix: `${prefix}/`,
     keyOf: ({ id, productSlug }) =>
-      isSafeKeySegment(id) && isSafeKeySegment(productSlug)
+      isUsableRecordId(id) && isUsableRecordId(productSlug)
         ? `${prefix}/${productSlug}/${id}`
         : null,
     isRecord: (value): value is T => hasStringFields(value, PRODUCT_RECORD_FIELDS),
@@ -77,7 +77,7 @@ export function historyRepository(store: Store, options?: RecordCollectionOption
     {
       name: 'notif-history',
       prefix: 'notif-history:',
-      keyOf: ({ id }) => (isSafeKeySegment(id) ? `notif-history:${id}` : null),
+      keyOf: ({ id }) => (isUsableRecordId(id) ? `notif-history:${id}` : null),
       isRecord: (value): value is NotificationHistory =>
         hasStringFields(value, ['id', 'productSlug', 'timestamp']),
     },

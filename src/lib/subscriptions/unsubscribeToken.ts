@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { isSafeKeySegment } from '../storage/recordCollection.js'
+import { isUsableRecordId } from '../storage/recordIds.js'
 import type { ProductRecordRef } from '../storage/records.js'
 
 /**
@@ -52,7 +52,7 @@ function decodePayload(part: string): ProductRecordRef | null {
     const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'))
     if (typeof value !== 'object' || value === null) return null
     const { id, productSlug } = value as Record<string, unknown>
-    if (!isSafeKeySegment(id) || !isSafeKeySegment(productSlug)) return null
+    if (!isUsableRecordId(id) || !isUsableRecordId(productSlug)) return null
     return { id, productSlug }
   } catch {
     return null
