@@ -84,6 +84,7 @@ export function startDashboard(root: HTMLElement): void {
 
   function showSignIn(reason: string | null): void {
     document.title = 'サインイン | ショップ管理'
+    root.dataset.route = 'sign-in'
     replaceChildren(root, [
       header(false),
       el('main', { id: 'main' }, [signInView(checkToken, reason)]),
@@ -122,6 +123,7 @@ export function startDashboard(root: HTMLElement): void {
     document.title = `${route.menu === route.hash ? route.label : `${menu.label}（${route.label}）`} | ショップ管理`
     message.textContent = ''
     message.className = 'message'
+    root.dataset.route = route.hash
     const tabs = ROUTES.filter(
       (candidate) =>
         candidate.menu === route.menu && route.menu !== '#/overview' && route.menu !== '#/notices',

@@ -98,6 +98,7 @@ export function noticeView(context: ViewContext): HTMLElement {
       return renderPreview()
     }
     recipientInfo.textContent = '送信対象を数えています…'
+    recipientInfo.setAttribute('aria-busy', 'true')
     const answer = await context.attempt(() =>
       context.api.post<{ subscriptions: RecordRow[] }>('/api/admin-notify-list', {
         productSlug: product.value,
@@ -105,6 +106,7 @@ export function noticeView(context: ViewContext): HTMLElement {
       }),
     )
     recipients = answer?.subscriptions.length ?? null
+    recipientInfo.setAttribute('aria-busy', 'false')
     recipientInfo.textContent =
       recipients === null
         ? ''

@@ -75,12 +75,12 @@ export function overviewView(context: ViewContext): HTMLElement {
         {},
       ),
     )
+    statsArea.setAttribute('aria-busy', 'false')
     if (!answer) return replaceChildren(statsArea, [])
     replaceChildren(statsArea, [
       statsCard('予約', answer.stats.reservations, RESERVATION_STATUS_LABELS),
       statsCard('再入荷通知の登録', answer.stats.notify, SUBSCRIPTION_STATUS_LABELS),
     ])
-    statsArea.setAttribute('aria-busy', 'false')
   }
 
   async function loadKeywords(): Promise<void> {
@@ -91,6 +91,7 @@ export function overviewView(context: ViewContext): HTMLElement {
         limit: 20,
       }),
     )
+    keywordArea.setAttribute('aria-busy', 'false')
     if (!answer) return replaceChildren(keywordArea, [])
     const rows = (list: { query: string; count: number }[]) =>
       list.map(({ query, count }) => [query, count] as [string, number])
@@ -105,7 +106,6 @@ export function overviewView(context: ViewContext): HTMLElement {
         countTable('結果が 0 件だった検索', '検索語', rows(answer.zeroResultQueries)),
       ]),
     ])
-    keywordArea.setAttribute('aria-busy', 'false')
   }
 
   period.addEventListener('change', () => void loadKeywords())
