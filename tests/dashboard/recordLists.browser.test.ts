@@ -90,7 +90,9 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     await loaded(page)
     expect(await page.locator('tbody tr').count()).toBe(3)
     await page.getByLabel('名前・メール').fill('山田')
-    expect(await page.locator('tbody tr td[data-label="名前"]').allInnerTexts()).toEqual(['山田 花子'])
+    expect(await page.locator('tbody tr td[data-label="名前"]').allInnerTexts()).toEqual([
+      '山田 花子',
+    ])
     await page.getByLabel('名前・メール').fill('')
     await page.getByLabel('ステータス', { exact: true }).selectOption('confirmed')
     await loaded(page)
@@ -106,9 +108,9 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
 
   it('offers only the §3.2 transitions and changes a status', async () => {
     const control = page.getByLabel('ステータス: 山田 花子')
-    const offered = await control.locator('option').evaluateAll((options) =>
-      options.map((option) => (option as HTMLOptionElement).value),
-    )
+    const offered = await control
+      .locator('option')
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))
     expect(offered).toEqual(['pending', 'confirmed', 'cancelled'])
     await control.selectOption('confirmed')
     await page.getByText('山田 花子: ステータスを「確定」に変更しました。').waitFor()
@@ -122,7 +124,10 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     await setStatus(jiro.id, MAIN, 'confirmed')
     await setStatus(jiro.id, MAIN, 'fulfilled')
     await page.getByLabel('ステータス: 佐藤 次郎').selectOption('cancelled')
-    await page.getByRole('alert').filter({ hasText: '「受け渡し済み」から「キャンセル」へは変更できません' }).waitFor()
+    await page
+      .getByRole('alert')
+      .filter({ hasText: '「受け渡し済み」から「キャンセル」へは変更できません' })
+      .waitFor()
     await loaded(page)
     expect(await page.getByLabel('ステータス: 佐藤 次郎').inputValue()).toBe('fulfilled')
   })
@@ -216,7 +221,11 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     await page.getByText('2 / 2 ページ（全 21 件）').waitFor()
     expect(await page.locator('tbody td[data-label="名前"]').allInnerTexts()).toEqual([lastPage[2]])
 
-    const active = await server.postJson('/api/admin-reservations-list', { productSlug: MANY }, ADMIN)
+    const active = await server.postJson(
+      '/api/admin-reservations-list',
+      { productSlug: MANY },
+      ADMIN,
+    )
     expect(active.body.reservations.map((r: { name: string }) => r.name)).toEqual([lastPage[0]])
     const archived = await server.postJson(
       '/api/admin/reservations/archives/list',

@@ -100,7 +100,9 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
   it('sends after confirming the number of recipients and watches the progress reach done', async () => {
     await page.getByRole('button', { name: '送信内容を確認' }).click()
     const dialog = page.getByRole('dialog', { name: '再入荷メールを送信しますか？' })
-    expect(await dialog.innerText()).toContain('購読者 12 人に「HARIO V60 再入荷のお知らせ」を送信します。')
+    expect(await dialog.innerText()).toContain(
+      '購読者 12 人に「HARIO V60 再入荷のお知らせ」を送信します。',
+    )
     await dialog.getByRole('button', { name: '12 人に送信する' }).click()
 
     const progress = page.locator('.progress')
@@ -119,7 +121,9 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
 
     const history = page.locator('table.history tbody tr')
     await page.waitForFunction(() =>
-      document.querySelector('table.history tbody tr td[data-label="状態"]')?.textContent?.startsWith('完了'),
+      document
+        .querySelector('table.history tbody tr td[data-label="状態"]')
+        ?.textContent?.startsWith('完了'),
     )
     expect(await history.count()).toBe(1)
     const cells = await history.first().locator('td').allInnerTexts()
