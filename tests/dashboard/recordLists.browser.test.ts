@@ -42,6 +42,19 @@ async function setStatus(id: string, productSlug: string, status: string, notes?
   expect(answer.status).toBe(200)
 }
 
+/** Presses Tab (or Shift+Tab) until the focused element has `label`; fails after 30 steps. */
+async function tabTo(label: string, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
+  for (let step = 0; step < 30; step++) {
+    await page.keyboard.press(key)
+    const focused = await page.evaluate(
+      () =>
+        document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent,
+    )
+    if (focused === label) return
+  }
+  throw new Error(`${label} cannot be reached with ${key}`)
+}
+
 const row = (name: string) => page.getByRole('row').filter({ hasText: name })
 const mainText = () => page.locator('main').innerText()
 
@@ -233,6 +246,18 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
       PREORDER,
     )
     expect(archived.body.total).toBe(21)
+  })
+
+  it('works with the keyboard alone: select with Space, archive with Enter', async () => {
+    await page.getByRole('link', { name: '有効' }).click()
+    await page.getByLabel('商品').selectOption(OTHER)
+    await loaded(page)
+    await page.getByLabel('名前・メール').focus()
+    await tabTo('選択: 鈴木 三郎')
+    await page.keyboard.press('Space')
+    await tabTo('選択した項目をアーカイブ', 'Shift+Tab')
+    await page.keyboard.press('Enter')
+    await page.getByText('1 件の予約をアーカイブしました。').waitFor()
   })
 
   it('signs out: the tokens are gone', async () => {
