@@ -2,6 +2,8 @@
  * Bundles the browser code into `public/` (run by `npm run build` after the content build, whose
  * generated product catalogue the dashboard includes). One entry per page script.
  */
+import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { build } from 'esbuild'
 
 interface BrowserEntry {
@@ -16,10 +18,12 @@ const BROWSER_ENTRIES: BrowserEntry[] = [
 ]
 
 const started = performance.now()
+const written: string[] = []
 for (const { entry, outfile } of BROWSER_ENTRIES) {
-  await build({
+  const result = await build({
     entryPoints: [entry],
     outfile,
+    write: false,
     bundle: true,
     format: 'iife',
     platform: 'browser',
@@ -29,8 +33,11 @@ for (const { entry, outfile } of BROWSER_ENTRIES) {
     legalComments: 'none',
     logLevel: 'warning',
   })
+  // why: a running dev server (or a test copying public/) must never read a half-written bundle
+  await mkdir(dirname(outfile), { recursive: true })
+  await writeFile(`${outfile}.tmp`, result.outputFiles[0].contents)
+  await rename(`${outfile}.tmp`, outfile)
+  written.push(`${outfile} ${(result.outputFiles[0].contents.byteLength / 1024).toFixed(1)} KB`)
 }
 const took = Math.round(performance.now() - started)
-console.log(
-  `build-browser: ${BROWSER_ENTRIES.map((entry) => entry.outfile).join(', ')} (${took} ms)`,
-)
+console.log(`build-browser: ${written.join(', ')} (${took} ms)`)

@@ -1,4 +1,4 @@
-import { el, field } from './elements.js'
+import { el, field, uniqueId } from './elements.js'
 
 /**
  * Modal questions on the native `<dialog>` (focus is trapped and Escape cancels, so they work
@@ -11,7 +11,7 @@ function openDialog(
   confirmLabel: string,
   options: { danger?: boolean } = {},
 ): { dialog: HTMLDialogElement; answer: Promise<boolean> } {
-  const titleId = `dialog-title-${Date.now()}`
+  const titleId = uniqueId('dialog-title')
   const confirm = el(
     'button',
     { type: 'submit', value: 'ok', class: options.danger ? 'danger' : 'primary' },
