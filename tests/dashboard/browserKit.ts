@@ -9,6 +9,8 @@ import { chromiumPath } from '../helpers/chromium.js'
 
 const CHROMIUM_MISSING = 'Chromium is missing: apt-get update && apt-get install -y chromium'
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
+// why: a browser step waits on a dev server that shares two cores with other test files
+const BROWSER_TEST_TIMEOUT_MS = 120_000
 
 /** Prints the skip notice once per `vitest` run (every test file runs in a child of the same process). */
 function noticeOnce(): void {
@@ -26,7 +28,7 @@ function noticeOnce(): void {
  */
 export function describeInChromium(name: string, body: () => void): void {
   if (chromiumPath()) {
-    describe(name, body)
+    describe(name, { timeout: BROWSER_TEST_TIMEOUT_MS }, body)
   } else if (process.env.CI === 'true') {
     describe(name, () => {
       it('needs Chromium', () => {
