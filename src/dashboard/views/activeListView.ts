@@ -23,6 +23,9 @@ const PAGE_SIZE = 50
  */
 export function activeListView(context: ViewContext, resource: DashboardResource): HTMLElement {
   let records: RecordRow[] = []
+  // why: lower-cased once per load, so a keystroke over thousands of records only compares
+  let haystacks: string[] = []
+  let shownCount = 0
   let page = 1
   const selected = new Set<string>()
 
@@ -66,6 +69,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
 
   function render(): void {
     const rows = visible()
+    shownCount = rows.length
     const shown = pageOf(rows, page, PAGE_SIZE)
     page = shown.page
     replaceChildren(listArea, [
@@ -93,7 +97,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
 
   function renderSelection(): void {
     archiveButton.disabled = selected.size === 0
-    selectionInfo.textContent = `${selected.size} 件選択中 / 表示 ${visible().length} 件`
+    selectionInfo.textContent = `${selected.size} 件選択中 / 表示 ${shownCount} 件`
   }
 
   async function load(): Promise<void> {
@@ -105,6 +109,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
       }),
     )
     records = answer?.[resource.listField] ?? []
+    haystacks = records.map((row) => `${row.name ?? ''}\n${row.email}`.toLowerCase())
     const present = new Set(records.map(rowKey))
     for (const key of selected) if (!present.has(key)) selected.delete(key)
     render()
@@ -146,6 +151,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   }
 
   function replaceRecord(updated: RecordRow): void {
+    // why: status and notes change, name and e-mail do not, so the haystacks stay valid
     records = records.map((row) => (rowKey(row) === rowKey(updated) ? updated : row))
     render()
   }
