@@ -54,6 +54,17 @@ async function seed(server: RunningDevServer): Promise<void> {
     const productSlug = i < 12 ? 'hario-v60-dripper' : 'porlex-hand-grinder'
     await server.postJson('/api/notify-signup', { email: `fan${i}@example.jp`, productSlug })
   }
+  const hario = await server.postJson(
+    '/api/admin-notify-list',
+    { productSlug: 'hario-v60-dripper' },
+    TOKEN,
+  )
+  const [oldest] = hario.body.subscriptions.slice(-1)
+  await server.postJson(
+    '/api/admin/notify/archive',
+    { ids: [{ id: oldest.id, productSlug: oldest.productSlug }] },
+    TOKEN,
+  )
   for (const q of ['入荷', '急須', '抹茶', '入荷', 'ドリッパー', 'カップラーメン']) {
     await fetch(`${server.url}/api/search?q=${encodeURIComponent(q)}`)
   }
@@ -97,6 +108,7 @@ async function views(browser: Browser, server: RunningDevServer, width: keyof ty
     ['#/reservations', 'reservations'],
     ['#/reservations/archive', 'reservations-archive'],
     ['#/subscriptions', 'subscriptions'],
+    ['#/subscriptions/archive', 'subscriptions-archive'],
   ]) {
     await go(page, hash)
     await shoot(page, name, width)
