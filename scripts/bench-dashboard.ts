@@ -53,7 +53,7 @@ try {
 
   const idle = () =>
     page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0)
-  let started = performance.now()
+  const started = performance.now()
   await page.evaluate(() => (window.location.hash = '#/reservations'))
   await page.waitForFunction(
     () => document.getElementById('app')?.dataset.route === '#/reservations',

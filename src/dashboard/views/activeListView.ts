@@ -64,7 +64,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   function visible(): RecordRow[] {
     const needle = textFilter.value.trim().toLowerCase()
     if (!needle) return records
-    return records.filter((row) => `${row.name ?? ''}\n${row.email}`.toLowerCase().includes(needle))
+    return records.filter((_, index) => haystacks[index].includes(needle))
   }
 
   function render(): void {
