@@ -260,6 +260,29 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     await page.getByText('1 件の予約をアーカイブしました。').waitFor()
   })
 
+  it('asks again when the stored archive token is refused, and says when the answer is wrong', async () => {
+    await page.evaluate(() => sessionStorage.setItem('shopAdmin.preorderToken', 'revoked'))
+    await page.evaluate(() => (window.location.hash = '#/reservations/archive'))
+    const dialog = page.getByRole('dialog', { name: 'アーカイブ・削除用のトークン' })
+    await dialog.getByLabel('アーカイブ用トークン').fill('still-wrong')
+    await dialog.getByRole('button', { name: '続ける' }).click()
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'アーカイブ用トークンが正しくありません。' })
+      .waitFor()
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN])
+  })
+
+  it('signs out with a message when the admin token stops being accepted', async () => {
+    await page.evaluate(() => sessionStorage.setItem('shopAdmin.adminToken', 'rotated'))
+    await page.evaluate(() => (window.location.hash = '#/overview'))
+    await page
+      .getByText('トークンが受け付けられませんでした。もう一度サインインしてください。')
+      .waitFor()
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+    await signIn(page, server.url, ADMIN)
+  })
+
   it('signs out: the tokens are gone', async () => {
     await page.getByRole('button', { name: 'サインアウト' }).click()
     await page.getByLabel('管理用トークン').waitFor()

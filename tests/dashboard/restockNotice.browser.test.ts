@@ -150,6 +150,15 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
     expect(await page.locator('tbody tr').count()).toBe(11)
     await page.getByLabel('メール', { exact: true }).fill(REJECTED)
     expect(await page.locator('tbody tr').count()).toBe(0)
+    await page.getByLabel('ステータス', { exact: true }).selectOption('')
+    await loaded(page)
+    const control = page.getByLabel(`ステータス: ${REJECTED}`)
+    expect(await control.inputValue()).toBe('pending')
+    await control.selectOption('unsubscribed')
+    await page.getByText(`${REJECTED}: ステータスを「配信停止」に変更しました。`).waitFor()
+    const stored = await server.postJson('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)
+    const bounced = stored.body.subscriptions.find((s: { email: string }) => s.email === REJECTED)
+    expect(bounced.status).toBe('unsubscribed')
   })
 
   it.each([1280, 375])('shows no console error on any view at %i px', async (width) => {
