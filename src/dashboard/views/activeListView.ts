@@ -10,6 +10,7 @@ import {
   type RecordRow,
 } from '../recordResources.js'
 import { runBulkAction } from './bulkActions.js'
+import { showLoadFailure } from './loadFailure.js'
 import { recordTable } from './recordTable.js'
 import type { ViewContext } from './viewContext.js'
 
@@ -108,7 +109,8 @@ export function activeListView(context: ViewContext, resource: DashboardResource
         productSlug: productFilter.value,
       }),
     )
-    records = answer?.[resource.listField] ?? []
+    if (!answer) return showLoadFailure(listArea)
+    records = answer[resource.listField] ?? []
     haystacks = records.map((row) => `${row.name ?? ''}\n${row.email}`.toLowerCase())
     const present = new Set(records.map(rowKey))
     for (const key of selected) if (!present.has(key)) selected.delete(key)

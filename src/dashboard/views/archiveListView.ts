@@ -10,6 +10,7 @@ import {
   type RecordRow,
 } from '../recordResources.js'
 import { runBulkAction, type BulkAction } from './bulkActions.js'
+import { showLoadFailure } from './loadFailure.js'
 import { recordTable } from './recordTable.js'
 import type { ViewContext } from './viewContext.js'
 
@@ -78,12 +79,12 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
         'preorder',
       ),
     )
-    rows = (answer?.[resource.listField] as RecordRow[] | undefined) ?? []
+    if (!answer) return showLoadFailure(listArea)
+    rows = (answer[resource.listField] as RecordRow[] | undefined) ?? []
     selected.clear()
     replaceChildren(listArea, [
       recordTable(resource, rows, { selected, onSelection: renderSelection, archived: true }),
-      answer &&
-        answer.totalPages > 1 &&
+      answer.totalPages > 1 &&
         pagerControls(answer.page, answer.totalPages, answer.total, 'アーカイブのページ', (to) => {
           page = to
           void load()

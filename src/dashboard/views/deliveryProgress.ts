@@ -28,6 +28,8 @@ export interface HistoryPage {
 
 /** How often a running delivery is asked for (it settles one batch of 10 per second). */
 const POLL_MS = 1000
+/** Wait after a failed poll before asking again. */
+const RETRY_MS = 5000
 
 /**
  * A live view of one delivery: sent, failed and still pending, polled until it is complete (or
@@ -48,11 +50,13 @@ export function deliveryProgress(
     const answer = await context.attempt(() =>
       context.api.post<HistoryPage>('/api/admin/notify/history', { notificationId }),
     )
-    const notice = answer?.notifications[0]
-    if (!notice) {
-      if (answer) replaceChildren(body, ['この通知は見つかりません。'])
+    if (!answer) {
+      // why: a passing network error must not end the watch; the error itself is shown above
+      if (panel.isConnected) setTimeout(() => void poll(), RETRY_MS)
       return
     }
+    const notice = answer.notifications[0]
+    if (!notice) return replaceChildren(body, ['この通知は見つかりません。'])
     render(notice)
     if (notice.state === 'complete') onComplete()
     else if (panel.isConnected) setTimeout(() => void poll(), POLL_MS)
