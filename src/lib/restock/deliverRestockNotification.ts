@@ -4,11 +4,12 @@ import { findProduct, productUrl } from '../productCatalogue.js'
 import { renderRestockEmail } from '../messages/restockMessages.js'
 import type { NotificationHistory } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
-import type {
-  BatchRecord,
-  DeliveryJob,
-  DeliveryJobStore,
-  DeliveryRecipient,
+import {
+  summarizeBatches,
+  type BatchRecord,
+  type DeliveryJob,
+  type DeliveryJobStore,
+  type DeliveryRecipient,
 } from './deliveryJobStore.js'
 import type { Mailer, OutgoingEmail } from '../notifiers/resendMailer.js'
 import { createUnsubscribeToken, unsubscribeUrl } from '../subscriptions/unsubscribeToken.js'
@@ -192,11 +193,7 @@ export async function deliverRestockNotification(
   }
 
   async function finish(history: NotificationHistory): Promise<NotificationHistory> {
-    const batches = await jobs.listBatches(notificationId)
-    const sentCount = batches.reduce((sum, batch) => sum + batch.deliveredIds.length, 0)
-    const failedRecipients = batches.flatMap((batch) =>
-      batch.failed.map(({ email, error }) => ({ email, error })),
-    )
+    const { sentCount, failedRecipients } = summarizeBatches(await jobs.listBatches(notificationId))
     const completedAt = new Date(now()).toISOString()
     const finished =
       (await options.repositories.history.update({ id: notificationId }, (current) => ({

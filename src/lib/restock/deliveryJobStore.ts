@@ -34,6 +34,28 @@ export interface BatchRecord {
   finishedAt: string
 }
 
+/** What the settled batches of a delivery add up to. */
+export interface SettledBatches {
+  /** Recipients whose e-mail the provider accepted. */
+  sentCount: number
+  /** Recipients whose e-mail the provider refused, with why. */
+  failedRecipients: { email: string; error: string }[]
+  /** When the last batch was settled (ISO), or null before the first. */
+  lastBatchAt: string | null
+}
+
+export function summarizeBatches(batches: readonly BatchRecord[]): SettledBatches {
+  const summary: SettledBatches = { sentCount: 0, failedRecipients: [], lastBatchAt: null }
+  for (const batch of batches) {
+    summary.sentCount += batch.deliveredIds.length
+    for (const { email, error } of batch.failed) summary.failedRecipients.push({ email, error })
+    if (summary.lastBatchAt === null || batch.finishedAt > summary.lastBatchAt) {
+      summary.lastBatchAt = batch.finishedAt
+    }
+  }
+  return summary
+}
+
 const PREFIX = 'notif-delivery'
 const READ_CONCURRENCY = 50
 

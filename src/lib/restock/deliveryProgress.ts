@@ -1,6 +1,6 @@
 import type { HistoryRepository } from '../storage/repositories.js'
 import { BATCH_SIZE } from './deliverRestockNotification.js'
-import type { DeliveryJobStore } from './deliveryJobStore.js'
+import { summarizeBatches, type DeliveryJobStore } from './deliveryJobStore.js'
 
 /**
  * Where one restock delivery stands, read from its history record and its delivery job (nothing
@@ -52,10 +52,8 @@ export async function readDeliveryProgress(
   }
   const job = await jobs.getJob(notificationId)
   const batches = job ? await jobs.listBatches(notificationId) : []
-  const lastBatchAt = batches.reduce<string | null>(
-    (latest, batch) => (latest === null || batch.finishedAt > latest ? batch.finishedAt : latest),
-    null,
-  )
+  const settled = summarizeBatches(batches)
+  const lastBatchAt = settled.lastBatchAt
   const batchCount = job ? Math.ceil(job.recipients.length / BATCH_SIZE) : 0
   if (deliveryState === 'complete' || !job) {
     return {
@@ -68,8 +66,8 @@ export async function readDeliveryProgress(
       lastBatchAt,
     }
   }
-  const sentCount = batches.reduce((sum, batch) => sum + batch.deliveredIds.length, 0)
-  const failedCount = batches.reduce((sum, batch) => sum + batch.failed.length, 0)
+  const sentCount = settled.sentCount
+  const failedCount = settled.failedRecipients.length
   return {
     ...base,
     recipientCount: job.recipients.length,

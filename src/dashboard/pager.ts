@@ -1,0 +1,26 @@
+import { el } from './elements.js'
+
+/** Page `page` (1-based) of `items`, and how many pages there are (at least 1). */
+export function pageOf<T>(items: readonly T[], page: number, pageSize: number) {
+  const totalPages = Math.max(1, Math.ceil(items.length / pageSize))
+  const current = Math.min(Math.max(1, page), totalPages)
+  const start = (current - 1) * pageSize
+  return { items: items.slice(start, start + pageSize), page: current, totalPages }
+}
+
+/** "前へ / n / m ページ / 次へ" controls; `go` is called with the page to show. */
+export function pagerControls(
+  page: number,
+  totalPages: number,
+  total: number,
+  label: string,
+  go: (page: number) => void,
+): HTMLElement {
+  return el('nav', { class: 'pager', 'aria-label': label }, [
+    el('button', { type: 'button', disabled: page <= 1 }, ['前へ'], { click: () => go(page - 1) }),
+    el('span', { 'aria-live': 'polite' }, [`${page} / ${totalPages} ページ（全 ${total} 件）`]),
+    el('button', { type: 'button', disabled: page >= totalPages }, ['次へ'], {
+      click: () => go(page + 1),
+    }),
+  ])
+}

@@ -1,0 +1,68 @@
+/** Every Japanese word the dashboard shows for a stored value, and its error texts. */
+
+export const RESERVATION_STATUS_LABELS: Record<string, string> = {
+  pending: '未対応',
+  confirmed: '確定',
+  fulfilled: '受け渡し済み',
+  cancelled: 'キャンセル',
+  responded: '対応済み（旧）',
+  reserved: '予約済み（旧）',
+}
+
+export const SUBSCRIPTION_STATUS_LABELS: Record<string, string> = {
+  pending: '未通知',
+  notified: '通知済み',
+  unsubscribed: '配信停止',
+}
+
+export const DELIVERY_STATE_LABELS: Record<string, string> = {
+  queued: '待機中',
+  delivering: '配信中',
+  complete: '完了',
+}
+
+const TIME_FORMAT = new Intl.DateTimeFormat('ja-JP', {
+  timeZone: 'Asia/Tokyo',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+})
+
+/** `2026/11/22 11:25` in Japan time; '' for null, the text itself when it is not a date. */
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return ''
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : TIME_FORMAT.format(date)
+}
+
+const KNOWN_ERRORS: Record<string, string> = {
+  Unauthorized: 'トークンが正しくありません。',
+  'Reservation not found': '予約が見つかりません（削除された可能性があります）。',
+  'Subscription not found': '購読が見つかりません（削除された可能性があります）。',
+  'No pending subscribers found for this product':
+    'この商品には送信対象（未通知の購読者）がいません。',
+  'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set':
+    'メール配信の設定が不足しています（UNSUBSCRIBE_SECRET が未設定）。',
+  'Email delivery could not be started; no e-mail was sent':
+    '配信を開始できませんでした。メールは送信されていません。',
+  'preorder-cancelled': 'アーカイブ用トークンが入力されなかったため、中止しました。',
+  'preorder-refused': 'アーカイブ用トークンが正しくありません。もう一度お試しください。',
+  network: 'サーバーに接続できませんでした。通信状況を確認してください。',
+}
+
+/** The Japanese text for a server `error`; unknown texts are shown as they are, with the status. */
+export function japaneseError(message: string, status: number): string {
+  const known = KNOWN_ERRORS[message]
+  if (known) return known
+  const transition = /^Invalid status transition: (.+) -> (.+)$/.exec(message)
+  if (transition) {
+    const from = RESERVATION_STATUS_LABELS[transition[1]] ?? transition[1]
+    const to = RESERVATION_STATUS_LABELS[transition[2]] ?? transition[2]
+    return `現在のステータス「${from}」から「${to}」へは変更できません。`
+  }
+  if (/^Failed to /.test(message)) return '保存に失敗しました。もう一度お試しください。'
+  return `エラーが発生しました（${status}）: ${message}`
+}

@@ -1,0 +1,127 @@
+import { csvFileName, downloadCsv, toCsv } from '../csvExport.js'
+import { confirmAction } from '../dialogs.js'
+import { el, field, replaceChildren, select } from '../elements.js'
+import { pagerControls } from '../pager.js'
+import {
+  productOptions,
+  rowKey,
+  statusText,
+  type DashboardResource,
+  type RecordRow,
+} from '../recordResources.js'
+import { runBulkAction, type BulkAction } from './bulkActions.js'
+import { showLoadFailure } from './loadFailure.js'
+import { recordTable } from './recordTable.js'
+import type { ViewContext } from './viewContext.js'
+
+/** §4.3 default page size. */
+const PAGE_SIZE = 20
+
+interface ArchivePage {
+  total: number
+  page: number
+  totalPages: number
+  [listField: string]: unknown
+}
+
+/**
+ * The archive of a resource, paged by the server (most recently archived first): filters,
+ * multi-select → unarchive or delete (after a confirmation that says it cannot be undone).
+ * Uses the PREORDER token group; the API client asks for that token when it differs.
+ */
+export function archiveListView(context: ViewContext, resource: DashboardResource): HTMLElement {
+  let rows: RecordRow[] = []
+  let page = 1
+  const selected = new Set<string>()
+
+  const statusFilter = select(
+    [['', 'すべて'], ...resource.statuses.map((s) => [s, statusText(resource, s)] as const)],
+    '',
+  )
+  const productFilter = select([['', 'すべての商品'], ...productOptions()], '')
+  const reload = el('button', { type: 'button' }, ['再読み込み'])
+  const unarchiveButton = el('button', { type: 'button', disabled: true }, [
+    '選択した項目を元に戻す',
+  ])
+  const deleteButton = el('button', { type: 'button', class: 'danger', disabled: true }, [
+    '選択した項目を削除',
+  ])
+  const csvButton = el('button', { type: 'button' }, ['CSV を書き出す'])
+  const selectionInfo = el('span', { 'aria-live': 'polite' }, [])
+  const result = el('div', { class: 'result-area' })
+  const listArea = el('div', { class: 'list-area', 'aria-busy': 'true' }, ['読み込み中…'])
+
+  const root = el('section', { 'aria-labelledby': `${resource.name}-archive-title` }, [
+    el('h2', { id: `${resource.name}-archive-title` }, [`${resource.title}（アーカイブ）`]),
+    el('form', { class: 'filters', role: 'search' }, [
+      field('ステータス', statusFilter),
+      field('商品', productFilter),
+      reload,
+    ]),
+    el('div', { class: 'toolbar' }, [selectionInfo, unarchiveButton, deleteButton, csvButton]),
+    result,
+    listArea,
+  ])
+  root.querySelector('form')?.addEventListener('submit', (event) => event.preventDefault())
+
+  function renderSelection(): void {
+    unarchiveButton.disabled = selected.size === 0
+    deleteButton.disabled = selected.size === 0
+    selectionInfo.textContent = `${selected.size} 件選択中`
+  }
+
+  async function load(): Promise<void> {
+    listArea.setAttribute('aria-busy', 'true')
+    const answer = await context.attempt(() =>
+      context.api.post<ArchivePage>(
+        resource.paths.archives,
+        { page, pageSize: PAGE_SIZE, status: statusFilter.value, productSlug: productFilter.value },
+        'preorder',
+      ),
+    )
+    if (!answer) return showLoadFailure(listArea)
+    rows = (answer[resource.listField] as RecordRow[] | undefined) ?? []
+    selected.clear()
+    replaceChildren(listArea, [
+      recordTable(resource, rows, { selected, onSelection: renderSelection, archived: true }),
+      answer.totalPages > 1 &&
+        pagerControls(answer.page, answer.totalPages, answer.total, 'アーカイブのページ', (to) => {
+          page = to
+          void load()
+        }),
+    ])
+    listArea.setAttribute('aria-busy', 'false')
+    renderSelection()
+  }
+
+  async function apply(action: BulkAction): Promise<void> {
+    const chosen = rows.filter((row) => selected.has(rowKey(row)))
+    if (action === 'delete') {
+      const confirmed = await confirmAction(
+        '完全に削除しますか？',
+        `選択した ${chosen.length} 件の${resource.noun}を完全に削除します。この操作は取り消せません。`,
+        '削除する',
+        { danger: true },
+      )
+      if (!confirmed) return
+    }
+    const panel = await runBulkAction(context, resource, action, chosen)
+    replaceChildren(result, [panel])
+    await load()
+  }
+
+  unarchiveButton.addEventListener('click', () => void apply('unarchive'))
+  deleteButton.addEventListener('click', () => void apply('delete'))
+  csvButton.addEventListener('click', () => {
+    downloadCsv(csvFileName(`${resource.name}-archive`), toCsv(rows, resource.csvColumns))
+  })
+  for (const filter of [statusFilter, productFilter]) {
+    filter.addEventListener('change', () => {
+      page = 1
+      void load()
+    })
+  }
+  reload.addEventListener('click', () => void load())
+  void load()
+  return root
+}

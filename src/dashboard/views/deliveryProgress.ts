@@ -1,0 +1,109 @@
+import { el, replaceChildren } from '../elements.js'
+import { DELIVERY_STATE_LABELS } from '../texts.js'
+import type { ViewContext } from './viewContext.js'
+
+/** One notice as POST /api/admin/notify/history answers it. */
+export interface NotificationSummary {
+  id: string
+  productSlug: string
+  title: string
+  timestamp: string
+  completedAt: string | null
+  recipients: number
+  sentCount: number
+  failedCount: number
+  pendingCount: number
+  state: 'queued' | 'delivering' | 'complete'
+  status: 'sent' | 'failed'
+  deliveryMode: 'email' | 'record-only' | null
+  failedRecipients?: { email: string; error: string }[]
+}
+
+export interface HistoryPage {
+  notifications: NotificationSummary[]
+  total: number
+  page: number
+  totalPages: number
+}
+
+/** How often a running delivery is asked for (it settles one batch of 10 per second). */
+const POLL_MS = 1000
+/** Wait after a failed poll before asking again. */
+const RETRY_MS = 5000
+
+/**
+ * A live view of one delivery: sent, failed and still pending, polled until it is complete (or
+ * until the panel leaves the page). `onComplete` runs once when it completes.
+ */
+export function deliveryProgress(
+  context: ViewContext,
+  notificationId: string,
+  onComplete: () => void,
+): HTMLElement {
+  const body = el('div', { 'aria-live': 'polite' }, ['配信状況を確認しています…'])
+  const panel = el('section', { class: 'card progress', 'aria-labelledby': 'progress-title' }, [
+    el('h3', { id: 'progress-title' }, ['配信状況']),
+    body,
+  ])
+
+  async function poll(): Promise<void> {
+    const answer = await context.attempt(() =>
+      context.api.post<HistoryPage>('/api/admin/notify/history', { notificationId }),
+    )
+    if (!answer) {
+      // why: a passing network error must not end the watch; the error itself is shown above
+      if (panel.isConnected) setTimeout(() => void poll(), RETRY_MS)
+      return
+    }
+    const notice = answer.notifications[0]
+    if (!notice) return replaceChildren(body, ['この通知は見つかりません。'])
+    render(notice)
+    if (notice.state === 'complete') onComplete()
+    else if (panel.isConnected) setTimeout(() => void poll(), POLL_MS)
+  }
+
+  function render(notice: NotificationSummary): void {
+    const settled = notice.sentCount + notice.failedCount
+    const done = notice.state === 'complete'
+    replaceChildren(body, [
+      el('p', { class: 'progress-title' }, [`「${notice.title}」`]),
+      el('progress', {
+        max: Math.max(notice.recipients, 1),
+        value: done ? Math.max(notice.recipients, 1) : settled,
+        'aria-label': '配信の進み具合',
+      }),
+      el('dl', { class: 'progress-counts' }, [
+        el('dt', {}, ['状態']),
+        el('dd', { 'data-field': 'state' }, [
+          done ? '配信完了' : DELIVERY_STATE_LABELS[notice.state],
+        ]),
+        el('dt', {}, ['対象']),
+        el('dd', { 'data-field': 'recipients' }, [`${notice.recipients} 人`]),
+        el('dt', {}, ['送信済み']),
+        el('dd', { 'data-field': 'sent' }, [`${notice.sentCount} 人`]),
+        el('dt', {}, ['失敗']),
+        el('dd', { 'data-field': 'failed' }, [`${notice.failedCount} 人`]),
+        el('dt', {}, ['未送信']),
+        el('dd', { 'data-field': 'pending' }, [`${notice.pendingCount} 人`]),
+      ]),
+      notice.deliveryMode === 'record-only' &&
+        el('p', { class: 'hint' }, [
+          'メール送信サービスが未設定のため、メールは送らず記録のみ行いました（購読者は通知済みになります）。',
+        ]),
+      (notice.failedRecipients?.length ?? 0) > 0 &&
+        el('details', {}, [
+          el('summary', {}, ['送信に失敗した宛先']),
+          el(
+            'ul',
+            {},
+            (notice.failedRecipients ?? []).map((item) =>
+              el('li', {}, [`${item.email}: ${item.error}`]),
+            ),
+          ),
+        ]),
+    ])
+  }
+
+  void poll()
+  return panel
+}

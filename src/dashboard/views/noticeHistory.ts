@@ -1,0 +1,123 @@
+import { csvFileName, downloadCsv, toCsv, type CsvColumn } from '../csvExport.js'
+import { el, replaceChildren } from '../elements.js'
+import { pagerControls } from '../pager.js'
+import { productLabel } from '../recordResources.js'
+import { DELIVERY_STATE_LABELS, formatTime } from '../texts.js'
+import type { HistoryPage, NotificationSummary } from './deliveryProgress.js'
+import type { ViewContext } from './viewContext.js'
+
+const PAGE_SIZE = 20
+
+function stateText(notice: NotificationSummary): string {
+  if (notice.state !== 'complete') return DELIVERY_STATE_LABELS[notice.state]
+  return notice.status === 'failed' ? '完了（送信失敗）' : '完了'
+}
+
+const HISTORY_COLUMNS: CsvColumn<NotificationSummary>[] = [
+  { header: 'ID', value: (n) => n.id },
+  { header: '送信日時', value: (n) => formatTime(n.timestamp) },
+  { header: '件名', value: (n) => n.title },
+  { header: '商品', value: (n) => productLabel(n.productSlug) },
+  { header: '対象', value: (n) => n.recipients },
+  { header: '送信済み', value: (n) => n.sentCount },
+  { header: '失敗', value: (n) => n.failedCount },
+  { header: '未送信', value: (n) => n.pendingCount },
+  { header: '状態', value: stateText },
+]
+
+export interface NoticeHistory {
+  element: HTMLElement
+  /** Shows the notices of `productSlug` ('' = every product) from the first page. */
+  show(productSlug: string): void
+  /** Reloads the page shown. */
+  reload(): void
+}
+
+/** Past restock notices of one product (or all), newest first, paged by the server. */
+export function noticeHistory(
+  context: ViewContext,
+  openProgress: (notificationId: string) => void,
+): NoticeHistory {
+  let productSlug = ''
+  let page = 1
+  let shown: NotificationSummary[] = []
+  const area = el('div', { class: 'list-area' })
+  const csvButton = el('button', { type: 'button' }, ['CSV を書き出す'], {
+    click: () => downloadCsv(csvFileName('restock-notices'), toCsv(shown, HISTORY_COLUMNS)),
+  })
+  const reloadButton = el('button', { type: 'button' }, ['再読み込み'], {
+    click: () => void load(),
+  })
+  const element = el('section', { 'aria-labelledby': 'history-title' }, [
+    el('h2', { id: 'history-title' }, ['送信履歴']),
+    el('div', { class: 'toolbar' }, [reloadButton, csvButton]),
+    area,
+  ])
+
+  async function load(): Promise<void> {
+    area.setAttribute('aria-busy', 'true')
+    const answer = await context.attempt(() =>
+      context.api.post<HistoryPage>('/api/admin/notify/history', {
+        productSlug,
+        page,
+        pageSize: PAGE_SIZE,
+      }),
+    )
+    shown = answer?.notifications ?? []
+    area.setAttribute('aria-busy', 'false')
+    if (!answer) return replaceChildren(area, [])
+    if (shown.length === 0) {
+      return replaceChildren(area, [el('p', { class: 'empty' }, ['送信履歴はまだありません。'])])
+    }
+    replaceChildren(area, [
+      el('table', { class: 'records history' }, [
+        el('thead', {}, [
+          el(
+            'tr',
+            {},
+            ['送信日時', '件名', '商品', '対象', '送信済み', '失敗', '未送信', '状態'].map((h) =>
+              el('th', { scope: 'col' }, [h]),
+            ),
+          ),
+        ]),
+        el('tbody', {}, shown.map(historyRow)),
+      ]),
+      answer.totalPages > 1 &&
+        pagerControls(answer.page, answer.totalPages, answer.total, '送信履歴のページ', (to) => {
+          page = to
+          void load()
+        }),
+    ])
+  }
+
+  function historyRow(notice: NotificationSummary): HTMLTableRowElement {
+    const cell = (label: string, children: (Node | string | number | false)[]) =>
+      el('td', { 'data-label': label }, children)
+    return el('tr', { 'data-id': notice.id }, [
+      cell('送信日時', [formatTime(notice.timestamp)]),
+      cell('件名', [notice.title]),
+      cell('商品', [productLabel(notice.productSlug)]),
+      cell('対象', [notice.recipients]),
+      cell('送信済み', [notice.sentCount]),
+      cell('失敗', [notice.failedCount]),
+      cell('未送信', [notice.pendingCount]),
+      cell('状態', [
+        stateText(notice),
+        notice.state !== 'complete' &&
+          el('button', { type: 'button', class: 'link' }, ['進捗を見る'], {
+            click: () => openProgress(notice.id),
+          }),
+      ]),
+    ])
+  }
+
+  return {
+    element,
+    show(slug) {
+      productSlug = slug
+      page = 1
+      void load()
+    },
+    reload: () => void load(),
+  }
+}

@@ -1,0 +1,172 @@
+import { renderRestockEmail } from '../../lib/messages/restockMessages.js'
+import { productUrl } from '../../lib/productCatalogue.js'
+import { confirmAction } from '../dialogs.js'
+import { el, field, replaceChildren, select } from '../elements.js'
+import { productLabel, productOptions, type RecordRow } from '../recordResources.js'
+import { deliveryProgress } from './deliveryProgress.js'
+import { noticeHistory } from './noticeHistory.js'
+import type { ViewContext } from './viewContext.js'
+
+/** §4.8 / D6 limits, in characters. */
+const TITLE_MAX = 200
+const BODY_MAX = 20000
+
+interface SendAnswer {
+  notificationId: string
+  sentCount: number
+  timestamp: string
+}
+
+/**
+ * Send a restock notice: product, subject, body; a preview rendered by the very template the
+ * delivery uses (src/lib/messages/restockMessages.ts, bundled in); the number of recipients
+ * before confirming; then the delivery's progress, and the product's history below.
+ */
+export function noticeView(context: ViewContext): HTMLElement {
+  let recipients: number | null = null
+  const product = select([['', '商品を選んでください'], ...productOptions()], '', {
+    required: true,
+  })
+  const title = el('input', {
+    type: 'text',
+    maxlength: TITLE_MAX,
+    required: true,
+    autocomplete: 'off',
+  })
+  const body = el('textarea', { rows: 8, maxlength: BODY_MAX, required: true })
+  const recipientInfo = el('p', { class: 'recipients', 'aria-live': 'polite' }, [
+    '商品を選ぶと送信対象の人数が表示されます。',
+  ])
+  const send = el('button', { type: 'submit', class: 'primary', disabled: true }, [
+    '送信内容を確認',
+  ])
+  const previewArea = el('div', { class: 'preview' })
+  const progressArea = el('div', { class: 'progress-area' })
+  const history = noticeHistory(context, showProgress)
+
+  const form = el('form', { class: 'notice-form', novalidate: true }, [
+    field('商品', product),
+    recipientInfo,
+    field('件名', title),
+    field('本文', body),
+    send,
+  ])
+
+  function ready(): boolean {
+    return Boolean(product.value && title.value.trim() && body.value.trim() && recipients)
+  }
+
+  function renderPreview(): void {
+    send.disabled = !ready()
+    if (!product.value || !title.value.trim() || !body.value.trim()) {
+      return replaceChildren(previewArea, [
+        el('p', { class: 'hint' }, ['商品・件名・本文を入力するとプレビューが表示されます。']),
+      ])
+    }
+    const origin = window.location.origin
+    const email = renderRestockEmail({
+      emailTitle: title.value.trim(),
+      emailBody: body.value,
+      productTitle: productLabel(product.value),
+      productUrl: productUrl(product.value, origin),
+      unsubscribeUrl: `${origin}/api/notify-unsubscribe?token=（受信者ごとの署名付きリンク）`,
+    })
+    const frame = el('iframe', {
+      sandbox: '',
+      title: 'メール（HTML 版）のプレビュー',
+      class: 'preview-frame',
+    })
+    frame.srcdoc = email.html
+    replaceChildren(previewArea, [
+      el('p', {}, [el('strong', {}, ['件名: ']), email.subject]),
+      frame,
+      el('details', {}, [
+        el('summary', {}, ['テキスト版']),
+        el('pre', { class: 'preview-text' }, [email.text]),
+      ]),
+      el('p', { class: 'hint' }, [
+        '配信停止リンクは受信者ごとに異なります。リンク先のドメインはサイトの設定（SITE_URL）に従います。',
+      ]),
+    ])
+  }
+
+  async function loadRecipients(): Promise<void> {
+    recipients = null
+    history.show(product.value)
+    if (!product.value) {
+      recipientInfo.textContent = '商品を選ぶと送信対象の人数が表示されます。'
+      return renderPreview()
+    }
+    recipientInfo.textContent = '送信対象を数えています…'
+    recipientInfo.setAttribute('aria-busy', 'true')
+    const answer = await context.attempt(() =>
+      context.api.post<{ subscriptions: RecordRow[] }>('/api/admin-notify-list', {
+        productSlug: product.value,
+        status: 'pending',
+      }),
+    )
+    recipients = answer?.subscriptions.length ?? null
+    recipientInfo.setAttribute('aria-busy', 'false')
+    recipientInfo.textContent =
+      recipients === null
+        ? ''
+        : recipients === 0
+          ? '送信対象（未通知の購読者）はいません。'
+          : `送信対象: ${recipients} 人（未通知・アーカイブ以外の購読者）`
+    renderPreview()
+  }
+
+  function showProgress(notificationId: string): void {
+    replaceChildren(progressArea, [
+      deliveryProgress(context, notificationId, () => {
+        history.reload()
+        void loadRecipients()
+      }),
+    ])
+    progressArea.scrollIntoView({ block: 'nearest' })
+  }
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    if (!ready()) return
+    const confirmed = await confirmAction(
+      '再入荷メールを送信しますか？',
+      `「${productLabel(product.value)}」の購読者 ${recipients} 人に「${title.value.trim()}」を送信します。送信後は取り消せません。`,
+      `${recipients} 人に送信する`,
+    )
+    if (!confirmed) return
+    send.disabled = true
+    const answer = await context.attempt(() =>
+      context.api.post<SendAnswer>('/api/admin/notify/send', {
+        productSlug: product.value,
+        emailTitle: title.value,
+        emailBody: body.value,
+      }),
+    )
+    send.disabled = !ready()
+    if (!answer) return
+    context.notify('送信を受け付けました。配信状況を表示しています。')
+    showProgress(answer.notificationId)
+    history.reload()
+  })
+  product.addEventListener('change', () => void loadRecipients())
+  title.addEventListener('input', renderPreview)
+  body.addEventListener('input', renderPreview)
+  renderPreview()
+  history.show('')
+
+  return el('div', {}, [
+    el('section', { 'aria-labelledby': 'notice-title' }, [
+      el('h2', { id: 'notice-title' }, ['再入荷メールを送る']),
+      el('div', { class: 'notice-layout' }, [
+        form,
+        el('section', { class: 'card', 'aria-labelledby': 'preview-title' }, [
+          el('h3', { id: 'preview-title' }, ['プレビュー（送信されるメールと同じ内容）']),
+          previewArea,
+        ]),
+      ]),
+      progressArea,
+    ]),
+    history.element,
+  ])
+}

@@ -1,0 +1,127 @@
+import { el, select } from '../elements.js'
+import {
+  productLabel,
+  rowKey,
+  rowLabel,
+  statusText,
+  type DashboardResource,
+  type RecordRow,
+} from '../recordResources.js'
+import { formatTime } from '../texts.js'
+
+export interface RecordTableOptions {
+  /** Keys (`rowKey`) of the selected rows; the checkboxes change it. */
+  selected: Set<string>
+  /** Called after the selection changed. */
+  onSelection: () => void
+  /** Status control and notes editor (active list); read-only text when absent. */
+  onStatus?: (row: RecordRow, status: string, control: HTMLSelectElement) => void
+  onNotes?: (row: RecordRow, notes: string) => void
+  /** Show when the row was archived. */
+  archived?: boolean
+}
+
+/**
+ * The rows of one page as a table; on narrow screens the CSS turns every row into a card, each
+ * cell labelled by its `data-label`. Every value is text.
+ */
+export function recordTable(
+  resource: DashboardResource,
+  rows: RecordRow[],
+  options: RecordTableOptions,
+): HTMLElement {
+  if (rows.length === 0) return el('p', { class: 'empty' }, ['該当する項目はありません。'])
+  const pageBox = el('input', {
+    type: 'checkbox',
+    'aria-label': 'このページをすべて選択',
+    checked: rows.every((row) => options.selected.has(rowKey(row))),
+  })
+  pageBox.addEventListener('change', () => {
+    for (const row of rows) {
+      if (pageBox.checked) options.selected.add(rowKey(row))
+      else options.selected.delete(rowKey(row))
+    }
+    options.onSelection()
+  })
+  const headers = [
+    el('th', { scope: 'col', class: 'select' }, [pageBox]),
+    el('th', { scope: 'col' }, [resource.hasName ? '受付日時' : '登録日時']),
+    resource.hasName && el('th', { scope: 'col' }, ['名前']),
+    el('th', { scope: 'col' }, ['メールアドレス']),
+    el('th', { scope: 'col' }, ['商品']),
+    el('th', { scope: 'col' }, ['ステータス']),
+    resource.hasNotes && el('th', { scope: 'col' }, ['メモ']),
+    !resource.hasNotes && el('th', { scope: 'col' }, ['通知日時']),
+    options.archived && el('th', { scope: 'col' }, ['アーカイブ日時']),
+  ]
+  return el('table', { class: 'records' }, [
+    el('thead', {}, [el('tr', {}, headers)]),
+    el(
+      'tbody',
+      {},
+      rows.map((row) => recordRow(resource, row, options)),
+    ),
+  ])
+}
+
+function recordRow(
+  resource: DashboardResource,
+  row: RecordRow,
+  options: RecordTableOptions,
+): HTMLTableRowElement {
+  const label = rowLabel(row)
+  const box = el('input', {
+    type: 'checkbox',
+    'aria-label': `選択: ${label}`,
+    checked: options.selected.has(rowKey(row)),
+  })
+  box.addEventListener('change', () => {
+    if (box.checked) options.selected.add(rowKey(row))
+    else options.selected.delete(rowKey(row))
+    options.onSelection()
+  })
+  const cell = (name: string, children: (Node | string | null | undefined)[]) =>
+    el('td', { 'data-label': name }, children)
+  return el('tr', { 'data-id': row.id }, [
+    el('td', { class: 'select' }, [box]),
+    cell(resource.hasName ? '受付日時' : '登録日時', [formatTime(row.createdAt)]),
+    resource.hasName && cell('名前', [row.name]),
+    cell('メール', [row.email]),
+    cell('商品', [productLabel(row.productSlug)]),
+    cell('ステータス', [statusCell(resource, row, label, options)]),
+    resource.hasNotes && cell('メモ', [notesCell(row, label, options)]),
+    !resource.hasNotes && cell('通知日時', [formatTime(row.notifiedAt)]),
+    options.archived && cell('アーカイブ日時', [formatTime(row.archivedAt)]),
+  ])
+}
+
+function statusCell(
+  resource: DashboardResource,
+  row: RecordRow,
+  label: string,
+  options: RecordTableOptions,
+): Node | string {
+  const onStatus = options.onStatus
+  if (!onStatus) return statusText(resource, row.status)
+  const choices = resource.statusChoices(row.status).map((status) => {
+    return [status, statusText(resource, status)] as const
+  })
+  const control = select(choices, row.status, { 'aria-label': `ステータス: ${label}` })
+  control.addEventListener('change', () => onStatus(row, control.value, control))
+  return control
+}
+
+function notesCell(row: RecordRow, label: string, options: RecordTableOptions): Node | string {
+  const onNotes = options.onNotes
+  if (!onNotes) return row.notes ?? ''
+  const editor = el('textarea', { rows: 2, maxlength: 2000, 'aria-label': `メモ: ${label}` })
+  editor.value = row.notes ?? ''
+  const save = el(
+    'button',
+    { type: 'button', disabled: true, 'aria-label': `メモを保存: ${label}` },
+    ['保存'],
+  )
+  editor.addEventListener('input', () => (save.disabled = editor.value === (row.notes ?? '')))
+  save.addEventListener('click', () => onNotes(row, editor.value))
+  return el('div', { class: 'notes' }, [editor, save])
+}

@@ -1,0 +1,164 @@
+import { z } from 'zod'
+import { mapWithConcurrency } from '../concurrency.js'
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  PAGE_INVALID,
+  PAGE_SIZE_INVALID,
+} from '../admin/adminSchemas.js'
+import type { HistoryRepository } from '../storage/repositories.js'
+import type { NotificationHistory } from '../storage/records.js'
+import { summarizeBatches, type DeliveryJobStore } from './deliveryJobStore.js'
+
+/**
+ * POST /api/admin/notify/history: past restock notices, newest first, each with the progress of
+ * its delivery. Read-only: history records and the delivery's batch blobs are only read.
+ */
+
+const NOTIFICATION_ID_INVALID = 'notificationId must be a string'
+const PRODUCT_SLUG_INVALID = 'productSlug must be a string'
+// why: only deliveries still running read their batch blobs; a few at once is plenty
+const PROGRESS_CONCURRENCY = 5
+
+/** Optional text; `null` and `''` mean "not given" (a dashboard's "All" choice). */
+function optionalText(message: string) {
+  return z
+    .string({ error: message })
+    .nullish()
+    .transform((value) => value || undefined)
+}
+
+/** Body of POST /api/admin/notify/history. */
+export const historyListSchema = z.object({
+  productSlug: optionalText(PRODUCT_SLUG_INVALID),
+  notificationId: optionalText(NOTIFICATION_ID_INVALID),
+  page: z
+    .number({ error: PAGE_INVALID })
+    .int({ error: PAGE_INVALID })
+    .min(1, { error: PAGE_INVALID })
+    .nullish()
+    .transform((value) => value ?? 1),
+  pageSize: z
+    .number({ error: PAGE_SIZE_INVALID })
+    .int({ error: PAGE_SIZE_INVALID })
+    .min(1, { error: PAGE_SIZE_INVALID })
+    .max(MAX_PAGE_SIZE, { error: PAGE_SIZE_INVALID })
+    .nullish()
+    .transform((value) => value ?? DEFAULT_PAGE_SIZE),
+})
+
+export type HistoryListRequest = z.output<typeof historyListSchema>
+
+/** Where a delivery is: `queued` (not started), `delivering`, `complete`. */
+export type DeliveryState = 'queued' | 'delivering' | 'complete'
+
+/** One notice as the dashboard shows it. */
+export interface NotificationSummary {
+  id: string
+  productSlug: string
+  /** The e-mail subject (`emailTitle`). */
+  title: string
+  /** When it was sent (the §4.8 answer's timestamp). */
+  timestamp: string
+  /** When its last batch was settled; null while it runs (and on records older than delivery). */
+  completedAt: string | null
+  /** Recipients snapshotted at send time. */
+  recipients: number
+  /** E-mails the provider accepted so far (record-only: every recipient). */
+  sentCount: number
+  /** Recipients whose e-mail failed so far. */
+  failedCount: number
+  /** Recipients not settled yet (0 once complete). */
+  pendingCount: number
+  state: DeliveryState
+  /** §2.3 status: `failed` only when complete and nobody was reached. */
+  status: 'sent' | 'failed'
+  /** `email` (Resend) or `record-only` (no provider, §4.8); null on records older than delivery. */
+  deliveryMode: 'email' | 'record-only' | null
+  /** Only when one notification is asked for: who failed and why. */
+  failedRecipients?: { email: string; error: string }[]
+}
+
+export interface NotificationHistoryPage {
+  notifications: NotificationSummary[]
+  total: number
+  page: number
+  pageSize: number
+  totalPages: number
+}
+
+export interface HistorySources {
+  history: Pick<HistoryRepository, 'get' | 'list'>
+  jobs: Pick<DeliveryJobStore, 'listBatches'>
+}
+
+/**
+ * The notices matching the request, newest first, one page of them. With `notificationId`, just
+ * that one (an empty page when it does not exist), read directly, with its failed recipients:
+ * what a progress view polls.
+ */
+export async function listNotificationHistory(
+  sources: HistorySources,
+  request: HistoryListRequest,
+): Promise<NotificationHistoryPage> {
+  const { page, pageSize } = request
+  if (request.notificationId) {
+    const record = await sources.history.get({ id: request.notificationId })
+    const matches = record && (!request.productSlug || record.productSlug === request.productSlug)
+    const notifications = matches ? [await summarize(sources, record, true)] : []
+    return { notifications, total: notifications.length, page: 1, pageSize, totalPages: 1 }
+  }
+  const records = (await sources.history.list()).records
+    .filter((record) => !request.productSlug || record.productSlug === request.productSlug)
+    .sort((a, b) => compareText(b.timestamp, a.timestamp) || compareText(b.id, a.id))
+  const start = (page - 1) * pageSize
+  const notifications = await mapWithConcurrency(
+    records.slice(start, start + pageSize),
+    PROGRESS_CONCURRENCY,
+    (record) => summarize(sources, record, false),
+  )
+  return {
+    notifications,
+    total: records.length,
+    page,
+    pageSize,
+    totalPages: Math.ceil(records.length / pageSize),
+  }
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+async function summarize(
+  sources: HistorySources,
+  record: NotificationHistory,
+  withFailures: boolean,
+): Promise<NotificationSummary> {
+  const recipients = record.recipientEmails?.length ?? record.sentCount
+  const state: DeliveryState = record.deliveryState ?? 'complete'
+  let sentCount = record.sentCount
+  let failed = record.failedRecipients ?? []
+  if (state !== 'complete') {
+    // why: while running, the history still says "queued" counts; the settled batches say what happened
+    const settled = summarizeBatches(await sources.jobs.listBatches(record.id))
+    sentCount = settled.sentCount
+    failed = settled.failedRecipients
+  }
+  const summary: NotificationSummary = {
+    id: record.id,
+    productSlug: record.productSlug,
+    title: record.emailTitle,
+    timestamp: record.timestamp,
+    completedAt: record.completedAt ?? null,
+    recipients,
+    sentCount,
+    failedCount: failed.length,
+    pendingCount: state === 'complete' ? 0 : Math.max(0, recipients - sentCount - failed.length),
+    state,
+    status: record.status,
+    deliveryMode: record.deliveryMode ?? null,
+  }
+  if (withFailures) summary.failedRecipients = failed
+  return summary
+}

@@ -1,0 +1,292 @@
+import { readFile } from 'node:fs/promises'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { launchChromium } from '../helpers/chromium.js'
+import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import {
+  buildDashboard,
+  describeInChromium,
+  loaded,
+  openPage,
+  openRoute,
+  signIn,
+  type PageProblems,
+} from './browserKit.js'
+
+const ADMIN = 'dashboard-admin-token'
+const PREORDER = 'dashboard-preorder-token'
+const MAIN = 'chasen-takayama'
+const OTHER = 'kyusu-tokoname'
+const BULK = 'hasami-rim-plate'
+const MANY = 'mino-yaki-mug'
+const INJECTION = '=HYPERLINK("http://evil.test","x")'
+
+let server: RunningDevServer
+let browser: Browser
+let page: Page
+let problems: PageProblems
+
+async function reserve(name: string, productSlug: string): Promise<string> {
+  const email = `${name.replace(/[^a-z0-9]/gi, '').toLowerCase() || 'guest'}-${crypto.randomUUID().slice(0, 6)}@example.jp`
+  const answer = await server.postJson('/api/reservation', { name, email, productSlug })
+  expect(answer.status).toBe(200)
+  return answer.body.reservationId
+}
+
+async function setStatus(id: string, productSlug: string, status: string, notes?: string) {
+  const answer = await server.postJson(
+    '/api/admin-reservations-status',
+    { id, productSlug, status, ...(notes === undefined ? {} : { notes }) },
+    ADMIN,
+  )
+  expect(answer.status).toBe(200)
+}
+
+/** Presses Tab (or Shift+Tab) until the focused element has `label`; fails after 30 steps. */
+async function tabTo(label: string, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
+  for (let step = 0; step < 30; step++) {
+    await page.keyboard.press(key)
+    const focused = await page.evaluate(
+      () =>
+        document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent,
+    )
+    if (focused === label) return
+  }
+  throw new Error(`${label} cannot be reached with ${key}`)
+}
+
+const row = (name: string) => page.getByRole('row').filter({ hasText: name })
+const mainText = () => page.locator('main').innerText()
+
+describeInChromium('admin dashboard: reservations in a real browser', () => {
+  beforeAll(async () => {
+    await buildDashboard()
+    server = await startDevServer({ ADMIN_API_TOKEN: ADMIN, PREORDER_API_TOKEN: PREORDER })
+    browser = await launchChromium()
+    await reserve('山田 花子', MAIN)
+    await reserve('佐藤 次郎', MAIN)
+    await reserve('鈴木 三郎', OTHER)
+    const csvId = await reserve(INJECTION, MAIN)
+    await setStatus(csvId, MAIN, 'pending', '備考, "大事"\n2行目')
+    for (const name of ['一括 一', '一括 二', '一括 三']) await reserve(name, BULK)
+    for (let i = 1; i <= 23; i++) await reserve(`まとめ ${String(i).padStart(2, '0')}`, MANY)
+    ;({ page, problems } = await openPage(browser))
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it('refuses a wrong token with a Japanese message and shows no data', async () => {
+    await page.goto(`${server.url}/admin/`)
+    await page.getByLabel('管理用トークン').fill('not-the-token')
+    await page.getByRole('button', { name: 'サインイン' }).click()
+    await page.getByText('トークンが正しくありません。').waitFor()
+    expect(await page.getByRole('navigation', { name: 'メインメニュー' }).count()).toBe(0)
+    expect(await page.locator('table').count()).toBe(0)
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+  })
+
+  it('signs in with the keyboard, keeps the token in sessionStorage only, shows the statistics', async () => {
+    await signIn(page, server.url, ADMIN)
+    await loaded(page)
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN])
+    expect(await page.evaluate(() => localStorage.length)).toBe(0)
+    expect(await mainText()).toContain('合計 30 件（アーカイブを含む）')
+  })
+
+  it('lists newest first and filters by product, status and text', async () => {
+    await openRoute(page, '#/reservations')
+    const names = await page.locator('tbody tr td[data-label="名前"]').allInnerTexts()
+    expect(names.slice(0, 2)).toEqual(['まとめ 23', 'まとめ 22'])
+    await page.getByLabel('商品').selectOption(MAIN)
+    await loaded(page)
+    expect(await page.locator('tbody tr').count()).toBe(3)
+    await page.getByLabel('名前・メール').fill('山田')
+    expect(await page.locator('tbody tr td[data-label="名前"]').allInnerTexts()).toEqual([
+      '山田 花子',
+    ])
+    await page.getByLabel('名前・メール').fill('')
+    await page.getByLabel('ステータス', { exact: true }).selectOption('confirmed')
+    await loaded(page)
+    expect(await page.getByText('該当する項目はありません。').count()).toBe(1)
+    await page.getByLabel('ステータス', { exact: true }).selectOption('')
+    await loaded(page)
+  })
+
+  it('renders user data as text, never as markup', async () => {
+    expect(await row(INJECTION).count()).toBe(1)
+    expect(await page.locator('a[href="http://evil.test"]').count()).toBe(0)
+  })
+
+  it('offers only the §3.2 transitions and changes a status', async () => {
+    const control = page.getByLabel('ステータス: 山田 花子')
+    const offered = await control
+      .locator('option')
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))
+    expect(offered).toEqual(['pending', 'confirmed', 'cancelled'])
+    await control.selectOption('confirmed')
+    await page.getByText('山田 花子: ステータスを「確定」に変更しました。').waitFor()
+    const now = await page.getByLabel('ステータス: 山田 花子').locator('option').allInnerTexts()
+    expect(now).toEqual(['確定', '未対応', '受け渡し済み', 'キャンセル'])
+  })
+
+  it('shows a refused transition (changed elsewhere meanwhile) and the stored status', async () => {
+    const list = await server.postJson('/api/admin-reservations-list', { productSlug: MAIN }, ADMIN)
+    const jiro = list.body.reservations.find((r: { name: string }) => r.name === '佐藤 次郎')
+    await setStatus(jiro.id, MAIN, 'confirmed')
+    await setStatus(jiro.id, MAIN, 'fulfilled')
+    await page.getByLabel('ステータス: 佐藤 次郎').selectOption('cancelled')
+    await page
+      .getByRole('alert')
+      .filter({ hasText: '「受け渡し済み」から「キャンセル」へは変更できません' })
+      .waitFor()
+    await loaded(page)
+    expect(await page.getByLabel('ステータス: 佐藤 次郎').inputValue()).toBe('fulfilled')
+  })
+
+  it('edits notes in place', async () => {
+    await page.getByLabel('メモ: 山田 花子').fill('土曜日に店頭受け取り')
+    await page.getByRole('button', { name: 'メモを保存: 山田 花子' }).click()
+    await page.getByText('山田 花子: メモを保存しました。').waitFor()
+    const list = await server.postJson('/api/admin-reservations-list', { productSlug: MAIN }, ADMIN)
+    const hanako = list.body.reservations.find((r: { name: string }) => r.name === '山田 花子')
+    expect(hanako).toMatchObject({ notes: '土曜日に店頭受け取り', status: 'confirmed' })
+  })
+
+  it('exports the list shown as CSV: BOM, RFC 4180 quoting, formula injection neutralised', async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'CSV を書き出す' }).click(),
+    ])
+    expect(download.suggestedFilename()).toMatch(/^reservations-\d{8}-\d{4}\.csv$/)
+    const bytes = await readFile((await download.path())!)
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    const text = bytes.toString('utf8').slice(1)
+    expect(text.split('\r\n')[0]).toBe(
+      'ID,受付日時,名前,メールアドレス,商品,商品スラッグ,ステータス,メモ,対応日時,アーカイブ日時',
+    )
+    expect(text.split('\r\n')).toHaveLength(3 + 2)
+    expect(text).toContain(`,"'=HYPERLINK(""http://evil.test"",""x"")",`)
+    expect(text).toContain(',"備考, ""大事""\n2行目",')
+    expect(text).not.toMatch(/(^|,)=/m)
+  })
+
+  it('archives the selected rows, asks once for the separate archive token, reports per item', async () => {
+    await page.getByLabel('商品').selectOption(BULK)
+    await loaded(page)
+    for (const name of ['一括 一', '一括 二', '一括 三']) {
+      await page.getByLabel(`選択: ${name}`).check()
+    }
+    const list = await server.postJson('/api/admin-reservations-list', { productSlug: BULK }, ADMIN)
+    const gone = list.body.reservations.find((r: { name: string }) => r.name === '一括 二')
+    const removed = await server.postJson(
+      '/api/admin/reservations/delete',
+      { ids: [{ id: gone.id, productSlug: BULK }] },
+      PREORDER,
+    )
+    expect(removed.body.deletedCount).toBe(1)
+
+    await page.getByRole('button', { name: '選択した項目をアーカイブ' }).click()
+    const dialog = page.getByRole('dialog', { name: 'アーカイブ・削除用のトークン' })
+    await dialog.getByLabel('アーカイブ用トークン').fill(PREORDER)
+    await dialog.getByRole('button', { name: '続ける' }).click()
+    await page.getByText('2 件の予約をアーカイブしました。').waitFor()
+    const failure = page.locator(`.item-errors li[data-id="${gone.id}"]`)
+    expect(await failure.innerText()).toContain('予約が見つかりません')
+    await loaded(page)
+    expect(await page.getByText('該当する項目はありません。').count()).toBe(1)
+  })
+
+  it('pages the archive, unarchives and deletes (after a warning that it cannot be undone)', async () => {
+    await page.getByLabel('商品').selectOption(MANY)
+    await loaded(page)
+    await page.getByLabel('このページをすべて選択').check()
+    await page.getByRole('button', { name: '選択した項目をアーカイブ' }).click()
+    await page.getByText('23 件の予約をアーカイブしました。').waitFor()
+    expect(await page.getByRole('dialog').count()).toBe(0)
+
+    await page.getByRole('link', { name: 'アーカイブ' }).click()
+    await loaded(page)
+    await page.getByLabel('商品').selectOption(MANY)
+    await loaded(page)
+    expect(await page.getByText('1 / 2 ページ（全 23 件）').count()).toBe(1)
+    expect(await page.locator('tbody tr').count()).toBe(20)
+    await page.getByRole('button', { name: '次へ' }).click()
+    await page.getByText('2 / 2 ページ（全 23 件）').waitFor()
+    await loaded(page)
+    const lastPage = await page.locator('tbody td[data-label="名前"]').allInnerTexts()
+    expect(lastPage).toHaveLength(3)
+
+    await page.getByLabel(`選択: ${lastPage[0]}`).check()
+    await page.getByRole('button', { name: '選択した項目を元に戻す' }).click()
+    await page.getByText('1 件の予約をアーカイブから戻しました。').waitFor()
+    await loaded(page)
+    expect(await page.locator('tbody tr').count()).toBe(2)
+
+    await page.getByLabel(`選択: ${lastPage[1]}`).check()
+    await page.getByRole('button', { name: '選択した項目を削除' }).click()
+    const confirm = page.getByRole('dialog', { name: '完全に削除しますか？' })
+    expect(await confirm.innerText()).toContain('この操作は取り消せません。')
+    await confirm.getByRole('button', { name: '削除する' }).click()
+    await page.getByText('1 件の予約を削除しました。').waitFor()
+    await loaded(page)
+    await page.getByText('2 / 2 ページ（全 21 件）').waitFor()
+    expect(await page.locator('tbody td[data-label="名前"]').allInnerTexts()).toEqual([lastPage[2]])
+
+    const active = await server.postJson(
+      '/api/admin-reservations-list',
+      { productSlug: MANY },
+      ADMIN,
+    )
+    expect(active.body.reservations.map((r: { name: string }) => r.name)).toEqual([lastPage[0]])
+    const archived = await server.postJson(
+      '/api/admin/reservations/archives/list',
+      { productSlug: MANY },
+      PREORDER,
+    )
+    expect(archived.body.total).toBe(21)
+  })
+
+  it('works with the keyboard alone: select with Space, archive with Enter', async () => {
+    await page.getByRole('link', { name: '有効' }).click()
+    await page.getByLabel('商品').selectOption(OTHER)
+    await loaded(page)
+    await page.getByLabel('名前・メール').focus()
+    await tabTo('選択: 鈴木 三郎')
+    await page.keyboard.press('Space')
+    await tabTo('選択した項目をアーカイブ', 'Shift+Tab')
+    await page.keyboard.press('Enter')
+    await page.getByText('1 件の予約をアーカイブしました。').waitFor()
+  })
+
+  it('asks again when the stored archive token is refused, and says when the answer is wrong', async () => {
+    await page.evaluate(() => sessionStorage.setItem('shopAdmin.preorderToken', 'revoked'))
+    await page.evaluate(() => (window.location.hash = '#/reservations/archive'))
+    const dialog = page.getByRole('dialog', { name: 'アーカイブ・削除用のトークン' })
+    await dialog.getByLabel('アーカイブ用トークン').fill('still-wrong')
+    await dialog.getByRole('button', { name: '続ける' }).click()
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'アーカイブ用トークンが正しくありません。' })
+      .waitFor()
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN])
+  })
+
+  it('signs out with a message when the admin token stops being accepted', async () => {
+    await page.evaluate(() => sessionStorage.setItem('shopAdmin.adminToken', 'rotated'))
+    await page.evaluate(() => (window.location.hash = '#/overview'))
+    await page
+      .getByText('トークンが受け付けられませんでした。もう一度サインインしてください。')
+      .waitFor()
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+    await signIn(page, server.url, ADMIN)
+  })
+
+  it('signs out: the tokens are gone', async () => {
+    await page.getByRole('button', { name: 'サインアウト' }).click()
+    await page.getByLabel('管理用トークン').waitFor()
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+    expect(problems.pageErrors).toEqual([])
+  })
+})

@@ -1,0 +1,189 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { launchChromium } from '../helpers/chromium.js'
+import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import {
+  startRecordingServer,
+  type RecordedReply,
+  type RecordedRequest,
+  type RecordingServer,
+} from '../helpers/recordingServer.js'
+import {
+  buildDashboard,
+  describeInChromium,
+  loaded,
+  openPage,
+  openRoute,
+  signIn,
+} from './browserKit.js'
+
+const ADMIN = 'dashboard-notice-token'
+const PRODUCT = 'hario-v60-dripper'
+const PRODUCT_TITLE = 'HARIO V60 透過ドリッパー 02 セラミック ホワイト'
+const REJECTED = 'bounce@example.jp'
+const TITLE = 'HARIO V60 再入荷のお知らせ'
+const BODY = 'お待たせしました。\n<b>本日</b>再入荷しました & 数量限定です。'
+
+let server: RunningDevServer
+let resend: RecordingServer
+let browser: Browser
+
+/** The Resend stand-in: the batch endpoint accepts every address but REJECTED. */
+function resendReply(request: RecordedRequest): RecordedReply {
+  if (!request.path.startsWith('/emails/batch')) return { status: 200, body: { id: 'single' } }
+  const emails = request.json as { to: string | string[] }[]
+  const rejected = (email: { to: string | string[] }) => [email.to].flat().includes(REJECTED)
+  return {
+    status: 200,
+    body: {
+      data: emails.filter((email) => !rejected(email)).map(() => ({ id: crypto.randomUUID() })),
+      errors: emails.flatMap((email, index) =>
+        rejected(email) ? [{ index, message: 'Invalid `to` field' }] : [],
+      ),
+    },
+  }
+}
+
+/** Links differ per recipient and per origin; everything else must be identical. */
+function withoutLinks(text: string): string {
+  return text
+    .replace(/https?:\/\/[^\s/]+\/products\//g, 'SITE/products/')
+    .replace(/https?:\/\/[^\s/]+\/api\/notify-unsubscribe\?token=\S+/g, 'UNSUBSCRIBE')
+}
+
+describeInChromium('admin dashboard: restock notices in a real browser', () => {
+  let page: Page
+
+  beforeAll(async () => {
+    await buildDashboard()
+    resend = await startRecordingServer()
+    resend.reply = resendReply
+    server = await startDevServer({
+      ADMIN_API_TOKEN: ADMIN,
+      PREORDER_API_TOKEN: '',
+      RESEND_API_KEY: 're_dashboard_test',
+      RESEND_FROM_EMAIL: 'Shop <shop@example.jp>',
+      RESEND_BASE_URL: resend.url,
+      UNSUBSCRIBE_SECRET: 'dashboard-unsubscribe-secret',
+    })
+    browser = await launchChromium()
+    const emails = [REJECTED, ...Array.from({ length: 11 }, (_, i) => `fan${i}@example.jp`)]
+    for (const email of emails) {
+      const answer = await server.postJson('/api/notify-signup', { email, productSlug: PRODUCT })
+      expect(answer.status).toBe(200)
+    }
+    ;({ page } = await openPage(browser))
+    await signIn(page, server.url, ADMIN)
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+    await resend?.close()
+  })
+
+  it('previews the e-mail with the delivery template and counts the recipients', async () => {
+    await openRoute(page, '#/notices')
+    await page.getByLabel('商品').selectOption(PRODUCT)
+    await loaded(page)
+    await page.getByText('送信対象: 12 人（未通知・アーカイブ以外の購読者）').waitFor()
+    expect(await page.getByRole('button', { name: '送信内容を確認' }).isDisabled()).toBe(true)
+    await page.getByLabel('件名').fill(TITLE)
+    await page.getByLabel('本文').fill(BODY)
+    const frame = page.frameLocator('iframe.preview-frame')
+    const previewBody = await frame.locator('body').innerText()
+    expect(previewBody).toContain('<b>本日</b>再入荷しました & 数量限定です。')
+    expect(previewBody).toContain(`このメールは「${PRODUCT_TITLE}」の再入荷通知`)
+    expect(await frame.locator('b').count()).toBe(0)
+    expect(await page.getByText(`件名: ${TITLE}`).count()).toBe(1)
+  })
+
+  it('sends after confirming the number of recipients and watches the progress reach done', async () => {
+    await page.getByRole('button', { name: '送信内容を確認' }).click()
+    const dialog = page.getByRole('dialog', { name: '再入荷メールを送信しますか？' })
+    expect(await dialog.innerText()).toContain(
+      '購読者 12 人に「HARIO V60 再入荷のお知らせ」を送信します。',
+    )
+    await dialog.getByRole('button', { name: '12 人に送信する' }).click()
+
+    const progress = page.locator('.progress')
+    const states = new Set<string>()
+    await progress.locator('[data-field="state"]').waitFor()
+    while (!states.has('配信完了')) {
+      states.add(await progress.locator('[data-field="state"]').innerText())
+      await page.waitForTimeout(100)
+    }
+    expect(await progress.locator('[data-field="recipients"]').innerText()).toBe('12 人')
+    expect(await progress.locator('[data-field="sent"]').innerText()).toBe('11 人')
+    expect(await progress.locator('[data-field="failed"]').innerText()).toBe('1 人')
+    expect(await progress.locator('[data-field="pending"]').innerText()).toBe('0 人')
+    expect(await progress.getByText(`${REJECTED}: Invalid \`to\` field`).count()).toBe(1)
+    expect(await progress.locator('progress').getAttribute('value')).toBe('12')
+
+    const history = page.locator('table.history tbody tr')
+    await page.waitForFunction(() =>
+      document
+        .querySelector('table.history tbody tr td[data-label="状態"]')
+        ?.textContent?.startsWith('完了'),
+    )
+    expect(await history.count()).toBe(1)
+    const cells = await history.first().locator('td').allInnerTexts()
+    expect(cells.slice(1)).toEqual([TITLE, PRODUCT_TITLE, '12', '11', '1', '0', '完了'])
+    await page.getByText('送信対象: 1 人（未通知・アーカイブ以外の購読者）').waitFor()
+  })
+
+  it('sent exactly the previewed e-mail', async () => {
+    const preview = await page.locator('.preview-text').textContent()
+    const sent = resend.requests
+      .filter((request) => request.path.startsWith('/emails/batch'))
+      .flatMap((request) => request.json as { to: string; subject: string; text: string }[])
+    expect(sent).toHaveLength(12)
+    expect(sent[0].subject).toBe(TITLE)
+    expect(withoutLinks(sent[0].text)).toBe(withoutLinks(preview!))
+  })
+
+  it('shows the outcome in the subscription list', async () => {
+    await openRoute(page, '#/subscriptions')
+    await page.getByLabel('商品').selectOption(PRODUCT)
+    await loaded(page)
+    await page.getByLabel('ステータス', { exact: true }).selectOption('notified')
+    await loaded(page)
+    expect(await page.locator('tbody tr').count()).toBe(11)
+    await page.getByLabel('メール', { exact: true }).fill(REJECTED)
+    expect(await page.locator('tbody tr').count()).toBe(0)
+    await page.getByLabel('ステータス', { exact: true }).selectOption('')
+    await loaded(page)
+    const control = page.getByLabel(`ステータス: ${REJECTED}`)
+    expect(await control.inputValue()).toBe('pending')
+    await control.selectOption('unsubscribed')
+    await page.getByText(`${REJECTED}: ステータスを「配信停止」に変更しました。`).waitFor()
+    const stored = await server.postJson('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)
+    const bounced = stored.body.subscriptions.find((s: { email: string }) => s.email === REJECTED)
+    expect(bounced.status).toBe('unsubscribed')
+  })
+
+  it.each([1280, 375])('shows no console error on any view at %i px', async (width) => {
+    const fresh = await openPage(browser, width)
+    await signIn(fresh.page, server.url, ADMIN)
+    for (const hash of [
+      '#/overview',
+      '#/reservations',
+      '#/reservations/archive',
+      '#/subscriptions',
+      '#/subscriptions/archive',
+      '#/notices',
+    ]) {
+      await openRoute(fresh.page, hash)
+    }
+    await fresh.page.getByLabel('商品').selectOption(PRODUCT)
+    await fresh.page.getByLabel('件名').fill(TITLE)
+    await fresh.page.getByLabel('本文').fill(BODY)
+    await fresh.page.frameLocator('iframe.preview-frame').locator('body').waitFor()
+    await loaded(fresh.page)
+    expect(fresh.problems).toEqual({ consoleErrors: [], pageErrors: [] })
+    const overflow = await fresh.page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    )
+    expect(overflow).toBe(0)
+    await fresh.page.context().close()
+  })
+})
