@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 
-const BENCHMARKS = ['bench-storage.ts', 'bench-search.ts']
+const BENCHMARKS = ['bench-storage.ts', 'bench-search.ts', 'bench-local.ts']
 const only = process.argv.slice(2)
 
 let failed = false

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../../generated/zod.js'
 
 /**
  * Request bodies of the admin record endpoints. The endpoint wrapper answers the FIRST issue's

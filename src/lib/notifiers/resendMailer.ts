@@ -1,4 +1,4 @@
-import { Resend } from 'resend'
+import type { Resend } from 'resend'
 import type { Logger } from '../log.js'
 import { describeFetchFailure, type DeliveryResult } from './delivery.js'
 import { requirePositiveTimeout } from './outboundRequest.js'
@@ -52,8 +52,13 @@ export function createResendMailer(options: ResendMailerOptions): Mailer {
   const { apiKey, from, timeoutMs, log } = options
   const destination = options.destination ?? 'email'
   requirePositiveTimeout(timeoutMs, 'createResendMailer')
-  // why: constructed here, once; the SDK reads RESEND_BASE_URL (tests) at construction
-  const resend = apiKey && from ? new Resend(apiKey) : null
+  // why: the SDK costs ~15 ms of every cold start, so it is loaded by the first send only, and
+  // constructed once; it reads RESEND_BASE_URL (tests) at construction
+  let client: Promise<Resend> | null = null
+  const resend =
+    apiKey && from
+      ? () => (client ??= import('resend').then(({ Resend }) => new Resend(apiKey)))
+      : null
   const missing = !apiKey ? 'RESEND_API_KEY' : 'RESEND_FROM_EMAIL'
 
   function logged(email: OutgoingEmail): DeliveryResult {
@@ -106,7 +111,9 @@ export function createResendMailer(options: ResendMailerOptions): Mailer {
       if (!resend) return logged(email)
       const signal = AbortSignal.timeout(timeoutMs)
       try {
-        const { data, error } = await resend.emails.send(payload(email), {
+        const { data, error } = await (
+          await resend()
+        ).emails.send(payload(email), {
           signal,
           ...sendOptions,
         })

@@ -1,4 +1,4 @@
-import { Resend } from 'resend'
+import type { Resend } from 'resend'
 
 /** One restock e-mail, ready to hand to the provider. */
 export interface OutgoingEmail {
@@ -42,10 +42,15 @@ function describe(error: { message?: string; name?: string; statusCode?: number 
  * The SDK reads RESEND_BASE_URL, which tests point at a local server.
  */
 export function resendMailer(options: ResendMailerOptions): RestockMailer {
-  const resend = new Resend(options.apiKey)
+  // why: loaded by the first batch only; the SDK costs ~15 ms of a cold start
+  let client: Promise<Resend> | null = null
+  const resend = () =>
+    (client ??= import('resend').then(({ Resend }) => new Resend(options.apiKey)))
   return {
     async sendBatch(emails, idempotencyKey) {
-      const { data, error } = await resend.batch.send(
+      const { data, error } = await (
+        await resend()
+      ).batch.send(
         emails.map((email) => ({ from: options.from, ...email })),
         {
           batchValidation: 'permissive',
