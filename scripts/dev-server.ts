@@ -11,6 +11,7 @@
  *   `.netlify/local-blobs/`, kept between runs) and points every function at it through
  *   `LOCAL_BLOBS_SERVER` (netlify dev's own sandbox checks and writes in separate steps);
  * - asks every function once and prints `Service running on …` only when all of them answered;
+ * - serves it through a proxy that lets 8 requests at a time through (scripts/limitingProxy.ts);
  * - stops netlify dev's whole process group on Ctrl-C / SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -23,6 +24,7 @@ import { basename, dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { LOCAL_BLOBS_SERVER_VARIABLE } from '../src/lib/storage/blobStore.js'
 import { AtomicBlobsServer } from './atomicBlobsServer.js'
+import { startLimitingProxy } from './limitingProxy.js'
 
 /** Values that make the local service usable out of the box; never used on Netlify. */
 const LOCAL_DEFAULTS: Record<string, string> = {
@@ -34,6 +36,8 @@ const BLOBS_DIRECTORY = '.netlify/local-blobs'
 const FUNCTIONS_DIRECTORY = 'netlify/functions'
 /** How long a function may take to answer its first request (it is built on first use). */
 const WARM_UP_TIMEOUT_MS = 120_000
+/** Requests netlify dev runs at once (each in a worker of its own); the others queue. */
+const SIMULTANEOUS_REQUESTS = 8
 
 function loadEnvironment(): void {
   if (existsSync('.env')) process.loadEnvFile('.env')
@@ -131,6 +135,14 @@ async function main(): Promise<void> {
   const { port: blobsPort } = await blobs.start()
   const edgeURL = `http://127.0.0.1:${blobsPort}`
 
+  // why: netlify dev listens on a port of its own behind the proxy that caps simultaneous requests
+  const netlifyPort = await freePort()
+  const proxy = await startLimitingProxy({
+    port,
+    targetPort: netlifyPort,
+    limit: SIMULTANEOUS_REQUESTS,
+  })
+
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -139,7 +151,7 @@ async function main(): Promise<void> {
       '--offline',
       '--internal-disable-edge-functions',
       '--port',
-      String(port),
+      String(netlifyPort),
       '--staticServerPort',
       String(await freePort()),
     ],
@@ -171,6 +183,8 @@ async function main(): Promise<void> {
       // why: netlify dev's helpers may outlive its main process for a moment
       signalGroup(child.pid, 'SIGKILL')
     }
+    proxy.close()
+    proxy.closeAllConnections()
     await blobs.stop().catch(() => undefined)
     process.exit(code)
   }
@@ -216,6 +230,12 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 main().catch((error) => {
-  console.error(error)
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(
+      `Port ${process.env.PORT ?? DEFAULT_PORT} is in use: PORT=9000 npm start picks another`,
+    )
+  } else {
+    console.error(error)
+  }
   process.exit(1)
 })
