@@ -61,14 +61,14 @@ function freePort(): Promise<number> {
   })
 }
 
-async function requestedPort(): Promise<number> {
+function requestedPort(): number {
   const raw = process.env.PORT
   if (raw === undefined || raw === '') return DEFAULT_PORT
   const port = Number(raw)
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`PORT must be a port number (0 picks a free one), not "${raw}"`)
   }
-  return port === 0 ? freePort() : port
+  return port
 }
 
 /** Every function and the path that reaches it (`config.path`, else Netlify's default route). */
@@ -125,8 +125,14 @@ function relay(stream: NodeJS.ReadableStream | null, to: NodeJS.WriteStream): vo
 
 async function main(): Promise<void> {
   loadEnvironment()
-  const port = await requestedPort()
-  const url = `http://localhost:${port}`
+  // why: netlify dev listens on a port of its own behind the proxy that caps simultaneous requests
+  const netlifyPort = await freePort()
+  const proxy = await startLimitingProxy({
+    port: requestedPort(),
+    targetPort: netlifyPort,
+    limit: SIMULTANEOUS_REQUESTS,
+  })
+  const url = `http://localhost:${(proxy.address() as net.AddressInfo).port}`
   if (!process.env.SITE_URL) process.env.SITE_URL = url
 
   await mkdir(BLOBS_DIRECTORY, { recursive: true })
@@ -134,14 +140,6 @@ async function main(): Promise<void> {
   const blobs = new AtomicBlobsServer({ directory: BLOBS_DIRECTORY, token, port: 0 })
   const { port: blobsPort } = await blobs.start()
   const edgeURL = `http://127.0.0.1:${blobsPort}`
-
-  // why: netlify dev listens on a port of its own behind the proxy that caps simultaneous requests
-  const netlifyPort = await freePort()
-  const proxy = await startLimitingProxy({
-    port,
-    targetPort: netlifyPort,
-    limit: SIMULTANEOUS_REQUESTS,
-  })
 
   const child: ChildProcess = spawn(
     process.execPath,
