@@ -205,11 +205,13 @@ async function coldStarts(): Promise<void> {
       }
       const answered = median(runs.map((entry) => entry.answered))
       const fastest = Math.min(...runs.map((entry) => entry.answered))
+      const cpu = median(runs.map((entry) => entry.cpu))
+      // why: on a shared machine wall time measures the neighbours; CPU time is the function's own
       console.log(
         `  ${name.padEnd(14)} import ${ms(median(runs.map((entry) => entry.imported)))}, ` +
-          `import + first answer ${ms(answered)} (fastest ${ms(fastest)}; ` +
-          `CPU ${ms(median(runs.map((entry) => entry.cpu)))})  ` +
-          `(goal ≤ ${GOALS.coldStart} ms: ${mark(answered <= GOALS.coldStart)})`,
+          `import + first answer ${ms(answered)} (fastest ${ms(fastest)}), CPU ${ms(cpu)}  ` +
+          `(goal ≤ ${GOALS.coldStart} ms: wall ${mark(answered <= GOALS.coldStart)}, ` +
+          `CPU ${mark(cpu <= GOALS.coldStart)})`,
       )
     }
   } finally {
