@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 
 import { progress } from './benchReport.js'
 
-const BENCHMARKS = ['bench-storage.ts', 'bench-search.ts', 'bench-keywords.ts']
+const BENCHMARKS = ['bench-storage.ts', 'bench-search.ts', 'bench-keywords.ts', 'bench-local.ts']
 const only = process.argv.slice(2)
 
 let failed = false

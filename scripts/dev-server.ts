@@ -1,34 +1,43 @@
 /**
  * `npm start`: the whole service on http://localhost:8888 (PORT overrides; 0 picks a free port)
- * through Netlify's own local emulation: functions routed by their `config.path`, static files
- * from `public/`, a local Blobs sandbox under `.netlify/`, env vars (process and `.env`) and
- * `context.waitUntil`. No account, no network.
+ * through netlify-cli's `netlify dev --offline --internal-disable-edge-functions`: functions
+ * routed by their `config.path`, built once and reused, static files from `public/`, env vars
+ * (process and `.env`), `context.waitUntil`, background functions. No account, no network.
+ *
+ * Around it, this script:
+ * - fills in the local defaults (admin token, unsubscribe secret) and `SITE_URL` = the address
+ *   actually served, so links in messages point at this server;
+ * - runs our Blobs server with atomic conditional writes (scripts/atomicBlobsServer.ts, data in
+ *   `.netlify/local-blobs/`, kept between runs) and points every function at it through
+ *   `LOCAL_BLOBS_SERVER` (netlify dev's own sandbox checks and writes in separate steps);
+ * - asks every function once and prints `Service running on …` only when all of them answered;
+ * - serves it through a proxy that lets 8 requests at a time through (scripts/limitingProxy.ts);
+ * - stops netlify dev's whole process group on Ctrl-C / SIGTERM.
  */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import http from 'node:http'
-import { Readable } from 'node:stream'
-import { NetlifyDev } from '@netlify/dev'
-import { shouldBase64Encode } from '@netlify/dev-utils'
+import { mkdir, readdir, readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import net from 'node:net'
+import { basename, dirname, join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { LOCAL_BLOBS_SERVER_VARIABLE } from '../src/lib/storage/blobStore.js'
 import { AtomicBlobsServer } from './atomicBlobsServer.js'
-
-/** Starts our atomic local Blobs server and points every function at it (LOCAL_BLOBS_SERVER). */
-async function startLocalBlobs(): Promise<AtomicBlobsServer> {
-  const token = crypto.randomUUID()
-  const blobs = new AtomicBlobsServer({ directory: '.netlify/local-blobs', token, port: 0 })
-  const { port } = await blobs.start()
-  process.env.LOCAL_BLOBS_SERVER = JSON.stringify({
-    edgeURL: `http://127.0.0.1:${port}`,
-    siteID: 'local-site',
-    token,
-  })
-  return blobs
-}
+import { startLimitingProxy } from './limitingProxy.js'
 
 /** Values that make the local service usable out of the box; never used on Netlify. */
 const LOCAL_DEFAULTS: Record<string, string> = {
   ADMIN_API_TOKEN: 'local-admin-token',
   UNSUBSCRIBE_SECRET: 'local-unsubscribe-secret',
 }
+const DEFAULT_PORT = 8888
+const BLOBS_DIRECTORY = '.netlify/local-blobs'
+const FUNCTIONS_DIRECTORY = 'netlify/functions'
+/** How long a function may take to answer its first request (it is built on first use). */
+const WARM_UP_TIMEOUT_MS = 120_000
+/** Requests netlify dev runs at once (each in a worker of its own); the others queue. */
+const SIMULTANEOUS_REQUESTS = 8
 
 function loadEnvironment(): void {
   if (existsSync('.env')) process.loadEnvFile('.env')
@@ -40,100 +49,191 @@ function loadEnvironment(): void {
   }
 }
 
-/**
- * The incoming request as Netlify hands it to a function. The local emulation marks a body whose
- * Content-Type is missing or binary (`application/octet-stream`, ...) as base64 without encoding
- * it, so the function got garbage (`Invalid JSON body` for valid JSON sent without a type).
- * Netlify itself encodes such bodies and the runtime decodes them: do the encoding here.
- */
-async function webRequestOf(req: http.IncomingMessage, origin: string): Promise<Request> {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item)
+/** A port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer()
+    probe.once('error', reject)
+    probe.listen(0, () => {
+      const { port } = probe.address() as net.AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+function requestedPort(): number {
+  const raw = process.env.PORT
+  if (raw === undefined || raw === '') return DEFAULT_PORT
+  const port = Number(raw)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be a port number (0 picks a free one), not "${raw}"`)
   }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
-  const chunks: Buffer[] = []
-  if (hasBody) for await (const chunk of req) chunks.push(chunk as Buffer)
-  const bytes = Buffer.concat(chunks)
-  const binary = shouldBase64Encode(headers.get('content-type') ?? '')
-  // why: bytes, not a string: a string body would make Request add `text/plain` when no type was sent
-  return new Request(new URL(req.url ?? '/', origin), {
-    method: req.method,
-    headers,
-    body:
-      hasBody && bytes.length > 0 ? (binary ? Buffer.from(bytes.toString('base64')) : bytes) : null,
+  return port
+}
+
+/** Every function and the path that reaches it (`config.path`, else Netlify's default route). */
+async function functionRoutes(): Promise<Array<{ name: string; path: string }>> {
+  const files = (await readdir(FUNCTIONS_DIRECTORY)).filter((file) => /\.[cm]?[jt]s$/.test(file))
+  return Promise.all(
+    files.map(async (file) => {
+      const name = basename(file).replace(/\.[cm]?[jt]s$/, '')
+      const source = await readFile(join(FUNCTIONS_DIRECTORY, file), 'utf8')
+      const path = /config[^=]*=\s*\{[^}]*\bpath:\s*['"]([^'"]+)['"]/.exec(source)?.[1]
+      return { name, path: path ?? `/.netlify/functions/${name}` }
+    }),
+  )
+}
+
+/**
+ * Asks one function until it answers. A PUT is refused (405) by every endpoint before it touches
+ * any data; a background function is answered 202 by netlify dev. Either way the function is
+ * built and loaded. An answer without our `X-Request-Id` came from netlify dev, not the function.
+ */
+async function warmUp(url: string): Promise<void> {
+  const deadline = Date.now() + WARM_UP_TIMEOUT_MS
+  let last = 'no answer'
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url, { method: 'PUT' })
+      await response.arrayBuffer()
+      const fromFunction = response.headers.has('x-request-id') || response.status === 202
+      if (fromFunction && response.status < 500) return
+      last = `status ${response.status}`
+    } catch (error) {
+      last = (error as Error).message
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  throw new Error(last)
+}
+
+function netlifyCli(): string {
+  const require = createRequire(import.meta.url)
+  return join(dirname(require.resolve('netlify-cli/package.json')), 'bin/run.js')
+}
+
+// why: netlify dev's own "ready" box comes before its functions answer; ours replaces it
+const BANNER_LINE = /[╭╮╰╯│]|Local dev server ready/
+
+/** Copies netlify dev's output to ours, without its banner. */
+function relay(stream: NodeJS.ReadableStream | null, to: NodeJS.WriteStream): void {
+  if (!stream) return
+  createInterface({ input: stream }).on('line', (line) => {
+    if (!BANNER_LINE.test(line)) to.write(`${line}\n`)
   })
 }
 
 async function main(): Promise<void> {
   loadEnvironment()
-  const blobs = await startLocalBlobs()
-  const requestedPort = Number(process.env.PORT ?? 8888)
-  let dev: NetlifyDev | null = null
-  let ready: (value: NetlifyDev) => void = () => undefined
-  const started = new Promise<NetlifyDev>((resolve) => (ready = resolve))
-
-  const server = http.createServer(async (req, res) => {
-    try {
-      const netlify = dev ?? (await started)
-      const origin = `http://${req.headers.host ?? 'localhost'}`
-      const match = await netlify.handleAndIntrospect(await webRequestOf(req, origin))
-      if (!match) {
-        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found')
-        return
-      }
-      const { response } = match
-      const headers: Record<string, string | string[]> = {}
-      response.headers.forEach((value, name) => {
-        if (name === 'set-cookie') return
-        headers[name] = value
-      })
-      const cookies = response.headers.getSetCookie()
-      if (cookies.length) headers['set-cookie'] = cookies
-      res.writeHead(response.status, headers)
-      if (response.body) Readable.fromWeb(response.body as never).pipe(res)
-      else res.end()
-    } catch (error) {
-      console.error('dev-server: request failed', error)
-      if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' })
-      res.end('Local emulation failed; see the terminal')
-    }
+  // why: netlify dev listens on a port of its own behind the proxy that caps simultaneous requests
+  const netlifyPort = await freePort()
+  const proxy = await startLimitingProxy({
+    port: requestedPort(),
+    targetPort: netlifyPort,
+    limit: SIMULTANEOUS_REQUESTS,
   })
+  const url = `http://localhost:${(proxy.address() as net.AddressInfo).port}`
+  if (!process.env.SITE_URL) process.env.SITE_URL = url
 
-  await new Promise<void>((resolve) => server.listen(requestedPort, resolve))
-  const address = server.address()
-  const port = typeof address === 'object' && address ? address.port : requestedPort
-  const url = `http://localhost:${port}`
-  dev = new NetlifyDev({
-    projectRoot: process.cwd(),
-    serverAddress: url,
-    aiGateway: { enabled: false },
-    database: { enabled: false },
-    edgeFunctions: { enabled: false },
-    geolocation: { enabled: false },
-    images: { enabled: false },
-  })
-  await dev.start()
-  ready(dev)
-  console.log(`Service running on ${url}`)
+  await mkdir(BLOBS_DIRECTORY, { recursive: true })
+  const token = randomUUID()
+  const blobs = new AtomicBlobsServer({ directory: BLOBS_DIRECTORY, token, port: 0 })
+  const { port: blobsPort } = await blobs.start()
+  const edgeURL = `http://127.0.0.1:${blobsPort}`
+
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      netlifyCli(),
+      'dev',
+      '--offline',
+      '--internal-disable-edge-functions',
+      '--port',
+      String(netlifyPort),
+      '--staticServerPort',
+      String(await freePort()),
+    ],
+    {
+      // why: its own process group, so that stopping it stops every process it started
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        [LOCAL_BLOBS_SERVER_VARIABLE]: JSON.stringify({ edgeURL, siteID: 'local', token }),
+        NO_UPDATE_NOTIFIER: '1',
+        BROWSER: 'none',
+      },
+    },
+  )
+  relay(child.stdout, process.stdout)
+  relay(child.stderr, process.stderr)
 
   let stopping = false
-  const stop = async (): Promise<void> => {
+  const stop = async (code: number): Promise<void> => {
     if (stopping) return
     stopping = true
-    console.log('Stopping…')
-    server.close()
-    server.closeAllConnections()
-    await dev?.stop().catch(() => undefined)
+    if (child.exitCode === null && child.signalCode === null && child.pid) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      signalGroup(child.pid, 'SIGTERM')
+      const killer = setTimeout(() => signalGroup(child.pid!, 'SIGKILL'), 5_000)
+      await exited
+      clearTimeout(killer)
+      // why: netlify dev's helpers may outlive its main process for a moment
+      signalGroup(child.pid, 'SIGKILL')
+    }
+    proxy.close()
+    proxy.closeAllConnections()
     await blobs.stop().catch(() => undefined)
-    process.exit(0)
+    process.exit(code)
   }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  process.on('SIGINT', () => void stop(0))
+  process.on('SIGTERM', () => void stop(0))
+  child.once('exit', (code) => {
+    if (stopping) return
+    console.error(`netlify dev stopped (exit code ${code})`)
+    void stop(code || 1)
+  })
+
+  const routes = await functionRoutes()
+  console.log(`Starting netlify dev on ${url}; warming ${routes.length} functions…`)
+  let answered = 0
+  const failed: string[] = []
+  await Promise.all(
+    routes.map(async ({ name, path }) => {
+      try {
+        await warmUp(`${url}${path}`)
+        answered += 1
+        if (answered % 5 === 0 || answered === routes.length) {
+          console.log(`  ${answered}/${routes.length} functions answer`)
+        }
+      } catch (error) {
+        failed.push(`${name} (${(error as Error).message})`)
+      }
+    }),
+  )
+  if (stopping) return
+  if (failed.length) {
+    console.error(`Service on ${url} is NOT ready; these functions did not answer: ${failed}`)
+    return
+  }
+  console.log(`Service running on ${url}`)
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    // the group has already gone
+  }
 }
 
 main().catch((error) => {
-  console.error(error)
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(
+      `Port ${process.env.PORT ?? DEFAULT_PORT} is in use: PORT=9000 npm start picks another`,
+    )
+  } else {
+    console.error(error)
+  }
   process.exit(1)
 })

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions'
-import { z } from 'zod'
+import { z } from '../../src/generated/zod.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
 import { openDeliveryJobStore } from '../../src/lib/restock/deliveryJobStore.js'

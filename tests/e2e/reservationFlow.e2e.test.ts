@@ -20,6 +20,10 @@ describe('a reservation, end to end over HTTP', () => {
     expect(created.status).toBe(200)
     expect(created.body).toEqual({ success: true, reservationId: expect.stringMatching(/^res_/) })
     const id = created.body.reservationId as string
+    // why: SITE_URL defaults to the address served, so the e-mail links to this server's port
+    await expect
+      .poll(() => server.output(), { timeout: 30_000 })
+      .toContain(`商品ページ: ${server.url}/products/kyusu-tokoname`)
 
     const listed = await server.postJson(
       '/api/admin-reservations-list',
@@ -89,4 +93,30 @@ describe('a reservation, end to end over HTTP', () => {
     const fields = invalid.body.details.map((d: { field: string }) => d.field)
     expect(fields).toEqual(expect.arrayContaining(['name', 'email']))
   })
+
+  it('keeps 100 simultaneous reservations: every one answers 200 and is listed', async () => {
+    const product = 'hasami-rim-plate'
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, index) =>
+        server.postJson('/api/reservation', {
+          name: `同時 ${index}`,
+          email: `simultaneous-${index}@example.jp`,
+          productSlug: product,
+        }),
+      ),
+    )
+    expect(answers.map((answer) => answer.status)).toEqual(Array(100).fill(200))
+    const ids = answers.map((answer) => answer.body.reservationId as string)
+    expect(new Set(ids).size).toBe(100)
+
+    const listed = await server.postJson(
+      '/api/admin-reservations-list',
+      { productSlug: product },
+      ADMIN,
+    )
+    expect(listed.status).toBe(200)
+    const listedIds = listed.body.reservations.map((r: { id: string }) => r.id)
+    expect(listedIds).toEqual(expect.arrayContaining(ids))
+    // why: netlify dev starts a worker per request; on a busy shared machine 100 take a while
+  }, 300_000)
 })

@@ -118,3 +118,12 @@ describe('ids that cannot name a record over HTTP', () => {
     })
   })
 })
+
+describe('stopping', () => {
+  it('stops netlify dev with the server: nothing answers on its port afterwards', async () => {
+    const answered = await fetch(`${server.url}/api/admin-stats`, { method: 'POST' })
+    expect(answered.status).toBe(401)
+    await server.stop()
+    await expect(fetch(`${server.url}/api/admin-stats`, { method: 'POST' })).rejects.toThrow()
+  })
+})

@@ -15,10 +15,20 @@ export interface RunningDevServer {
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
 const PROJECT_FILES = ['netlify', 'src', 'public', 'scripts', 'netlify.toml', 'package.json']
 
+/** Variables of the caller's shell that would point the server elsewhere than its own copy. */
+const INHERITED_NOT = ['LOCAL_BLOBS_SERVER', 'NETLIFY_BLOBS_CONTEXT', 'SITE_URL', 'PORT']
+
 /**
- * Starts `scripts/dev-server.ts` (what `npm start` runs) on a random port, in a copy of the project
- * so that its Blobs sandbox under `.netlify/` is its own, and waits until it answers.
+ * Starts `scripts/dev-server.ts` (what `npm start` runs: netlify dev with our atomic Blobs server)
+ * on a free port, in a copy of the project so that its data under `.netlify/` is its own, and
+ * waits until every function answers (the server prints `Service running on …` only then).
  */
+function inheritedEnvironment(): NodeJS.ProcessEnv {
+  const environment = { ...process.env }
+  for (const name of INHERITED_NOT) delete environment[name]
+  return environment
+}
+
 export async function startDevServer(env: Record<string, string> = {}): Promise<RunningDevServer> {
   const root = await mkdtemp(join(tmpdir(), 'shop-e2e-'))
   for (const file of PROJECT_FILES) {
@@ -30,30 +40,47 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
     [join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/dev-server.ts'],
     {
       cwd: root,
-      env: { ...process.env, NETLIFY_BLOBS_CONTEXT: '', ...env, PORT: '0' },
+      env: { ...inheritedEnvironment(), ...env, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   )
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const url = await new Promise<string>((resolveUrl, reject) => {
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((done) => child.once('exit', done))
+      child.kill('SIGTERM')
+      await exited
+    }
+    await rm(root, { recursive: true, force: true })
+  }
+  const started = new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`dev server did not start:\n${output}`)),
-      90_000,
+      // why: under vitest's 120 s hook limit, so that a slow start fails with the server's output
+      110_000,
     )
     const check = () => {
       const match = /Service running on (http:\/\/localhost:\d+)/.exec(output)
       if (match) {
         clearTimeout(timer)
         resolveUrl(match[1])
+      } else if (/is NOT ready/.test(output)) {
+        clearTimeout(timer)
+        reject(new Error(`dev server started with failing functions:\n${output}`))
       }
     }
     child.stdout?.on('data', check)
+    child.stderr?.on('data', check)
     child.on('exit', (code) => {
       clearTimeout(timer)
       reject(new Error(`dev server exited with ${code}:\n${output}`))
     })
+  })
+  const url = await started.catch(async (error: unknown) => {
+    await stop()
+    throw error
   })
   return {
     url,
@@ -68,13 +95,6 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
       return { status: response.status, body: await response.json() }
     },
     output: () => output,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((done) => child.once('exit', done))
-        child.kill('SIGTERM')
-        await exited
-      }
-      await rm(root, { recursive: true, force: true })
-    },
+    stop,
   }
 }

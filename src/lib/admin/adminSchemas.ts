@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../../generated/zod.js'
 import { isUsableRecordId, UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../../generated/zod.js'
 import type { EndpointOptions } from '../http/endpoint.js'
 import { HttpError } from '../http/errors.js'
 import { findProduct, type CatalogueProduct } from '../productCatalogue.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../../generated/zod.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import {
   DEFAULT_PAGE_SIZE,

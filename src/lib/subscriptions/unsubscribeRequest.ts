@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../../generated/zod.js'
 import type { AppConfig } from '../config.js'
 import { HttpError } from '../http/errors.js'
 import { jsonResponse } from '../http/response.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../../../generated/zod.js'
 import { mapWithConcurrency } from '../../concurrency.js'
 import { hourOfKey, type KeywordLogRepository } from '../../storage/keywordLogRepository.js'
 import {
