@@ -71,17 +71,24 @@ function requestedPort(): number {
   return port
 }
 
-/** Every function and the path that reaches it (`config.path`, else Netlify's default route). */
+/**
+ * Every function that answers requests and the path that reaches it (`config.path`, else
+ * Netlify's default route). Scheduled functions are left out: they answer no visitor, and netlify
+ * dev runs them (with their side effects) whatever a request to them asks.
+ */
 async function functionRoutes(): Promise<Array<{ name: string; path: string }>> {
   const files = (await readdir(FUNCTIONS_DIRECTORY)).filter((file) => /\.[cm]?[jt]s$/.test(file))
-  return Promise.all(
+  const routes = await Promise.all(
     files.map(async (file) => {
       const name = basename(file).replace(/\.[cm]?[jt]s$/, '')
       const source = await readFile(join(FUNCTIONS_DIRECTORY, file), 'utf8')
-      const path = /config[^=]*=\s*\{[^}]*\bpath:\s*['"]([^'"]+)['"]/.exec(source)?.[1]
-      return { name, path: path ?? `/.netlify/functions/${name}` }
+      const config = /export const config[^=]*=\s*\{[^}]*\}/.exec(source)?.[0] ?? ''
+      const path = /\bpath:\s*['"]([^'"]+)['"]/.exec(config)?.[1]
+      const scheduled = /\bschedule:/.test(config)
+      return { name, path: path ?? `/.netlify/functions/${name}`, scheduled }
     }),
   )
+  return routes.filter((route) => !route.scheduled).map(({ name, path }) => ({ name, path }))
 }
 
 /**

@@ -55,7 +55,7 @@ export function startLimitingProxy(options: LimitingProxyOptions): Promise<http.
         port: options.targetPort,
         method: req.method,
         path: req.url,
-        headers: req.headers,
+        headers: withBodyType(req),
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.rawHeaders)
@@ -73,4 +73,16 @@ export function startLimitingProxy(options: LimitingProxyOptions): Promise<http.
     server.once('error', reject)
     server.listen(options.port, () => resolve(server))
   })
+}
+
+/**
+ * The request's headers, with `Content-Type: application/octet-stream` on a body sent without a
+ * type. why: Netlify hands such a body to the function (base64 in transit, bytes in the
+ * `Request`), and our endpoints read JSON whatever the type; netlify dev drops it instead.
+ */
+function withBodyType(req: http.IncomingMessage): http.IncomingHttpHeaders {
+  const hasBody =
+    Number(req.headers['content-length'] ?? 0) > 0 || 'transfer-encoding' in req.headers
+  if (!hasBody || req.headers['content-type']) return req.headers
+  return { ...req.headers, 'content-type': 'application/octet-stream' }
 }
