@@ -227,20 +227,28 @@ function matchTerm(
         1 + (documentCount - matchingFields + 0.5) / (matchingFields + 0.5),
       )
       const lengths = documents.fieldLengths[fieldId]!
+      // why: MiniSearch's `termWeight * termBoost * fieldBoost * docBoost * rawScore` and
+      // `k * (1 - b + …)` with the constant parts computed once per field (same operations in
+      // the same order, so the same doubles): in a cold start's interpreted code every double
+      // operation allocates, and a frequent term runs this for most pages
+      const weight = termWeight * termBoost * fieldBoost * 1
+      const kPlusOne = k + 1
+      const oneMinusB = 1 - b
+      const { score, has, order } = matches
       for (let p = 0; p < ids.length; p++) {
         const shortId = ids[p]!
         const termFreq = frequencies[p]!
-        const fieldLength = lengths[shortId]!
         const rawScore =
           invDocFreq *
-          (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / avgFieldLength)))
-        const weightedScore = termWeight * termBoost * fieldBoost * 1 * rawScore
-        if (matches.has[shortId]) {
-          matches.score[shortId] += weightedScore
+          (d +
+            (termFreq * kPlusOne) /
+              (termFreq + k * (oneMinusB + (b * lengths[shortId]!) / avgFieldLength)))
+        if (has[shortId]) {
+          score[shortId] += weight * rawScore
         } else {
-          matches.has[shortId] = 1
-          matches.score[shortId] = weightedScore
-          matches.order.push(shortId)
+          has[shortId] = 1
+          score[shortId] = weight * rawScore
+          order.push(shortId)
         }
       }
     }
