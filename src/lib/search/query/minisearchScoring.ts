@@ -6,6 +6,7 @@ import {
   orMatches,
   releaseMatches,
   scratch,
+  topRanked,
   type Matches,
 } from './matchSets.js'
 import type { FieldPostings, TermData } from '../index/packedIndex.js'
@@ -279,25 +280,6 @@ function matchTerm(
     add(derivedTerm, weight, data, distance)
   }
   return matches
-}
-
-/**
- * The first `limit` of `order` sorted by score, highest first, ties in `order`'s order (as
- * MiniSearch's stable sort of all results), without sorting all of them with a comparator.
- */
-function topRanked(order: readonly number[], score: Float64Array, limit: number): number[] {
-  let candidates = order
-  if (order.length > limit) {
-    const scores = scratch('rank', order.length)
-    for (let i = 0; i < order.length; i++) scores[i] = score[order[i]!]!
-    scores.sort()
-    const threshold = scores[scores.length - limit]!
-    // why: a loop, not `filter`: a callback per page is slow in a cold start's interpreted code
-    const above: number[] = []
-    for (const shortId of order) if (score[shortId]! >= threshold) above.push(shortId)
-    candidates = above
-  }
-  return [...candidates].sort((a, b) => score[b]! - score[a]!).slice(0, limit)
 }
 
 /** Whether a field's postings list `shortId` (binary search; ids are ascending). */
