@@ -203,7 +203,7 @@ async function benchCorpus(
         // why: a zip archive deflates each file; deflate-raw of each is what the archive holds
         deflateRawSync(dataBytes).length + deflateRawSync(bundleBytes).length,
     )
-    progress(`${label}: measuring`, steps, steps)
+    if (!baseline) progress(`${label}: measuring`, steps, steps)
 
     console.log(
       `\n${pageCount.toLocaleString('en-US')} pages (${QUERY_COUNT} queries × 5 rounds, each figure in a ` +
@@ -256,6 +256,7 @@ async function benchCorpus(
       row('cold start (import+1st query)', cold.wall, baseCold, 'ms')
       row('query p50 (index search)', indexOnly.p50, base.p50, 'ms')
       row('query p99 (index search)', indexOnly.p99, base.p99, 'ms')
+      progress(`${label}: measuring`, steps, steps)
     }
     return figures
   } finally {
