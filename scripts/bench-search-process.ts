@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -116,7 +117,7 @@ export async function bundleSearchFunction(
  * Response's text and opened stdio (Node loads its fetch classes, ~6 ms for the first text
  * body). Both cost any function the same, so they stay outside the clock.
  */
-export const runtimeWarmUp = (bundle: string): string => {
+const runtimeWarmUp = (bundle: string): string => {
   const bootstrap = path.join(path.dirname(bundle), 'runtime-bootstrap.mjs')
   writeFileSync(bootstrap, 'export {}\n')
   return (
@@ -139,3 +140,31 @@ export const firstAnswerScript = (bundle: string, query = '珈琲豆'): string =
   `console.log((t2 - t) + ' ' + (u.user + u.system) / 1000); ` +
   // why: the failing keyword log write retries for ~25 s after the answer, all of it off the clock
   `process.exit(0)`
+
+/** Plain MiniSearch's cold start: its index JSON inside a bundled module, as ours once was. */
+export async function baselineColdScript(
+  dir: string,
+  baselineJson: string,
+  fields: readonly string[],
+): Promise<string> {
+  const module = path.join(dir, 'baseline.mjs')
+  const entry = path.join(dir, 'baseline-entry.mjs')
+  await writeFile(
+    entry,
+    `import MiniSearch from 'minisearch'\nexport const index = ${JSON.stringify(baselineJson)}\nexport { MiniSearch }\n`,
+  )
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: module,
+    logLevel: 'error',
+    nodePaths: [path.join(REPO_ROOT, 'node_modules')],
+  })
+  return (
+    runtimeWarmUp(module) +
+    `const t = performance.now(); const m = await import(${JSON.stringify(pathToFileURL(module).href)}); ` +
+    `const i = m.MiniSearch.loadJSON(m.index, { fields: ${JSON.stringify(fields)} }); i.search('coffee'); console.log(performance.now() - t)`
+  )
+}

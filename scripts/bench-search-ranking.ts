@@ -20,14 +20,14 @@ import { searchDataOf } from './build-content.js'
 import { figure, progress } from './benchReport.js'
 import { JA_NOUNS, KATAKANA, seededRandom } from './bench-search-corpus.js'
 
-export const RANKING_KINDS = [
+const RANKING_KINDS = [
   'two rare title words',
   'Latin word with one typo',
   'inner Japanese word',
   'piece of a compound',
   'full-width Latin',
 ] as const
-export type RankingKind = (typeof RANKING_KINDS)[number]
+type RankingKind = (typeof RANKING_KINDS)[number]
 
 interface LabelledQuery {
   kind: RankingKind
@@ -39,7 +39,7 @@ const PAGES = 3000
 const QUERIES_PER_KIND = 150
 
 /** The labelled corpus: pages and known-item queries made from their titles. */
-export function rankingCorpus(): { pages: ContentPage[]; queries: LabelledQuery[] } {
+function rankingCorpus(): { pages: ContentPage[]; queries: LabelledQuery[] } {
   const { random, pick, between } = seededRandom(20261123)
   const syllables = 'ka ki ku ke ko sa shi su se so ta te to na ni no ha hi ma mi mo ra ri ro'
   const names = new Set<string>()
@@ -89,7 +89,7 @@ export function rankingCorpus(): { pages: ContentPage[]; queries: LabelledQuery[
   })
   return { pages, queries: labelledQueries(pages, random, pick) }
 }
-export function labelledQueries(
+function labelledQueries(
   pages: readonly ContentPage[],
   random: () => number,
   pick: <T>(items: readonly T[]) => T,

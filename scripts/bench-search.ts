@@ -11,9 +11,8 @@ import { readFileSync } from 'node:fs'
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { deflateRawSync, gzipSync } from 'node:zlib'
-import { build } from 'esbuild'
 import MiniSearch from 'minisearch'
 import { searchQualityCases } from '../tests/search/searchQualityCases.js'
 import {
@@ -34,10 +33,10 @@ import { buildSiteContent, searchDataOf } from './build-content.js'
 import {
   figure,
   formatValue,
-  mark,
   missedGoals,
-  padToWidth,
+  printGrowth,
   progress,
+  type Figures,
   type Goal,
 } from './benchReport.js'
 import { generatedSite } from './bench-search-corpus.js'
@@ -45,11 +44,11 @@ import { baselineOptions } from './bench-search-latency.js'
 import {
   bundleSearchFunction,
   coldStart,
+  baselineColdScript,
   coldStartTimes,
   firstAnswerScript,
   importScript,
   latenciesApart,
-  runtimeWarmUp,
 } from './bench-search-process.js'
 import { benchRanking } from './bench-search-ranking.js'
 
@@ -111,8 +110,6 @@ async function compareTokenizers(): Promise<void> {
     )
   }
 }
-/** Figures of one generated site, kept to say how they grow with the site. */
-type SiteFigures = Record<string, { value: number; unit: string; goal?: Goal }>
 
 /**
  * Build, sizes, cold start and latency on a generated site of `pageCount` pages; with
@@ -121,10 +118,10 @@ type SiteFigures = Record<string, { value: number; unit: string; goal?: Goal }>
 async function benchCorpus(
   pageCount: number,
   { baseline, tokenizers }: { baseline: boolean; tokenizers: boolean },
-): Promise<SiteFigures> {
+): Promise<Figures> {
   const label = `search: ${pageCount.toLocaleString('en-US')} pages`
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-search-'))
-  const figures: SiteFigures = {}
+  const figures: Figures = {}
   const show = (name: string, value: number, unit: string, goal?: Goal): void => {
     figures[name] = { value, unit, goal }
     figure(name, value, unit, goal, `${pageCount.toLocaleString('en-US')} pages, ${name.trim()}`)
@@ -206,7 +203,7 @@ async function benchCorpus(
         // why: a zip archive deflates each file; deflate-raw of each is what the archive holds
         deflateRawSync(dataBytes).length + deflateRawSync(bundleBytes).length,
     )
-    progress(`${label}: measuring`, steps, steps)
+    if (!baseline) progress(`${label}: measuring`, steps, steps)
 
     console.log(
       `\n${pageCount.toLocaleString('en-US')} pages (${QUERY_COUNT} queries × 5 rounds, each figure in a ` +
@@ -243,7 +240,7 @@ async function benchCorpus(
       const baselineJson = JSON.stringify(plain)
       const baseBuild = performance.now() - baseStarted
       await writeFile(baselineFile, baselineJson)
-      const baseScript = await baselineColdScript(dir, baselineJson)
+      const baseScript = await baselineColdScript(dir, baselineJson, baselineOptions.fields)
       const baseCold = measure('plain MiniSearch', () => coldStart(baseScript))
       const base = measure('plain MiniSearch', () =>
         latenciesApart('plain', baselineFile, queriesFile),
@@ -259,6 +256,7 @@ async function benchCorpus(
       row('cold start (import+1st query)', cold.wall, baseCold, 'ms')
       row('query p50 (index search)', indexOnly.p50, base.p50, 'ms')
       row('query p99 (index search)', indexOnly.p99, base.p99, 'ms')
+      progress(`${label}: measuring`, steps, steps)
     }
     return figures
   } finally {
@@ -266,30 +264,6 @@ async function benchCorpus(
     if (process.env.BENCH_KEEP === '1') console.log(`kept ${dir}`)
     else await rm(dir, { recursive: true, force: true })
   }
-}
-
-/** Plain MiniSearch's cold start: its index JSON inside a bundled module, as ours once was. */
-async function baselineColdScript(dir: string, baselineJson: string): Promise<string> {
-  const module = path.join(dir, 'baseline.mjs')
-  const entry = path.join(dir, 'baseline-entry.mjs')
-  await writeFile(
-    entry,
-    `import MiniSearch from 'minisearch'\nexport const index = ${JSON.stringify(baselineJson)}\nexport { MiniSearch }\n`,
-  )
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: module,
-    logLevel: 'error',
-    nodePaths: [path.join(REPO_ROOT, 'node_modules')],
-  })
-  return (
-    runtimeWarmUp(module) +
-    `const t = performance.now(); const m = await import(${JSON.stringify(pathToFileURL(module).href)}); ` +
-    `const i = m.MiniSearch.loadJSON(m.index, { fields: ${JSON.stringify(baselineOptions.fields)} }); i.search('coffee'); console.log(performance.now() - t)`
-  )
 }
 
 async function benchDeployedContent(): Promise<void> {
@@ -318,21 +292,6 @@ async function benchDeployedContent(): Promise<void> {
   }
 }
 
-/** How each figure grows from the smaller site to the larger. */
-function printGrowth(small: SiteFigures, large: SiteFigures, from: number, to: number): void {
-  console.log(
-    `\nGrowth from ${from.toLocaleString('en-US')} to ${to.toLocaleString('en-US')} pages (${to / from}× the pages):`,
-  )
-  for (const [name, { value, unit, goal }] of Object.entries(large)) {
-    const before = small[name]
-    if (!before) continue
-    const growth = `${(value / before.value).toFixed(2)}×`
-    console.log(
-      `  ${padToWidth(name, 44)} ${formatValue(before.value, unit).padStart(10)} → ${formatValue(value, unit).padStart(10)}  ${growth.padStart(7)}  ${mark(null, value, unit, goal)}`,
-    )
-  }
-}
-
 // why: BENCH_SIZES=20000 measures only the generated sites of those sizes (profiling one size)
 const sizes = process.env.BENCH_SIZES?.split(',').map(Number) ?? null
 if (!sizes) {
@@ -340,14 +299,20 @@ if (!sizes) {
   await benchDeployedContent()
   await benchRanking()
 }
-const measured: Array<[number, SiteFigures]> = []
+const measured: Array<[number, Figures]> = []
 for (const size of sizes ?? (QUICK ? [2000] : [2000, 20000])) {
   // why: plain MiniSearch and the tokenizer builds take minutes at 20,000 pages; 2,000 tell enough
   const compare = !QUICK && size <= 2000
   measured.push([size, await benchCorpus(size, { baseline: compare, tokenizers: compare })])
 }
-if (measured.length === 2)
-  printGrowth(measured[0]![1], measured[1]![1], measured[0]![0], measured[1]![0])
+if (measured.length === 2) {
+  const [[from, small], [to, large]] = measured as [[number, Figures], [number, Figures]]
+  printGrowth(
+    small,
+    large,
+    `Growth from ${from.toLocaleString('en-US')} to ${to.toLocaleString('en-US')} pages (${to / from}× the pages):`,
+  )
+}
 const missed = [...new Set(missedGoals)]
 if (missed.length) console.log(`\nGoals missed:\n  ${missed.join('\n  ')}`)
 else console.log('\nEvery figure with a goal met it.')

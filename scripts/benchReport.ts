@@ -84,3 +84,19 @@ export function padToWidth(text: string, width: number): string {
   for (const char of text) columns += /[\u1100-\uffdc]/u.test(char) && char > '\u2fff' ? 2 : 1
   return text + ' '.repeat(Math.max(0, width - columns))
 }
+
+/** Figures by name, kept to compare two runs (e.g. two sizes of one site). */
+export type Figures = Record<string, { value: number; unit: string; goal?: Goal }>
+
+/** Prints each figure of `after` beside its value in `before`, their ratio and its goal's mark. */
+export function printGrowth(before: Figures, after: Figures, title: string): void {
+  console.log(`\n${title}`)
+  for (const [name, { value, unit, goal }] of Object.entries(after)) {
+    const earlier = before[name]
+    if (!earlier) continue
+    const growth = `${(value / earlier.value).toFixed(2)}×`
+    console.log(
+      `  ${padToWidth(name, 44)} ${formatValue(earlier.value, unit).padStart(10)} → ${formatValue(value, unit).padStart(10)}  ${growth.padStart(7)}  ${mark(null, value, unit, goal)}`,
+    )
+  }
+}

@@ -29,7 +29,7 @@ export function tokenizeWords(text: string): string[] {
 }
 
 /** Both of the above: dictionary words plus bigrams of the Japanese runs. */
-export function tokenizeWordsAndBigrams(text: string): string[] {
+function tokenizeWordsAndBigrams(text: string): string[] {
   const bigrams = tokenizeBigrams(text)
   const words = tokenizeWords(text).filter((word) => isCjkTerm(word) && word.length > 2)
   return bigrams.concat(words)

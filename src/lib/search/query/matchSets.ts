@@ -92,3 +92,22 @@ function grow(matches: Matches, size: number): Matches {
   }
   return grown
 }
+
+/**
+ * The first `limit` of `order` sorted by score, highest first, ties in `order`'s order (as
+ * MiniSearch's stable sort of all results), without sorting all of them with a comparator.
+ */
+export function topRanked(order: readonly number[], score: Float64Array, limit: number): number[] {
+  let candidates = order
+  if (order.length > limit) {
+    const scores = scratch('rank', order.length)
+    for (let i = 0; i < order.length; i++) scores[i] = score[order[i]!]!
+    scores.sort()
+    const threshold = scores[scores.length - limit]!
+    // why: a loop, not `filter`: a callback per page is slow in a cold start's interpreted code
+    const above: number[] = []
+    for (const shortId of order) if (score[shortId]! >= threshold) above.push(shortId)
+    candidates = above
+  }
+  return [...candidates].sort((a, b) => score[b]! - score[a]!).slice(0, limit)
+}

@@ -3,8 +3,8 @@ import type { TermData } from '../index/packedIndex.js'
 /*
  * Our re-ranking after MiniSearch's scoring (docs/search.md, "Decision: title-first ranking").
  * A page's rank is decided first by how many query words it matches, then by how many it
- * matches in its title with un-fuzzed terms (exact or prefix), then by how many in its title
- * at all (fuzzy included), and only then by MiniSearch's score.
+ * matches in its title with un-fuzzed terms (exact or prefix), then within one edit, then in
+ * its title at all (fuzzy included), and only then by MiniSearch's score.
  * why: BM25 adds up every field, so a page repeating one query word many times in its body,
  * or holding a fuzzy neighbour of it in its title, outranked the page whose title holds every
  * query word; measured on the labelled corpus of scripts/bench-search-ranking.ts
