@@ -1,23 +1,25 @@
-import type { Config, Context } from '@netlify/functions'
-import { createLogger } from '../../src/lib/log.js'
+import type { Config } from '@netlify/functions'
+import { z } from '../../src/generated/zod.js'
+import { defineEndpoint } from '../../src/lib/http/endpoint.js'
+import { jsonResponse } from '../../src/lib/http/response.js'
 import { rollUpClosedPeriods } from '../../src/lib/search/analytics/keywordRollups.js'
 import { openKeywordLogRepository } from '../../src/lib/storage/keywordLogRepository.js'
 
 /**
- * Scheduled every hour (no URL): rolls up the keyword log's closed hours and days so that
- * POST /api/admin/search-keywords reads a few dozen blobs (docs/search.md). A failure is logged;
- * the next run, or the next summary, builds what is missing.
+ * Scheduled every hour (no public path): rolls up the keyword log's closed hours and days so that
+ * POST /api/admin/search-keywords reads a few dozen blobs (docs/search.md). Netlify calls it with
+ * `{"next_run": …}`. A failure is a logged 500; the next run, or the next summary, builds what is
+ * missing.
  */
-export default async (_req: Request, context: Context): Promise<Response> => {
-  const log = createLogger(context?.requestId || crypto.randomUUID())
-  try {
-    const repository = openKeywordLogRepository(context)
-    const rolled = await rollUpClosedPeriods(repository, { now: Date.now() })
+export default defineEndpoint({
+  methods: ['POST'],
+  auth: 'none',
+  body: z.object({ next_run: z.string().optional() }),
+  handle: async ({ context, log }) => {
+    const rolled = await rollUpClosedPeriods(openKeywordLogRepository(context), { now: Date.now() })
     log.info('search.keywords.rolled_up', { days: rolled.days, hours: rolled.hours.length })
-  } catch (error) {
-    log.error('search.keywords.rollup_failed', error)
-  }
-  return new Response(null, { status: 204 })
-}
+    return jsonResponse({ success: true, days: rolled.days, hours: rolled.hours.length })
+  },
+})
 
 export const config: Config = { schedule: '@hourly' }

@@ -224,11 +224,15 @@ describe('the scheduled rollup function', () => {
     const { store, context } = freshStore()
     const yesterday = new Date(Date.now() - DAY).toISOString().slice(0, 10)
     await seed(store, [entry(1, Date.parse(`${yesterday}T08:15:00Z`))])
+    // why: Netlify's scheduler POSTs the next run's time
     const response = await rollupFunction(
-      new Request('http://localhost/.netlify/functions/x'),
+      new Request('http://localhost/.netlify/functions/search-keywords-rollup', {
+        method: 'POST',
+        body: JSON.stringify({ next_run: new Date(Date.now() + 3_600_000).toISOString() }),
+      }),
       context,
     )
-    expect(response.status).toBe(204)
+    expect(response.status).toBe(200)
     const { blobs: rollups } = await store.list({ prefix: 'rollups/' })
     const keys = rollups.map((blob) => blob.key)
     expect(keys).toContain(`rollups/v1/hour/${yesterday}T08`)
