@@ -1,30 +1,17 @@
 import { el, replaceChildren } from '../elements.js'
 import { DELIVERY_STATE_LABELS } from '../texts.js'
+import type {
+  NotificationHistoryPage as HistoryPage,
+  NotificationSummary,
+} from '../../lib/restock/notificationHistoryList.js'
 import type { ViewContext } from './viewContext.js'
 
-/** One notice as POST /api/admin/notify/history answers it. */
-export interface NotificationSummary {
-  id: string
-  productSlug: string
-  title: string
-  timestamp: string
-  completedAt: string | null
-  recipients: number
-  sentCount: number
-  failedCount: number
-  pendingCount: number
-  state: 'queued' | 'delivering' | 'complete'
-  status: 'sent' | 'failed'
-  deliveryMode: 'email' | 'record-only' | null
-  failedRecipients?: { email: string; error: string }[]
-}
-
-export interface HistoryPage {
-  notifications: NotificationSummary[]
-  total: number
-  page: number
-  totalPages: number
-}
+// why: the answer's own types, so the screen cannot drift from the endpoint (types only: nothing
+// of the server code reaches the bundle)
+export type {
+  NotificationHistoryPage as HistoryPage,
+  NotificationSummary,
+} from '../../lib/restock/notificationHistoryList.js'
 
 /** How often a running delivery is asked for (it settles one batch of 10 per second). */
 const POLL_MS = 1000

@@ -62,12 +62,8 @@ export function listFiltersSchema<S extends string>(statuses: readonly [S, ...S[
   })
 }
 
-/**
- * Archive lists (§4.3, D3, D5). The status filter is any text, matched as stored, because
- * archived records may carry legacy statuses (`responded`, `reserved`). Numbers must be JSON
- * numbers: `"2"` is refused like any other non-integer.
- */
-export const archiveListSchema = z.object({
+/** `page` (default 1) and `pageSize` (default 20, 1..100) of a paged list (§4.3, D5). */
+export const pagingFields = {
   page: z
     .number({ error: PAGE_INVALID })
     .int({ error: PAGE_INVALID })
@@ -81,6 +77,15 @@ export const archiveListSchema = z.object({
     .max(MAX_PAGE_SIZE, { error: PAGE_SIZE_INVALID })
     .nullish()
     .transform((value) => value ?? DEFAULT_PAGE_SIZE),
+}
+
+/**
+ * Archive lists (§4.3, D3, D5). The status filter is any text, matched as stored, because
+ * archived records may carry legacy statuses (`responded`, `reserved`). Numbers must be JSON
+ * numbers: `"2"` is refused like any other non-integer.
+ */
+export const archiveListSchema = z.object({
+  ...pagingFields,
   productSlug: optionalFilter('productSlug must be a string'),
   status: optionalFilter('status must be a string'),
 })

@@ -1,11 +1,6 @@
 import { z } from '../../generated/zod.js'
 import { mapWithConcurrency } from '../concurrency.js'
-import {
-  DEFAULT_PAGE_SIZE,
-  MAX_PAGE_SIZE,
-  PAGE_INVALID,
-  PAGE_SIZE_INVALID,
-} from '../admin/adminSchemas.js'
+import { pagingFields } from '../admin/adminSchemas.js'
 import type { HistoryRepository } from '../storage/repositories.js'
 import type { NotificationHistory } from '../storage/records.js'
 import { summarizeBatches, type DeliveryJobStore } from './deliveryJobStore.js'
@@ -32,19 +27,7 @@ function optionalText(message: string) {
 export const historyListSchema = z.object({
   productSlug: optionalText(PRODUCT_SLUG_INVALID),
   notificationId: optionalText(NOTIFICATION_ID_INVALID),
-  page: z
-    .number({ error: PAGE_INVALID })
-    .int({ error: PAGE_INVALID })
-    .min(1, { error: PAGE_INVALID })
-    .nullish()
-    .transform((value) => value ?? 1),
-  pageSize: z
-    .number({ error: PAGE_SIZE_INVALID })
-    .int({ error: PAGE_SIZE_INVALID })
-    .min(1, { error: PAGE_SIZE_INVALID })
-    .max(MAX_PAGE_SIZE, { error: PAGE_SIZE_INVALID })
-    .nullish()
-    .transform((value) => value ?? DEFAULT_PAGE_SIZE),
+  ...pagingFields,
 })
 
 export type HistoryListRequest = z.output<typeof historyListSchema>
