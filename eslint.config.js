@@ -2,7 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.netlify/', 'src/generated/', 'coverage/'] },
+  { ignores: ['node_modules/', '.netlify/', 'src/generated/', 'coverage/', 'public/widget/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
