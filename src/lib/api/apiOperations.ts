@@ -1,0 +1,6 @@
+import { ADMIN_OPERATIONS } from './adminOperations.js'
+import type { ApiOperation } from './operationSpec.js'
+import { PUBLIC_OPERATIONS } from './publicOperations.js'
+
+/** Every operation of the service, in the order the reference presents them. */
+export const API_OPERATIONS: ApiOperation[] = [...PUBLIC_OPERATIONS, ...ADMIN_OPERATIONS]
