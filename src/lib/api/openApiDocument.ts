@@ -68,12 +68,21 @@ class SchemaNames {
       z.toJSONSchema(registry, { target: 'draft-2020-12', io, uri, unrepresentable: 'any' })
         .schemas as Record<string, Json>
     const all = { ...convert(this.output, 'output'), ...convert(this.input, 'input') }
-    for (const schema of Object.values(all)) {
+    for (const [id, schema] of Object.entries(all)) {
       delete schema.$schema
       delete schema.$id
+      // why: request bodies ignore fields they do not know; zod's output view says otherwise
+      if (id.endsWith('Request')) allowExtraFields(schema)
     }
     return Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b)))
   }
+}
+
+function allowExtraFields(schema: unknown): void {
+  if (!schema || typeof schema !== 'object') return
+  const node = schema as Json
+  if (node.additionalProperties === false) delete node.additionalProperties
+  for (const value of Object.values(node)) allowExtraFields(value)
 }
 
 function parameters(operation: ApiOperation): Json[] | undefined {

@@ -192,5 +192,5 @@ export const deliveryStarted = z
   })
 
 export const openApiAnswer = z
-  .object({ openapi: z.string() })
+  .looseObject({ openapi: z.string() })
   .meta({ description: 'This document.' })
