@@ -17,7 +17,7 @@ const NAMED_ENTITIES: Record<string, string> = {
 }
 
 /** Decodes the entities an HTML escaper writes (named basics and numeric ones); others stay. */
-export function decodeEntities(text: string): string {
+function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, name: string) => {
     if (name[0] !== '#') return NAMED_ENTITIES[name.toLowerCase()] ?? entity
     const code =

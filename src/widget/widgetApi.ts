@@ -20,7 +20,8 @@ export class ApiUnreachableError extends Error {
 /** The URL of `path` (e.g. `/api/search`) on the element's endpoint. */
 export function apiUrl(element: Element, path: string): URL {
   const endpoint = element.getAttribute('endpoint')?.trim() || SCRIPT_ORIGIN
-  return new URL(path, endpoint.endsWith('/') ? endpoint : `${endpoint}/`)
+  // why: relative to the endpoint, so a service mounted under a path (https://x.example/shop) works
+  return new URL(path.replace(/^\//, ''), endpoint.endsWith('/') ? endpoint : `${endpoint}/`)
 }
 
 /** Fetches and parses a JSON answer; only a missing answer throws (ApiUnreachableError). */
