@@ -176,6 +176,26 @@ describe.runIf(runBrowser)(
       expect(errors).toEqual([])
     })
 
+    it('a bot filling every field, the hidden one too, sees a success and nothing is stored', async () => {
+      const { page, errors } = await openShop()
+      const form = page.locator('shop-reserve')
+      await form.getByLabel('お名前').fill('ボット')
+      await form.getByLabel('メールアドレス').fill('bot@example.com')
+      await form.locator('input[name=website]').evaluate((input: HTMLInputElement) => {
+        input.value = 'https://spam.example'
+      })
+      await form.getByRole('button', { name: '予約する' }).click()
+      await form.locator('[part=reference]').waitFor()
+      await expect(form.locator('[part=reference]').textContent()).resolves.toMatch(/^res_/)
+      const list = await service.postJson('/api/admin-reservations-list', {}, TOKEN)
+      const emails = list.body.reservations.map(
+        (reservation: { email: string }) => reservation.email,
+      )
+      expect(emails).not.toContain('bot@example.com')
+      expect(list.status).toBe(200)
+      expect(errors).toEqual([])
+    })
+
     it('search shows marked results as you type, linking to the pages', async () => {
       const { page, errors } = await openShop()
       const search = page.locator('shop-search')
