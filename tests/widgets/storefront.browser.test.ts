@@ -196,6 +196,23 @@ describe.runIf(runBrowser)(
       expect(errors).toEqual([])
     })
 
+    it('the demo storefront (/demo/) renders every element without console errors', async () => {
+      const page = await (await browser.newContext()).newPage()
+      const errors: string[] = []
+      page.on('console', (message) => message.type() === 'error' && errors.push(message.text()))
+      page.on('pageerror', (error) => errors.push(String(error)))
+      await page.goto(`${service.url}/demo/`)
+      await page.locator('shop-notify').last().getByRole('button').waitFor()
+      await expect(
+        page.locator('shop-reserve').getByRole('button', { name: '予約する' }).count(),
+      ).resolves.toBe(2)
+      await expect(page.locator('shop-notify').getByLabel('メールアドレス').count()).resolves.toBe(
+        2,
+      )
+      await expect(page.locator('shop-search').getByRole('searchbox').count()).resolves.toBe(1)
+      expect(errors).toEqual([])
+    })
+
     it('search shows marked results as you type, linking to the pages', async () => {
       const { page, errors } = await openShop()
       const search = page.locator('shop-search')
