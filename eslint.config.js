@@ -2,7 +2,16 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.netlify/', 'src/generated/', 'coverage/', 'public/admin/app.js'] },
+  {
+    ignores: [
+      'node_modules/',
+      '.netlify/',
+      'src/generated/',
+      'coverage/',
+      'public/admin/app.js',
+      'public/widget/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

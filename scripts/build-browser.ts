@@ -1,6 +1,7 @@
 /**
  * Bundles the browser code into `public/` (run by `npm run build` after the content build, whose
- * generated product catalogue the dashboard includes). One entry per page script.
+ * generated product catalogue the dashboard includes). One entry per page script; the bundles are
+ * build output, not committed.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
@@ -9,24 +10,30 @@ import { build } from 'esbuild'
 interface BrowserEntry {
   /** TypeScript entry under src/. */
   entry: string
-  /** Bundle written under public/ (a build output, not committed). */
+  /** Bundle written under public/. */
   outfile: string
+  /** `iife` for a page's own script, `esm` for a module other sites load with `type="module"`. */
+  format: 'iife' | 'esm'
 }
 
 const BROWSER_ENTRIES: BrowserEntry[] = [
-  { entry: 'src/dashboard/main.ts', outfile: 'public/admin/app.js' },
+  // The admin dashboard at /admin/ (README "Admin dashboard")
+  { entry: 'src/dashboard/main.ts', outfile: 'public/admin/app.js', format: 'iife' },
+  // The storefront widgets: <shop-reserve>, <shop-notify>, <shop-search> (README "Storefront widgets")
+  { entry: 'src/widget/shopWidget.ts', outfile: 'public/widget/shop-widget.js', format: 'esm' },
 ]
 
 const started = performance.now()
 const written: string[] = []
-for (const { entry, outfile } of BROWSER_ENTRIES) {
+for (const { entry, outfile, format } of BROWSER_ENTRIES) {
   const result = await build({
     entryPoints: [entry],
     outfile,
     write: false,
     bundle: true,
-    format: 'iife',
+    format,
     platform: 'browser',
+    // why: custom elements, private class fields and <dialog> work natively in these and later
     target: ['es2022', 'chrome110', 'firefox115', 'safari16'],
     minify: true,
     sourcemap: false,

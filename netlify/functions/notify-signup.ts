@@ -1,17 +1,25 @@
 import type { Config } from '@netlify/functions'
 import { customerFormEndpoint, signupForm } from '../../src/lib/forms/customerForm.js'
+import { honeypotAnswer, withHoneypot, withoutHoneypot } from '../../src/lib/forms/honeypot.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
 import { notifySignup } from '../../src/lib/subscriptions/notifySignup.js'
 
 export default defineEndpoint({
   ...customerFormEndpoint,
-  body: signupForm,
+  body: withHoneypot(signupForm),
   handle: async ({ body, context, config, log }) => {
+    const trapped = honeypotAnswer(body, 'signup', log)
+    if (trapped) return trapped
     // why: a repeated signup answers the existing pending subscription's id (D2)
-    const { subscriptionId } = await notifySignup(body, { context, config, log })
+    const { subscriptionId } = await notifySignup(withoutHoneypot(body), { context, config, log })
     return jsonResponse({ success: true, subscriptionId })
   },
 })
 
-export const config: Config = { path: '/api/notify-signup' }
+// why: a literal, because Netlify reads this config from the source without running it;
+// limits and reasons: README "Abuse protection"
+export const config: Config = {
+  path: '/api/notify-signup',
+  rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+}

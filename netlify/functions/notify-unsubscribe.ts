@@ -16,4 +16,9 @@ export default defineEndpoint({
     answerUnsubscribe({ req, form: body, context, config, log }),
 })
 
-export const config: Config = { path: '/api/notify-unsubscribe' }
+// why: a literal, because Netlify reads this config from the source without running it;
+// limits and reasons: README "Abuse protection"
+export const config: Config = {
+  path: '/api/notify-unsubscribe',
+  rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+}

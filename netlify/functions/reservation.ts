@@ -1,16 +1,25 @@
 import type { Config } from '@netlify/functions'
 import { customerFormEndpoint, reservationForm } from '../../src/lib/forms/customerForm.js'
+import { honeypotAnswer, withHoneypot, withoutHoneypot } from '../../src/lib/forms/honeypot.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
 import { createReservation } from '../../src/lib/reservations/createReservation.js'
 
 export default defineEndpoint({
   ...customerFormEndpoint,
-  body: reservationForm,
+  body: withHoneypot(reservationForm),
   handle: async ({ body, context, config, log }) => {
-    const { reservationId } = await createReservation(body, { context, config, log })
+    const trapped = honeypotAnswer(body, 'reservation', log)
+    if (trapped) return trapped
+    const form = withoutHoneypot(body)
+    const { reservationId } = await createReservation(form, { context, config, log })
     return jsonResponse({ success: true, reservationId })
   },
 })
 
-export const config: Config = { path: '/api/reservation' }
+// why: a literal, because Netlify reads this config from the source without running it;
+// limits and reasons: README "Abuse protection"
+export const config: Config = {
+  path: '/api/reservation',
+  rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+}

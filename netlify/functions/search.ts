@@ -1,3 +1,4 @@
+import type { Config } from '@netlify/functions'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
 import { answerSearch } from '../../src/lib/search/query/searchService.js'
@@ -13,4 +14,9 @@ export default defineEndpoint({
   },
 })
 
-export const config = { path: '/api/search' }
+// why: a literal, because Netlify reads this config from the source without running it;
+// limits and reasons: README "Abuse protection"
+export const config: Config = {
+  path: '/api/search',
+  rateLimit: { windowLimit: 300, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+}

@@ -1,0 +1,219 @@
+import { z } from 'zod'
+import {
+  archiveListSchema,
+  bulkIdsSchema,
+  IDS_EMPTY,
+  IDS_ITEM_INVALID,
+  IDS_REQUIRED,
+  IDS_TOO_MANY,
+  invalidStatusMessage,
+  listFiltersSchema,
+  PAGE_INVALID,
+  PAGE_SIZE_INVALID,
+  statusUpdateSchema,
+} from '../admin/adminSchemas.js'
+import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.js'
+import {
+  adminErrors,
+  failure,
+  mergeResponses,
+  type ApiOperation,
+  type Responses,
+} from './operationSpec.js'
+import * as answers from './responseSchemas.js'
+import { EXAMPLE_RESERVATION, EXAMPLE_SUBSCRIPTION } from './apiExamples.js'
+
+interface ResourceDoc {
+  noun: 'reservation' | 'subscription'
+  plural: 'reservations' | 'notify'
+  listPath: string
+  statusPath: string
+  statuses: readonly [string, ...string[]]
+  list: z.ZodType
+  archivePage: z.ZodType
+  updated: z.ZodType
+  example: Record<string, unknown>
+  notFound: string
+}
+
+const RESOURCES: ResourceDoc[] = [
+  {
+    noun: 'reservation',
+    plural: 'reservations',
+    listPath: '/api/admin-reservations-list',
+    statusPath: '/api/admin-reservations-status',
+    statuses: RESERVATION_STATUSES,
+    list: answers.reservationList,
+    archivePage: answers.reservationArchivePage,
+    updated: answers.reservationUpdated,
+    example: EXAMPLE_RESERVATION,
+    notFound: 'Reservation not found',
+  },
+  {
+    noun: 'subscription',
+    plural: 'notify',
+    listPath: '/api/admin-notify-list',
+    statusPath: '/api/admin-notify-status',
+    statuses: SUBSCRIPTION_STATUSES,
+    list: answers.subscriptionList,
+    archivePage: answers.subscriptionArchivePage,
+    updated: answers.subscriptionUpdated,
+    example: EXAMPLE_SUBSCRIPTION,
+    notFound: 'Subscription not found',
+  },
+]
+
+function ok(description: string, body: z.ZodType, example: unknown): Responses {
+  return { 200: { description, body, examples: { success: example } } }
+}
+
+function admin(responses: Responses): Responses {
+  return mergeResponses(responses, adminErrors())
+}
+
+function resourceOperations(r: ResourceDoc): ApiOperation[] {
+  const field = r.noun === 'reservation' ? 'reservations' : 'subscriptions'
+  const Noun = r.noun === 'reservation' ? 'Reservation' : 'Subscription'
+  const ref = { id: r.example.id, productSlug: r.example.productSlug }
+  const bulk = (action: 'archive' | 'unarchive' | 'delete', past: string, schema: z.ZodType) => ({
+    method: 'post' as const,
+    path: `/api/admin/${r.plural}/${action}`,
+    operationId: `${action}${Noun}s`,
+    tag: 'Archive' as const,
+    summary: `${action[0].toUpperCase()}${action.slice(1)} ${r.noun}s (at most 100 per request)`,
+    description:
+      action === 'delete'
+        ? `Deletes ${r.noun}s for good. Each item is independent: a missing one is reported in \`errors\`, the others proceed.`
+        : action === 'archive'
+          ? `Archives ${r.noun}s (\`isArchived: true\`, \`archivedAt\` = first archiving); the status is kept.`
+          : `Makes archived ${r.noun}s active again (\`archivedAt\` removed, status kept).`,
+    security: 'preorder' as const,
+    body: { schema: bulkIdsSchema, view: 'output' as const, example: { ids: [ref] } },
+    responses: admin({
+      200: {
+        description: 'Done; per-item failures are listed in `errors` (still 200).',
+        body: schema,
+        examples: {
+          success: { success: true, [`${past}Count`]: 1, [`${past}Ids`]: [ref.id] },
+          'partly not found': {
+            success: true,
+            [`${past}Count`]: 1,
+            [`${past}Ids`]: [ref.id],
+            errors: [{ id: `${String(ref.id).slice(0, 4)}missing`, error: r.notFound }],
+          },
+        },
+      },
+      400: failure(
+        'Invalid ids array; nothing changed.',
+        IDS_REQUIRED,
+        IDS_EMPTY,
+        IDS_TOO_MANY,
+        IDS_ITEM_INVALID,
+      ),
+    }),
+  })
+  return [
+    {
+      method: 'post',
+      path: r.listPath,
+      operationId: `list${Noun}s`,
+      tag: 'Admin',
+      summary: `Active ${r.noun}s, newest first`,
+      description: `Every ${r.noun} that is not archived, filtered by \`status\` and \`productSlug\` (\`""\` or \`null\` = no filter).`,
+      security: 'admin',
+      body: {
+        schema: listFiltersSchema(r.statuses),
+        view: 'input',
+        example: { status: 'pending', productSlug: r.example.productSlug },
+      },
+      responses: admin({
+        ...ok('The list.', r.list, { success: true, [field]: [r.example] }),
+        400: failure(
+          'A filter is not valid.',
+          invalidStatusMessage('shipped'),
+          'productSlug must be a string',
+        ),
+      }),
+    },
+    {
+      method: 'post',
+      path: r.statusPath,
+      operationId: `update${Noun}Status`,
+      tag: 'Admin',
+      summary:
+        r.noun === 'reservation'
+          ? 'Set the status and notes of a reservation'
+          : 'Set the status of a subscription',
+      description:
+        r.noun === 'reservation'
+          ? 'Transitions of §3.2 only (409 otherwise); the same status again edits the notes alone. `notes` replaces, `""` clears, omitted keeps.'
+          : 'Any status may be set; `notifiedAt` follows §3.1.',
+      security: 'admin',
+      body: {
+        schema: statusUpdateSchema(r.statuses, { notes: r.noun === 'reservation' }),
+        view: 'output',
+        example: {
+          ...ref,
+          status: r.statuses[1],
+          ...(r.noun === 'reservation' ? { notes: '土曜日に店頭受け取り' } : {}),
+        },
+      },
+      responses: admin({
+        ...ok('The updated record.', r.updated, { success: true, [r.noun]: r.example }),
+        400: failure(
+          'Missing fields, unknown status, or bad notes.',
+          'Missing required fields: id, productSlug, status',
+          invalidStatusMessage('shipped'),
+          ...(r.noun === 'reservation'
+            ? [
+                'notes must be a string (send "" to clear the notes)',
+                'notes must be at most 2000 characters',
+              ]
+            : []),
+        ),
+        404: failure('No such record.', r.notFound),
+        ...((r.noun === 'reservation'
+          ? {
+              409: failure(
+                'A transition §3.2 does not list.',
+                'Invalid status transition: fulfilled -> pending',
+              ),
+            }
+          : {}) as Responses),
+      }),
+    },
+    {
+      method: 'post',
+      path: `/api/admin/${r.plural}/archives/list`,
+      operationId: `listArchived${Noun}s`,
+      tag: 'Archive',
+      summary: `Archived ${r.noun}s, most recently archived first, paged`,
+      description: 'A page beyond the last is empty but reports the true `total` and `totalPages`.',
+      security: 'preorder',
+      body: { schema: archiveListSchema, view: 'input', example: { page: 1, pageSize: 20 } },
+      responses: admin({
+        ...ok('One page.', r.archivePage, {
+          success: true,
+          [field]: [{ ...r.example, isArchived: true, archivedAt: '2026-11-23T01:00:00.000Z' }],
+          total: 1,
+          page: 1,
+          pageSize: 20,
+          totalPages: 1,
+        }),
+        400: failure(
+          'Bad paging or filter.',
+          PAGE_INVALID,
+          PAGE_SIZE_INVALID,
+          'productSlug must be a string',
+          'status must be a string',
+        ),
+      }),
+    },
+    bulk('archive', 'archived', answers.archivedAnswer),
+    bulk('unarchive', 'unarchived', answers.unarchivedAnswer),
+    bulk('delete', 'deleted', answers.deletedAnswer),
+  ]
+}
+
+/** The admin record endpoints of both resources (lists, status, archive group). */
+export const ADMIN_OPERATIONS: ApiOperation[] = RESOURCES.flatMap(resourceOperations)

@@ -1,0 +1,11 @@
+import { ADMIN_OPERATIONS } from './adminOperations.js'
+import type { ApiOperation } from './operationSpec.js'
+import { PUBLIC_OPERATIONS } from './publicOperations.js'
+import { SERVICE_OPERATIONS } from './serviceOperations.js'
+
+/** Every operation of the service, in the order the reference presents them. */
+export const API_OPERATIONS: ApiOperation[] = [
+  ...PUBLIC_OPERATIONS,
+  ...ADMIN_OPERATIONS,
+  ...SERVICE_OPERATIONS,
+]

@@ -1,0 +1,196 @@
+import { z } from 'zod'
+import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.js'
+
+/**
+ * The answers of every endpoint as zod schemas: the source of the OpenAPI document's response
+ * schemas (scripts/build-openapi.ts). The endpoints build their answers with plain objects; the
+ * end-to-end OpenAPI test checks real answers against these, so a change to an answer that is
+ * not made here fails a test. Objects are strict: an undocumented field is drift too.
+ */
+
+// why: the format, not zod's long date-time pattern, repeated at every timestamp of the document
+const timestamp = z.string().meta({ format: 'date-time', examples: ['2026-11-22T02:25:00.000Z'] })
+const count = z.int().min(0)
+const slug = z.string().meta({ examples: ['chasen-takayama'] })
+
+export const errorBody = z
+  .strictObject({ success: z.literal(false), error: z.string() })
+  .meta({ description: 'Every failure: `success: false` and the exact error text.' })
+
+export const formErrorBody = z
+  .strictObject({
+    success: z.literal(false),
+    error: z.string(),
+    details: z
+      .array(z.strictObject({ field: z.string(), message: z.string() }))
+      .optional()
+      .meta({ description: 'One entry per invalid field (its first problem), in form order.' }),
+  })
+  .meta({ description: 'A failure of a customer form, in Japanese; `details` on validation.' })
+
+export const reservationRecord = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^res_/)
+      .meta({ examples: ['res_3b1f0c9e-8a52-4d7e-9c41-5f2a6b7d8e90'] }),
+    name: z.string(),
+    email: z.string(),
+    productSlug: slug,
+    status: z.string().meta({
+      description: `One of ${RESERVATION_STATUSES.join(', ')}; archived imports may carry the legacy \`responded\` / \`reserved\`.`,
+      examples: ['pending'],
+    }),
+    notes: z.string(),
+    createdAt: timestamp,
+    respondedAt: timestamp.nullable().optional(),
+    isArchived: z.boolean().optional(),
+    archivedAt: timestamp.optional(),
+  })
+  .meta({ description: 'A reservation (§2.2).' })
+
+export const subscriptionRecord = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^ntf_\d+-/)
+      .meta({ examples: ['ntf_1763778300000-4f9c2a7b1e'] }),
+    email: z.string(),
+    productSlug: slug,
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    createdAt: timestamp,
+    notifiedAt: timestamp.nullable(),
+    isArchived: z.boolean().optional(),
+    archivedAt: timestamp.optional(),
+  })
+  .meta({ description: 'A restock notification subscription (§2.1).' })
+
+export const reservationCreated = z.strictObject({
+  success: z.literal(true),
+  reservationId: reservationRecord.shape.id,
+})
+
+export const subscriptionCreated = z.strictObject({
+  success: z.literal(true),
+  subscriptionId: subscriptionRecord.shape.id,
+})
+
+const recordStats = z.strictObject({
+  total: count,
+  byStatus: z.record(z.string(), count),
+  byProduct: z.record(z.string(), count),
+})
+
+export const statsAnswer = z.strictObject({
+  success: z.literal(true),
+  stats: z.strictObject({ notify: recordStats, reservations: recordStats }),
+})
+
+export const reservationList = z.strictObject({
+  success: z.literal(true),
+  reservations: z.array(reservationRecord),
+})
+
+export const subscriptionList = z.strictObject({
+  success: z.literal(true),
+  subscriptions: z.array(subscriptionRecord),
+})
+
+export const reservationUpdated = z.strictObject({
+  success: z.literal(true),
+  reservation: reservationRecord,
+})
+
+export const subscriptionUpdated = z.strictObject({
+  success: z.literal(true),
+  subscription: subscriptionRecord,
+})
+
+const paging = {
+  total: count,
+  page: z.int().min(1),
+  pageSize: z.int().min(1).max(100),
+  totalPages: count,
+}
+
+export const reservationArchivePage = reservationList.extend(paging)
+export const subscriptionArchivePage = subscriptionList.extend(paging)
+
+const itemErrors = z
+  .array(z.strictObject({ id: z.string(), error: z.string() }))
+  .optional()
+  .meta({ description: 'Items that failed, in request order; omitted when none did.' })
+
+function bulkAnswer(past: 'archived' | 'unarchived' | 'deleted') {
+  return z.strictObject({
+    success: z.literal(true),
+    [`${past}Count`]: count,
+    [`${past}Ids`]: z.array(z.string()),
+    errors: itemErrors,
+  })
+}
+
+export const archivedAnswer = bulkAnswer('archived')
+export const unarchivedAnswer = bulkAnswer('unarchived')
+export const deletedAnswer = bulkAnswer('deleted')
+
+export const sendSummary = z.strictObject({
+  success: z.literal(true),
+  notificationId: z
+    .string()
+    .regex(/^notif_/)
+    .meta({ examples: ['notif_6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b'] }),
+  sentCount: count.meta({
+    description: 'Recipients marked notified (no e-mail provider) or queued for delivery.',
+  }),
+  recipientEmails: z.array(z.string()),
+  timestamp,
+})
+
+const queryCount = z.strictObject({ query: z.string(), count: z.int().min(1) })
+
+export const keywordSummary = z.strictObject({
+  success: z.literal(true),
+  from: timestamp,
+  to: timestamp,
+  totalSearches: count,
+  topQueries: z.array(queryCount),
+  zeroResultQueries: z.array(queryCount),
+})
+
+const searchResult = z.strictObject({
+  id: z.string().meta({ examples: ['news/yoyaku-shohin-nyuka'] }),
+  slug: z
+    .string()
+    .meta({ description: 'URL path of the page.', examples: ['/news/yoyaku-shohin-nyuka'] }),
+  title: z.string(),
+  description: z.string(),
+  tags: z.array(z.string()),
+  createdAt: z.string(),
+  excerpt: z.string(),
+  highlighted_title: z.string().meta({
+    description: 'Title, HTML-escaped, matches wrapped in `<mark>`.',
+  }),
+  highlighted_excerpt: z.string().meta({
+    description: 'Excerpt, HTML-escaped, matches wrapped in `<mark>`.',
+  }),
+  score: z.number(),
+})
+
+export const searchAnswer = z.strictObject({
+  results: z.array(searchResult),
+  query: z.string().meta({ description: 'The normalized query; `""` when none was given.' }),
+  totalResults: count,
+})
+
+export const unsubscribedAnswer = z.strictObject({ success: z.literal(true) })
+
+export const deliveryStarted = z
+  .strictObject({ success: z.literal(true), state: z.string() })
+  .meta({
+    description: 'Only seen when the function is called directly (not as a background function).',
+  })
+
+export const openApiAnswer = z
+  .looseObject({ openapi: z.string() })
+  .meta({ description: 'This document.' })

@@ -1,0 +1,137 @@
+import { z } from 'zod'
+import { searchKeywordsRequestSchema } from '../search/analytics/searchAnalytics.js'
+import { SEND_LIMITS } from '../restock/sendRestockNotification.js'
+import {
+  adminErrors,
+  failure,
+  mergeResponses,
+  type ApiOperation,
+  type Responses,
+} from './operationSpec.js'
+import * as answers from './responseSchemas.js'
+
+/** §4.8: checked by hand in the spec's order (parseSendRequest); this documents the shape. */
+const sendRequestBody = z.object({
+  productSlug: z.string().min(1).max(SEND_LIMITS.productSlug),
+  emailTitle: z.string().min(1).max(SEND_LIMITS.emailTitle),
+  emailBody: z.string().min(1).max(SEND_LIMITS.emailBody),
+})
+
+const noBody = z.object({}).meta({ description: 'Empty object, or no body at all.' })
+
+function ok(description: string, body: z.ZodType, example: unknown): Responses {
+  return { 200: { description, body, examples: { success: example } } }
+}
+
+function admin(responses: Responses): Responses {
+  return mergeResponses(responses, adminErrors())
+}
+
+/** Statistics, restock sending, search analytics and the delivery worker. */
+export const SERVICE_OPERATIONS: ApiOperation[] = [
+  {
+    method: 'post',
+    path: '/api/admin-stats',
+    operationId: 'getStats',
+    tag: 'Admin',
+    summary: 'Counts by status and product',
+    description: 'Over every stored record, archived ones included.',
+    security: 'admin',
+    body: { schema: noBody, view: 'input', example: {} },
+    responses: admin(
+      ok('The statistics.', answers.statsAnswer, {
+        success: true,
+        stats: {
+          notify: { total: 1, byStatus: { pending: 1 }, byProduct: { 'hario-v60-dripper': 1 } },
+          reservations: { total: 1, byStatus: { pending: 1 }, byProduct: { 'chasen-takayama': 1 } },
+        },
+      }),
+    ),
+  },
+  {
+    method: 'post',
+    path: '/api/admin/notify/send',
+    operationId: 'sendRestockNotification',
+    tag: 'Admin',
+    summary: 'Restock e-mail to every pending subscriber of a product',
+    description:
+      'Without an e-mail provider: records the notification and marks the subscribers notified. With Resend: queues delivery in a background function (10 per batch, 1 s apart) and answers at once; `sentCount` = recipients queued. An identical send while one is delivering answers the same notification.',
+    security: 'admin',
+    body: {
+      schema: sendRequestBody,
+      view: 'input',
+      example: {
+        productSlug: 'hario-v60-dripper',
+        emailTitle: 'HARIO V60 再入荷のお知らせ',
+        emailBody: 'お待たせしました。本日再入荷しました。',
+      },
+    },
+    responses: admin({
+      ...ok('Recorded or queued.', answers.sendSummary, {
+        success: true,
+        notificationId: 'notif_6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b',
+        sentCount: 1,
+        recipientEmails: ['hanako@example.com'],
+        timestamp: '2026-11-23T01:00:00.000Z',
+      }),
+      400: failure(
+        'A field is missing or too long (checked in this order), or nobody is pending.',
+        'productSlug is required',
+        'emailTitle is required',
+        'emailBody is required',
+        `productSlug must be at most ${SEND_LIMITS.productSlug} characters`,
+        `emailTitle must be at most ${SEND_LIMITS.emailTitle} characters`,
+        `emailBody must be at most ${SEND_LIMITS.emailBody} characters`,
+        'No pending subscribers found for this product',
+      ),
+      503: failure(
+        'E-mail delivery cannot run; nothing was sent.',
+        'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set',
+        'Email delivery could not be started; no e-mail was sent',
+      ),
+    }),
+  },
+  {
+    method: 'post',
+    path: '/api/admin/search-keywords',
+    operationId: 'getSearchKeywords',
+    tag: 'Admin',
+    summary: 'Top and zero-result search queries',
+    description: 'Searches of the last `days` UTC days (today included), queries normalized.',
+    security: 'admin',
+    body: { schema: searchKeywordsRequestSchema, view: 'input', example: { days: 7, limit: 10 } },
+    responses: admin({
+      ...ok('The summary.', answers.keywordSummary, {
+        success: true,
+        from: '2026-11-17T00:00:00.000Z',
+        to: '2026-11-23T01:00:00.000Z',
+        totalSearches: 3,
+        topQueries: [{ query: '入荷', count: 2 }],
+        zeroResultQueries: [{ query: 'teapot', count: 1 }],
+      }),
+      400: failure(
+        'Out of range.',
+        'days must be an integer between 1 and 90',
+        'limit must be an integer between 1 and 100',
+      ),
+    }),
+  },
+  {
+    method: 'post',
+    path: '/.netlify/functions/notify-deliver-background',
+    operationId: 'resumeDelivery',
+    tag: 'Service',
+    summary: 'Resume a restock delivery (background function)',
+    description:
+      'Started by the send endpoint; an admin calls it only to resume a delivery the logs say stopped. Safe at any time: settled batches are skipped. Netlify answers 202 at once and runs it in the background.',
+    security: 'admin',
+    body: {
+      schema: z.object({ notificationId: z.string().min(1) }),
+      view: 'input',
+      example: { notificationId: 'notif_6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b' },
+    },
+    responses: {
+      202: { description: 'Accepted; runs in the background (empty body).', body: 'none' },
+    },
+  },
+]

@@ -1,0 +1,60 @@
+import { CustomerFormElement, type SuccessView } from './customerFormElement.js'
+
+/**
+ * How the widget knows an address was already signed up: a repeated signup answers the pending
+ * subscription's id (one per address and product). That id is one this browser was answered
+ * before (remembered in localStorage), or its creation time (`ntf_<ms>-…`) lies well before this
+ * request was sent. The margin absorbs clock differences between the device and the server.
+ */
+const ALREADY_SIGNED_UP_MARGIN_MS = 2 * 60 * 1000
+const REMEMBERED_KEY = 'shop-notify:subscriptions'
+const REMEMBERED_MAX = 50
+
+function createdAt(subscriptionId: string): number | null {
+  const match = /^ntf_(\d+)-/.exec(subscriptionId)
+  return match ? Number(match[1]) : null
+}
+
+function rememberedIds(): string[] {
+  try {
+    const value: unknown = JSON.parse(localStorage.getItem(REMEMBERED_KEY) ?? '[]')
+    return Array.isArray(value) ? value.filter((id) => typeof id === 'string') : []
+  } catch {
+    // why: storage may be disabled (privacy settings); the time rule still works
+    return []
+  }
+}
+
+function remember(id: string): void {
+  try {
+    const ids = [id, ...rememberedIds().filter((known) => known !== id)].slice(0, REMEMBERED_MAX)
+    localStorage.setItem(REMEMBERED_KEY, JSON.stringify(ids))
+  } catch {
+    // why: see rememberedIds
+  }
+}
+
+/** `<shop-notify product="SLUG" endpoint="…">`: the restock sign-up (POST /api/notify-signup). */
+export class ShopNotifyElement extends CustomerFormElement {
+  protected readonly path = '/api/notify-signup'
+  protected readonly submitLabel = '入荷したら知らせる'
+  protected readonly fields = [
+    { name: 'email', label: 'メールアドレス', type: 'email' as const, autocomplete: 'email' },
+  ]
+
+  protected successView(answer: Record<string, unknown>, sentAt: number): SuccessView {
+    const id = String(answer.subscriptionId)
+    const created = createdAt(id)
+    const already =
+      rememberedIds().includes(id) ||
+      (created !== null && created < sentAt - ALREADY_SIGNED_UP_MARGIN_MS)
+    remember(id)
+    return {
+      message: already
+        ? 'このメールアドレスはすでに登録済みです。入荷したら1回だけお知らせします。'
+        : '登録しました。入荷したらメールでお知らせします。',
+      id,
+      idLabel: '登録番号',
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The widgets' shared styles. Everything a shop would change is a CSS custom property set on the
+ * element or a `::part()` (form, field, label, input, button, error, status, success, results,
+ * result, result-link, excerpt, mark), so a theme restyles them without touching this file.
+ */
+export const WIDGET_CSS = `
+:host {
+  display: block;
+  font-family: var(--shop-widget-font, inherit);
+  color: var(--shop-widget-color, inherit);
+  line-height: 1.6;
+}
+:host([hidden]) { display: none; }
+form { display: grid; gap: var(--shop-widget-gap, 0.75rem); }
+.field { display: grid; gap: 0.25rem; }
+label { font-weight: var(--shop-widget-label-weight, 600); }
+input {
+  font: inherit;
+  padding: var(--shop-widget-input-padding, 0.5rem 0.625rem);
+  border: var(--shop-widget-border, 1px solid #8a8a8a);
+  border-radius: var(--shop-widget-radius, 0.375rem);
+  background: var(--shop-widget-input-background, #fff);
+  color: inherit;
+}
+input:focus-visible, button:focus-visible, a:focus-visible {
+  outline: 2px solid var(--shop-widget-focus, #1a56db);
+  outline-offset: 2px;
+}
+input[aria-invalid='true'] { border-color: var(--shop-widget-error, #b42318); }
+button {
+  font: inherit;
+  justify-self: start;
+  padding: var(--shop-widget-button-padding, 0.5rem 1.25rem);
+  border: 0;
+  border-radius: var(--shop-widget-radius, 0.375rem);
+  background: var(--shop-widget-accent, #2f5d3a);
+  color: var(--shop-widget-accent-text, #fff);
+  cursor: pointer;
+}
+button[disabled] { opacity: 0.6; cursor: progress; }
+.error { color: var(--shop-widget-error, #b42318); margin: 0; font-size: 0.925em; }
+.error:empty, .status:empty { display: none; }
+.status { margin: 0; }
+.success {
+  padding: 0.75rem 1rem;
+  border-radius: var(--shop-widget-radius, 0.375rem);
+  background: var(--shop-widget-success-background, #ecf6ee);
+}
+.trap { position: absolute; left: -10000px; width: 1px; height: 1px; overflow: hidden; }
+.results { list-style: none; margin: 0.5rem 0 0; padding: 0; display: grid; gap: 0.75rem; }
+.results a { color: var(--shop-widget-link, #1a56db); font-weight: 600; }
+.excerpt { margin: 0.125rem 0 0; font-size: 0.925em; }
+mark { background: var(--shop-widget-mark, #fff1a8); color: inherit; }
+.visually-hidden {
+  position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0;
+  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0;
+}
+`
+
+/** Attaches an open shadow root with the shared styles (once) and returns it. */
+export function widgetRoot(host: HTMLElement): ShadowRoot {
+  if (host.shadowRoot) return host.shadowRoot
+  const root = host.attachShadow({ mode: 'open' })
+  const style = document.createElement('style')
+  style.textContent = WIDGET_CSS
+  root.append(style)
+  return root
+}
+
+/** `document.createElement` with attributes and text in one call. */
+export function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  text = '',
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag)
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value)
+  if (text) node.textContent = text
+  return node
+}

@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
+import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { answerValidator } from './openApiValidator.js'
+
+/**
+ * Real answers of the running service (Netlify's local emulation, over HTTP) checked against the
+ * document the service itself serves at /api/openapi.json: every status must be documented for
+ * its path and method, and every JSON body must match its schema. Every operation is called for
+ * its success and its main failures.
+ */
+
+const TOKEN = 'openapi-e2e-token'
+const SECRET = 'openapi-e2e-secret'
+let service: RunningDevServer
+let check: ReturnType<typeof answerValidator>
+let document: Record<string, any>
+const seen = new Set<string>()
+
+beforeAll(async () => {
+  service = await startDevServer({ ADMIN_API_TOKEN: TOKEN, UNSUBSCRIBE_SECRET: SECRET })
+  document = await (await fetch(`${service.url}/api/openapi.json`)).json()
+  check = answerValidator(document)
+})
+afterAll(() => service?.stop())
+
+interface CallOptions {
+  method?: string
+  body?: unknown
+  token?: string
+  accept?: string
+  query?: Record<string, string>
+}
+
+/** One request; its answer is checked against the document before the test sees it. */
+async function call(route: string, options: CallOptions = {}) {
+  const method = options.method ?? 'POST'
+  const url = new URL(route, service.url)
+  for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value)
+  const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' }
+  if (options.token) headers.Authorization = `Bearer ${options.token}`
+  let body: string | undefined
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json'
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
+  }
+  const response = await fetch(url, { method, headers, body })
+  const type = response.headers.get('content-type') ?? ''
+  const text = await response.text()
+  const operation = document.paths[route]?.[method.toLowerCase()]
+  if (type.startsWith('application/json')) {
+    check(method, route, response.status, JSON.parse(text))
+  } else {
+    expect(type, `${method} ${route} ${response.status}`).toMatch(/^text\/html/)
+    expect(operation?.responses[response.status]?.content?.['text/html']).toBeDefined()
+  }
+  seen.add(`${method} ${route} ${response.status}`)
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: type.startsWith('application/json') ? JSON.parse(text) : text,
+  }
+}
+
+const admin = (route: string, body: unknown = {}) => call(route, { body, token: TOKEN })
+
+// why: dozens of requests, each function cold-starting once in the local emulation
+describe('the answers of the running service match /api/openapi.json', () => {
+  it('storefront: reservation, sign-up, search, unsubscribe', { timeout: 180_000 }, async () => {
+    const reservation = {
+      name: '山田 花子',
+      email: 'hanako@example.com',
+      productSlug: 'chasen-takayama',
+    }
+    expect((await call('/api/reservation', { body: reservation })).status).toBe(200)
+    expect(
+      (await call('/api/reservation', { body: { ...reservation, website: 'x' } })).status,
+    ).toBe(200)
+    const invalid = await call('/api/reservation', {
+      body: { name: '', email: 'x', productSlug: 'chasen-takayama' },
+    })
+    expect(invalid.body.details).toHaveLength(2)
+    const unknown = await call('/api/reservation', {
+      body: { ...reservation, productSlug: 'nope' },
+    })
+    expect(unknown.status).toBe(400)
+    expect((await call('/api/reservation', { body: '{' })).status).toBe(400)
+    expect((await call('/api/reservation', { body: '[]' })).status).toBe(400)
+    expect((await call('/api/reservation', { method: 'GET' })).status).toBe(405)
+    expect((await call('/api/reservation', { body: 'x'.repeat(102_401) })).status).toBe(413)
+
+    const signup = { email: 'restock@example.com', productSlug: 'hario-v60-dripper' }
+    const first = await call('/api/notify-signup', { body: signup })
+    expect(first.status).toBe(200)
+    expect((await call('/api/notify-signup', { body: signup })).body).toEqual(first.body)
+    expect((await call('/api/notify-signup', { body: { ...signup, website: 'x' } })).status).toBe(
+      200,
+    )
+    expect((await call('/api/notify-signup', { body: { email: 1 } })).status).toBe(400)
+    expect((await call('/api/notify-signup', { method: 'GET' })).status).toBe(405)
+
+    const found = await call('/api/search', {
+      method: 'GET',
+      query: { q: '入荷', excerpt_length: '80' },
+    })
+    expect(found.body.totalResults).toBeGreaterThan(0)
+    expect(found.headers.get('cache-control')).toBe('public, max-age=300')
+    expect((await call('/api/search', { method: 'GET' })).body.totalResults).toBe(0)
+    expect((await call('/api/search', { method: 'POST', body: {} })).status).toBe(405)
+
+    const ref = { id: first.body.subscriptionId, productSlug: 'hario-v60-dripper' }
+    const token = createUnsubscribeToken(ref, SECRET)
+    const route = '/api/notify-unsubscribe'
+    expect(
+      (await call(route, { method: 'GET', query: { token }, accept: 'text/html' })).status,
+    ).toBe(200)
+    expect((await call(route, { query: { token } })).body).toEqual({ success: true })
+    expect((await call(route, { query: { token: 'garbled' } })).status).toBe(400)
+    const forged = createUnsubscribeToken(ref, 'another-secret')
+    expect((await call(route, { query: { token: forged } })).status).toBe(403)
+    const gone = createUnsubscribeToken({ ...ref, id: 'ntf_1-gone' }, SECRET)
+    expect((await call(route, { query: { token: gone } })).status).toBe(404)
+    expect((await call(route, { method: 'PUT', query: { token } })).status).toBe(405)
+    expect(
+      (await call(route, { method: 'GET', query: { token: 'garbled' }, accept: 'text/html' }))
+        .status,
+    ).toBe(400)
+  })
+
+  it(
+    'admin: lists, status updates, statistics, restock sending, search analytics',
+    { timeout: 180_000 },
+    async () => {
+      expect((await call('/api/admin-stats', { body: {} })).status).toBe(401)
+      expect((await admin('/api/admin-stats')).body.stats.reservations.total).toBeGreaterThan(0)
+      expect((await call('/api/admin-stats', { method: 'GET', token: TOKEN })).status).toBe(405)
+
+      const reservations = await admin('/api/admin-reservations-list', {
+        productSlug: 'chasen-takayama',
+      })
+      const [reservation] = reservations.body.reservations
+      expect((await admin('/api/admin-reservations-list', { status: 'shipped' })).status).toBe(400)
+      const subscriptions = await admin('/api/admin-notify-list', {})
+      const [subscription] = subscriptions.body.subscriptions
+      expect((await admin('/api/admin-notify-list', { productSlug: 3 })).status).toBe(400)
+
+      const ref = { id: reservation.id, productSlug: reservation.productSlug }
+      const update = '/api/admin-reservations-status'
+      expect(
+        (await admin(update, { ...ref, status: 'confirmed', notes: '店頭受け取り' })).status,
+      ).toBe(200)
+      expect(
+        (await admin(update, { ...ref, status: 'fulfilled' })).body.reservation.respondedAt,
+      ).toBeTruthy()
+      expect((await admin(update, { ...ref, status: 'pending' })).status).toBe(409)
+      expect((await admin(update, { id: ref.id })).status).toBe(400)
+      expect((await admin(update, { ...ref, id: 'res_missing', status: 'pending' })).status).toBe(
+        404,
+      )
+      const notifyRef = { id: subscription.id, productSlug: subscription.productSlug }
+      expect(
+        (await admin('/api/admin-notify-status', { ...notifyRef, status: 'pending' })).status,
+      ).toBe(200)
+      expect(
+        (
+          await admin('/api/admin-notify-status', {
+            ...notifyRef,
+            id: 'ntf_1-x',
+            status: 'pending',
+          })
+        ).status,
+      ).toBe(404)
+      expect(
+        (await admin('/api/admin-notify-status', { ...notifyRef, status: 'gone' })).status,
+      ).toBe(400)
+
+      const notice = {
+        productSlug: 'hario-v60-dripper',
+        emailTitle: '再入荷',
+        emailBody: '入荷しました。',
+      }
+      const sent = await admin('/api/admin/notify/send', notice)
+      expect(sent.body.sentCount).toBe(1)
+      expect((await admin('/api/admin/notify/send', notice)).status).toBe(400)
+      expect((await admin('/api/admin/notify/send', { emailTitle: 'x' })).body.error).toBe(
+        'productSlug is required',
+      )
+
+      expect((await admin('/api/admin/search-keywords', { days: 7, limit: 5 })).status).toBe(200)
+      expect((await admin('/api/admin/search-keywords', { days: 91 })).status).toBe(400)
+      expect((await admin('/api/admin-stats', 'not json')).status).toBe(400)
+    },
+  )
+
+  it(
+    'archive group: archive, archive lists, unarchive, delete of both resources',
+    { timeout: 180_000 },
+    async () => {
+      for (const [plural, listRoute, field] of [
+        ['reservations', '/api/admin-reservations-list', 'reservations'],
+        ['notify', '/api/admin-notify-list', 'subscriptions'],
+      ] as const) {
+        const [record] = (await admin(listRoute, {})).body[field]
+        const ids = [
+          { id: record.id, productSlug: record.productSlug },
+          { id: 'x_missing', productSlug: record.productSlug },
+        ]
+        const archived = await admin(`/api/admin/${plural}/archive`, { ids })
+        expect(archived.body.errors).toHaveLength(1)
+        const page = await admin(`/api/admin/${plural}/archives/list`, { page: 1, pageSize: 10 })
+        expect(page.body.total).toBe(1)
+        expect((await admin(`/api/admin/${plural}/archives/list`, { pageSize: 101 })).status).toBe(
+          400,
+        )
+        expect((await admin(`/api/admin/${plural}/unarchive`, { ids })).body.unarchivedCount).toBe(
+          1,
+        )
+        expect((await admin(`/api/admin/${plural}/delete`, { ids })).body.deletedCount).toBe(1)
+        for (const action of ['archive', 'unarchive', 'delete']) {
+          expect((await admin(`/api/admin/${plural}/${action}`, { ids: [] })).status).toBe(400)
+          expect((await call(`/api/admin/${plural}/${action}`, { body: { ids } })).status).toBe(401)
+        }
+        expect((await call(`/api/admin/${plural}/archives/list`, { body: {} })).status).toBe(401)
+      }
+    },
+  )
+
+  it('service: the document itself', async () => {
+    expect((await call('/api/openapi.json', { method: 'GET' })).body.openapi).toBe('3.1.1')
+    expect((await call('/api/openapi.json', { method: 'POST', body: {} })).status).toBe(405)
+  })
+
+  it('called every operation for a success and a failure', () => {
+    const missing: string[] = []
+    for (const [route, methods] of Object.entries<any>(document.paths)) {
+      for (const method of Object.keys(methods)) {
+        if (route.startsWith('/.netlify/')) continue // why: a background function, answered 202 by the platform
+        const own = [...seen]
+          .filter((entry) => entry.startsWith(`${method.toUpperCase()} ${route} `))
+          .map((entry) => Number(entry.split(' ').pop()))
+        // why: a wrong method (405) is a failure of the path, whichever method was tried
+        const wrongMethod = [...seen].some((entry) => entry.endsWith(` ${route} 405`))
+        if (!own.some((code) => code < 300)) missing.push(`${method} ${route}: no success`)
+        if (!own.some((code) => code >= 400) && !wrongMethod) {
+          missing.push(`${method} ${route}: no failure`)
+        }
+      }
+    }
+    expect(missing).toEqual([])
+  })
+})
