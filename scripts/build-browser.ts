@@ -40,10 +40,12 @@ for (const { entry, outfile, format } of BROWSER_ENTRIES) {
     legalComments: 'none',
     logLevel: 'warning',
   })
-  // why: a running dev server (or a test copying public/) must never read a half-written bundle
+  // why: a running dev server (or a test copying public/) must never read a half-written bundle,
+  // and two builds at once (test files in parallel) must not take each other's temporary file
   await mkdir(dirname(outfile), { recursive: true })
-  await writeFile(`${outfile}.tmp`, result.outputFiles[0].contents)
-  await rename(`${outfile}.tmp`, outfile)
+  const temporary = `${outfile}.${process.pid}.tmp`
+  await writeFile(temporary, result.outputFiles[0].contents)
+  await rename(temporary, outfile)
   written.push(`${outfile} ${(result.outputFiles[0].contents.byteLength / 1024).toFixed(1)} KB`)
 }
 const took = Math.round(performance.now() - started)
