@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { HttpError } from '../../src/lib/http/errors.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
+import { RecordUpdateConflictError } from '../../src/lib/storage/recordCollection.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 
@@ -208,6 +209,25 @@ describe('errors', () => {
     const res = await call(failing, jsonRequest('/x', {}, { token: ADMIN }))
     expect(res.status).toBe(500)
     expect(res.body).toEqual({ success: false, error: 'Internal server error' })
+  })
+
+  it('answers a record that kept changing under an update with 409, logged as a conflict, not a fault', async () => {
+    const contested = defineEndpoint({
+      methods: ['POST'],
+      auth: 'admin',
+      body: z.object({}),
+      handle: async () => {
+        throw new RecordUpdateConflictError('reservations/mug/res_1', 5)
+      },
+    })
+    const res = await call(contested, jsonRequest('/x', {}, { token: ADMIN }))
+    expect(res.status).toBe(409)
+    expect(res.body).toEqual({
+      success: false,
+      error: 'The record was changed by another request at the same time; try again',
+    })
+    expect(logs.some((entry) => entry.includes('request.conflict'))).toBe(true)
+    expect(logs.some((entry) => entry.includes('request.failed'))).toBe(false)
   })
 })
 
