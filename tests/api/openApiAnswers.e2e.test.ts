@@ -154,6 +154,9 @@ describe('the answers of the running service match /api/openapi.json', () => {
       ).toBeTruthy()
       expect((await admin(update, { ...ref, status: 'pending' })).status).toBe(409)
       expect((await admin(update, { id: ref.id })).status).toBe(400)
+      expect((await admin(update, { ...ref, id: 'res 1', status: 'pending' })).body.error).toMatch(
+        /^id and productSlug must be/,
+      )
       expect((await admin(update, { ...ref, id: 'res_missing', status: 'pending' })).status).toBe(
         404,
       )
@@ -185,6 +188,22 @@ describe('the answers of the running service match /api/openapi.json', () => {
       expect((await admin('/api/admin/notify/send', { emailTitle: 'x' })).body.error).toBe(
         'productSlug is required',
       )
+
+      const history = '/api/admin/notify/history'
+      const notices = await admin(history, { productSlug: 'hario-v60-dripper' })
+      expect(notices.body.notifications.map((notice: { id: string }) => notice.id)).toEqual([
+        sent.body.notificationId,
+      ])
+      const one = await admin(history, { notificationId: sent.body.notificationId })
+      expect(one.body.notifications[0].failedRecipients).toEqual([])
+      expect((await admin(history, { pageSize: 101 })).status).toBe(400)
+      expect((await call(history, { body: {} })).status).toBe(401)
+
+      const resume = '/api/admin/notify/resume'
+      const progress = await admin(resume, { notificationId: sent.body.notificationId })
+      expect(progress.body).toMatchObject({ deliveryMode: 'record-only', started: false })
+      expect((await admin(resume, { notificationId: 'notif_missing' })).status).toBe(404)
+      expect((await admin(resume, {})).body.error).toBe('notificationId is required')
 
       expect((await admin('/api/admin/search-keywords', { days: 7, limit: 5 })).status).toBe(200)
       expect((await admin('/api/admin/search-keywords', { days: 91 })).status).toBe(400)
@@ -234,7 +253,7 @@ describe('the answers of the running service match /api/openapi.json', () => {
     const missing: string[] = []
     for (const [route, methods] of Object.entries<any>(document.paths)) {
       for (const method of Object.keys(methods)) {
-        if (route.startsWith('/.netlify/')) continue // why: a background function, answered 202 by the platform
+        if (route.startsWith('/.netlify/')) continue // why: background and scheduled functions: the platform answers for them
         const own = [...seen]
           .filter((entry) => entry.startsWith(`${method.toUpperCase()} ${route} `))
           .map((entry) => Number(entry.split(' ').pop()))

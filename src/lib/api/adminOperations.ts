@@ -20,6 +20,8 @@ import {
   type ApiOperation,
   type Responses,
 } from './operationSpec.js'
+import { CONFLICT_MESSAGE } from '../http/endpoint.js'
+import { UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
 import * as answers from './responseSchemas.js'
 import { EXAMPLE_RESERVATION, EXAMPLE_SUBSCRIPTION } from './apiExamples.js'
 
@@ -101,6 +103,12 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
             [`${past}Ids`]: [ref.id],
             errors: [{ id: `${String(ref.id).slice(0, 4)}missing`, error: r.notFound }],
           },
+          'an item failed': {
+            success: true,
+            [`${past}Count`]: 0,
+            [`${past}Ids`]: [],
+            errors: [{ id: ref.id, error: `Failed to ${action} ${r.noun}` }],
+          },
         },
       },
       400: failure(
@@ -109,6 +117,7 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
         IDS_EMPTY,
         IDS_TOO_MANY,
         IDS_ITEM_INVALID,
+        UNUSABLE_ID_MESSAGE,
       ),
     }),
   })
@@ -163,6 +172,7 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
         400: failure(
           'Missing fields, unknown status, or bad notes.',
           'Missing required fields: id, productSlug, status',
+          UNUSABLE_ID_MESSAGE,
           invalidStatusMessage('shipped'),
           ...(r.noun === 'reservation'
             ? [
@@ -172,14 +182,13 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
             : []),
         ),
         404: failure('No such record.', r.notFound),
-        ...((r.noun === 'reservation'
-          ? {
-              409: failure(
-                'A transition §3.2 does not list.',
-                'Invalid status transition: fulfilled -> pending',
-              ),
-            }
-          : {}) as Responses),
+        409: failure(
+          r.noun === 'reservation'
+            ? 'A transition §3.2 does not list, or the record kept changing under the update (nothing written; try again).'
+            : 'The record kept changing under the update (nothing written; try again).',
+          ...(r.noun === 'reservation' ? ['Invalid status transition: fulfilled -> pending'] : []),
+          CONFLICT_MESSAGE,
+        ),
       }),
     },
     {

@@ -1,4 +1,5 @@
 import { ADMIN_OPERATIONS } from './adminOperations.js'
+import { DELIVERY_OPERATIONS } from './deliveryOperations.js'
 import type { ApiOperation } from './operationSpec.js'
 import { PUBLIC_OPERATIONS } from './publicOperations.js'
 import { SERVICE_OPERATIONS } from './serviceOperations.js'
@@ -8,4 +9,5 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...PUBLIC_OPERATIONS,
   ...ADMIN_OPERATIONS,
   ...SERVICE_OPERATIONS,
+  ...DELIVERY_OPERATIONS,
 ]

@@ -15,7 +15,7 @@ const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     description:
-      'The `ADMIN_API_TOKEN` group: lists, status updates, statistics, restock sending, search analytics. When `ADMIN_API_TOKEN` is unset, the `PREORDER_API_TOKEN` is accepted instead.',
+      'The `ADMIN_API_TOKEN` group: lists, status updates, statistics, restock sending, history and resume, search analytics. When `ADMIN_API_TOKEN` is unset, the `PREORDER_API_TOKEN` is accepted instead.',
   },
   preorderToken: {
     type: 'http',
@@ -183,7 +183,10 @@ export function buildOpenApiDocument(operations: ApiOperation[], version: string
         name: 'Archive',
         description: 'Archive, archive lists, unarchive, delete (`PREORDER_API_TOKEN` group).',
       },
-      { name: 'Service', description: 'This document and the delivery worker.' },
+      {
+        name: 'Service',
+        description: 'This document, the delivery worker and the scheduled functions.',
+      },
     ],
     paths,
     components: {

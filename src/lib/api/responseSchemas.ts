@@ -12,6 +12,10 @@ import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.
 const timestamp = z.string().meta({ format: 'date-time', examples: ['2026-11-22T02:25:00.000Z'] })
 const count = z.int().min(0)
 const slug = z.string().meta({ examples: ['chasen-takayama'] })
+const unreadable = z.int().min(1).optional().meta({
+  description:
+    'Stored blobs that are not readable records (skipped and logged); absent when there are none.',
+})
 
 export const errorBody = z
   .strictObject({ success: z.literal(false), error: z.string() })
@@ -79,6 +83,7 @@ const recordStats = z.strictObject({
   total: count,
   byStatus: z.record(z.string(), count),
   byProduct: z.record(z.string(), count),
+  unreadable,
 })
 
 export const statsAnswer = z.strictObject({
@@ -89,11 +94,13 @@ export const statsAnswer = z.strictObject({
 export const reservationList = z.strictObject({
   success: z.literal(true),
   reservations: z.array(reservationRecord),
+  unreadable,
 })
 
 export const subscriptionList = z.strictObject({
   success: z.literal(true),
   subscriptions: z.array(subscriptionRecord),
+  unreadable,
 })
 
 export const reservationUpdated = z.strictObject({
@@ -134,17 +141,86 @@ export const archivedAnswer = bulkAnswer('archived')
 export const unarchivedAnswer = bulkAnswer('unarchived')
 export const deletedAnswer = bulkAnswer('deleted')
 
+const notificationId = z
+  .string()
+  .regex(/^notif_/)
+  .meta({ examples: ['notif_6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b'] })
+const deliveryState = z.enum(['queued', 'delivering', 'complete']).meta({
+  description: '`queued` → `delivering` → `complete`; records older than delivery are `complete`.',
+})
+const deliveryMode = z.enum(['email', 'record-only']).nullable().meta({
+  description: '`email` (Resend) or `record-only` (no provider, §4.8); null on older records.',
+})
+
 export const sendSummary = z.strictObject({
   success: z.literal(true),
-  notificationId: z
-    .string()
-    .regex(/^notif_/)
-    .meta({ examples: ['notif_6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b'] }),
+  notificationId,
   sentCount: count.meta({
     description: 'Recipients marked notified (no e-mail provider) or queued for delivery.',
   }),
   recipientEmails: z.array(z.string()),
   timestamp,
+})
+
+const notificationSummary = z.strictObject({
+  id: notificationId,
+  productSlug: slug,
+  title: z.string().meta({ description: 'The e-mail subject (`emailTitle`).' }),
+  timestamp,
+  completedAt: timestamp.nullable(),
+  recipients: count,
+  sentCount: count,
+  failedCount: count,
+  pendingCount: count,
+  state: deliveryState,
+  status: z.enum(['sent', 'failed']).meta({
+    description: '§2.3: `failed` only when complete and nobody was reached.',
+  }),
+  deliveryMode,
+  failedRecipients: z
+    .array(z.strictObject({ email: z.string(), error: z.string() }))
+    .optional()
+    .meta({ description: 'Only when one `notificationId` is asked for.' }),
+})
+
+export const historyPage = z.strictObject({
+  success: z.literal(true),
+  notifications: z.array(notificationSummary),
+  ...paging,
+})
+
+export const resumeAnswer = z.strictObject({
+  success: z.literal(true),
+  notificationId,
+  deliveryState,
+  deliveryMode,
+  recipientCount: count,
+  sentCount: count,
+  failedCount: count,
+  pendingCount: count,
+  batchCount: count,
+  settledBatchCount: count,
+  queuedAt: timestamp,
+  lastBatchAt: timestamp.nullable(),
+  completedAt: timestamp.nullable(),
+  started: z.boolean().meta({ description: 'Whether this call started a delivery run.' }),
+})
+
+export const stalledSweep = z.strictObject({
+  success: z.literal(true),
+  resumed: z.array(z.string()),
+  leftForHand: z
+    .array(z.string())
+    .meta({ description: 'Idle for more than 23 hours: left for a person (logged).' }),
+  failed: z.array(z.string()).meta({ description: 'Could not be started; tried again next run.' }),
+})
+
+export const keywordRollupAnswer = z.strictObject({
+  success: z.literal(true),
+  days: z
+    .array(z.string().meta({ examples: ['2026-11-22'] }))
+    .meta({ description: 'The UTC days rolled up by this run.' }),
+  hours: count.meta({ description: 'Hours rolled up by this run.' }),
 })
 
 const queryCount = z.strictObject({ query: z.string(), count: z.int().min(1) })

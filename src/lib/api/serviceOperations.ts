@@ -27,7 +27,7 @@ function admin(responses: Responses): Responses {
   return mergeResponses(responses, adminErrors())
 }
 
-/** Statistics, restock sending, search analytics and the delivery worker. */
+/** Statistics, restock sending and search analytics. */
 export const SERVICE_OPERATIONS: ApiOperation[] = [
   {
     method: 'post',
@@ -115,23 +115,5 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
         'limit must be an integer between 1 and 100',
       ),
     }),
-  },
-  {
-    method: 'post',
-    path: '/.netlify/functions/notify-deliver-background',
-    operationId: 'resumeDelivery',
-    tag: 'Service',
-    summary: 'Resume a restock delivery (background function)',
-    description:
-      'Started by the send endpoint; an admin calls it only to resume a delivery the logs say stopped. Safe at any time: settled batches are skipped. Netlify answers 202 at once and runs it in the background.',
-    security: 'admin',
-    body: {
-      schema: z.object({ notificationId: z.string().min(1) }),
-      view: 'input',
-      example: { notificationId: 'notif_6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b' },
-    },
-    responses: {
-      202: { description: 'Accepted; runs in the background (empty body).', body: 'none' },
-    },
   },
 ]
