@@ -10,3 +10,27 @@ const HTML_ESCAPES: Record<string, string> = {
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char)
 }
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+}
+
+/**
+ * The text an HTML escaper (or a markdown author) wrote with entities, as the reader sees it: the
+ * named basics (`&amp;`, `&nbsp;`, …) and numeric ones; any other entity stays as written.
+ */
+export function decodeHtmlEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, name: string) => {
+    if (name.startsWith('#')) {
+      const code =
+        name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity
+    }
+    return NAMED_ENTITIES[name.toLowerCase()] ?? entity
+  })
+}

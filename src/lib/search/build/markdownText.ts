@@ -1,4 +1,5 @@
 import { Lexer, type Token, type Tokens } from 'marked'
+import { decodeHtmlEntities } from '../../htmlEscape.js'
 
 /** Plain text of a markdown body: what a reader sees, without markup, raw HTML or link targets. */
 export function markdownToPlainText(markdown: string): string {
@@ -34,29 +35,8 @@ function tokenText(token: Token): string {
     }
   }
   if ('tokens' in token && Array.isArray(token.tokens)) return inlineText(token.tokens as Token[])
-  if (token.type === 'text') return decodeEntities((token as Tokens.Text).text)
+  if (token.type === 'text') return decodeHtmlEntities((token as Tokens.Text).text)
   return 'text' in token && typeof token.text === 'string' ? token.text : ''
-}
-
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-}
-
-// why: markdown text may carry HTML entities (`&amp;`); the reader sees the character
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, name: string) => {
-    if (name.startsWith('#')) {
-      const code =
-        name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity
-    }
-    return NAMED_ENTITIES[name.toLowerCase()] ?? entity
-  })
 }
 
 function inlineText(tokens: Token[]): string {
