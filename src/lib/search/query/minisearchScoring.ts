@@ -10,7 +10,7 @@ import {
   type Matches,
 } from './matchSets.js'
 import type { FieldPostings, TermData } from '../index/packedIndex.js'
-import { scoreLists, type Bm25, type ScoringList } from './scoringLists.js'
+import { positionOf, scoreLists, type Bm25, type ScoringList } from './scoringLists.js'
 import { titleTierTop } from './titleTierTop.js'
 import { rerankTitleFirst, titleDistances, type TermExpansion } from './titleFirstRanking.js'
 
@@ -103,16 +103,9 @@ function rankWords(words: readonly string[], scored: ScoredIndex, limit: number)
   const bm25 = { ...scored.index._options.searchOptions, ...scored.termOptions }.bm25!
   const allTerms = words.map((word) => wordTerms(word, scored))
   if (allTerms.length === 0) return { hits: [], total: 0 }
-  const top =
-    allTerms.length === 1 && scored.titleFieldId !== undefined
-      ? titleTierTop(allTerms[0]!, size, limit, bm25)
-      : null
-  const wordMatches = top ? [top.word] : allTerms.map((word) => scoreWord(word, size, bm25))
-  const {
-    ranked,
-    total,
-    score: finalScore,
-  } = top ? { ...top, total: top.word.order.length } : rankAll(wordMatches, scored, limit)
+  const top = scored.titleFieldId !== undefined ? titleTierTop(allTerms, size, limit, bm25) : null
+  const wordMatches = top ? top.words : allTerms.map((word) => scoreWord(word, size, bm25))
+  const { ranked, total, score: finalScore } = top ?? rankAll(wordMatches, scored, limit)
   const sourceTermsOf = (shortId: number): string[] => {
     const terms: string[] = []
     for (const word of wordMatches) if (word.has[shortId]) addUnique(terms, word.sourceTerms)
@@ -302,20 +295,9 @@ function termLists(
   return lists
 }
 
-/** Whether a field's postings list `shortId` (binary search; ids are ascending). */
+/** Whether a field's postings list `shortId`. */
 function includes(postings: FieldPostings | undefined, shortId: number): boolean {
-  if (!postings) return false
-  const { ids } = postings
-  let low = 0
-  let high = ids.length - 1
-  while (low <= high) {
-    const middle = (low + high) >>> 1
-    const id = ids[middle]!
-    if (id === shortId) return true
-    if (id < shortId) low = middle + 1
-    else high = middle - 1
-  }
-  return false
+  return !!postings && positionOf(postings.ids, shortId) >= 0
 }
 
 function ownValue(object: Record<string, number> | undefined, key: string): number | undefined {

@@ -8,57 +8,100 @@ export interface TitleTierWord {
   titleDistances: Map<number, number>
 }
 
+/** The best `limit` pages (short ids), their final scores, every word's matches, the total. */
+export interface TitleTierAnswer<W> {
+  words: (W & Matches)[]
+  ranked: number[]
+  score: Float64Array
+  total: number
+}
+
 let marks = new Uint8Array(0)
 
 /**
- * A one-word query's best `limit` pages when at least `limit` matching pages hold the word in
- * their title: the title-first tiers (titleFirstRanking.ts) are known from the title postings
- * alone, so only the pages in the tiers that reach the top `limit` are scored, each on its own
- * with the same doubles as the full scoring; the others are only counted. Null when it does not
+ * The best `limit` pages of `words` (OR) when the title-first tiers (titleFirstRanking.ts) leave
+ * few pages that can reach them: the tiers come from which words a page matches (counted, not
+ * scored) and the title postings, so only the pages in the tiers reaching the top `limit` are
+ * scored, each on its own with the same doubles as the full scoring. Null when it does not
  * apply (the caller scores every page).
  * why: a word on most pages (`珈琲豆` on 11,844 of 20,000) was scored page by page, most of a
  * 20,000-page cold start; its title holds it on a few hundred
  */
 export function titleTierTop<W extends TitleTierWord>(
-  word: W,
+  words: readonly W[],
   size: number,
   limit: number,
   bm25: Bm25,
-): { word: W & Matches; ranked: number[]; score: Float64Array } | null {
-  const { titleDistances, termLists } = word
-  if (!Number.isFinite(limit) || titleDistances.size < limit || termLists.length === 0) return null
-  const matches = matchAll(termLists, size)
-  if (!matches) return null
-  const tiers: number[] = []
-  for (const [shortId, distance] of titleDistances) {
-    if (matches.has[shortId]) tiers.push(tierOf(distance))
+): TitleTierAnswer<W> | null {
+  if (!Number.isFinite(limit) || words.some((word) => word.termLists.length === 0)) return null
+  // why: a single word's page reaches a tier above the rest only through its title
+  if (words.length === 1 && words[0]!.titleDistances.size < limit) return null
+  const matched: (W & Matches)[] = []
+  for (const word of words) {
+    const matches = matchAll(word.termLists, size)
+    if (!matches) return null
+    matched.push({ ...matches, ...word })
   }
-  if (tiers.length < limit) return null
-  tiers.sort((a, b) => b - a)
-  const lowest = tiers[limit - 1]!
   if (marks.length < size) marks = new Uint8Array(size)
-  for (const [shortId, distance] of titleDistances) {
-    if (matches.has[shortId] && tierOf(distance) >= lowest) marks[shortId] = 1
+  // why: the order MiniSearch's OR gives: the first word's pages, then each next word's new ones
+  const order: number[] = []
+  for (const { order: wordOrder } of matched) {
+    for (const shortId of wordOrder) {
+      if (marks[shortId]) continue
+      marks[shortId] = 1
+      order.push(shortId)
+    }
   }
-  // why: in the order of the full match set, which breaks ties between equal scores
+  for (const shortId of order) marks[shortId] = 0
+  const tier = tiers(matched, order, scratch('tier', size))
+  let lowest = Number.NEGATIVE_INFINITY
+  if (order.length > limit) {
+    const sorted = scratch('rank', order.length)
+    for (let i = 0; i < order.length; i++) sorted[i] = tier[order[i]!]!
+    sorted.sort()
+    lowest = sorted[order.length - limit]!
+  }
   const candidates: number[] = []
-  for (const shortId of matches.order) {
-    if (!marks[shortId]) continue
-    marks[shortId] = 0
-    candidates.push(shortId)
-  }
+  for (const shortId of order) if (tier[shortId]! >= lowest) candidates.push(shortId)
+  // why: scoring a page on its own (binary searches) costs several times a page of the full
+  // scoring, so the shortcut pays only when it skips most pages
+  if (candidates.length > limit && candidates.length * 4 > order.length) return null
   const score = scratch('final', size)
-  const quality = word.sourceTerms.length || 1
   for (const shortId of candidates) {
+    let s = 0
+    let first = true
+    const terms: string[] = []
+    for (const word of matched) {
+      if (!word.has[shortId]) continue
+      const wordScore = pageScore(word.termLists, shortId, bm25)
+      s = first ? wordScore : s + wordScore
+      first = false
+      for (const term of word.sourceTerms) if (!terms.includes(term)) terms.push(term)
+    }
     // why: as searchWords: MiniSearch's quality factor, then the tier with s / (1 + s)
-    const s = pageScore(termLists, shortId, bm25) * quality
-    score[shortId] = tierOf(titleDistances.get(shortId)!) + s / (1 + s)
+    s = s * (terms.length || 1)
+    score[shortId] = tier[shortId]! + s / (1 + s)
   }
-  return { word: { ...matches, ...word }, ranked: topRanked(candidates, score, limit), score }
+  return { words: matched, ranked: topRanked(candidates, score, limit), score, total: order.length }
 }
 
-/** rerankTitleFirst's tier of a one-word query's page holding the word in its title. */
-function tierOf(distance: number): number {
-  const base = 2
-  return base * base * base + ((distance === 0 ? base * base : 0) + (distance <= 1 ? base : 0) + 1)
+/** rerankTitleFirst's tiers (whole parts) of the pages of `order`, written into `tier`. */
+function tiers(
+  words: readonly (TitleTierWord & Matches)[],
+  order: readonly number[],
+  tier: Float64Array,
+): Float64Array {
+  const base = words.length + 1
+  for (const shortId of order) {
+    let matched = 0
+    for (const word of words) matched += word.has[shortId]!
+    tier[shortId] = matched * base * base * base
+  }
+  for (const word of words) {
+    for (const [shortId, distance] of word.titleDistances) {
+      if (!word.has[shortId]) continue
+      tier[shortId] += (distance === 0 ? base * base : 0) + (distance <= 1 ? base : 0) + 1
+    }
+  }
+  return tier
 }
