@@ -18,6 +18,9 @@ export interface TitleTierAnswer<W> {
 
 let marks = new Uint8Array(0)
 
+/** What a posting of the full scoring costs, in steps of a binary search (measured roughly). */
+const POSTING_STEPS = 3
+
 /**
  * The best `limit` pages of `words` (OR) when the title-first tiers (titleFirstRanking.ts) leave
  * few pages that can reach them: the tiers come from which words a page matches (counted, not
@@ -34,8 +37,26 @@ export function titleTierTop<W extends TitleTierWord>(
   bm25: Bm25,
 ): TitleTierAnswer<W> | null {
   if (!Number.isFinite(limit) || words.some((word) => word.termLists.length === 0)) return null
+  let steps = 0
+  let postings = 0
+  for (const word of words) {
+    for (const termLists of word.termLists) {
+      for (const { postings: list } of termLists) {
+        postings += list.ids.length
+        steps += 32 - Math.clz32(list.ids.length)
+      }
+    }
+  }
+  // why: scoring a page on its own costs a binary search in every postings list (`steps` for
+  // all), so the shortcut pays only when it skips most postings (a one-letter word reaches
+  // dozens of large lists through its prefix expansions)
+  const affordable = (pages: number): boolean =>
+    pages <= limit || pages * steps <= postings * POSTING_STEPS
   // why: a single word's page reaches a tier above the rest only through its title
-  if (words.length === 1 && words[0]!.titleDistances.size < limit) return null
+  const { titleDistances } = words[0]!
+  if (words.length === 1 && (titleDistances.size < limit || !affordable(titleDistances.size))) {
+    return null
+  }
   const matched: (W & Matches)[] = []
   for (const word of words) {
     const matches = matchAll(word.termLists, size)
@@ -63,9 +84,7 @@ export function titleTierTop<W extends TitleTierWord>(
   }
   const candidates: number[] = []
   for (const shortId of order) if (tier[shortId]! >= lowest) candidates.push(shortId)
-  // why: scoring a page on its own (binary searches) costs several times a page of the full
-  // scoring, so the shortcut pays only when it skips most pages
-  if (candidates.length > limit && candidates.length * 4 > order.length) return null
+  if (!affordable(candidates.length)) return null
   const score = scratch('final', size)
   for (const shortId of candidates) {
     let s = 0
