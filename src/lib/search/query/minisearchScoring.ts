@@ -10,6 +10,8 @@ import {
   type Matches,
 } from './matchSets.js'
 import type { FieldPostings, TermData } from '../index/packedIndex.js'
+import { positionOf, scoreLists, type Bm25, type ScoringList } from './scoringLists.js'
+import { titleTierTop } from './titleTierTop.js'
 import { rerankTitleFirst, titleDistances, type TermExpansion } from './titleFirstRanking.js'
 
 /**
@@ -54,6 +56,7 @@ interface Expansion extends TermExpansion {
 }
 
 interface WordMatches extends Matches {
+  termLists: ScoringList[][]
   sourceTerms: string[]
   expansions: Expansion[]
   /** How far each page's title is from the word (titleFirstRanking.ts). */
@@ -96,30 +99,18 @@ export function searchWords(
 
 function rankWords(words: readonly string[], scored: ScoredIndex, limit: number): IndexAnswer {
   const { documentIds } = scored.documents
-  const wordMatches = words.map((word) => matchWord(word, scored))
-  if (wordMatches.length === 0) return { hits: [], total: 0 }
-  // why: the first word's arrays stay as they are; they tell later which words a page matched
-  // (one word is never combined, so it needs no copy: a 20,000-page cold start saves ~3 ms)
-  const combined =
-    wordMatches.length === 1
-      ? wordMatches[0]!
-      : wordMatches.slice(1).reduce<Matches>(orMatches, copyMatches(wordMatches[0]!))
+  const size = scored.index._nextId
+  const bm25 = { ...scored.index._options.searchOptions, ...scored.termOptions }.bm25!
+  const allTerms = words.map((word) => wordTerms(word, scored))
+  if (allTerms.length === 0) return { hits: [], total: 0 }
+  const top = scored.titleFieldId !== undefined ? titleTierTop(allTerms, size, limit, bm25) : null
+  const wordMatches = top ? top.words : allTerms.map((word) => scoreWord(word, size, bm25))
+  const { ranked, total, score: finalScore } = top ?? rankAll(wordMatches, scored, limit)
   const sourceTermsOf = (shortId: number): string[] => {
     const terms: string[] = []
     for (const word of wordMatches) if (word.has[shortId]) addUnique(terms, word.sourceTerms)
     return terms
   }
-  const finalScore = scratch('final', combined.score.length)
-  const qualityOf = matchedTermCount(wordMatches)
-  for (const shortId of combined.order) {
-    // why: MiniSearch multiplies by the number of query terms a page matched
-    finalScore[shortId] = combined.score[shortId]! * qualityOf(shortId)
-  }
-  if (scored.titleFieldId !== undefined) {
-    const tier = scratch('tier', combined.score.length)
-    rerankTitleFirst(wordMatches, combined.order, finalScore, tier)
-  }
-  const ranked = topRanked(combined.order, finalScore, limit)
   const hits = ranked.map((shortId): IndexHit => {
     const match: Record<string, true> = {}
     for (const word of wordMatches) {
@@ -135,7 +126,33 @@ function rankWords(words: readonly string[], scored: ScoredIndex, limit: number)
       queryTerms: sourceTermsOf(shortId),
     }
   })
-  return { hits, total: combined.order.length }
+  return { hits, total }
+}
+
+/** Every matching page scored and re-ranked; the best `limit`. */
+function rankAll(
+  wordMatches: readonly WordMatches[],
+  scored: ScoredIndex,
+  limit: number,
+): { ranked: number[]; total: number; score: Float64Array } {
+  // why: the first word's arrays stay as they are; they tell later which words a page matched
+  // (one word is never combined, so it needs no copy: a 20,000-page cold start saves ~3 ms)
+  const combined =
+    wordMatches.length === 1
+      ? wordMatches[0]!
+      : wordMatches.slice(1).reduce<Matches>(orMatches, copyMatches(wordMatches[0]!))
+  const finalScore = scratch('final', combined.score.length)
+  const qualityOf = matchedTermCount(wordMatches)
+  for (const shortId of combined.order) {
+    // why: MiniSearch multiplies by the number of query terms a page matched
+    finalScore[shortId] = combined.score[shortId]! * qualityOf(shortId)
+  }
+  if (scored.titleFieldId !== undefined) {
+    const tier = scratch('tier', combined.score.length)
+    rerankTitleFirst(wordMatches, combined.order, finalScore, tier)
+  }
+  const ranked = topRanked(combined.order, finalScore, limit)
+  return { ranked, total: combined.order.length, score: finalScore }
 }
 
 /**
@@ -164,31 +181,48 @@ function matchedTermCount(words: readonly WordMatches[]): (shortId: number) => n
   }
 }
 
-function matchWord(word: string, scored: ScoredIndex): WordMatches {
+/** A query word's terms, their postings and how far each page's title is from it. */
+interface WordTerms {
+  termLists: ScoringList[][]
+  sourceTerms: string[]
+  expansions: Expansion[]
+  titleDistances: Map<number, number>
+}
+
+function wordTerms(word: string, scored: ScoredIndex): WordTerms {
   const { tokenize, processTerm } = scored.termOptions
   const terms = tokenize!(word)
     .flatMap((term) => processTerm!(term))
     .filter((term): term is string => !!term)
   const expansions: Expansion[] = []
-  let matches: Matches | null = null
-  for (const [i, term] of terms.entries()) {
-    const termMatches = matchTerm(term, i, terms, scored, expansions)
-    matches = matches ? andMatches(matches, termMatches) : termMatches
-  }
+  const lists = terms.map((term, i) => termLists(term, i, terms, scored, expansions))
   const sourceTerms: string[] = []
   addUnique(sourceTerms, terms)
   const distances = titleDistances(expansions, terms.length, scored.titleFieldId)
-  return { ...(matches ?? emptyMatches(0)), sourceTerms, expansions, titleDistances: distances }
+  return { termLists: lists, sourceTerms, expansions, titleDistances: distances }
 }
 
-/** MiniSearch's `executeQuerySpec` and `termResults` for one query term. */
-function matchTerm(
+/** Every page matching the word, scored. */
+function scoreWord(word: WordTerms, size: number, bm25: Bm25): WordMatches {
+  let matches: Matches | null = null
+  for (const lists of word.termLists) {
+    const termMatches = scoreLists(lists, size, bm25)
+    matches = matches ? andMatches(matches, termMatches) : termMatches
+  }
+  return { ...(matches ?? emptyMatches(0)), ...word }
+}
+
+/**
+ * MiniSearch's `executeQuerySpec` and `termResults` for one query term: the postings it scores,
+ * in MiniSearch's order (scoringLists.ts scores them).
+ */
+function termLists(
   term: string,
   i: number,
   terms: string[],
   { termOptions, index, documents }: ScoredIndex,
   expansions: Expansion[],
-): Matches {
+): ScoringList[] {
   const options = { ...index._options.searchOptions, ...termOptions }
   if (options.boostDocument) throw new Error('searchWords does not support boostDocument')
   const fieldBoosts = (options.fields ?? index._options.fields).map(
@@ -200,7 +234,6 @@ function matchTerm(
     prefix: 0.375,
     ...options.weights,
   }
-  const { k, b, d } = options.bm25!
   const fuzzyOption = options.fuzzy
   const fuzzy =
     typeof fuzzyOption === 'function' ? fuzzyOption(term, i, terms) : fuzzyOption || false
@@ -208,7 +241,7 @@ function matchTerm(
     typeof options.prefix === 'function' ? options.prefix(term, i, terms) : options.prefix === true
   const termBoost = typeof options.boostTerm === 'function' ? options.boostTerm(term, i, terms) : 1
 
-  const matches = emptyMatches(index._nextId)
+  const lists: ScoringList[] = []
   const documentCount = index._documentCount
   const add = (
     derivedTerm: string,
@@ -221,37 +254,17 @@ function matchTerm(
     for (const [fieldId, fieldBoost] of fieldBoosts) {
       const postings = data[fieldId]
       if (!postings) continue
-      const { ids, frequencies } = postings
-      const matchingFields = ids.length
-      const avgFieldLength = index._avgFieldLength[fieldId]!
+      const matchingFields = postings.ids.length
       const invDocFreq = Math.log(
         1 + (documentCount - matchingFields + 0.5) / (matchingFields + 0.5),
       )
-      const lengths = documents.fieldLengths[fieldId]!
-      // why: MiniSearch's `termWeight * termBoost * fieldBoost * docBoost * rawScore` and
-      // `k * (1 - b + …)` with the constant parts computed once per field (same operations in
-      // the same order, so the same doubles): in a cold start's interpreted code every double
-      // operation allocates, and a frequent term runs this for most pages
-      const weight = termWeight * termBoost * fieldBoost * 1
-      const kPlusOne = k + 1
-      const oneMinusB = 1 - b
-      const { score, has, order } = matches
-      for (let p = 0; p < ids.length; p++) {
-        const shortId = ids[p]!
-        const termFreq = frequencies[p]!
-        const rawScore =
-          invDocFreq *
-          (d +
-            (termFreq * kPlusOne) /
-              (termFreq + k * (oneMinusB + (b * lengths[shortId]!) / avgFieldLength)))
-        if (has[shortId]) {
-          score[shortId] += weight * rawScore
-        } else {
-          has[shortId] = 1
-          score[shortId] = weight * rawScore
-          order.push(shortId)
-        }
-      }
+      lists.push({
+        postings,
+        lengths: documents.fieldLengths[fieldId]!,
+        avgFieldLength: index._avgFieldLength[fieldId]!,
+        invDocFreq,
+        weight: termWeight * termBoost * fieldBoost * 1,
+      })
     }
   }
 
@@ -279,23 +292,12 @@ function matchTerm(
     const weight = (fuzzyWeight * derivedTerm.length) / (derivedTerm.length + distance)
     add(derivedTerm, weight, data, distance)
   }
-  return matches
+  return lists
 }
 
-/** Whether a field's postings list `shortId` (binary search; ids are ascending). */
+/** Whether a field's postings list `shortId`. */
 function includes(postings: FieldPostings | undefined, shortId: number): boolean {
-  if (!postings) return false
-  const { ids } = postings
-  let low = 0
-  let high = ids.length - 1
-  while (low <= high) {
-    const middle = (low + high) >>> 1
-    const id = ids[middle]!
-    if (id === shortId) return true
-    if (id < shortId) low = middle + 1
-    else high = middle - 1
-  }
-  return false
+  return !!postings && positionOf(postings.ids, shortId) >= 0
 }
 
 function ownValue(object: Record<string, number> | undefined, key: string): number | undefined {
