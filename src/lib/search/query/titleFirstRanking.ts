@@ -64,6 +64,30 @@ export interface RankedWord {
 }
 
 /**
+ * The tier (the whole part of the title-first score) of each page of `order`, written into
+ * `tier`: words matched, then title words matched exactly, within one typo, at all.
+ */
+export function writeTitleTiers(
+  words: readonly RankedWord[],
+  order: readonly number[],
+  tier: Float64Array,
+): Float64Array {
+  const base = words.length + 1
+  for (const shortId of order) {
+    let matched = 0
+    for (const word of words) matched += word.has[shortId]!
+    tier[shortId] = matched * base * base * base
+  }
+  for (const word of words) {
+    for (const [shortId, distance] of word.titleDistances) {
+      if (!word.has[shortId]) continue
+      tier[shortId] += (distance === 0 ? base * base : 0) + (distance <= 1 ? base : 0) + 1
+    }
+  }
+  return tier
+}
+
+/**
  * Replaces the score of each page of `order` by its title-first score: the tier as the whole
  * part, compared in this order: query words matched, words the title holds un-fuzzed (distance
  * 0), within one edit, at all; MiniSearch's score `s` squeezed into the fraction (s / (1 + s)
@@ -78,18 +102,7 @@ export function rerankTitleFirst(
   score: Float64Array,
   tier: Float64Array,
 ): void {
-  const base = words.length + 1
-  for (const shortId of order) {
-    let matched = 0
-    for (const word of words) matched += word.has[shortId]!
-    tier[shortId] = matched * base * base * base
-  }
-  for (const word of words) {
-    for (const [shortId, distance] of word.titleDistances) {
-      if (!word.has[shortId]) continue
-      tier[shortId] += (distance === 0 ? base * base : 0) + (distance <= 1 ? base : 0) + 1
-    }
-  }
+  writeTitleTiers(words, order, tier)
   for (const shortId of order) {
     const s = score[shortId]!
     score[shortId] = tier[shortId]! + s / (1 + s)

@@ -1,5 +1,6 @@
 import { scratch, topRanked, type Matches } from './matchSets.js'
 import { matchAll, pageScore, type Bm25, type ScoringList } from './scoringLists.js'
+import { writeTitleTiers } from './titleFirstRanking.js'
 
 /** What the shortcut reads of a query word (minisearchScoring.ts). */
 export interface TitleTierWord {
@@ -74,7 +75,7 @@ export function titleTierTop<W extends TitleTierWord>(
     }
   }
   for (const shortId of order) marks[shortId] = 0
-  const tier = tiers(matched, order, scratch('tier', size))
+  const tier = writeTitleTiers(matched, order, scratch('tier', size))
   let lowest = Number.NEGATIVE_INFINITY
   if (order.length > limit) {
     const sorted = scratch('rank', order.length)
@@ -102,25 +103,4 @@ export function titleTierTop<W extends TitleTierWord>(
     score[shortId] = tier[shortId]! + s / (1 + s)
   }
   return { words: matched, ranked: topRanked(candidates, score, limit), score, total: order.length }
-}
-
-/** rerankTitleFirst's tiers (whole parts) of the pages of `order`, written into `tier`. */
-function tiers(
-  words: readonly (TitleTierWord & Matches)[],
-  order: readonly number[],
-  tier: Float64Array,
-): Float64Array {
-  const base = words.length + 1
-  for (const shortId of order) {
-    let matched = 0
-    for (const word of words) matched += word.has[shortId]!
-    tier[shortId] = matched * base * base * base
-  }
-  for (const word of words) {
-    for (const [shortId, distance] of word.titleDistances) {
-      if (!word.has[shortId]) continue
-      tier[shortId] += (distance === 0 ? base * base : 0) + (distance <= 1 ? base : 0) + 1
-    }
-  }
-  return tier
 }
