@@ -14,6 +14,7 @@ import { searchOptions, type IndexedPage } from '../src/lib/search/terms/indexOp
 import { createSiteSearch } from '../src/lib/search/query/siteSearch.js'
 import { decodeSiteSearchData, fileSource } from '../src/lib/search/index/searchDataReader.js'
 import { normalizeQuery } from '../src/lib/search/textNormalization.js'
+import { isLatinIndexTerm } from '../src/lib/search/terms/termEncoding.js'
 
 export type LatencyMode = 'index' | 'answer' | 'plain'
 export interface Latency {
@@ -59,7 +60,8 @@ function searcher(mode: LatencyMode, file: string): (query: string) => void {
   const data = decodeSiteSearchData(fileSource(file))
   if (mode === 'index') {
     const index = loadPackedIndex(data.index, searchOptions)
-    return (query) => void index.search(normalizeQuery(query), 50)
+    // why: what the service asks: the top 50, listing only the Latin terms it highlights
+    return (query) => void index.search(normalizeQuery(query), 50, isLatinIndexTerm)
   }
   const search = createSiteSearch(() => data)
   return (query) => void search.search(normalizeQuery(query), 200)

@@ -63,6 +63,7 @@ describe('scripts/build-content.ts', () => {
       ),
       'news/open.md': page(
         'title: 開店のお知らせ\ndescription: ""\ntags: []\ncreatedAt: "2026-03-04T10:00:00+09:00"',
+        '１０時（午前）に開店します。',
       ),
       'notes.txt': 'not a page',
     })
@@ -74,8 +75,12 @@ describe('scripts/build-content.ts', () => {
       slug: '/products/teapot-kurokage',
       createdAt: '2026-02-03',
       text: '黒い土の急須です。 <script> は表示だけ。',
+      textIsPlain: true,
     })
-    expect(data.page('news/open')!.createdAt).toBe('2026-03-04T10:00:00+09:00')
+    expect(data.page('news/open')).toMatchObject({
+      createdAt: '2026-03-04T10:00:00+09:00',
+      textIsPlain: false,
+    })
     expect(data.page('news/missing')).toBeNull()
     const { results } = createSiteSearch(() => data).search('script', 200)
     expect(results.map((result) => result.id)).toEqual(['products/teapot-kurokage'])

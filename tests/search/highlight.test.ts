@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { makeExcerpt, parseExcerptLength } from '../../src/lib/search/query/excerpt.js'
 import { escapeHtml } from '../../src/lib/htmlEscape.js'
-import { highlight } from '../../src/lib/search/query/highlight.js'
+import { findFirstMatch, findMatchRanges, highlight } from '../../src/lib/search/query/highlight.js'
+import { isPlainText, normalizeSearchText } from '../../src/lib/search/textNormalization.js'
 
 describe('highlighting', () => {
   it('marks normalized matches in the original text, escaping everything else', () => {
@@ -12,6 +13,8 @@ describe('highlighting', () => {
 
   it('keeps positions right after characters that NFKC expands or joins', () => {
     expect(highlight('90℃…ｶﾞﾗｽのﾎﾟｯﾄ', ['ポット'])).toBe('90℃…ｶﾞﾗｽの<mark>ﾎﾟｯﾄ</mark>')
+    // why: ǅ grows by one and か + U+3099 shrinks by one, so the whole length stays the same
+    expect(highlight('ǅか\u3099の急須', ['急須'])).toBe('ǅか\u3099の<mark>急須</mark>')
     expect(highlight('約２㎝の①ドリッパー', ['ドリッパー'])).toBe(
       '約２㎝の①<mark>ドリッパー</mark>',
     )
@@ -25,6 +28,97 @@ describe('highlighting', () => {
 
   it('escapes quotes too', () => {
     expect(escapeHtml(`"'<>&`)).toBe('&quot;&#39;&lt;&gt;&amp;')
+  })
+})
+
+/** Deterministic pseudo-random numbers for generated texts. */
+function randomStream(seed: number): () => number {
+  let state = seed
+  return () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648
+}
+
+function randomText(random: () => number, pieces: readonly string[], length: number): string {
+  let text = ''
+  while (text.length < length) text += pieces[Math.floor(random() * pieces.length)]!
+  return text
+}
+
+const TERMS = ['tea', 'tokoname', '急須', 'ポット', 'お茶', 'v60', 'ドリ']
+const PLAIN_PIECES = [
+  ' ',
+  'Tea',
+  'TEA',
+  'tea',
+  'steam',
+  'tokoname',
+  'Tokoname',
+  '急須',
+  'ポット',
+  'お茶',
+  'の',
+  '。',
+  '、',
+  'V60',
+  'v60',
+  '「ドリ」',
+  'ドリッパー',
+  'x',
+  '1',
+  '々',
+  'ー',
+  '\n',
+]
+const OTHER_PIECES = [
+  ...PLAIN_PIECES,
+  'ＴＥＡ',
+  'ｔｅａ',
+  'ﾎﾟｯﾄ',
+  '㌧',
+  '①',
+  '\u3000',
+  '℃',
+  'ｷｭｳｽ',
+  'Ｖ６０',
+  'é',
+  'ǅ',
+  '㍿',
+  'か\u3099',
+]
+
+describe('plain text', () => {
+  it('is exactly the text that normalising changes only by lower-casing ASCII letters', () => {
+    for (let code = 0; code <= 0xffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue
+      const char = String.fromCharCode(code)
+      if (!isPlainText(char)) continue
+      expect(normalizeSearchText(char), code.toString(16)).toBe(char.toLowerCase())
+      expect(/\p{M}/u.test(char), code.toString(16)).toBe(false)
+    }
+    expect(isPlainText('Tokoname の急須、「ドリッパー」々ー')).toBe(true)
+    for (const other of ['ＴＥＡ', 'ﾎﾟｯﾄ', '\u3000', '℃', 'é', 'か\u3099', '😀']) {
+      expect(isPlainText(other), other).toBe(false)
+    }
+  })
+
+  it('is searched as it is with the same matches as normalised text', () => {
+    const random = randomStream(7)
+    for (let i = 0; i < 300; i++) {
+      const text = randomText(random, PLAIN_PIECES, 20 + Math.floor(random() * 400))
+      expect(isPlainText(text)).toBe(true)
+      expect(findMatchRanges(text, TERMS, true), text).toEqual(findMatchRanges(text, TERMS, false))
+      expect(findFirstMatch(text, TERMS, true), text).toBe(findFirstMatch(text, TERMS, false))
+    }
+  })
+
+  it('finds the first match of long other text as normalising it whole does', () => {
+    const random = randomStream(11)
+    for (let i = 0; i < 200; i++) {
+      // why: long enough to cross the early windows (300 and 2,000 characters)
+      const text = randomText(random, OTHER_PIECES, 100 + Math.floor(random() * 4000))
+      const terms = [TERMS[Math.floor(random() * TERMS.length)]!, 'tokoname']
+      const whole = findMatchRanges(text, terms, false)[0]?.[0] ?? null
+      expect(findFirstMatch(text, terms, false), text.slice(0, 80)).toBe(whole)
+    }
   })
 })
 

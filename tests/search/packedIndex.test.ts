@@ -1,3 +1,5 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import MiniSearch, { type Query, type SearchResult } from 'minisearch'
 import SearchableMap from 'minisearch/SearchableMap'
@@ -13,6 +15,8 @@ import { bytesSource, decodeSiteSearchData } from '../../src/lib/search/index/se
 import type { PackedIndexParts } from '../../src/lib/search/index/packedIndex.js'
 import { PackedTermTree } from '../../src/lib/search/index/termTree.js'
 import { normalizeQuery } from '../../src/lib/search/textNormalization.js'
+import { isLatinIndexTerm } from '../../src/lib/search/terms/termEncoding.js'
+import { generatedSite } from '../../scripts/bench-search-corpus.js'
 import { searchQualityCases } from './searchQualityCases.js'
 
 const repoRoot = path.resolve(import.meta.dirname, '../..')
@@ -209,6 +213,39 @@ describe('packed index', () => {
       }
     }
   })
+
+  it('answers a generated site of 1,000 pages as MiniSearch does, at the limits the service uses', async () => {
+    // why: frequent words on hundreds of pages take the shortcut's paths that the small sample
+    // site cannot (a single word's title holders, pages matching every word filling the top)
+    const site = generatedSite()
+    const dir = await mkdtemp(path.join(tmpdir(), 'packed-index-'))
+    try {
+      await site.writeCorpus(dir, 1000)
+      const generated = new MiniSearch<IndexedPage>(searchOptions)
+      generated.addAll(await loadContentPages(dir))
+      const { bytes } = encodeSiteSearchData('test', packIndex(generated.toJSON()), [])
+      const data = decodeSiteSearchData(bytesSource(bytes))
+      const packed = loadPackedIndex(data.index, searchOptions)
+      const reference = MiniSearch.loadJSON<IndexedPage>(JSON.stringify(generated), searchOptions)
+      for (const query of new Set(site.benchQueries(120).map(normalizeQuery))) {
+        const expected = titleFirst(query, reference.search(toQueryTree(query))).map(
+          ({ id, score, terms, queryTerms }) => ({ id, score, terms, queryTerms }),
+        )
+        for (const limit of [5, 20, 50]) {
+          const top = expected.slice(0, limit)
+          expect(packed.search(query, limit), `${query} ${limit}`).toEqual({
+            hits: top,
+            total: expected.length,
+          })
+          expect(packed.search(query, limit, isLatinIndexTerm).hits, query).toEqual(
+            top.map((hit) => ({ ...hit, terms: hit.terms.filter(isLatinIndexTerm) })),
+          )
+        }
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 
   it('uses MiniSearch’s own search defaults without loading MiniSearch', () => {
     const loaded = new MiniSearch({ fields: ['text'] }) as unknown as {

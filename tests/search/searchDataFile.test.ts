@@ -90,7 +90,8 @@ describe('search data file', () => {
     const stored = [{ ...page, createdAt: '2026-01-02', text: '本文'.repeat(100) }]
     const { bytes } = encodeSiteSearchData('0-old', packIndex(index.toJSON()), stored)
     const decode = (damaged: Uint8Array) => () => decodeSiteSearchData(bytesSource(damaged))
-    expect(decode(bytes)().page('news/a')).toEqual(stored[0])
+    // why: the writer marks text excerpts can search without normalising it (isPlainText)
+    expect(decode(bytes)().page('news/a')).toEqual({ ...stored[0], textIsPlain: true })
     const old = createSiteSearch(() => decodeSiteSearchData(bytesSource(bytes)))
     expect(() => old.search('入荷', 200)).toThrow(StaleSiteContentError)
 

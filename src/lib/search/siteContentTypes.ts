@@ -10,6 +10,11 @@ export interface StoredPage {
   createdAt: string
   /** Plain text of the markdown body, for excerpts. */
   text: string
+  /**
+   * Whether `text` is plain (`isPlainText`): set by the search data writer, so that excerpts
+   * need not normalise it.
+   */
+  textIsPlain?: boolean
 }
 
 /** A product of the catalogue (D1). */

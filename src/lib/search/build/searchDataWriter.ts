@@ -4,6 +4,7 @@ import type { AsPlainObject } from 'minisearch'
 import SearchableMap from 'minisearch/SearchableMap'
 import type { PackedIndexParts } from '../index/packedIndex.js'
 import type { StoredPage } from '../siteContentTypes.js'
+import { isPlainText } from '../textNormalization.js'
 import {
   alignUp,
   EAGER_SECTIONS,
@@ -122,7 +123,8 @@ export function encodeSiteSearchData(
   for (const page of pages) {
     const shortId = shortIdOf.get(page.id)
     if (shortId === undefined) throw new Error(`Page ${page.id} is not in the index`)
-    const blob = Buffer.from(JSON.stringify(page), 'utf16le')
+    const stored: StoredPage = { ...page, textIsPlain: isPlainText(page.text) }
+    const blob = Buffer.from(JSON.stringify(stored), 'utf16le')
     pageLocations.set([pagesLength, blob.length], shortId * 2)
     pageBlobs.push(blob)
     pagesLength += blob.length

@@ -1,4 +1,5 @@
 import { findFirstMatch, findMatchRanges, markRanges } from './highlight.js'
+import { isPlainText } from '../textNormalization.js'
 
 /** `excerpt_length` bounds and default (§4.11, §8, D11). */
 const EXCERPT_LENGTH = { min: 50, max: 500, default: 200 } as const
@@ -6,7 +7,6 @@ const EXCERPT_LENGTH = { min: 50, max: 500, default: 200 } as const
 const ELLIPSIS = '…'
 // why: a little text before the match gives the reader its context
 const LEAD_FRACTION = 1 / 4
-const EARLY_WINDOW = 2000
 
 export interface Excerpt {
   excerpt: string
@@ -15,17 +15,23 @@ export interface Excerpt {
 
 /**
  * At most `maxLength` characters of `text` around the first match of `terms` (from the start
- * when nothing matches), with `…` where text was cut, plus its highlighted HTML.
+ * when nothing matches), with `…` where text was cut, plus its highlighted HTML. `plain`:
+ * whether `text` is plain (isPlainText), when known.
  */
-export function makeExcerpt(text: string, terms: readonly string[], maxLength: number): Excerpt {
+export function makeExcerpt(
+  text: string,
+  terms: readonly string[],
+  maxLength: number,
+  plain = isPlainText(text),
+): Excerpt {
   // why: stored page text is single-spaced by the build, so no clean-up is needed per search
   if (text.length <= maxLength) {
-    return { excerpt: text, highlightedExcerpt: markRanges(text, findMatchRanges(text, terms)) }
+    return {
+      excerpt: text,
+      highlightedExcerpt: markRanges(text, findMatchRanges(text, terms, plain)),
+    }
   }
-  // why: most pages mention the query early; normalising a long page whole for every result
-  // was the largest cost of an answer
-  const firstMatch =
-    findFirstMatch(text.slice(0, EARLY_WINDOW), terms) ?? findFirstMatch(text, terms) ?? 0
+  const firstMatch = findFirstMatch(text, terms, plain) ?? 0
   const lead = Math.floor(maxLength * LEAD_FRACTION)
   let start = Math.max(0, Math.min(firstMatch - lead, text.length - maxLength))
   const cutAtStart = start > 0
@@ -39,7 +45,7 @@ export function makeExcerpt(text: string, terms: readonly string[], maxLength: n
   const after = cutAtEnd ? ELLIPSIS : ''
   return {
     excerpt: before + body + after,
-    highlightedExcerpt: before + markRanges(body, findMatchRanges(body, terms)) + after,
+    highlightedExcerpt: before + markRanges(body, findMatchRanges(body, terms, plain)) + after,
   }
 }
 

@@ -1,5 +1,5 @@
 import { isCjkTerm } from '../terms/cjkTokenizer.js'
-import { normalizeSearchText } from '../textNormalization.js'
+import { isPlainText, normalizeSearchText } from '../textNormalization.js'
 import { escapeHtml } from '../../htmlEscape.js'
 
 /** A half-open range `[start, end)` of UTF-16 positions in the original text. */
@@ -10,35 +10,83 @@ type Origins = { at(position: number): number }
 const IDENTITY: Origins = { at: (position) => position }
 // why: a combining mark never follows white space or Japanese punctuation, so cutting there is safe
 const PIECE_END = /(?<=[\s。、！？])/u
-// why: NFKC joins a half-width kana with a following half-width (semi-)voiced mark
-const JOINS_PREVIOUS = /[\p{M}\uFF9E\uFF9F]/u
+// why: NFKC joins a half-width kana with a following half-width (semi-)voiced mark, a letter
+// with a following combining mark, a Hangul jamo with the vowel or final jamo after it
+const JOINS_PREVIOUS = /[\p{M}\uFF9E\uFF9F\u1160-\u11FF]/u
 
 /**
  * Where the matched terms occur in `text`, merged and sorted. Terms are normalized (NFKC,
  * lower-case) like the index; Latin terms match whole words only (`tea` not in `steam`),
- * Japanese terms anywhere.
+ * Japanese terms anywhere. `plain`: whether `text` is plain (isPlainText), when known.
  */
-export function findMatchRanges(text: string, terms: readonly string[]): TextRange[] {
-  const { normalized, origins } = normalizeWithOrigins(text)
+export function findMatchRanges(
+  text: string,
+  terms: readonly string[],
+  plain = isPlainText(text),
+): TextRange[] {
+  const searched = searchable(text, plain)
   const ranges: Array<[number, number]> = []
   for (const term of new Set(terms)) {
-    for (let at = indexOfTerm(normalized, term, 0); at !== -1;) {
-      ranges.push([origins.at(at), origins.at(at + term.length)])
-      at = indexOfTerm(normalized, term, at + 1)
+    for (let at = indexOfTerm(searched, term, 0); at !== -1;) {
+      ranges.push([searched.origins.at(at), searched.origins.at(at + term.length)])
+      at = indexOfTerm(searched, term, at + 1)
     }
   }
   return mergeRanges(ranges)
 }
 
-/** Where the first match of `terms` starts in `text` (see findMatchRanges), or null. */
-export function findFirstMatch(text: string, terms: readonly string[]): number | null {
+/** Text to find normalized terms in, with the original position of each of its positions. */
+interface Searchable {
+  text: string
+  /** `text` is the original plain text: ASCII letters are compared ignoring case. */
+  caseless: boolean
+  origins: Origins
+}
+
+// why: plain text (most pages) is searched as it is, so nothing is normalised or copied; the
+// copies of normalised pages were most of an answer's garbage, collected every ~20 answers
+function searchable(text: string, plain: boolean): Searchable {
+  if (plain) return { text, caseless: true, origins: IDENTITY }
   const { normalized, origins } = normalizeWithOrigins(text)
+  return { text: normalized, caseless: false, origins }
+}
+
+// why: beginnings normalised before the whole text; most pages that hold a query word hold it early
+const EARLY_WINDOWS = [300, 2000]
+
+/**
+ * Where the first match of `terms` starts in `text` (see findMatchRanges), or null.
+ * why: normalising a long page whole for every result was the largest cost of an answer; plain
+ * text is not normalised at all, and in other text a term found as it is bounds where the first
+ * match can start, so only the text before it is normalised, and a beginning before that
+ */
+export function findFirstMatch(
+  text: string,
+  terms: readonly string[],
+  plain = isPlainText(text),
+): number | null {
+  if (plain) return firstMatchIn(searchable(text, true), terms)
+  const longest = Math.max(0, ...terms.map((term) => term.length))
+  const raw = firstMatchIn({ text, caseless: false, origins: IDENTITY }, terms)
+  const bound = raw === null ? text.length : Math.min(text.length, raw + longest + 1)
+  for (const window of EARLY_WINDOWS) {
+    if (window >= bound) break
+    // why: a match found well before the cut is the first one; near the cut, a longer term
+    // may start earlier and run past it, or a Latin word may only seem to end there
+    const found = firstMatchIn(searchable(text.slice(0, window), false), terms)
+    if (found !== null && found + longest < window) return found
+  }
+  const beginning = bound === text.length ? text : text.slice(0, bound)
+  return firstMatchIn(searchable(beginning, false), terms) ?? raw
+}
+
+function firstMatchIn(searched: Searchable, terms: readonly string[]): number | null {
   let first: number | null = null
   for (const term of terms) {
-    const at = indexOfTerm(normalized, term, 0)
+    const at = indexOfTerm(searched, term, 0)
     if (at !== -1 && (first === null || at < first)) first = at
   }
-  return first === null ? null : origins.at(first)
+  return first === null ? null : searched.origins.at(first)
 }
 
 /** HTML with `<mark>` around each range and every other character escaped. */
@@ -58,17 +106,41 @@ export function highlight(text: string, terms: readonly string[]): string {
   return markRanges(text, findMatchRanges(text, terms))
 }
 
+// why: a term with ASCII letters is found in plain text by a case-insensitive expression,
+// compiled once per term and kept for the next answers (a few hundred at most)
+const caselessTerms = new Map<string, RegExp>()
+const MAX_CASELESS_TERMS = 500
+const ASCII_LETTER = /[a-z]/
+const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/-]/g
+
 /** Next occurrence of `term` from `from`; a Latin term only as a whole word. */
-function indexOfTerm(normalized: string, term: string, from: number): number {
+function indexOfTerm({ text, caseless }: Searchable, term: string, from: number): number {
   if (!term) return -1
   const wholeWord = !isCjkTerm(term)
-  for (let at = normalized.indexOf(term, from); at !== -1; at = normalized.indexOf(term, at + 1)) {
+  const find = caseless && ASCII_LETTER.test(term) ? caselessFinder(term) : null
+  for (let at = nextAt(text, term, find, from); at !== -1; at = nextAt(text, term, find, at + 1)) {
     const end = at + term.length
-    if (!wholeWord || (!isLatinWordChar(normalized[at - 1]) && !isLatinWordChar(normalized[end]))) {
+    if (!wholeWord || (!isLatinWordChar(text[at - 1]) && !isLatinWordChar(text[end]))) {
       return at
     }
   }
   return -1
+}
+
+function nextAt(text: string, term: string, find: RegExp | null, from: number): number {
+  if (!find) return text.indexOf(term, from)
+  find.lastIndex = from
+  return find.exec(text)?.index ?? -1
+}
+
+function caselessFinder(term: string): RegExp {
+  let find = caselessTerms.get(term)
+  if (!find) {
+    if (caselessTerms.size >= MAX_CASELESS_TERMS) caselessTerms.clear()
+    find = new RegExp(term.replace(REGEXP_SPECIAL, '\\$&'), 'gi')
+    caselessTerms.set(term, find)
+  }
+  return find
 }
 
 function isLatinWordChar(char: string | undefined): boolean {
@@ -92,8 +164,12 @@ function mergeRanges(ranges: Array<[number, number]>): TextRange[] {
  */
 function normalizeWithOrigins(text: string): { normalized: string; origins: Origins } {
   const fast = normalizeSearchText(text)
-  // why: the usual case (case folding, full-width ASCII) keeps positions one to one
-  if (fast.length === text.length) return { normalized: fast, origins: IDENTITY }
+  // why: the usual case (case folding, full-width ASCII) keeps positions one to one; where
+  // nothing joins, no character shrinks, so the same length means one for one (an expanding ǅ
+  // beside a joining か\u3099 keeps the length too)
+  if (fast.length === text.length && !JOINS_PREVIOUS.test(text)) {
+    return { normalized: fast, origins: IDENTITY }
+  }
   let normalized = ''
   const origins: number[] = []
   let pieceStart = 0
@@ -101,7 +177,7 @@ function normalizeWithOrigins(text: string): { normalized: string; origins: Orig
   // … → ...) are mapped character by character
   for (const piece of text.split(PIECE_END)) {
     const normalizedPiece = normalizeSearchText(piece)
-    if (normalizedPiece.length === piece.length) {
+    if (normalizedPiece.length === piece.length && !JOINS_PREVIOUS.test(piece)) {
       for (let i = 0; i < piece.length; i++) origins.push(pieceStart + i)
       normalized += normalizedPiece
     } else {

@@ -5,13 +5,19 @@
 
 /** Scores per document (short id) and the order MiniSearch's result map would have. */
 export interface Matches {
-  order: number[]
+  /** The matching short ids in that order: the first `count` of `ids` (as long as `has`). */
+  ids: Int32Array
+  count: number
   score: Float64Array
   has: Uint8Array
 }
 
+/** Short ids in some order: an array or a typed array. */
+export type ShortIds = ArrayLike<number> & Iterable<number>
+
 // why: a query allocated ~300 KB of arrays (per term and per AND step), so a young-generation
-// GC (1–6 ms) hit about every 50th query, i.e. the p99; the arrays are reused instead
+// GC (1–6 ms) hit about every 50th query, i.e. the p99; the arrays are reused instead, the
+// order too (a growing plain array of 13,000 short ids was a quarter MB per query)
 const freeMatches: Matches[] = []
 const usedMatches: Matches[] = []
 const scratchArrays = new Map<string, Float64Array>()
@@ -19,20 +25,30 @@ const scratchArrays = new Map<string, Float64Array>()
 export function emptyMatches(size: number): Matches {
   let matches = freeMatches.pop()
   if (!matches || matches.score.length !== size) {
-    matches = { order: [], score: new Float64Array(size), has: new Uint8Array(size) }
+    matches = {
+      ids: new Int32Array(size),
+      count: 0,
+      score: new Float64Array(size),
+      has: new Uint8Array(size),
+    }
   }
   usedMatches.push(matches)
   return matches
 }
 
-/** Returns every array of the search to the pool; `has` is cleared through `order`. */
+/** The short ids of `matches` in their order (a view, valid until the search ends). */
+export function orderOf(matches: Matches): Int32Array {
+  return matches.ids.subarray(0, matches.count)
+}
+
+/** Returns every array of the search to the pool; `has` is cleared through the order. */
 export function releaseMatches(): void {
   for (const matches of usedMatches) {
     // why: clearing a page at a time cost a 20,000-page cold start ~10 ms when a term matches
     // most pages; a native fill of the whole array is faster from an eighth of them on
-    if (matches.order.length > matches.has.length / 8) matches.has.fill(0)
-    else for (const shortId of matches.order) matches.has[shortId] = 0
-    matches.order.length = 0
+    if (matches.count > matches.has.length / 8) matches.has.fill(0)
+    else for (let i = 0; i < matches.count; i++) matches.has[matches.ids[i]!] = 0
+    matches.count = 0
     freeMatches.push(matches)
   }
   usedMatches.length = 0
@@ -48,9 +64,10 @@ export function scratch(name: string, size: number): Float64Array {
 export function copyMatches(source: Matches): Matches {
   const copy = emptyMatches(source.score.length)
   copy.score.set(source.score)
-  for (const shortId of source.order) {
+  for (let i = 0; i < source.count; i++) {
+    const shortId = source.ids[i]!
     copy.has[shortId] = 1
-    copy.order.push(shortId)
+    copy.ids[copy.count++] = shortId
   }
   return copy
 }
@@ -58,11 +75,12 @@ export function copyMatches(source: Matches): Matches {
 // why: MiniSearch's AND keeps the documents of both in the order of the second
 export function andMatches(a: Matches, b: Matches): Matches {
   const combined = emptyMatches(b.score.length)
-  for (const shortId of b.order) {
+  for (let i = 0; i < b.count; i++) {
+    const shortId = b.ids[i]!
     if (!a.has[shortId]) continue
     combined.has[shortId] = 1
     combined.score[shortId] = a.score[shortId]! + b.score[shortId]!
-    combined.order.push(shortId)
+    combined.ids[combined.count++] = shortId
   }
   return combined
 }
@@ -71,13 +89,14 @@ export function andMatches(a: Matches, b: Matches): Matches {
 export function orMatches(a: Matches, b: Matches): Matches {
   const size = Math.max(a.score.length, b.score.length)
   const combined = a.score.length === size ? a : grow(a, size)
-  for (const shortId of b.order) {
+  for (let i = 0; i < b.count; i++) {
+    const shortId = b.ids[i]!
     if (combined.has[shortId]) {
       combined.score[shortId] = combined.score[shortId]! + b.score[shortId]!
     } else {
       combined.has[shortId] = 1
       combined.score[shortId] = b.score[shortId]!
-      combined.order.push(shortId)
+      combined.ids[combined.count++] = shortId
     }
   }
   return combined
@@ -86,28 +105,118 @@ export function orMatches(a: Matches, b: Matches): Matches {
 function grow(matches: Matches, size: number): Matches {
   const grown = emptyMatches(size)
   grown.score.set(matches.score)
-  for (const shortId of matches.order) {
+  for (let i = 0; i < matches.count; i++) {
+    const shortId = matches.ids[i]!
     grown.has[shortId] = 1
-    grown.order.push(shortId)
+    grown.ids[grown.count++] = shortId
   }
   return grown
+}
+
+/** A query word's matches and its terms, as the quality factor reads them. */
+export interface MatchedWord {
+  has: Uint8Array
+  sourceTerms: readonly string[]
+}
+
+/**
+ * MiniSearch's quality factor of a page: the number of distinct query terms of the words it
+ * matched (at least 1).
+ * why: counted once per pattern of matched words, not per page; collecting the terms for each
+ * of 790 pages was a fifth of a two-word query's cold start
+ */
+export function qualityFactor(words: readonly MatchedWord[]): (shortId: number) => number {
+  if (words.length === 1) {
+    const count = words[0]!.sourceTerms.length || 1
+    return () => count
+  }
+  const counts = new Map<number | string, number>()
+  // why: a number as the pattern's key while it fits in 31 bits (a string made per page was
+  // slow); a query of 200 characters can hold 100 words
+  const patternOf =
+    words.length <= 31
+      ? (shortId: number): number | string => {
+          let pattern = 0
+          for (let w = 0; w < words.length; w++) pattern |= words[w]!.has[shortId]! << w
+          return pattern
+        }
+      : (shortId: number): number | string => {
+          let pattern = ''
+          for (const word of words) pattern += word.has[shortId] ? '1' : '0'
+          return pattern
+        }
+  return (shortId) => {
+    const pattern = patternOf(shortId)
+    let count = counts.get(pattern)
+    if (count === undefined) {
+      const terms = new Set<string>()
+      for (const word of words) {
+        if (word.has[shortId]) for (const term of word.sourceTerms) terms.add(term)
+      }
+      count = terms.size || 1
+      counts.set(pattern, count)
+    }
+    return count
+  }
 }
 
 /**
  * The first `limit` of `order` sorted by score, highest first, ties in `order`'s order (as
  * MiniSearch's stable sort of all results), without sorting all of them with a comparator.
  */
-export function topRanked(order: readonly number[], score: Float64Array, limit: number): number[] {
-  let candidates = order
+export function topRanked(order: ShortIds, score: Float64Array, limit: number): number[] {
+  let candidates: ShortIds = order
   if (order.length > limit) {
-    const scores = scratch('rank', order.length)
-    for (let i = 0; i < order.length; i++) scores[i] = score[order[i]!]!
-    scores.sort()
-    const threshold = scores[scores.length - limit]!
+    const threshold = largestAt(order, score, limit)
     // why: a loop, not `filter`: a callback per page is slow in a cold start's interpreted code
     const above: number[] = []
-    for (const shortId of order) if (score[shortId]! >= threshold) above.push(shortId)
+    for (let n = 0; n < order.length; n++) {
+      const shortId = order[n]!
+      if (score[shortId]! >= threshold) above.push(shortId)
+    }
     candidates = above
   }
   return [...candidates].sort((a, b) => score[b]! - score[a]!).slice(0, limit)
+}
+
+/**
+ * The `rank`-th largest of `values` at the positions `order` (1: the largest); `order` holds
+ * at least `rank` positions.
+ * why: a min-heap of the `rank` largest seen; sorting a typed array of every matching page's
+ * value was a fifth of a 20,000-page query on a frequent word
+ */
+export function largestAt(order: ShortIds, values: Float64Array, rank: number): number {
+  const heap = scratch('heap', rank)
+  let size = 0
+  for (let n = 0; n < order.length; n++) {
+    const position = order[n]!
+    const value = values[position]!
+    if (size < rank) {
+      let child = size++
+      while (child > 0) {
+        const parent = (child - 1) >>> 1
+        if (heap[parent]! <= value) break
+        heap[child] = heap[parent]!
+        child = parent
+      }
+      heap[child] = value
+    } else if (value > heap[0]!) {
+      siftDown(heap, size, value)
+    }
+  }
+  return heap[0]!
+}
+
+// why: puts `value` in place of the heap's smallest and restores the heap below it
+function siftDown(heap: Float64Array, size: number, value: number): void {
+  let parent = 0
+  for (;;) {
+    let child = 2 * parent + 1
+    if (child >= size) break
+    if (child + 1 < size && heap[child + 1]! < heap[child]!) child++
+    if (heap[child]! >= value) break
+    heap[parent] = heap[child]!
+    parent = child
+  }
+  heap[parent] = value
 }

@@ -4,15 +4,22 @@ import {
   copyMatches,
   emptyMatches,
   orMatches,
+  orderOf,
+  qualityFactor,
   releaseMatches,
   scratch,
   topRanked,
   type Matches,
 } from './matchSets.js'
-import type { FieldPostings, TermData } from '../index/packedIndex.js'
-import { positionOf, scoreLists, type Bm25, type ScoringList } from './scoringLists.js'
+import type { TermData } from '../index/packedIndex.js'
+import { listedPages, scoreLists, type Bm25, type ScoringList } from './scoringLists.js'
 import { titleTierTop } from './titleTierTop.js'
-import { rerankTitleFirst, titleDistances, type TermExpansion } from './titleFirstRanking.js'
+import {
+  rerankTitleFirst,
+  titleDistances,
+  type TermExpansion,
+  type TitleDistances,
+} from './titleFirstRanking.js'
 
 /**
  * The parts of a loaded MiniSearch 7 index that scoring reads.
@@ -60,7 +67,7 @@ interface WordMatches extends Matches {
   sourceTerms: string[]
   expansions: Expansion[]
   /** How far each page's title is from the word (titleFirstRanking.ts). */
-  titleDistances: Map<number, number>
+  titleDistances: TitleDistances
 }
 
 /** The documents and their field lengths, as arrays by short id. */
@@ -89,15 +96,24 @@ export function searchWords(
   words: readonly string[],
   scored: ScoredIndex,
   limit: number,
+  listsTerm: TermFilter = () => true,
 ): IndexAnswer {
   try {
-    return rankWords(words, scored, limit)
+    return rankWords(words, scored, limit, listsTerm)
   } finally {
     releaseMatches()
   }
 }
 
-function rankWords(words: readonly string[], scored: ScoredIndex, limit: number): IndexAnswer {
+/** Which matched index terms a hit lists in `terms`. */
+export type TermFilter = (term: string) => boolean
+
+function rankWords(
+  words: readonly string[],
+  scored: ScoredIndex,
+  limit: number,
+  listsTerm: TermFilter,
+): IndexAnswer {
   const { documentIds } = scored.documents
   const size = scored.index._nextId
   const bm25 = { ...scored.index._options.searchOptions, ...scored.termOptions }.bm25!
@@ -111,22 +127,55 @@ function rankWords(words: readonly string[], scored: ScoredIndex, limit: number)
     for (const word of wordMatches) if (word.has[shortId]) addUnique(terms, word.sourceTerms)
     return terms
   }
-  const hits = ranked.map((shortId): IndexHit => {
-    const match: Record<string, true> = {}
-    for (const word of wordMatches) {
-      if (!word.has[shortId]) continue
-      for (const { data, term, fieldIds } of word.expansions) {
-        if (fieldIds.some((fieldId) => includes(data[fieldId], shortId))) match[term] = true
+  const terms = matchedTerms(ranked, wordMatches, size, listsTerm)
+  const hits = ranked.map((shortId, i): IndexHit => ({
+    id: String(documentIds[shortId]),
+    score: finalScore[shortId]!,
+    terms: terms[i]!,
+    queryTerms: sourceTermsOf(shortId),
+  }))
+  return { hits, total }
+}
+
+let hitMarks = new Uint8Array(0)
+
+/**
+ * Per page of `ranked`, the index terms it matched (those `listsTerm` accepts), as MiniSearch
+ * lists them: the keys of an object set in the order of the words it matched and their
+ * expansions.
+ * why: list by list (`listedPages`), not a binary search per page in every list: a one-letter
+ * word reaches 200 lists through its prefix expansions
+ */
+function matchedTerms(
+  ranked: readonly number[],
+  words: readonly WordMatches[],
+  size: number,
+  listsTerm: TermFilter,
+): string[][] {
+  if (hitMarks.length < size) hitMarks = new Uint8Array(size)
+  const matches = ranked.map((): Record<string, true> => ({}))
+  const rankOf = new Map(ranked.map((shortId, i) => [shortId, i]))
+  const found = new Int32Array(ranked.length)
+  const inList = new Uint8Array(ranked.length)
+  for (const word of words) {
+    const pages = Int32Array.from(ranked.filter((shortId) => word.has[shortId])).sort()
+    for (const shortId of pages) hitMarks[shortId] = 1
+    for (const { data, term, fieldIds } of word.expansions) {
+      if (!listsTerm(term)) continue
+      for (const fieldId of fieldIds) {
+        const postings = data[fieldId]
+        if (!postings) continue
+        const count = listedPages(postings.ids, pages, hitMarks, found)
+        for (let i = 0; i < count; i++) inList[rankOf.get(postings.ids[found[i]!]!)!] = 1
+      }
+      for (let i = 0; i < ranked.length; i++) {
+        if (inList[i]) matches[i]![term] = true
+        inList[i] = 0
       }
     }
-    return {
-      id: String(documentIds[shortId]),
-      score: finalScore[shortId]!,
-      terms: Object.keys(match),
-      queryTerms: sourceTermsOf(shortId),
-    }
-  })
-  return { hits, total }
+    for (const shortId of pages) hitMarks[shortId] = 0
+  }
+  return matches.map((match) => Object.keys(match))
 }
 
 /** Every matching page scored and re-ranked; the best `limit`. */
@@ -142,43 +191,19 @@ function rankAll(
       ? wordMatches[0]!
       : wordMatches.slice(1).reduce<Matches>(orMatches, copyMatches(wordMatches[0]!))
   const finalScore = scratch('final', combined.score.length)
-  const qualityOf = matchedTermCount(wordMatches)
-  for (const shortId of combined.order) {
+  const qualityOf = qualityFactor(wordMatches)
+  const order = orderOf(combined)
+  for (let n = 0; n < order.length; n++) {
+    const shortId = order[n]!
     // why: MiniSearch multiplies by the number of query terms a page matched
     finalScore[shortId] = combined.score[shortId]! * qualityOf(shortId)
   }
   if (scored.titleFieldId !== undefined) {
     const tier = scratch('tier', combined.score.length)
-    rerankTitleFirst(wordMatches, combined.order, finalScore, tier)
+    rerankTitleFirst(wordMatches, order, finalScore, tier)
   }
-  const ranked = topRanked(combined.order, finalScore, limit)
-  return { ranked, total: combined.order.length, score: finalScore }
-}
-
-/**
- * The number of distinct query terms of the words a page matched (at least 1), as MiniSearch's
- * quality factor counts them.
- * why: counted once per pattern of matched words, not per page; collecting the terms for each
- * of 790 pages was a fifth of a two-word query's cold start
- */
-function matchedTermCount(words: readonly WordMatches[]): (shortId: number) => number {
-  if (words.length === 1) {
-    const count = words[0]!.sourceTerms.length || 1
-    return () => count
-  }
-  const counts = new Map<string, number>()
-  return (shortId) => {
-    let pattern = ''
-    for (const word of words) pattern += word.has[shortId] ? '1' : '0'
-    let count = counts.get(pattern)
-    if (count === undefined) {
-      const terms: string[] = []
-      for (const word of words) if (word.has[shortId]) addUnique(terms, word.sourceTerms)
-      count = terms.length || 1
-      counts.set(pattern, count)
-    }
-    return count
-  }
+  const ranked = topRanked(order, finalScore, limit)
+  return { ranked, total: combined.count, score: finalScore }
 }
 
 /** A query word's terms, their postings and how far each page's title is from it. */
@@ -186,7 +211,7 @@ interface WordTerms {
   termLists: ScoringList[][]
   sourceTerms: string[]
   expansions: Expansion[]
-  titleDistances: Map<number, number>
+  titleDistances: TitleDistances
 }
 
 function wordTerms(word: string, scored: ScoredIndex): WordTerms {
@@ -198,7 +223,12 @@ function wordTerms(word: string, scored: ScoredIndex): WordTerms {
   const lists = terms.map((term, i) => termLists(term, i, terms, scored, expansions))
   const sourceTerms: string[] = []
   addUnique(sourceTerms, terms)
-  const distances = titleDistances(expansions, terms.length, scored.titleFieldId)
+  const distances = titleDistances(
+    expansions,
+    terms.length,
+    scored.titleFieldId,
+    scored.index._nextId,
+  )
   return { termLists: lists, sourceTerms, expansions, titleDistances: distances }
 }
 
@@ -293,11 +323,6 @@ function termLists(
     add(derivedTerm, weight, data, distance)
   }
   return lists
-}
-
-/** Whether a field's postings list `shortId`. */
-function includes(postings: FieldPostings | undefined, shortId: number): boolean {
-  return !!postings && positionOf(postings.ids, shortId) >= 0
 }
 
 function ownValue(object: Record<string, number> | undefined, key: string): number | undefined {

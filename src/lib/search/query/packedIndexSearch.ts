@@ -6,14 +6,16 @@ import {
   type IndexAnswer,
   type IndexInternals,
   type ScoredIndex,
+  type TermFilter,
 } from './minisearchScoring.js'
 
 export interface PackedIndex {
   /**
    * Words (split at spaces) are alternatives (OR), the terms of one word must all match (AND);
-   * the best `limit` hits (default all) with MiniSearch's scores and order.
+   * the best `limit` hits (default all) with MiniSearch's scores and order. `listsTerm`: which
+   * matched index terms the hits list in `terms` (default all).
    */
-  search(query: string, limit?: number): IndexAnswer
+  search(query: string, limit?: number, listsTerm?: TermFilter): IndexAnswer
 }
 
 /**
@@ -78,7 +80,7 @@ export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>)
     },
   }
   return {
-    search: (query, limit = Number.POSITIVE_INFINITY) =>
-      searchWords(query.split(' ').filter(Boolean), scored, limit),
+    search: (query, limit = Number.POSITIVE_INFINITY, listsTerm) =>
+      searchWords(query.split(' ').filter(Boolean), scored, limit, listsTerm),
   }
 }

@@ -22,38 +22,27 @@ export interface Bm25 {
   d: number
 }
 
-/**
- * Scores every posting of one query term's `lists` into fresh matches, in MiniSearch's order.
- * why: `termWeight * termBoost * fieldBoost * docBoost * rawScore` and `k * (1 - b + …)` with
- * the constant parts computed once per field (same operations in the same order, so the same
- * doubles): in a cold start's interpreted code every double operation allocates, and a
- * frequent term runs this for most pages
- */
+/** Scores every posting of one query term's `lists` into fresh matches, in MiniSearch's order. */
 export function scoreLists(lists: readonly ScoringList[], size: number, bm25: Bm25): Matches {
   const matches = emptyMatches(size)
-  const { k, b, d } = bm25
-  const kPlusOne = k + 1
-  const oneMinusB = 1 - b
-  const { score, has, order } = matches
-  for (const { postings, lengths, avgFieldLength, invDocFreq, weight } of lists) {
-    const { ids, frequencies } = postings
+  const terms = bm25Terms(bm25)
+  const { score, has, ids: order } = matches
+  let count = 0
+  for (const list of lists) {
+    const { ids } = list.postings
     for (let p = 0; p < ids.length; p++) {
       const shortId = ids[p]!
-      const termFreq = frequencies[p]!
-      const rawScore =
-        invDocFreq *
-        (d +
-          (termFreq * kPlusOne) /
-            (termFreq + k * (oneMinusB + (b * lengths[shortId]!) / avgFieldLength)))
+      const value = postingScore(list, p, terms)
       if (has[shortId]) {
-        score[shortId] += weight * rawScore
+        score[shortId] += value
       } else {
         has[shortId] = 1
-        score[shortId] = weight * rawScore
-        order.push(shortId)
+        score[shortId] = value
+        order[count++] = shortId
       }
     }
   }
+  matches.count = count
   return matches
 }
 
@@ -68,7 +57,8 @@ export function matchAll(termLists: readonly ScoringList[][], size: number): Mat
   const last = termLists.length - 1
   if (last >= 255) return null
   if (counters.length < size) counters = new Uint8Array(size)
-  const { has, order } = matches
+  const { has, ids: order } = matches
+  let count = 0
   for (let t = 0; t <= last; t++) {
     for (const { postings } of termLists[t]!) {
       const { ids } = postings
@@ -78,59 +68,189 @@ export function matchAll(termLists: readonly ScoringList[][], size: number): Mat
         counters[shortId] = t + 1
         if (t === last) {
           has[shortId] = 1
-          order.push(shortId)
+          order[count++] = shortId
         }
       }
     }
   }
+  matches.count = count
   counters.fill(0, 0, size)
   return matches
 }
 
-/**
- * One page's score for a word of terms: each term's lists scored as `scoreLists` does, the
- * terms added up as `andMatches` does, so the same double as the full scoring.
- */
-export function pageScore(
-  termLists: readonly ScoringList[][],
-  shortId: number,
-  bm25: Bm25,
-): number {
-  const { k, b, d } = bm25
-  const kPlusOne = k + 1
-  const oneMinusB = 1 - b
-  let wordScore = 0
-  for (let t = 0; t < termLists.length; t++) {
-    let termScore = 0
-    let seen = false
-    for (const { postings, lengths, avgFieldLength, invDocFreq, weight } of termLists[t]!) {
-      const p = positionOf(postings.ids, shortId)
-      if (p < 0) continue
-      const termFreq = postings.frequencies[p]!
-      const rawScore =
-        invDocFreq *
-        (d +
-          (termFreq * kPlusOne) /
-            (termFreq + k * (oneMinusB + (b * lengths[shortId]!) / avgFieldLength)))
-      if (seen) termScore += weight * rawScore
-      else termScore = weight * rawScore
-      seen = true
-    }
-    wordScore = t === 0 ? termScore : wordScore + termScore
-  }
-  return wordScore
+let termScores = new Float64Array(0)
+let termSeen = new Uint8Array(0)
+let found = new Int32Array(0)
+
+/** BM25+ parameters with the constant parts MiniSearch's formula uses. */
+interface Bm25Terms extends Bm25 {
+  kPlusOne: number
+  oneMinusB: number
 }
 
-/** Where ascending `ids` hold `shortId` (binary search), or -1. */
-export function positionOf(ids: ArrayLike<number>, shortId: number): number {
-  let low = 0
-  let high = ids.length - 1
-  while (low <= high) {
-    const middle = (low + high) >>> 1
-    const id = ids[middle]!
-    if (id === shortId) return middle
-    if (id < shortId) low = middle + 1
-    else high = middle - 1
+/**
+ * The score of each of `pages` (ascending short ids, each matching the word) for a word of
+ * terms, written into `into`: each term's lists scored as `scoreLists` does, the terms added
+ * up as `andMatches` does, so the same doubles as the full scoring. `marks` is 1 at `pages`.
+ * why: only the pages that can reach the top are scored (titleTierTop.ts); a list is walked or
+ * searched, whichever is shorter (`listedPages`)
+ */
+export function scorePages(
+  termLists: readonly ScoringList[][],
+  pages: Int32Array,
+  marks: Uint8Array,
+  bm25: Bm25,
+  into: Float64Array,
+): void {
+  const terms = bm25Terms(bm25)
+  prepareTermScores(into.length)
+  if (found.length < pages.length) found = new Int32Array(pages.length)
+  for (let t = 0; t < termLists.length; t++) {
+    for (const list of termLists[t]!) {
+      const count = listedPages(list.postings.ids, pages, marks, found)
+      for (let i = 0; i < count; i++) addPostingScore(list, found[i]!, terms)
+    }
+    addTermScores(pages, t, into)
   }
-  return -1
+}
+
+/**
+ * One pass over a word's lists: counts the pages matching every term (as `matchAll`) and
+ * scores the pages marked in `marks` (as `scorePages`; `pages` lists them, each matching the
+ * word). Writes the marked pages to `order` in the order `matchAll` would list them; returns
+ * how many pages match, or null for 255 terms or more.
+ * why: a single word's candidates are known from the titles before counting, so its lists,
+ * 150,000 postings for a one-letter word, are walked once instead of twice
+ */
+export function countAndScore(
+  termLists: readonly ScoringList[][],
+  size: number,
+  pages: Int32Array,
+  marks: Uint8Array,
+  bm25: Bm25,
+  into: Float64Array,
+  order: Int32Array,
+): number | null {
+  const last = termLists.length - 1
+  if (last >= 255) return null
+  if (counters.length < size) counters = new Uint8Array(size)
+  const terms = bm25Terms(bm25)
+  prepareTermScores(into.length)
+  let total = 0
+  let ordered = 0
+  for (let t = 0; t <= last; t++) {
+    for (const list of termLists[t]!) {
+      const { ids } = list.postings
+      for (let p = 0; p < ids.length; p++) {
+        const shortId = ids[p]!
+        if (marks[shortId]) addPostingScore(list, p, terms)
+        if (counters[shortId] !== t) continue
+        counters[shortId] = t + 1
+        if (t !== last) continue
+        total++
+        if (marks[shortId]) order[ordered++] = shortId
+      }
+    }
+    addTermScores(pages, t, into)
+  }
+  counters.fill(0, 0, size)
+  return total
+}
+
+function bm25Terms(bm25: Bm25): Bm25Terms {
+  return { ...bm25, kPlusOne: bm25.k + 1, oneMinusB: 1 - bm25.b }
+}
+
+function prepareTermScores(size: number): void {
+  if (termScores.length < size) {
+    termScores = new Float64Array(size)
+    termSeen = new Uint8Array(size)
+  }
+}
+
+/**
+ * MiniSearch's `termWeight * termBoost * fieldBoost * docBoost * rawScore` (BM25+) of the
+ * posting at `p`, with `k * (1 - b + …)`'s constant parts computed once per query (the same
+ * operations in the same order, so the same doubles as MiniSearch).
+ * why: one place for the formula every scoring path uses; in a cold start's interpreted code
+ * every double operation allocates, and a frequent term runs this for most pages
+ */
+function postingScore(list: ScoringList, p: number, bm25: Bm25Terms): number {
+  const { k, b, d, kPlusOne, oneMinusB } = bm25
+  const { postings, lengths, avgFieldLength, invDocFreq, weight } = list
+  const termFreq = postings.frequencies[p]!
+  const rawScore =
+    invDocFreq *
+    (d +
+      (termFreq * kPlusOne) /
+        (termFreq + k * (oneMinusB + (b * lengths[postings.ids[p]!]!) / avgFieldLength)))
+  return weight * rawScore
+}
+
+// why: as `scoreLists` adds a term's lists: the first list's score, plus each next one's
+function addPostingScore(list: ScoringList, p: number, bm25: Bm25Terms): void {
+  const shortId = list.postings.ids[p]!
+  const value = postingScore(list, p, bm25)
+  if (termSeen[shortId]) {
+    termScores[shortId] += value
+  } else {
+    termSeen[shortId] = 1
+    termScores[shortId] = value
+  }
+}
+
+// why: as `andMatches`: the word's score is its first term's, plus each next term's
+function addTermScores(pages: Int32Array, t: number, into: Float64Array): void {
+  for (let n = 0; n < pages.length; n++) {
+    const shortId = pages[n]!
+    const termScore = termSeen[shortId] ? termScores[shortId]! : 0
+    into[shortId] = t === 0 ? termScore : into[shortId]! + termScore
+    termSeen[shortId] = 0
+  }
+}
+
+/**
+ * Where the ascending `ids` hold any of `pages` (ascending short ids, 1 in `marks`): their
+ * positions in `ids`, ascending, written to `into` (as long as `pages` at least); returns how
+ * many.
+ * why: a short list is walked (one check per posting), a long one searched page by page with
+ * galloping steps from the last position found
+ */
+export function listedPages(
+  ids: Uint32Array,
+  pages: Int32Array,
+  marks: Uint8Array,
+  into: Int32Array,
+): number {
+  let count = 0
+  if (ids.length <= pages.length * 4) {
+    for (let p = 0; p < ids.length; p++) if (marks[ids[p]!]) into[count++] = p
+    return count
+  }
+  let at = 0
+  for (let i = 0; i < pages.length && at < ids.length; i++) {
+    const shortId = pages[i]!
+    at = seek(ids, at, shortId)
+    if (at < ids.length && ids[at] === shortId) into[count++] = at
+  }
+  return count
+}
+
+/** The first position from `from` on whose id is at least `shortId` (ids ascending). */
+function seek(ids: Uint32Array, from: number, shortId: number): number {
+  if (ids[from]! >= shortId) return from
+  // why: ids[low] < shortId holds throughout; high is past the end or at an id >= shortId
+  let low = from
+  let step = 1
+  while (low + step < ids.length && ids[low + step]! < shortId) {
+    low += step
+    step *= 2
+  }
+  let high = Math.min(low + step, ids.length)
+  while (low + 1 < high) {
+    const middle = (low + high) >>> 1
+    if (ids[middle]! < shortId) low = middle
+    else high = middle
+  }
+  return high
 }

@@ -5,13 +5,13 @@ import { loadPackedIndex, type PackedIndex } from './packedIndexSearch.js'
 import { SEARCH_INDEX_FORMAT, searchOptions } from '../terms/indexOptions.js'
 import type { StoredPage } from '../siteContentTypes.js'
 import type { SiteSearchData } from '../index/searchDataReader.js'
-import { isEncodedJapaneseTerm } from '../terms/termEncoding.js'
+import { isLatinIndexTerm } from '../terms/termEncoding.js'
 
 /** Most results one answer carries; `totalResults` still counts every match. */
 const MAX_RESULTS = 50
 
 /** A search result (§2.5): the page's stored fields plus what the query adds. */
-export interface SearchResult extends Omit<StoredPage, 'text'> {
+export interface SearchResult extends Omit<StoredPage, 'text' | 'textIsPlain'> {
   excerpt: string
   highlighted_title: string
   highlighted_excerpt: string
@@ -76,13 +76,19 @@ export function createSiteSearch(
     load: () => void load(),
     search(query, excerptLength) {
       const { data, index } = load()
-      const { hits, total } = index.search(query, MAX_RESULTS)
+      // why: Japanese index terms are bigrams; the query's own Japanese runs are marked instead
+      const { hits, total } = index.search(query, MAX_RESULTS, isLatinIndexTerm)
       const queryRuns = cjkRuns(query)
       const results = hits.flatMap((hit): SearchResult[] => {
         const page = readPage(data, hit.id)
         if (!page) return []
         const terms = matchTerms(queryRuns, hit.terms)
-        const { excerpt, highlightedExcerpt } = makeExcerpt(page.text, terms, excerptLength)
+        const { excerpt, highlightedExcerpt } = makeExcerpt(
+          page.text,
+          terms,
+          excerptLength,
+          page.textIsPlain === true,
+        )
         return [
           {
             id: page.id,
@@ -105,8 +111,9 @@ export function createSiteSearch(
 
 /**
  * Terms to mark: Japanese query words whole (`ドリッパー`, not its bigrams `ドリ`, `パー` wherever
- * they occur), Latin ones as the indexed words they matched (`toko` marks `tokoname`).
+ * they occur), Latin ones as the indexed words they matched (`toko` marks `tokoname`): the
+ * hit's `terms`, which list only Latin index terms here (`isLatinIndexTerm`).
  */
 function matchTerms(queryRuns: readonly string[], indexTerms: readonly string[]): string[] {
-  return [...queryRuns, ...indexTerms.filter((term) => !isEncodedJapaneseTerm(term))]
+  return [...queryRuns, ...indexTerms]
 }

@@ -1,12 +1,24 @@
-import { scratch, topRanked, type Matches } from './matchSets.js'
-import { matchAll, pageScore, type Bm25, type ScoringList } from './scoringLists.js'
-import { writeTitleTiers } from './titleFirstRanking.js'
+import {
+  emptyMatches,
+  largestAt,
+  orderOf,
+  qualityFactor,
+  scratch,
+  topRanked,
+  type Matches,
+} from './matchSets.js'
+import { countAndScore, matchAll, scorePages, type Bm25, type ScoringList } from './scoringLists.js'
+import {
+  writeSingleWordTitleTiers,
+  writeTitleTiers,
+  type TitleDistances,
+} from './titleFirstRanking.js'
 
 /** What the shortcut reads of a query word (minisearchScoring.ts). */
 export interface TitleTierWord {
   termLists: ScoringList[][]
   sourceTerms: string[]
-  titleDistances: Map<number, number>
+  titleDistances: TitleDistances
 }
 
 /** The best `limit` pages (short ids), their final scores, every word's matches, the total. */
@@ -18,18 +30,16 @@ export interface TitleTierAnswer<W> {
 }
 
 let marks = new Uint8Array(0)
-
-/** What a posting of the full scoring costs, in steps of a binary search (measured roughly). */
-const POSTING_STEPS = 3
+let started = new Uint8Array(0)
 
 /**
  * The best `limit` pages of `words` (OR) when the title-first tiers (titleFirstRanking.ts) leave
  * few pages that can reach them: the tiers come from which words a page matches (counted, not
  * scored) and the title postings, so only the pages in the tiers reaching the top `limit` are
- * scored, each on its own with the same doubles as the full scoring. Null when it does not
- * apply (the caller scores every page).
+ * scored, with the same doubles as the full scoring. Null when it does not apply (the caller
+ * scores every page).
  * why: a word on most pages (`珈琲豆` on 11,844 of 20,000) was scored page by page, most of a
- * 20,000-page cold start; its title holds it on a few hundred
+ * 20,000-page query; its title holds it on a few hundred
  */
 export function titleTierTop<W extends TitleTierWord>(
   words: readonly W[],
@@ -38,25 +48,12 @@ export function titleTierTop<W extends TitleTierWord>(
   bm25: Bm25,
 ): TitleTierAnswer<W> | null {
   if (!Number.isFinite(limit) || words.some((word) => word.termLists.length === 0)) return null
-  let steps = 0
-  let postings = 0
-  for (const word of words) {
-    for (const termLists of word.termLists) {
-      for (const { postings: list } of termLists) {
-        postings += list.ids.length
-        steps += 32 - Math.clz32(list.ids.length)
-      }
-    }
-  }
-  // why: scoring a page on its own costs a binary search in every postings list (`steps` for
-  // all), so the shortcut pays only when it skips most postings (a one-letter word reaches
-  // dozens of large lists through its prefix expansions)
-  const affordable = (pages: number): boolean =>
-    pages <= limit || pages * steps <= postings * POSTING_STEPS
-  // why: a single word's page reaches a tier above the rest only through its title
-  const { titleDistances } = words[0]!
-  if (words.length === 1 && (titleDistances.size < limit || !affordable(titleDistances.size))) {
-    return null
+  // why: a single word's page reaches a tier above the rest only through its title; with fewer
+  // such pages than `limit`, every page is a candidate and the counting pass would be wasted
+  if (words.length === 1) {
+    return words[0]!.titleDistances.shortIds.length < limit
+      ? null
+      : singleWordTop(words[0]!, size, limit, bm25)
   }
   const matched: (W & Matches)[] = []
   for (const word of words) {
@@ -65,42 +62,176 @@ export function titleTierTop<W extends TitleTierWord>(
     matched.push({ ...matches, ...word })
   }
   if (marks.length < size) marks = new Uint8Array(size)
-  // why: the order MiniSearch's OR gives: the first word's pages, then each next word's new ones
-  const order: number[] = []
-  for (const { order: wordOrder } of matched) {
-    for (const shortId of wordOrder) {
-      if (marks[shortId]) continue
-      marks[shortId] = 1
-      order.push(shortId)
-    }
+  // why: the pages matching every word are in tiers above the rest; when they fill the top
+  // `limit`, only they need tiers (a few thousand instead of the 13,000 of the union)
+  let pages = matchingEvery(matched, size)
+  let total: number
+  if (pages.count >= limit) {
+    total = unionCount(matched)
+  } else {
+    pages = union(matched, size)
+    total = pages.count
   }
-  for (const shortId of order) marks[shortId] = 0
-  const tier = writeTitleTiers(matched, order, scratch('tier', size))
+  const order = orderOf(pages)
+  const tier = writeTitleTiers(matched, order, scratch('tier', size), pages.has)
   let lowest = Number.NEGATIVE_INFINITY
-  if (order.length > limit) {
-    const sorted = scratch('rank', order.length)
-    for (let i = 0; i < order.length; i++) sorted[i] = tier[order[i]!]!
-    sorted.sort()
-    lowest = sorted[order.length - limit]!
+  if (order.length > limit) lowest = largestAt(order, tier, limit)
+  const candidates = emptyMatches(size)
+  for (let n = 0; n < order.length; n++) {
+    const shortId = order[n]!
+    if (tier[shortId]! >= lowest) candidates.ids[candidates.count++] = shortId
   }
-  const candidates: number[] = []
-  for (const shortId of order) if (tier[shortId]! >= lowest) candidates.push(shortId)
-  if (!affordable(candidates.length)) return null
-  const score = scratch('final', size)
-  for (const shortId of candidates) {
-    let s = 0
-    let first = true
-    const terms: string[] = []
-    for (const word of matched) {
-      if (!word.has[shortId]) continue
-      const wordScore = pageScore(word.termLists, shortId, bm25)
-      s = first ? wordScore : s + wordScore
-      first = false
-      for (const term of word.sourceTerms) if (!terms.includes(term)) terms.push(term)
+  const ranked = orderOf(candidates)
+  const score = scoreCandidates(matched, ranked, size, bm25)
+  addTiers(ranked, tier, score)
+  return { words: matched, ranked: topRanked(ranked, score, limit), score, total }
+}
+
+/** The pages matching every word, in the order of the first word (MiniSearch's OR order). */
+function matchingEvery(words: readonly Matches[], size: number): Matches {
+  const every = emptyMatches(size)
+  const { ids, count } = words[0]!
+  for (let i = 0; i < count; i++) {
+    const shortId = ids[i]!
+    let all = true
+    for (let w = 1; w < words.length && all; w++) all = words[w]!.has[shortId] === 1
+    if (!all) continue
+    every.has[shortId] = 1
+    every.ids[every.count++] = shortId
+  }
+  return every
+}
+
+/** The pages matching any word, in MiniSearch's OR order: the first word's, then each next word's new ones. */
+function union(words: readonly Matches[], size: number): Matches {
+  const pages = emptyMatches(size)
+  for (const word of words) {
+    for (let i = 0; i < word.count; i++) {
+      const shortId = word.ids[i]!
+      if (pages.has[shortId]) continue
+      pages.has[shortId] = 1
+      pages.ids[pages.count++] = shortId
     }
-    // why: as searchWords: MiniSearch's quality factor, then the tier with s / (1 + s)
-    s = s * (terms.length || 1)
+  }
+  return pages
+}
+
+/** How many pages match any word. */
+function unionCount(words: readonly Matches[]): number {
+  let count = 0
+  for (let w = 0; w < words.length; w++) {
+    const { ids, count: wordCount } = words[w]!
+    for (let i = 0; i < wordCount; i++) {
+      const shortId = ids[i]!
+      let earlier = false
+      for (let e = 0; e < w && !earlier; e++) earlier = words[e]!.has[shortId] === 1
+      if (!earlier) count++
+    }
+  }
+  return count
+}
+
+/**
+ * `titleTierTop` for one word whose title holders reach the top `limit`: the candidates come
+ * from the titles alone, so the word's lists are walked once, counting and scoring together.
+ * The word's matches hold only the candidates (every page ranked is one).
+ */
+function singleWordTop<W extends TitleTierWord>(
+  word: W,
+  size: number,
+  limit: number,
+  bm25: Bm25,
+): TitleTierAnswer<W> | null {
+  if (marks.length < size) marks = new Uint8Array(size)
+  const holders = word.titleDistances.shortIds
+  const tier = writeSingleWordTitleTiers(word.titleDistances, scratch('tier', size))
+  const lowest = largestAt(holders, tier, limit)
+  let count = 0
+  const pages = new Int32Array(holders.length)
+  for (let n = 0; n < holders.length; n++) {
+    const shortId = holders[n]!
+    if (tier[shortId]! >= lowest) pages[count++] = shortId
+  }
+  const ascending = pages.subarray(0, count).sort()
+  for (let n = 0; n < ascending.length; n++) {
+    const shortId = ascending[n]!
+    marks[shortId] = 1
+  }
+  const matches = emptyMatches(size)
+  const score = scratch('final', size)
+  const total = countAndScore(word.termLists, size, ascending, marks, bm25, score, matches.ids)
+  for (let n = 0; n < ascending.length; n++) {
+    const shortId = ascending[n]!
+    marks[shortId] = 0
+  }
+  if (total === null) return null
+  matches.count = count
+  const ranked = orderOf(matches)
+  const quality = qualityFactor([{ has: matches.has, sourceTerms: word.sourceTerms }])(0)
+  for (let n = 0; n < ranked.length; n++) {
+    const shortId = ranked[n]!
+    matches.has[shortId] = 1
+    score[shortId] = score[shortId]! * quality
+  }
+  addTiers(ranked, tier, score)
+  return {
+    words: [{ ...matches, ...word }],
+    ranked: topRanked(ranked, score, limit),
+    score,
+    total,
+  }
+}
+
+// why: as searchWords: the tier with MiniSearch's score squeezed into s / (1 + s)
+function addTiers(pages: Int32Array, tier: Float64Array, score: Float64Array): void {
+  for (let n = 0; n < pages.length; n++) {
+    const shortId = pages[n]!
+    const s = score[shortId]!
     score[shortId] = tier[shortId]! + s / (1 + s)
   }
-  return { words: matched, ranked: topRanked(candidates, score, limit), score, total: order.length }
+}
+
+/**
+ * MiniSearch's score of each candidate page: its words' scores added in word order, times the
+ * quality factor (matchSets.ts).
+ */
+function scoreCandidates(
+  words: readonly (TitleTierWord & Matches)[],
+  candidates: Int32Array,
+  size: number,
+  bm25: Bm25,
+): Float64Array {
+  const ascending = candidates.slice().sort()
+  if (started.length < size) started = new Uint8Array(size)
+  const score = scratch('final', size)
+  const wordScore = scratch('word', size)
+  const wordPages = new Int32Array(ascending.length)
+  for (let w = 0; w < words.length; w++) {
+    const { has, termLists } = words[w]!
+    let count = 0
+    for (let n = 0; n < ascending.length; n++) {
+      const shortId = ascending[n]!
+      if (!has[shortId]) continue
+      wordPages[count++] = shortId
+      marks[shortId] = 1
+    }
+    const pages = wordPages.subarray(0, count)
+    scorePages(termLists, pages, marks, bm25, wordScore)
+    for (let n = 0; n < pages.length; n++) {
+      const shortId = pages[n]!
+      // why: the first word a page matches starts its sum, as MiniSearch's OR does
+      score[shortId] = started[shortId]
+        ? score[shortId]! + wordScore[shortId]!
+        : wordScore[shortId]!
+      started[shortId] = 1
+      marks[shortId] = 0
+    }
+  }
+  const quality = qualityFactor(words)
+  for (let n = 0; n < ascending.length; n++) {
+    const shortId = ascending[n]!
+    score[shortId] = score[shortId]! * quality(shortId)
+    started[shortId] = 0
+  }
+  return score
 }

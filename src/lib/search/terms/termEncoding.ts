@@ -25,3 +25,8 @@ export function encodeTerm(term: string): string {
 export function isEncodedJapaneseTerm(term: string): boolean {
   return term.startsWith(MARKER)
 }
+
+/** True for an index term that is not Japanese: a Latin word or number as the page has it. */
+export function isLatinIndexTerm(term: string): boolean {
+  return !isEncodedJapaneseTerm(term)
+}
