@@ -12,7 +12,8 @@ import {
   type Matches,
 } from './matchSets.js'
 import type { TermData } from '../index/packedIndex.js'
-import { listedPages, scoreLists, type Bm25, type ScoringList } from './scoringLists.js'
+import { scoreLists, type Bm25, type ScoringList } from './scoringLists.js'
+import { matchedTerms, type ExpandedTerm, type TermFilter } from './hitTerms.js'
 import { titleTierTop } from './titleTierTop.js'
 import {
   rerankTitleFirst,
@@ -57,10 +58,7 @@ export interface IndexAnswer {
   total: number
 }
 
-interface Expansion extends TermExpansion {
-  term: string
-  fieldIds: number[]
-}
+interface Expansion extends TermExpansion, ExpandedTerm {}
 
 interface WordMatches extends Matches {
   termLists: ScoringList[][]
@@ -105,9 +103,6 @@ export function searchWords(
   }
 }
 
-/** Which matched index terms a hit lists in `terms`. */
-export type TermFilter = (term: string) => boolean
-
 function rankWords(
   words: readonly string[],
   scored: ScoredIndex,
@@ -135,47 +130,6 @@ function rankWords(
     queryTerms: sourceTermsOf(shortId),
   }))
   return { hits, total }
-}
-
-let hitMarks = new Uint8Array(0)
-
-/**
- * Per page of `ranked`, the index terms it matched (those `listsTerm` accepts), as MiniSearch
- * lists them: the keys of an object set in the order of the words it matched and their
- * expansions.
- * why: list by list (`listedPages`), not a binary search per page in every list: a one-letter
- * word reaches 200 lists through its prefix expansions
- */
-function matchedTerms(
-  ranked: readonly number[],
-  words: readonly WordMatches[],
-  size: number,
-  listsTerm: TermFilter,
-): string[][] {
-  if (hitMarks.length < size) hitMarks = new Uint8Array(size)
-  const matches = ranked.map((): Record<string, true> => ({}))
-  const rankOf = new Map(ranked.map((shortId, i) => [shortId, i]))
-  const found = new Int32Array(ranked.length)
-  const inList = new Uint8Array(ranked.length)
-  for (const word of words) {
-    const pages = Int32Array.from(ranked.filter((shortId) => word.has[shortId])).sort()
-    for (const shortId of pages) hitMarks[shortId] = 1
-    for (const { data, term, fieldIds } of word.expansions) {
-      if (!listsTerm(term)) continue
-      for (const fieldId of fieldIds) {
-        const postings = data[fieldId]
-        if (!postings) continue
-        const count = listedPages(postings.ids, pages, hitMarks, found)
-        for (let i = 0; i < count; i++) inList[rankOf.get(postings.ids[found[i]!]!)!] = 1
-      }
-      for (let i = 0; i < ranked.length; i++) {
-        if (inList[i]) matches[i]![term] = true
-        inList[i] = 0
-      }
-    }
-    for (const shortId of pages) hitMarks[shortId] = 0
-  }
-  return matches.map((match) => Object.keys(match))
 }
 
 /** Every matching page scored and re-ranked; the best `limit`. */

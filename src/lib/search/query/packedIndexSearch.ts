@@ -6,8 +6,8 @@ import {
   type IndexAnswer,
   type IndexInternals,
   type ScoredIndex,
-  type TermFilter,
 } from './minisearchScoring.js'
+import type { TermFilter } from './hitTerms.js'
 
 export interface PackedIndex {
   /**

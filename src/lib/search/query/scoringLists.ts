@@ -46,38 +46,6 @@ export function scoreLists(lists: readonly ScoringList[], size: number, bm25: Bm
   return matches
 }
 
-let counters = new Uint8Array(0)
-
-/**
- * The pages matching every term (each term: any of its lists), in the order `scoreLists` and
- * `andMatches` would give them, without scores; null for 255 terms or more.
- */
-export function matchAll(termLists: readonly ScoringList[][], size: number): Matches | null {
-  const matches = emptyMatches(size)
-  const last = termLists.length - 1
-  if (last >= 255) return null
-  if (counters.length < size) counters = new Uint8Array(size)
-  const { has, ids: order } = matches
-  let count = 0
-  for (let t = 0; t <= last; t++) {
-    for (const { postings } of termLists[t]!) {
-      const { ids } = postings
-      for (let p = 0; p < ids.length; p++) {
-        const shortId = ids[p]!
-        if (counters[shortId] !== t) continue
-        counters[shortId] = t + 1
-        if (t === last) {
-          has[shortId] = 1
-          order[count++] = shortId
-        }
-      }
-    }
-  }
-  matches.count = count
-  counters.fill(0, 0, size)
-  return matches
-}
-
 let termScores = new Float64Array(0)
 let termSeen = new Uint8Array(0)
 let found = new Int32Array(0)
@@ -114,30 +82,42 @@ export function scorePages(
   }
 }
 
+let counters = new Uint8Array(0)
+
+/** Pages to score while counting (`matchAndScore`), with where their scores go. */
+export interface PageScoring {
+  /** Ascending short ids; 1 in `marks` at each. */
+  pages: Int32Array
+  marks: Uint8Array
+  bm25: Bm25
+  /**
+   * Receives the word's score of each of `pages` that matches the word (as `scorePages`; a
+   * meaningless value for the others).
+   */
+  into: Float64Array
+}
+
 /**
- * One pass over a word's lists: counts the pages matching every term (as `matchAll`) and
- * scores the pages marked in `marks` (as `scorePages`; `pages` lists them, each matching the
- * word). Writes the marked pages to `order` in the order `matchAll` would list them; returns
- * how many pages match, or null for 255 terms or more.
- * why: a single word's candidates are known from the titles before counting, so its lists,
- * 150,000 postings for a one-letter word, are walked once instead of twice
+ * The pages matching every term (each term: any of its lists), in the order `scoreLists` and
+ * `andMatches` would give them, with the pages of `scoring` scored in the same pass; null for
+ * 255 terms or more.
+ * why: the candidates are mostly known before counting (the pages whose title holds a word);
+ * a one-letter word's 150,000 postings are walked once instead of counted, then searched again
  */
-export function countAndScore(
+export function matchAndScore(
   termLists: readonly ScoringList[][],
   size: number,
-  pages: Int32Array,
-  marks: Uint8Array,
-  bm25: Bm25,
-  into: Float64Array,
-  order: Int32Array,
-): number | null {
+  scoring: PageScoring,
+): Matches | null {
+  const matches = emptyMatches(size)
   const last = termLists.length - 1
   if (last >= 255) return null
   if (counters.length < size) counters = new Uint8Array(size)
-  const terms = bm25Terms(bm25)
+  const { marks, pages, into } = scoring
+  const terms = bm25Terms(scoring.bm25)
   prepareTermScores(into.length)
-  let total = 0
-  let ordered = 0
+  const { has, ids: order } = matches
+  let count = 0
   for (let t = 0; t <= last; t++) {
     for (const list of termLists[t]!) {
       const { ids } = list.postings
@@ -146,15 +126,17 @@ export function countAndScore(
         if (marks[shortId]) addPostingScore(list, p, terms)
         if (counters[shortId] !== t) continue
         counters[shortId] = t + 1
-        if (t !== last) continue
-        total++
-        if (marks[shortId]) order[ordered++] = shortId
+        if (t === last) {
+          has[shortId] = 1
+          order[count++] = shortId
+        }
       }
     }
     addTermScores(pages, t, into)
   }
+  matches.count = count
   counters.fill(0, 0, size)
-  return total
+  return matches
 }
 
 function bm25Terms(bm25: Bm25): Bm25Terms {

@@ -109,6 +109,12 @@ export interface RankedWord {
   titleDistances: TitleDistances
 }
 
+/** The tier of a page matching `matched` of `wordCount` words, before its title counts. */
+export function matchedWordsTier(matched: number, wordCount: number): number {
+  const base = wordCount + 1
+  return matched * base * base * base
+}
+
 /**
  * The tier (the whole part of the title-first score) of each page of `order`, written into
  * `tier`: words matched, then title words matched exactly, within one typo, at all. `members`:
@@ -125,7 +131,7 @@ export function writeTitleTiers(
     const shortId = order[n]!
     let matched = 0
     for (const word of words) matched += word.has[shortId]!
-    tier[shortId] = matched * base * base * base
+    tier[shortId] = matchedWordsTier(matched, words.length)
   }
   for (const word of words) {
     const { shortIds, distances } = word.titleDistances
@@ -136,21 +142,6 @@ export function writeTitleTiers(
         tier[shortId] += titleBonus(distance, base)
       }
     }
-  }
-  return tier
-}
-
-/**
- * `writeTitleTiers` for a query of one word, for the pages whose title holds it (all of which
- * match the word): its other pages are all in the lowest tier.
- */
-export function writeSingleWordTitleTiers(
-  { shortIds, distances }: TitleDistances,
-  tier: Float64Array,
-): Float64Array {
-  const base = 2
-  for (let i = 0; i < shortIds.length; i++) {
-    tier[shortIds[i]!] = base * base * base + titleBonus(distances[i]!, base)
   }
   return tier
 }

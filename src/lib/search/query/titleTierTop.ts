@@ -7,12 +7,8 @@ import {
   topRanked,
   type Matches,
 } from './matchSets.js'
-import { countAndScore, matchAll, scorePages, type Bm25, type ScoringList } from './scoringLists.js'
-import {
-  writeSingleWordTitleTiers,
-  writeTitleTiers,
-  type TitleDistances,
-} from './titleFirstRanking.js'
+import { matchAndScore, scorePages, type Bm25, type ScoringList } from './scoringLists.js'
+import { matchedWordsTier, writeTitleTiers, type TitleDistances } from './titleFirstRanking.js'
 
 /** What the shortcut reads of a query word (minisearchScoring.ts). */
 export interface TitleTierWord {
@@ -35,9 +31,9 @@ let started = new Uint8Array(0)
 /**
  * The best `limit` pages of `words` (OR) when the title-first tiers (titleFirstRanking.ts) leave
  * few pages that can reach them: the tiers come from which words a page matches (counted, not
- * scored) and the title postings, so only the pages in the tiers reaching the top `limit` are
- * scored, with the same doubles as the full scoring. Null when it does not apply (the caller
- * scores every page).
+ * scored) and the title postings, so only the pages in the tiers reaching the top `limit` (the
+ * candidates) are scored, with the same doubles as the full scoring. Null when it does not apply
+ * (the caller scores every page).
  * why: a word on most pages (`珈琲豆` on 11,844 of 20,000) was scored page by page, most of a
  * 20,000-page query; its title holds it on a few hundred
  */
@@ -50,41 +46,135 @@ export function titleTierTop<W extends TitleTierWord>(
   if (!Number.isFinite(limit) || words.some((word) => word.termLists.length === 0)) return null
   // why: a single word's page reaches a tier above the rest only through its title; with fewer
   // such pages than `limit`, every page is a candidate and the counting pass would be wasted
-  if (words.length === 1) {
-    return words[0]!.titleDistances.shortIds.length < limit
-      ? null
-      : singleWordTop(words[0]!, size, limit, bm25)
+  if (words.length === 1 && words[0]!.titleDistances.shortIds.length < limit) return null
+  if (marks.length < size) {
+    marks = new Uint8Array(size)
+    started = new Uint8Array(size)
   }
+  const titled = titleHolders(words, size)
+  const score = scratch('final', size)
+  const matched = countAndScoreTitled(words, size, titled, bm25, score)
+  const candidates = matched && topTierPages(matched, titled, size, limit)
+  // why: the pages scored while counting are the candidates unless the top tiers hold pages
+  // whose title holds no query word (then those are scored now)
+  const scoredAlready = candidates?.ranked.every((shortId) => marks[shortId] === 1)
+  clearMarks(titled)
+  if (!matched || !candidates) return null
+  const { ranked, tier, total } = candidates
+  if (scoredAlready) applyQuality(matched, ranked, score)
+  else scoreCandidates(matched, ranked, size, bm25, score)
+  addTiers(ranked, tier, score)
+  return { words: matched, ranked: topRanked(ranked, score, limit), score, total }
+}
+
+/**
+ * The pages whose title holds a query word, ascending, marked 1 in `marks`.
+ * why: they are the candidates whenever the top tiers hold `limit` of them
+ */
+function titleHolders(words: readonly TitleTierWord[], size: number): Int32Array {
+  const holders = emptyMatches(size)
+  for (const { titleDistances } of words) {
+    for (let n = 0; n < titleDistances.shortIds.length; n++) {
+      const shortId = titleDistances.shortIds[n]!
+      if (marks[shortId]) continue
+      marks[shortId] = 1
+      holders.ids[holders.count++] = shortId
+    }
+  }
+  return orderOf(holders).sort()
+}
+
+function clearMarks(pages: Int32Array): void {
+  for (let n = 0; n < pages.length; n++) marks[pages[n]!] = 0
+}
+
+/**
+ * Every word's matches, counted in one pass over its lists that also scores the `titled` pages
+ * into `score` (MiniSearch's sum over the words a page matches, in word order; the quality factor
+ * not yet applied); null when a word has too many terms to count.
+ */
+function countAndScoreTitled<W extends TitleTierWord>(
+  words: readonly W[],
+  size: number,
+  titled: Int32Array,
+  bm25: Bm25,
+  score: Float64Array,
+): (W & Matches)[] | null {
+  const wordScore = scratch('word', size)
   const matched: (W & Matches)[] = []
   for (const word of words) {
-    const matches = matchAll(word.termLists, size)
-    if (!matches) return null
+    const matches = matchAndScore(word.termLists, size, {
+      pages: titled,
+      marks,
+      bm25,
+      into: wordScore,
+    })
+    if (!matches) break
     matched.push({ ...matches, ...word })
+    addWordScores(titled, matches.has, wordScore, score)
   }
-  if (marks.length < size) marks = new Uint8Array(size)
+  for (let n = 0; n < titled.length; n++) started[titled[n]!] = 0
+  return matched.length === words.length ? matched : null
+}
+
+// why: the first word a page matches starts its sum, as MiniSearch's OR does
+function addWordScores(
+  pages: Int32Array,
+  has: Uint8Array,
+  wordScore: Float64Array,
+  score: Float64Array,
+): void {
+  for (let n = 0; n < pages.length; n++) {
+    const shortId = pages[n]!
+    if (!has[shortId]) continue
+    score[shortId] = started[shortId] ? score[shortId]! + wordScore[shortId]! : wordScore[shortId]!
+    started[shortId] = 1
+  }
+}
+
+/**
+ * The pages in the tiers reaching the top `limit` (in MiniSearch's order), every page's tier and
+ * how many pages match. `titled`: the pages whose title holds a word, marked in `marks`.
+ */
+function topTierPages(
+  words: readonly (TitleTierWord & Matches)[],
+  titled: Int32Array,
+  size: number,
+  limit: number,
+): { ranked: Int32Array; tier: Float64Array; total: number } {
+  const tier = scratch('tier', size)
+  // why: a page whose title holds none of the words is at most in the tier of matching every
+  // word; when `limit` titled pages are above it, only titled pages need tiers (hundreds instead
+  // of the thousands matching every word)
+  if (titled.length >= limit) {
+    writeTitleTiers(words, titled, tier, marks)
+    const lowest = largestAt(titled, tier, limit)
+    if (lowest > matchedWordsTier(words.length, words.length)) {
+      // why: such pages match every word, so they come in the first word's order
+      const candidates = emptyMatches(size)
+      const { ids, count } = words[0]!
+      for (let n = 0; n < count; n++) {
+        const shortId = ids[n]!
+        if (marks[shortId] && tier[shortId]! >= lowest) {
+          candidates.ids[candidates.count++] = shortId
+        }
+      }
+      return { ranked: orderOf(candidates), tier, total: unionCount(words, size) }
+    }
+  }
   // why: the pages matching every word are in tiers above the rest; when they fill the top
-  // `limit`, only they need tiers (a few thousand instead of the 13,000 of the union)
-  let pages = matchingEvery(matched, size)
-  let total: number
-  if (pages.count >= limit) {
-    total = unionCount(matched)
-  } else {
-    pages = union(matched, size)
-    total = pages.count
-  }
+  // `limit`, only they need tiers
+  let pages = words.length === 1 ? words[0]! : matchingEvery(words, size)
+  if (words.length > 1 && pages.count < limit) pages = union(words, size)
   const order = orderOf(pages)
-  const tier = writeTitleTiers(matched, order, scratch('tier', size), pages.has)
-  let lowest = Number.NEGATIVE_INFINITY
-  if (order.length > limit) lowest = largestAt(order, tier, limit)
+  writeTitleTiers(words, order, tier, pages.has)
+  const lowest = order.length > limit ? largestAt(order, tier, limit) : Number.NEGATIVE_INFINITY
   const candidates = emptyMatches(size)
   for (let n = 0; n < order.length; n++) {
     const shortId = order[n]!
     if (tier[shortId]! >= lowest) candidates.ids[candidates.count++] = shortId
   }
-  const ranked = orderOf(candidates)
-  const score = scoreCandidates(matched, ranked, size, bm25)
-  addTiers(ranked, tier, score)
-  return { words: matched, ranked: topRanked(ranked, score, limit), score, total }
+  return { ranked: orderOf(candidates), tier, total: unionCount(words, size) }
 }
 
 /** The pages matching every word, in the order of the first word (MiniSearch's OR order). */
@@ -102,7 +192,7 @@ function matchingEvery(words: readonly Matches[], size: number): Matches {
   return every
 }
 
-/** The pages matching any word, in MiniSearch's OR order: the first word's, then each next word's new ones. */
+/** The pages matching any word, in MiniSearch's OR order: the first word's, then each next's new ones. */
 function union(words: readonly Matches[], size: number): Matches {
   const pages = emptyMatches(size)
   for (const word of words) {
@@ -117,68 +207,61 @@ function union(words: readonly Matches[], size: number): Matches {
 }
 
 /** How many pages match any word. */
-function unionCount(words: readonly Matches[]): number {
-  let count = 0
-  for (let w = 0; w < words.length; w++) {
-    const { ids, count: wordCount } = words[w]!
-    for (let i = 0; i < wordCount; i++) {
-      const shortId = ids[i]!
-      let earlier = false
-      for (let e = 0; e < w && !earlier; e++) earlier = words[e]!.has[shortId] === 1
-      if (!earlier) count++
-    }
+function unionCount(words: readonly Matches[], size: number): number {
+  if (words.length === 1) return words[0]!.count
+  // why: two words: both counts less the pages in both, without marking the union
+  if (words.length === 2) {
+    const [first, second] = words as [Matches, Matches]
+    let both = 0
+    for (let n = 0; n < first.count; n++) both += second.has[first.ids[n]!]!
+    return first.count + second.count - both
   }
-  return count
+  return union(words, size).count
 }
 
 /**
- * `titleTierTop` for one word whose title holders reach the top `limit`: the candidates come
- * from the titles alone, so the word's lists are walked once, counting and scoring together.
- * The word's matches hold only the candidates (every page ranked is one).
+ * MiniSearch's score of each candidate page into `score`: its words' scores added in word order,
+ * times the quality factor.
  */
-function singleWordTop<W extends TitleTierWord>(
-  word: W,
+function scoreCandidates(
+  words: readonly (TitleTierWord & Matches)[],
+  candidates: Int32Array,
   size: number,
-  limit: number,
   bm25: Bm25,
-): TitleTierAnswer<W> | null {
-  if (marks.length < size) marks = new Uint8Array(size)
-  const holders = word.titleDistances.shortIds
-  const tier = writeSingleWordTitleTiers(word.titleDistances, scratch('tier', size))
-  const lowest = largestAt(holders, tier, limit)
-  let count = 0
-  const pages = new Int32Array(holders.length)
-  for (let n = 0; n < holders.length; n++) {
-    const shortId = holders[n]!
-    if (tier[shortId]! >= lowest) pages[count++] = shortId
+  score: Float64Array,
+): void {
+  const ascending = emptyMatches(size)
+  ascending.ids.set(candidates)
+  const sorted = ascending.ids.subarray(0, candidates.length).sort()
+  const wordScore = scratch('word', size)
+  const wordPages = emptyMatches(size).ids
+  for (const { has, termLists } of words) {
+    let count = 0
+    for (let n = 0; n < sorted.length; n++) {
+      const shortId = sorted[n]!
+      if (!has[shortId]) continue
+      wordPages[count++] = shortId
+      marks[shortId] = 1
+    }
+    const pages = wordPages.subarray(0, count)
+    scorePages(termLists, pages, marks, bm25, wordScore)
+    clearMarks(pages)
+    addWordScores(pages, has, wordScore, score)
   }
-  const ascending = pages.subarray(0, count).sort()
-  for (let n = 0; n < ascending.length; n++) {
-    const shortId = ascending[n]!
-    marks[shortId] = 1
-  }
-  const matches = emptyMatches(size)
-  const score = scratch('final', size)
-  const total = countAndScore(word.termLists, size, ascending, marks, bm25, score, matches.ids)
-  for (let n = 0; n < ascending.length; n++) {
-    const shortId = ascending[n]!
-    marks[shortId] = 0
-  }
-  if (total === null) return null
-  matches.count = count
-  const ranked = orderOf(matches)
-  const quality = qualityFactor([{ has: matches.has, sourceTerms: word.sourceTerms }])(0)
-  for (let n = 0; n < ranked.length; n++) {
-    const shortId = ranked[n]!
-    matches.has[shortId] = 1
-    score[shortId] = score[shortId]! * quality
-  }
-  addTiers(ranked, tier, score)
-  return {
-    words: [{ ...matches, ...word }],
-    ranked: topRanked(ranked, score, limit),
-    score,
-    total,
+  for (let n = 0; n < sorted.length; n++) started[sorted[n]!] = 0
+  applyQuality(words, candidates, score)
+}
+
+// why: MiniSearch multiplies a page's score by the number of query terms it matched
+function applyQuality(
+  words: readonly (TitleTierWord & Matches)[],
+  pages: Int32Array,
+  score: Float64Array,
+): void {
+  const quality = qualityFactor(words)
+  for (let n = 0; n < pages.length; n++) {
+    const shortId = pages[n]!
+    score[shortId] = score[shortId]! * quality(shortId)
   }
 }
 
@@ -189,49 +272,4 @@ function addTiers(pages: Int32Array, tier: Float64Array, score: Float64Array): v
     const s = score[shortId]!
     score[shortId] = tier[shortId]! + s / (1 + s)
   }
-}
-
-/**
- * MiniSearch's score of each candidate page: its words' scores added in word order, times the
- * quality factor (matchSets.ts).
- */
-function scoreCandidates(
-  words: readonly (TitleTierWord & Matches)[],
-  candidates: Int32Array,
-  size: number,
-  bm25: Bm25,
-): Float64Array {
-  const ascending = candidates.slice().sort()
-  if (started.length < size) started = new Uint8Array(size)
-  const score = scratch('final', size)
-  const wordScore = scratch('word', size)
-  const wordPages = new Int32Array(ascending.length)
-  for (let w = 0; w < words.length; w++) {
-    const { has, termLists } = words[w]!
-    let count = 0
-    for (let n = 0; n < ascending.length; n++) {
-      const shortId = ascending[n]!
-      if (!has[shortId]) continue
-      wordPages[count++] = shortId
-      marks[shortId] = 1
-    }
-    const pages = wordPages.subarray(0, count)
-    scorePages(termLists, pages, marks, bm25, wordScore)
-    for (let n = 0; n < pages.length; n++) {
-      const shortId = pages[n]!
-      // why: the first word a page matches starts its sum, as MiniSearch's OR does
-      score[shortId] = started[shortId]
-        ? score[shortId]! + wordScore[shortId]!
-        : wordScore[shortId]!
-      started[shortId] = 1
-      marks[shortId] = 0
-    }
-  }
-  const quality = qualityFactor(words)
-  for (let n = 0; n < ascending.length; n++) {
-    const shortId = ascending[n]!
-    score[shortId] = score[shortId]! * quality(shortId)
-    started[shortId] = 0
-  }
-  return score
 }
