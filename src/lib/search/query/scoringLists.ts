@@ -60,8 +60,7 @@ interface Bm25Terms extends Bm25 {
  * The score of each of `pages` (ascending short ids, each matching the word) for a word of
  * terms, written into `into`: each term's lists scored as `scoreLists` does, the terms added
  * up as `andMatches` does, so the same doubles as the full scoring. `marks` is 1 at `pages`.
- * why: only the pages that can reach the top are scored (titleTierTop.ts); a list is walked or
- * searched, whichever is shorter (`listedPages`)
+ * why: only the pages that can reach the top are scored (titleTierTop.ts)
  */
 export function scorePages(
   termLists: readonly ScoringList[][],
@@ -71,13 +70,9 @@ export function scorePages(
   into: Float64Array,
 ): void {
   const terms = bm25Terms(bm25)
-  prepareTermScores(into.length)
-  if (found.length < pages.length) found = new Int32Array(pages.length)
+  prepareTermScores(into.length, pages.length)
   for (let t = 0; t < termLists.length; t++) {
-    for (const list of termLists[t]!) {
-      const count = listedPages(list.postings.ids, pages, marks, found)
-      for (let i = 0; i < count; i++) addPostingScore(list, found[i]!, terms)
-    }
+    for (const list of termLists[t]!) scoreListedPages(list, pages, marks, terms)
     addTermScores(pages, t, into)
   }
 }
@@ -99,31 +94,51 @@ export interface PageScoring {
 
 /**
  * The pages matching every term (each term: any of its lists), in the order `scoreLists` and
- * `andMatches` would give them, with the pages of `scoring` scored in the same pass; null for
- * 255 terms or more.
- * why: the candidates are mostly known before counting (the pages whose title holds a word);
- * a one-letter word's 150,000 postings are walked once instead of counted, then searched again
+ * `andMatches` would give them, without scores; null for 255 terms or more.
+ */
+export function matchAll(termLists: readonly ScoringList[][], size: number): Matches | null {
+  return matchAndScore(termLists, size, null)
+}
+
+/**
+ * `matchAll` whose pass also scores the pages of `scoring` (as `scorePages`).
+ * why: a single word's candidates are known before counting (the pages whose title holds it);
+ * a one-letter word's 150,000 postings were counted, then searched again
  */
 export function matchAndScore(
   termLists: readonly ScoringList[][],
   size: number,
-  scoring: PageScoring,
+  scoring: PageScoring | null,
 ): Matches | null {
   const matches = emptyMatches(size)
   const last = termLists.length - 1
   if (last >= 255) return null
   if (counters.length < size) counters = new Uint8Array(size)
-  const { marks, pages, into } = scoring
-  const terms = bm25Terms(scoring.bm25)
-  prepareTermScores(into.length)
+  const terms = scoring && bm25Terms(scoring.bm25)
+  if (scoring) prepareTermScores(scoring.into.length, scoring.pages.length)
   const { has, ids: order } = matches
   let count = 0
   for (let t = 0; t <= last; t++) {
     for (const list of termLists[t]!) {
       const { ids } = list.postings
+      // why: a loop of its own without scoring: in a cold start's interpreted code a check per
+      // posting costs milliseconds
+      if (!scoring) {
+        for (let p = 0; p < ids.length; p++) {
+          const shortId = ids[p]!
+          if (counters[shortId] !== t) continue
+          counters[shortId] = t + 1
+          if (t === last) {
+            has[shortId] = 1
+            order[count++] = shortId
+          }
+        }
+        continue
+      }
+      const { marks } = scoring
       for (let p = 0; p < ids.length; p++) {
         const shortId = ids[p]!
-        if (marks[shortId]) addPostingScore(list, p, terms)
+        if (marks[shortId]) addPostingScore(list, p, terms!)
         if (counters[shortId] !== t) continue
         counters[shortId] = t + 1
         if (t === last) {
@@ -132,7 +147,7 @@ export function matchAndScore(
         }
       }
     }
-    addTermScores(pages, t, into)
+    if (scoring) addTermScores(scoring.pages, t, scoring.into)
   }
   matches.count = count
   counters.fill(0, 0, size)
@@ -143,11 +158,23 @@ function bm25Terms(bm25: Bm25): Bm25Terms {
   return { ...bm25, kPlusOne: bm25.k + 1, oneMinusB: 1 - bm25.b }
 }
 
-function prepareTermScores(size: number): void {
+function prepareTermScores(size: number, pages: number): void {
   if (termScores.length < size) {
     termScores = new Float64Array(size)
     termSeen = new Uint8Array(size)
   }
+  if (found.length < pages) found = new Int32Array(pages)
+}
+
+// why: a list is walked or searched, whichever is shorter (`listedPages`)
+function scoreListedPages(
+  list: ScoringList,
+  pages: Int32Array,
+  marks: Uint8Array,
+  terms: Bm25Terms,
+): void {
+  const count = listedPages(list.postings.ids, pages, marks, found)
+  for (let i = 0; i < count; i++) addPostingScore(list, found[i]!, terms)
 }
 
 /**

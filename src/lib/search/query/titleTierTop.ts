@@ -53,15 +53,16 @@ export function titleTierTop<W extends TitleTierWord>(
   }
   const titled = titleHolders(words, size)
   const score = scratch('final', size)
-  const matched = countAndScoreTitled(words, size, titled, bm25, score)
+  // why: a single word's candidates are its title holders, scored while counting; for several
+  // words they are known only after counting, and scoring every word's title holders on the way
+  // cost a two-word cold start more than it saved
+  const single = words.length === 1
+  const matched = countAndScoreTitled(words, size, single ? titled : null, bm25, score)
   const candidates = matched && topTierPages(matched, titled, size, limit)
-  // why: the pages scored while counting are the candidates unless the top tiers hold pages
-  // whose title holds no query word (then those are scored now)
-  const scoredAlready = candidates?.ranked.every((shortId) => marks[shortId] === 1)
   clearMarks(titled)
   if (!matched || !candidates) return null
   const { ranked, tier, total } = candidates
-  if (scoredAlready) applyQuality(matched, ranked, score)
+  if (single) applyQuality(matched, ranked, score)
   else scoreCandidates(matched, ranked, size, bm25, score)
   addTiers(ranked, tier, score)
   return { words: matched, ranked: topRanked(ranked, score, limit), score, total }
@@ -90,30 +91,26 @@ function clearMarks(pages: Int32Array): void {
 
 /**
  * Every word's matches, counted in one pass over its lists that also scores the `titled` pages
- * into `score` (MiniSearch's sum over the words a page matches, in word order; the quality factor
- * not yet applied); null when a word has too many terms to count.
+ * (if given, marked in `marks`) into `score` (MiniSearch's sum over the words a page matches, in
+ * word order; the quality factor not yet applied); null when a word has too many terms to count.
  */
 function countAndScoreTitled<W extends TitleTierWord>(
   words: readonly W[],
   size: number,
-  titled: Int32Array,
+  titled: Int32Array | null,
   bm25: Bm25,
   score: Float64Array,
 ): (W & Matches)[] | null {
   const wordScore = scratch('word', size)
+  const scoring = titled && { pages: titled, marks, bm25, into: wordScore }
   const matched: (W & Matches)[] = []
   for (const word of words) {
-    const matches = matchAndScore(word.termLists, size, {
-      pages: titled,
-      marks,
-      bm25,
-      into: wordScore,
-    })
+    const matches = matchAndScore(word.termLists, size, scoring)
     if (!matches) break
     matched.push({ ...matches, ...word })
-    addWordScores(titled, matches.has, wordScore, score)
+    if (titled) addWordScores(titled, matches.has, wordScore, score)
   }
-  for (let n = 0; n < titled.length; n++) started[titled[n]!] = 0
+  if (titled) for (let n = 0; n < titled.length; n++) started[titled[n]!] = 0
   return matched.length === words.length ? matched : null
 }
 
@@ -146,7 +143,7 @@ function topTierPages(
   // why: a page whose title holds none of the words is at most in the tier of matching every
   // word; when `limit` titled pages are above it, only titled pages need tiers (hundreds instead
   // of the thousands matching every word)
-  if (titled.length >= limit) {
+  if (countMatchingEvery(words, titled) >= limit) {
     writeTitleTiers(words, titled, tier, marks)
     const lowest = largestAt(titled, tier, limit)
     if (lowest > matchedWordsTier(words.length, words.length)) {
@@ -175,6 +172,17 @@ function topTierPages(
     if (tier[shortId]! >= lowest) candidates.ids[candidates.count++] = shortId
   }
   return { ranked: orderOf(candidates), tier, total: unionCount(words, size) }
+}
+
+/** How many of `pages` match every word. */
+function countMatchingEvery(words: readonly Matches[], pages: Int32Array): number {
+  let count = 0
+  for (let n = 0; n < pages.length; n++) {
+    let all = 1
+    for (let w = 0; w < words.length && all; w++) all = words[w]!.has[pages[n]!]!
+    count += all
+  }
+  return count
 }
 
 /** The pages matching every word, in the order of the first word (MiniSearch's OR order). */
