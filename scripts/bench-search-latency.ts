@@ -23,6 +23,9 @@ export interface Latency {
 }
 
 const ROUNDS = 5
+// why: a p99 means the same with every query set: the 10th-slowest of 1,000 answers at least
+// (the 56 labelled queries × 5 rounds made it the 3rd-slowest of 280, one GC pause)
+const MIN_ANSWERS = 1000
 
 /** "Plain MiniSearch": default tokenizer and processTerm, searched with §4.11's options. */
 export const baselineOptions: Options<IndexedPage> = {
@@ -37,11 +40,15 @@ export const baselineOptions: Options<IndexedPage> = {
 const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
-/** p50 and p99 of `run` over `ROUNDS` passes of `queries`, after one pass to warm up. */
+/**
+ * p50 and p99 of `run` over `ROUNDS` passes of `queries` (more for a short list, see
+ * `MIN_ANSWERS`), after one pass to warm up.
+ */
 export function latencies(run: (query: string) => void, queries: readonly string[]): Latency {
   for (const query of queries) run(query) // why: warm the JIT and the lazily read postings
   const samples: number[] = []
-  for (let round = 0; round < ROUNDS; round++) {
+  const rounds = Math.max(ROUNDS, Math.ceil(MIN_ANSWERS / queries.length))
+  for (let round = 0; round < rounds; round++) {
     for (const query of queries) {
       const started = performance.now()
       run(query)
