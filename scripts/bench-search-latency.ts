@@ -42,12 +42,16 @@ const percentile = (sorted: number[], p: number): number =>
 
 /**
  * p50 and p99 of `run` over `ROUNDS` passes of `queries` (more for a short list, see
- * `MIN_ANSWERS`), after one pass to warm up.
+ * `MIN_ANSWERS`), after as many passes to warm up.
  */
 export function latencies(run: (query: string) => void, queries: readonly string[]): Latency {
-  for (const query of queries) run(query) // why: warm the JIT and the lazily read postings
-  const samples: number[] = []
+  // why: warm the JIT and the lazily read postings with as many answers as are measured: after
+  // one pass of the 56 labelled queries V8 was still compiling the search code during the
+  // measured answers (compiling on the main thread showed 10–20 ms pauses), which is an
+  // instance's warm-up, not its steady state
   const rounds = Math.max(ROUNDS, Math.ceil(MIN_ANSWERS / queries.length))
+  for (let round = 0; round < rounds; round++) for (const query of queries) run(query)
+  const samples: number[] = []
   for (let round = 0; round < rounds; round++) {
     for (const query of queries) {
       const started = performance.now()
