@@ -59,10 +59,13 @@ export function titleTierTop<W extends TitleTierWord>(
   const single = words.length === 1
   const matched = countAndScoreTitled(words, size, single ? titled : null, bm25, score)
   const candidates = matched && topTierPages(matched, titled, size, limit)
+  // why: a single word's candidates are always title holders (their tiers are above the rest);
+  // checked, not assumed, as an unscored candidate would silently rank wrong
+  const scored = single && !!candidates?.ranked.every((shortId) => marks[shortId] === 1)
   clearMarks(titled)
   if (!matched || !candidates) return null
   const { ranked, tier, total } = candidates
-  if (single) applyQuality(matched, ranked, score)
+  if (scored) applyQuality(matched, ranked, score)
   else scoreCandidates(matched, ranked, size, bm25, score)
   addTiers(ranked, tier, score)
   return { words: matched, ranked: topRanked(ranked, score, limit), score, total }
