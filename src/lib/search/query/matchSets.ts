@@ -61,8 +61,9 @@ export function scratch(name: string, size: number): Float64Array {
   return array.subarray(0, size)
 }
 
-export function copyMatches(source: Matches): Matches {
-  const copy = emptyMatches(source.score.length)
+/** A copy of `source` in arrays of `size` (default its own). */
+export function copyMatches(source: Matches, size = source.score.length): Matches {
+  const copy = emptyMatches(size)
   copy.score.set(source.score)
   for (let i = 0; i < source.count; i++) {
     const shortId = source.ids[i]!
@@ -88,7 +89,7 @@ export function andMatches(a: Matches, b: Matches): Matches {
 // why: MiniSearch's OR adds the second's new documents after the first's
 export function orMatches(a: Matches, b: Matches): Matches {
   const size = Math.max(a.score.length, b.score.length)
-  const combined = a.score.length === size ? a : grow(a, size)
+  const combined = a.score.length === size ? a : copyMatches(a, size)
   for (let i = 0; i < b.count; i++) {
     const shortId = b.ids[i]!
     if (combined.has[shortId]) {
@@ -100,17 +101,6 @@ export function orMatches(a: Matches, b: Matches): Matches {
     }
   }
   return combined
-}
-
-function grow(matches: Matches, size: number): Matches {
-  const grown = emptyMatches(size)
-  grown.score.set(matches.score)
-  for (let i = 0; i < matches.count; i++) {
-    const shortId = matches.ids[i]!
-    grown.has[shortId] = 1
-    grown.ids[grown.count++] = shortId
-  }
-  return grown
 }
 
 /** A query word's matches and its terms, as the quality factor reads them. */

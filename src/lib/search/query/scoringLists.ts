@@ -80,14 +80,8 @@ export interface PageScoring {
 
 /**
  * The pages matching every term (each term: any of its lists), in the order `scoreLists` and
- * `andMatches` would give them, without scores; null for 255 terms or more.
- */
-export function matchAll(termLists: readonly ScoringList[][], size: number): Matches | null {
-  return matchAndScore(termLists, size, null)
-}
-
-/**
- * `matchAll` whose pass also scores the pages of `scoring` (as `scorePages`).
+ * `andMatches` would give them; null for 255 terms or more. With `scoring`, the same pass
+ * scores its pages (as `scorePages`).
  * why: a single word's candidates are known before counting (the pages whose title holds it);
  * a one-letter word's 150,000 postings were counted, then searched again
  */
