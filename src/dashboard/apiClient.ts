@@ -1,3 +1,4 @@
+import type { TokenGroup } from '../lib/http/auth.js'
 import { ROUTES, type AnsweringRoute, type RouteAnswer, type RoutesOf } from '../lib/routes.js'
 import { adminToken, preorderToken, setPreorderToken } from './session.js'
 import { japaneseError } from './texts.js'
@@ -46,7 +47,7 @@ export class AdminApi {
     return (await this.#post(path, body, auth)) as RouteAnswer<Name>
   }
 
-  async #post(path: string, body: object, group: 'admin' | 'preorder'): Promise<unknown> {
+  async #post(path: string, body: object, group: TokenGroup): Promise<unknown> {
     if (group === 'admin') return this.#send(path, body, adminToken())
     const stored = preorderToken()
     try {

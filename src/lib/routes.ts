@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type * as answers from './api/responseSchemas.js'
+import type { TokenGroup } from './http/auth.js'
 
 /**
  * Every route of the service, once: the function file that answers it, its path, its methods,
@@ -10,7 +11,7 @@ import type * as answers from './api/responseSchemas.js'
  */
 
 /** Who may call a route: a token group (§5, D7), or anyone. */
-export type RouteAuth = 'admin' | 'preorder' | 'none'
+export type RouteAuth = TokenGroup | 'none'
 
 export interface RouteSpec {
   /** The file under netlify/functions/ that answers it, without `.ts`. */

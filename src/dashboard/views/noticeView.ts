@@ -1,5 +1,6 @@
 import { renderRestockEmail } from '../../lib/messages/restockMessages.js'
 import { productUrl } from '../../lib/productCatalogue.js'
+import { ROUTES } from '../../lib/routes.js'
 import { confirmAction } from '../dialogs.js'
 import { el, field, replaceChildren, select } from '../elements.js'
 import { productLabel, productOptions } from '../recordResources.js'
@@ -63,7 +64,7 @@ export function noticeView(context: ViewContext): HTMLElement {
       emailBody: body.value,
       productTitle: productLabel(product.value),
       productUrl: productUrl(product.value, origin),
-      unsubscribeUrl: `${origin}/api/notify-unsubscribe?token=（受信者ごとの署名付きリンク）`,
+      unsubscribeUrl: `${origin}${ROUTES.notifyUnsubscribe.path}?token=（受信者ごとの署名付きリンク）`,
     })
     const frame = el('iframe', {
       sandbox: '',
