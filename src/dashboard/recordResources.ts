@@ -2,7 +2,6 @@ import { isAllowedReservationTransition } from '../lib/admin/statusRules.js'
 import { listProducts, findProduct } from '../lib/productCatalogue.js'
 import type { RouteAnswer } from '../lib/routes.js'
 import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../lib/storage/records.js'
-import type { AdminRoute } from './apiClient.js'
 import type { CsvColumn } from './csvExport.js'
 import { formatTime, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from './texts.js'
 
@@ -35,12 +34,12 @@ export interface DashboardResource {
   noun: string
   /** Its routes in the route table (src/lib/routes.ts). */
   routes: {
-    list: AdminRoute & ('adminReservationsList' | 'adminNotifyList')
-    status: AdminRoute & ('adminReservationsStatus' | 'adminNotifyStatus')
-    archive: AdminRoute & ('adminReservationsArchive' | 'adminNotifyArchive')
-    unarchive: AdminRoute & ('adminReservationsUnarchive' | 'adminNotifyUnarchive')
-    delete: AdminRoute & ('adminReservationsDelete' | 'adminNotifyDelete')
-    archives: AdminRoute & ('adminReservationsArchivesList' | 'adminNotifyArchivesList')
+    list: 'adminReservationsList' | 'adminNotifyList'
+    status: 'adminReservationsStatus' | 'adminNotifyStatus'
+    archive: 'adminReservationsArchive' | 'adminNotifyArchive'
+    unarchive: 'adminReservationsUnarchive' | 'adminNotifyUnarchive'
+    delete: 'adminReservationsDelete' | 'adminNotifyDelete'
+    archives: 'adminReservationsArchivesList' | 'adminNotifyArchivesList'
   }
   statusLabels: Record<string, string>
   /** Statuses the active list can be filtered by. */
