@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import { answerValidator } from './openApiValidator.js'
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 
 const ADMIN = 'e2e-admin-token'
 const PRODUCT = 'nambu-tekki-kettle'

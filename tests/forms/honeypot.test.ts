@@ -3,7 +3,7 @@ import notifySignup from '../../netlify/functions/notify-signup.js'
 import reservation from '../../netlify/functions/reservation.js'
 import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import { fakeContext } from '../helpers/context.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import {
   clearOutbound,

@@ -19,13 +19,13 @@ import { fakeContext } from '../helpers/context.js'
  * Every function as Netlify ships it: netlify.toml read by Netlify's config reader, all functions
  * packaged in one `zipFunctions` call of @netlify/zip-it-and-ship-it (as a Netlify build does),
  * each archive unzipped and invoked in its own Node process through the entry point Netlify
- * generated (tests/helpers/packagedFunctionRunner.mjs), with the Blobs context handed over as the
+ * generated (platform/packagedFunctionRunner.mjs), with the Blobs context handed over as the
  * platform hands it over. Writes must land in the Blobs server, in the deploy preview's own store.
  */
 
 const run = promisify(execFile)
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
-const RUNNER = path.join(repoRoot, 'tests/helpers/packagedFunctionRunner.mjs')
+const RUNNER = path.join(repoRoot, 'platform/packagedFunctionRunner.mjs')
 const SITE = 'https://deploy-preview-3--shop-example.netlify.app'
 const DEPLOY_CONTEXT = 'deploy-preview'
 const ADMIN = 'packaged-admin-token'

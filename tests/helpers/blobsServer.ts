@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { AtomicBlobsServer } from '../../scripts/atomicBlobsServer.js'
+import { AtomicBlobsServer } from '../../platform/atomicBlobsServer.js'
 
 export interface BlobOperation {
   type: string

@@ -7,7 +7,7 @@ import {
   startRecordingServer,
   type RecordedRequest,
   type RecordingServer,
-} from '../helpers/recordingServer.js'
+} from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import {
   catalogueProduct,

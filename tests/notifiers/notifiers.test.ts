@@ -11,7 +11,7 @@ import {
   defaultReply,
   startRecordingServer,
   type RecordingServer,
-} from '../helpers/recordingServer.js'
+} from '../../platform/recordingServer.js'
 import { eventsOf, logText, useLogCapture } from '../forms/formTestKit.js'
 
 const HOOK_SECRET = 'T000/B000/HOOK-SECRET'

@@ -14,7 +14,7 @@ import {
   startRecordingServer,
   type RecordedRequest,
   type RecordingServer,
-} from '../helpers/recordingServer.js'
+} from '../../platform/recordingServer.js'
 import {
   FROM,
   fakeClock,

@@ -3,7 +3,7 @@ import deliverModule from '../../netlify/functions/notify-deliver-background.js'
 import sendModule from '../../netlify/functions/admin-notify-send.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
 import { fakeContext } from '../helpers/context.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import {
   ADMIN_TOKEN,

@@ -8,7 +8,7 @@ import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
 import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
-import type { RecordedReply, RecordedRequest } from '../helpers/recordingServer.js'
+import type { RecordedReply, RecordedRequest } from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 
 export const ADMIN_TOKEN = 'restock-admin-token'

@@ -13,7 +13,7 @@ import {
   STALL_AFTER_MS,
 } from '../../src/lib/restock/stalledDeliveries.js'
 import { fakeContext } from '../helpers/context.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import { useDeliveryHarness } from './deliveryHarness.js'
 import {

@@ -3,7 +3,7 @@ import deliverModule from '../../netlify/functions/notify-deliver-background.js'
 import { verifyUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { fakeContext } from '../helpers/context.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { jsonRequest } from '../helpers/requests.js'
 import {
   ADMIN_TOKEN,

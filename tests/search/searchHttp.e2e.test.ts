@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 
 const TOKEN = 'e2e-search-admin-token'
 let server: RunningDevServer
