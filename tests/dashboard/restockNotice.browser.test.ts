@@ -16,8 +16,8 @@ import {
   openRoute,
   signIn,
 } from './browserKit.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
-const ADMIN = 'dashboard-notice-token'
 const PRODUCT = 'hario-v60-dripper'
 const PRODUCT_TITLE = 'HARIO V60 透過ドリッパー 02 セラミック ホワイト'
 const REJECTED = 'bounce@example.jp'
@@ -59,7 +59,7 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
     resend = await startRecordingServer()
     resend.reply = resendReply
     server = await startDevServer({
-      ADMIN_API_TOKEN: ADMIN,
+      ADMIN_API_TOKEN: ADMIN_TOKEN,
       PREORDER_API_TOKEN: '',
       RESEND_API_KEY: 're_dashboard_test',
       RESEND_FROM_EMAIL: 'Shop <shop@example.jp>',
@@ -73,7 +73,7 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
       expect(answer.status).toBe(200)
     }
     ;({ page } = await openPage(browser))
-    await signIn(page, server.url, ADMIN)
+    await signIn(page, server.url, ADMIN_TOKEN)
   })
   afterAll(async () => {
     await browser?.close()
@@ -156,14 +156,18 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
     expect(await control.inputValue()).toBe('pending')
     await control.selectOption('unsubscribed')
     await page.getByText(`${REJECTED}: ステータスを「配信停止」に変更しました。`).waitFor()
-    const stored = await server.postJson('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)
+    const stored = await server.postJson(
+      '/api/admin-notify-list',
+      { productSlug: PRODUCT },
+      ADMIN_TOKEN,
+    )
     const bounced = stored.body.subscriptions.find((s: { email: string }) => s.email === REJECTED)
     expect(bounced.status).toBe('unsubscribed')
   })
 
   it.each([1280, 375])('shows no console error on any view at %i px', async (width) => {
     const fresh = await openPage(browser, width)
-    await signIn(fresh.page, server.url, ADMIN)
+    await signIn(fresh.page, server.url, ADMIN_TOKEN)
     for (const hash of [
       '#/overview',
       '#/reservations',

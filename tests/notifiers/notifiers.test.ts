@@ -12,7 +12,7 @@ import {
   startRecordingServer,
   type RecordingServer,
 } from '../../platform/recordingServer.js'
-import { eventsOf, logText, useLogCapture } from '../forms/formTestKit.js'
+import { eventsOf, logText, useLogCapture } from '../helpers/logs.js'
 
 const HOOK_SECRET = 'T000/B000/HOOK-SECRET'
 const API_KEY = 're_unit_SECRET'

@@ -1,5 +1,5 @@
 import type { Store } from '@netlify/blobs'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import rollupFunction, { config } from '../../netlify/functions/search-keywords-rollup.js'
 import { mapWithConcurrency } from '../../src/lib/concurrency.js'
 import { hourRollups, rollUpClosedPeriods } from '../../src/lib/search/analytics/keywordRollups.js'
@@ -11,7 +11,8 @@ import {
   type KeywordLogEntry,
   type KeywordLogRepository,
 } from '../../src/lib/storage/keywordLogRepository.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
 import { fakeContext } from '../helpers/context.js'
 
 const HOUR = 3_600_000
@@ -30,17 +31,9 @@ const KEYWORDS = [
   '  ',
 ]
 
-let blobs: RunningBlobsServer
+const blobs = useBlobsServer()
+useLogCapture()
 let stores = 0
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-  vi.spyOn(console, 'log').mockImplementation(() => undefined)
-  vi.spyOn(console, 'error').mockImplementation(() => undefined)
-})
-afterAll(async () => {
-  vi.restoreAllMocks()
-  await blobs.stop()
-})
 
 /** A keyword-logs store of its own, and a repository whose writer clock is `now`. */
 function freshStore() {
