@@ -106,12 +106,20 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
     await dialog.getByRole('button', { name: '12 人に送信する' }).click()
 
     const progress = page.locator('.progress')
-    const states = new Set<string>()
+    // why: every state the page shows on the way, in order; bounded by a number of polls (at
+    // most ~25 s) so that a delivery that never ends fails here with what it showed
+    const states: string[] = []
     await progress.locator('[data-field="state"]').waitFor()
-    while (!states.has('配信完了')) {
-      states.add(await progress.locator('[data-field="state"]').innerText())
-      await page.waitForTimeout(100)
+    for (let poll = 0; poll < 250 && states.at(-1) !== '配信完了'; poll++) {
+      const state = await progress.locator('[data-field="state"]').innerText()
+      if (state !== states.at(-1)) states.push(state)
+      if (state !== '配信完了') await page.waitForTimeout(100)
     }
+    // the progress only moves forward: queued → delivering → done, each step possibly unseen
+    expect(states.at(-1)).toBe('配信完了')
+    expect(states).toEqual(
+      ['待機中', '配信中', '配信完了'].filter((known) => states.includes(known)),
+    )
     expect(await progress.locator('[data-field="recipients"]').innerText()).toBe('12 人')
     expect(await progress.locator('[data-field="sent"]').innerText()).toBe('11 人')
     expect(await progress.locator('[data-field="failed"]').innerText()).toBe('1 人')
