@@ -1,9 +1,8 @@
 import type { Config } from '@netlify/functions'
 import { z } from '../../src/generated/zod.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
-import { jsonResponse } from '../../src/lib/http/response.js'
 import { rollUpClosedPeriods } from '../../src/lib/search/analytics/keywordRollups.js'
-import { openKeywordLogRepository } from '../../src/lib/storage/keywordLogRepository.js'
+import { openServices } from '../../src/lib/services.js'
 
 /**
  * Scheduled every hour (no public path): rolls up the keyword log's closed hours and days so that
@@ -15,10 +14,11 @@ export default defineEndpoint({
   methods: ['POST'],
   auth: 'none',
   body: z.object({ next_run: z.string().optional() }),
-  handle: async ({ context, log }) => {
-    const rolled = await rollUpClosedPeriods(openKeywordLogRepository(context), { now: Date.now() })
+  handle: async ({ context, config, log }) => {
+    const { keywordLog } = openServices(context, config, log)
+    const rolled = await rollUpClosedPeriods(keywordLog, { now: Date.now() })
     log.info('search.keywords.rolled_up', { days: rolled.days, hours: rolled.hours.length })
-    return jsonResponse({ success: true, days: rolled.days, hours: rolled.hours.length })
+    return { days: rolled.days, hours: rolled.hours.length }
   },
 })
 

@@ -20,7 +20,7 @@ import {
   type ApiOperation,
   type Responses,
 } from './operationSpec.js'
-import { CONFLICT_MESSAGE } from '../http/endpoint.js'
+import { CONFLICT_MESSAGE } from '../errors.js'
 import { UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
 import * as answers from './responseSchemas.js'
 import { EXAMPLE_RESERVATION, EXAMPLE_SUBSCRIPTION } from './apiExamples.js'

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { INTERNAL_ERROR_MESSAGE } from '../http/endpoint.js'
+import { INTERNAL_ERROR_MESSAGE } from '../errors.js'
 import { errorBody } from './responseSchemas.js'
 
 /** One documented operation: the source of its OpenAPI entry and of its docs/api.md section. */

@@ -1,6 +1,8 @@
 import type { Logger } from '../log.js'
-import { readDeliveryProgress, type ProgressSources } from './deliveryProgress.js'
-import { DELIVERY_FUNCTION_PATH } from './deliveryTrigger.js'
+import type { Repositories } from '../storage/repositories.js'
+import { readBatchProgress } from './deliveryProgress.js'
+import { DELIVERY_FUNCTION_PATH } from './deliveryStarter.js'
+import { isRunning, noticeStateOf } from './noticeState.js'
 import { isResumable } from './resumeDelivery.js'
 
 /**
@@ -16,7 +18,8 @@ export const STALL_AFTER_MS = 20 * 60 * 1000
  */
 export const AUTO_RESUME_LIMIT_MS = 23 * 60 * 60 * 1000
 
-export interface StalledDeliveryOptions extends ProgressSources {
+export interface StalledDeliveryOptions {
+  repositories: Pick<Repositories, 'history' | 'deliveries'>
   log: Logger
   /** Starts the background delivery; rejects when it cannot. */
   startDelivery: (notificationId: string) => Promise<void>
@@ -45,11 +48,12 @@ export async function resumeStalledDeliveries(
   const now = options.now ?? Date.now
   const { log } = options
   const sweep: StalledSweep = { resumed: [], leftForHand: [], failed: [] }
-  const open = (await options.history.list()).records.filter(
-    (record) => record.deliveryState === 'queued' || record.deliveryState === 'delivering',
+  const { history, deliveries } = options.repositories
+  const open = (await history.list()).records.filter((record) =>
+    isRunning(noticeStateOf(record)),
   )
   for (const record of open) {
-    const progress = await readDeliveryProgress(record.id, options)
+    const progress = await readBatchProgress(record.id, { history, jobs: deliveries })
     if (!progress || !isResumable(progress)) continue
     const lastActivity = progress.lastBatchAt ?? progress.queuedAt
     const idleMs = now() - Date.parse(lastActivity)

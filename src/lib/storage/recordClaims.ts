@@ -106,6 +106,15 @@ export async function claimAndCreate(options: ClaimedCreateOptions): Promise<Cla
   return claimAndCreate(options)
 }
 
+/** Claims on one store: what a service receives, so that it never opens a store itself. */
+export interface ClaimBook {
+  claimAndCreate(options: Omit<ClaimedCreateOptions, 'store'>): Promise<ClaimOutcome>
+}
+
+export function claimBook(store: Store): ClaimBook {
+  return { claimAndCreate: (options) => claimAndCreate({ ...options, store }) }
+}
+
 async function holdsClaim(store: Store, key: string, holderId: string): Promise<boolean> {
   const text = await store.get(key, { type: 'text' })
   return text !== null && parseClaim(text)?.holderId === holderId
