@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import handler from '../../netlify/functions/notify-signup.js'
-import { signupClaimKey as claimKey } from '../../src/lib/subscriptions/notifySignup.js'
+import { signupClaimKey as claimKey } from '../../src/lib/storage/blobLayout.js'
 import { CLAIM_WRITE_GRACE_MS } from '../../src/lib/storage/recordClaims.js'
 import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'

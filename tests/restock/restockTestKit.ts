@@ -4,6 +4,7 @@ import type { Context } from '@netlify/functions'
 import { afterAll, beforeAll, beforeEach, vi } from 'vitest'
 import sendModule from '../../netlify/functions/admin-notify-send.js'
 import { mapWithConcurrency } from '../../src/lib/concurrency.js'
+import { checkDeliveryTicket } from '../../src/lib/restock/deliveryTicket.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
 import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
@@ -137,6 +138,14 @@ export async function startSite(
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
   return site
+}
+
+/**
+ * What the delivery ticket of an `Authorization` header says, checked with `SECRET` at `now`
+ * (default: the current time, for tickets the endpoints issued just now).
+ */
+export function ticketIn(authorization: string | null | undefined, now = Date.now()) {
+  return checkDeliveryTicket(authorization?.replace(/^Bearer /, '') ?? null, SECRET, now)
 }
 
 /** Keeps JSON log lines out of the test output; returns the spies to inspect them. */
