@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  BATCH_DELAY_MS,
-  runDelivery,
-} from '../../src/lib/restock/deliveryRun.js'
+import { BATCH_DELAY_MS, runDelivery } from '../../src/lib/restock/deliveryRun.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import unsubscribe from '../../netlify/functions/notify-unsubscribe.js'
 import {
@@ -260,10 +257,7 @@ describe('restock delivery', () => {
   })
 
   it('reports a missing notification without sending anything', async () => {
-    const run = await runDelivery(
-      'notif_missing',
-      options(fakeClock()).deliveryOptions,
-    )
+    const run = await runDelivery('notif_missing', options(fakeClock()).deliveryOptions)
     expect(run).toEqual({ state: 'missing' })
     expect(harness.resend.requests).toEqual([])
   })

@@ -6,7 +6,6 @@ import { fakeContext } from '../helpers/context.js'
 import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
 import { jsonRequest } from '../helpers/requests.js'
 import {
-  ADMIN_TOKEN,
   callSendEndpoint,
   FROM,
   freshProduct,

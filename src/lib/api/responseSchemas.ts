@@ -1,9 +1,5 @@
 import { z } from 'zod'
-import {
-  DELIVERY_STATES,
-  RESERVATION_STATUSES,
-  SUBSCRIPTION_STATUSES,
-} from '../storage/records.js'
+import { DELIVERY_STATES, RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.js'
 
 /**
  * The answers of every endpoint as zod schemas: the source of the OpenAPI document's response

@@ -184,7 +184,13 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
       if (!parsed.success) throw invalid(parsed.error)
       body = parsed.data
     }
-    const answer = await options.handle({ req, context, body: body as z.output<Schema>, config, log })
+    const answer = await options.handle({
+      req,
+      context,
+      body: body as z.output<Schema>,
+      config,
+      log,
+    })
     return answer instanceof Response ? answer : jsonResponse({ success: true, ...answer })
   }
 }

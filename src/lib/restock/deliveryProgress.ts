@@ -69,7 +69,12 @@ export async function readBatchProgress(
   const settled = summarizeBatches(batches)
   const running = isRunning(state) && job !== null
   return {
-    ...progressFrom(record, state, running ? settled : null, running ? job.recipients.length : null),
+    ...progressFrom(
+      record,
+      state,
+      running ? settled : null,
+      running ? job.recipients.length : null,
+    ),
     batchCount: job ? Math.ceil(job.recipients.length / BATCH_SIZE) : 0,
     settledBatchCount: batches.length,
     lastBatchAt: settled.lastBatchAt,

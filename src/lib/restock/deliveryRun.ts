@@ -143,9 +143,7 @@ export async function runDelivery(
   }
   if (noticeStateOf(history) === 'queued') {
     await options.repositories.history.update({ id: notificationId }, (current) =>
-      noticeStateOf(current) === 'queued'
-        ? { ...current, ...storedState('delivering') }
-        : current,
+      noticeStateOf(current) === 'queued' ? { ...current, ...storedState('delivering') } : current,
     )
   }
 

@@ -10,13 +10,7 @@ import type { DeliveryMode, DeliveryState, NotificationHistory } from '../storag
  * and the answers keep their documented fields; this file is the only mapping between them.
  */
 export type NoticeState =
-  | 'queued'
-  | 'delivering'
-  | 'sent'
-  | 'failed'
-  | 'recorded'
-  | 'legacy-sent'
-  | 'legacy-failed'
+  'queued' | 'delivering' | 'sent' | 'failed' | 'recorded' | 'legacy-sent' | 'legacy-failed'
 
 type StoredState = Pick<NotificationHistory, 'status' | 'deliveryState' | 'deliveryMode'>
 
@@ -31,7 +25,9 @@ export function noticeStateOf(record: StoredState): NoticeState {
 }
 
 /** The stored fields of `state` (a legacy state keeps a record as it is: never written). */
-export function storedState(state: Exclude<NoticeState, `legacy-${string}`>): Required<StoredState> {
+export function storedState(
+  state: Exclude<NoticeState, `legacy-${string}`>,
+): Required<StoredState> {
   const deliveryMode: DeliveryMode = state === 'recorded' ? 'record-only' : 'email'
   const deliveryState: DeliveryState =
     state === 'queued' || state === 'delivering' ? state : 'complete'

@@ -49,9 +49,7 @@ export async function resumeStalledDeliveries(
   const { log } = options
   const sweep: StalledSweep = { resumed: [], leftForHand: [], failed: [] }
   const { history, deliveries } = options.repositories
-  const open = (await history.list()).records.filter((record) =>
-    isRunning(noticeStateOf(record)),
-  )
+  const open = (await history.list()).records.filter((record) => isRunning(noticeStateOf(record)))
   for (const record of open) {
     const progress = await readBatchProgress(record.id, { history, jobs: deliveries })
     if (!progress || !isResumable(progress)) continue

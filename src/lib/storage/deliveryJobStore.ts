@@ -109,7 +109,10 @@ export class DeliveryJobStore {
    * blob keeps when the ticket expires, so old ones can be told apart from live ones.
    */
   async spendTicket(nonce: string, expiresAt: number, now: number): Promise<boolean> {
-    const spent = { spentAt: new Date(now).toISOString(), expiresAt: new Date(expiresAt).toISOString() }
+    const spent = {
+      spentAt: new Date(now).toISOString(),
+      expiresAt: new Date(expiresAt).toISOString(),
+    }
     return (await this.#store.setJSON(spentTicketKey(nonce), spent, { onlyIfNew: true })).modified
   }
 }
