@@ -2,8 +2,7 @@ import type { Config } from '@netlify/functions'
 import { z } from '../../src/generated/zod.js'
 import { bearerToken } from '../../src/lib/http/auth.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
-import { runTicketedDelivery } from '../../src/lib/restock/deliveryRun.js'
-import { requireDeliveryTicket } from '../../src/lib/restock/deliveryTicket.js'
+import { requireDeliveryTicket, runTicketedDelivery } from '../../src/lib/restock/deliveryTicket.js'
 import { openServices } from '../../src/lib/services.js'
 
 /**

@@ -134,7 +134,7 @@ export interface DeployAddress {
  * - any other context (deploy previews, branch deploys): `DEPLOY_PRIME_URL`, else `DEPLOY_URL`,
  *   else the request's origin: a preview's e-mails link to the preview, where its data is.
  */
-export function publicBaseUrl(env: Env, deploy: DeployAddress = {}): string {
+function publicBaseUrl(env: Env, deploy: DeployAddress = {}): string {
   const context = (deploy.context || optional(env, 'CONTEXT') || 'dev').toLowerCase()
   const origin = deploy.origin?.trim() || null
   const candidates =

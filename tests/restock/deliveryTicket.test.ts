@@ -1,13 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import deliverModule from '../../netlify/functions/notify-deliver-background.js'
-import {
-  checkDeliveryTicket,
-  DELIVERY_TICKET_TTL_MS,
-  issueDeliveryTicket,
-} from '../../src/lib/restock/deliveryTicket.js'
+import { issueDeliveryTicket } from '../../src/lib/restock/deliveryTicket.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import { ADMIN_TOKEN, captureLogs, FROM, SECRET, useRestockEnvironment } from './restockTestKit.js'
+import {
+  ADMIN_TOKEN,
+  captureLogs,
+  checkTicket as checkDeliveryTicket,
+  FROM,
+  SECRET,
+  useRestockEnvironment,
+} from './restockTestKit.js'
 
 /**
  * The background delivery function admits a call only with a delivery ticket: signed with this
@@ -18,6 +21,8 @@ import { ADMIN_TOKEN, captureLogs, FROM, SECRET, useRestockEnvironment } from '.
 useRestockEnvironment()
 const PATH = '/.netlify/functions/notify-deliver-background'
 const AT = Date.UTC(2026, 10, 23, 12, 0, 0)
+/** How long a ticket lives (docs/architecture.md "Restock delivery"). */
+const DELIVERY_TICKET_TTL_MS = 5 * 60 * 1000
 
 beforeEach(() => {
   process.env.ADMIN_API_TOKEN = ADMIN_TOKEN

@@ -12,8 +12,6 @@ import {
 import type { NotificationHistory } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import { createUnsubscribeToken, unsubscribeUrl } from '../subscriptions/unsubscribeToken.js'
-import type { AppConfig } from '../config.js'
-import { admitDeliveryTicket } from './deliveryTicket.js'
 import { isRunning, noticeStateOf, storedState } from './noticeState.js'
 
 /**
@@ -90,29 +88,6 @@ export function restockEmailFor(
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
   }
-}
-
-/**
- * One run of the background function: admits its delivery ticket (it must name this notice and
- * not have been spent), then runs the delivery with the wired dependencies.
- */
-export async function runTicketedDelivery(
-  bearer: string | null,
-  notificationId: string,
-  services: {
-    config: Pick<AppConfig, 'unsubscribeSecret'>
-    log: Logger
-    repositories: Pick<Repositories, 'deliveries'>
-    deliveryRun(): DeliveryRunOptions
-  },
-): Promise<DeliveryRunResult> {
-  const { config, log } = services
-  await admitDeliveryTicket(bearer, notificationId, {
-    config,
-    log,
-    deliveries: services.repositories.deliveries,
-  })
-  return runDelivery(notificationId, services.deliveryRun())
 }
 
 /**

@@ -3,6 +3,8 @@ import type { AppConfig } from '../config.js'
 import { UnauthorizedError } from '../errors.js'
 import type { Logger } from '../log.js'
 import type { DeliveryJobStore } from '../storage/deliveryJobStore.js'
+import type { Repositories } from '../storage/repositories.js'
+import { runDelivery, type DeliveryRunOptions, type DeliveryRunResult } from './deliveryRun.js'
 
 /**
  * The delivery ticket: how the background delivery function knows that this deploy started it.
@@ -28,7 +30,7 @@ export interface DeliveryTicket {
   nonce: string
 }
 
-export type TicketCheck =
+type TicketCheck =
   | ({ ok: true } & DeliveryTicket)
   | { ok: false; reason: 'missing' | 'malformed' | 'bad-signature' | 'expired' }
 
@@ -49,11 +51,7 @@ export function issueDeliveryTicket(notificationId: string, secret: string, now:
 }
 
 /** Checks a ticket's form, signature (constant time) and expiry at `now`. */
-export function checkDeliveryTicket(
-  ticket: string | null,
-  secret: string,
-  now: number,
-): TicketCheck {
+function checkDeliveryTicket(ticket: string | null, secret: string, now: number): TicketCheck {
   if (!ticket) return { ok: false, reason: 'missing' }
   const [version, payload, signature, ...rest] = ticket.split('.')
   if (version !== VERSION || !payload || !signature || rest.length > 0) {
@@ -106,7 +104,7 @@ export function requireDeliveryTicket(
  * The ticket of a run, once: it must name `notificationId` (a ticket for another notice is
  * foreign) and must not have been spent (a replay). Throws 401 `Unauthorized` otherwise.
  */
-export async function admitDeliveryTicket(
+async function admitDeliveryTicket(
   bearer: string | null,
   notificationId: string,
   deps: {
@@ -122,6 +120,29 @@ export async function admitDeliveryTicket(
     return refuse(deps.log, 'replayed')
   }
   return ticket
+}
+
+/**
+ * One run of the background function: admits its delivery ticket (it must name this notice and
+ * not have been spent), then runs the delivery with the wired dependencies.
+ */
+export async function runTicketedDelivery(
+  bearer: string | null,
+  notificationId: string,
+  services: {
+    config: Pick<AppConfig, 'unsubscribeSecret'>
+    log: Logger
+    repositories: Pick<Repositories, 'deliveries'>
+    deliveryRun(): DeliveryRunOptions
+  },
+): Promise<DeliveryRunResult> {
+  const { config, log } = services
+  await admitDeliveryTicket(bearer, notificationId, {
+    config,
+    log,
+    deliveries: services.repositories.deliveries,
+  })
+  return runDelivery(notificationId, services.deliveryRun())
 }
 
 function refuse(log: Logger, reason: string): never {
