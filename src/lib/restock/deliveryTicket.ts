@@ -3,7 +3,6 @@ import type { AppConfig } from '../config.js'
 import { UnauthorizedError } from '../errors.js'
 import type { Logger } from '../log.js'
 import type { DeliveryJobStore } from '../storage/deliveryJobStore.js'
-import type { Repositories } from '../storage/repositories.js'
 import { runDelivery, type DeliveryRunOptions, type DeliveryRunResult } from './deliveryRun.js'
 
 /**
@@ -101,30 +100,9 @@ export function requireDeliveryTicket(
 }
 
 /**
- * The ticket of a run, once: it must name `notificationId` (a ticket for another notice is
- * foreign) and must not have been spent (a replay). Throws 401 `Unauthorized` otherwise.
- */
-async function admitDeliveryTicket(
-  bearer: string | null,
-  notificationId: string,
-  deps: {
-    config: Pick<AppConfig, 'unsubscribeSecret'>
-    log: Logger
-    deliveries: Pick<DeliveryJobStore, 'spendTicket'>
-  },
-  now: number = Date.now(),
-): Promise<DeliveryTicket> {
-  const ticket = requireDeliveryTicket(bearer, deps.config, deps.log, now)
-  if (ticket.notificationId !== notificationId) return refuse(deps.log, 'foreign')
-  if (!(await deps.deliveries.spendTicket(ticket.nonce, ticket.expiresAt, now))) {
-    return refuse(deps.log, 'replayed')
-  }
-  return ticket
-}
-
-/**
- * One run of the background function: admits its delivery ticket (it must name this notice and
- * not have been spent), then runs the delivery with the wired dependencies.
+ * One run of the background function: admits its delivery ticket once — it must name this
+ * notice (else it is foreign) and must not have been spent (else it is a replay), 401
+ * `Unauthorized` otherwise — then runs the delivery with the wired dependencies.
  */
 export async function runTicketedDelivery(
   bearer: string | null,
@@ -132,16 +110,17 @@ export async function runTicketedDelivery(
   services: {
     config: Pick<AppConfig, 'unsubscribeSecret'>
     log: Logger
-    repositories: Pick<Repositories, 'deliveries'>
+    repositories: { deliveries: Pick<DeliveryJobStore, 'spendTicket'> }
     deliveryRun(): DeliveryRunOptions
   },
+  now: number = Date.now(),
 ): Promise<DeliveryRunResult> {
   const { config, log } = services
-  await admitDeliveryTicket(bearer, notificationId, {
-    config,
-    log,
-    deliveries: services.repositories.deliveries,
-  })
+  const ticket = requireDeliveryTicket(bearer, config, log, now)
+  if (ticket.notificationId !== notificationId) return refuse(log, 'foreign')
+  if (!(await services.repositories.deliveries.spendTicket(ticket.nonce, ticket.expiresAt, now))) {
+    return refuse(log, 'replayed')
+  }
   return runDelivery(notificationId, services.deliveryRun())
 }
 
