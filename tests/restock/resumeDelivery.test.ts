@@ -8,11 +8,7 @@ import { runDelivery } from '../../src/lib/restock/deliveryRun.js'
 import { deliveryStarter } from '../../src/lib/restock/deliveryStarter.js'
 import { issueDeliveryTicket } from '../../src/lib/restock/deliveryTicket.js'
 import { sendRestockNotification } from '../../src/lib/restock/sendRestockNotification.js'
-import {
-  AUTO_RESUME_LIMIT_MS,
-  resumeStalledDeliveries,
-  STALL_AFTER_MS,
-} from '../../src/lib/restock/stalledDeliveries.js'
+import { resumeStalledDeliveries } from '../../src/lib/restock/stalledDeliveries.js'
 import { fakeContext } from '../helpers/context.js'
 import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
@@ -35,6 +31,10 @@ import {
  */
 
 const harness = useDeliveryHarness()
+/** docs/architecture.md: a delivery idle this long is resumed by the schedule… */
+const STALL_AFTER_MS = 20 * 60 * 1000
+/** …unless it has been idle longer than this (Resend keeps idempotency keys 24 h). */
+const AUTO_RESUME_LIMIT_MS = 23 * 60 * 60 * 1000
 const RESUME_PATH = '/api/admin/notify/resume'
 const TRIGGER_PATH = '/.netlify/functions/notify-deliver-background'
 let deploy: RecordingServer

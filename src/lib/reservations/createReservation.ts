@@ -14,7 +14,7 @@ import type { Reservation } from '../storage/records.js'
  * click, a retried request, a reload that re-posts) answers the first one's id and sends nothing
  * again. Later, or with another name, it is a new reservation (§4.10 allows several per e-mail).
  */
-export const REPEAT_WINDOW_MS = 5 * 60_000
+const REPEAT_WINDOW_MS = 5 * 60_000
 
 export interface CreateReservationOptions {
   /** Clock. Default: `() => new Date()`. */

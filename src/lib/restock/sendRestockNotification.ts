@@ -29,7 +29,7 @@ export interface SendSummary {
  * were delivered before, so that two identical sends, even simultaneous ones that cannot see
  * each other, agree on one notification: same job, same batches, same idempotency keys (D9).
  */
-export function restockNotificationId(request: SendRequest, earlierIdenticalSends: number): string {
+function restockNotificationId(request: SendRequest, earlierIdenticalSends: number): string {
   const digest = createHash('sha256')
     .update(JSON.stringify([request.productSlug, request.emailTitle, request.emailBody]))
     .update(`\n${earlierIdenticalSends}`)

@@ -10,13 +10,13 @@ import { isResumable } from './resumeDelivery.js'
  * function is stopped after 15 minutes, and a live run settles a batch at least every
  * ~22 s (one batch's allowance at the default timeout, docs/decisions-local.md).
  */
-export const STALL_AFTER_MS = 20 * 60 * 1000
+const STALL_AFTER_MS = 20 * 60 * 1000
 
 /**
  * Resend keeps an idempotency key 24 hours. A delivery idle longer than this is not resumed by
  * itself: a batch cut short before then could be e-mailed twice. A person resumes it by hand.
  */
-export const AUTO_RESUME_LIMIT_MS = 23 * 60 * 60 * 1000
+const AUTO_RESUME_LIMIT_MS = 23 * 60 * 60 * 1000
 
 export interface StalledDeliveryOptions {
   repositories: Pick<Repositories, 'history' | 'deliveries'>

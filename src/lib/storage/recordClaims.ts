@@ -24,7 +24,7 @@ export interface RecordClaim {
 export type HolderState = 'live' | 'ended' | 'missing'
 
 /** A claim names a record that never appeared; it is taken over after CLAIM_WRITE_GRACE_MS. */
-export const CLAIM_WRITE_GRACE_MS = 3_000
+const CLAIM_WRITE_GRACE_MS = 3_000
 const POLL_MS = 50
 
 export interface ClaimOptions {
