@@ -7,8 +7,9 @@ import type { RequestContext } from '../requestContext.js'
  * What one restock delivery sends to whom, and how far it got, kept beside the history record so
  * that a delivery can stop at its time budget and continue in another invocation. Every blob is
  * written once and never changed: `notif-delivery/{id}/job` by the send, and
- * `notif-delivery/{id}/batches/{n}` by whoever settled batch n (both `onlyIfNew`, so a second
- * writer of the same blob leaves the first one's).
+ * `notif-delivery/{id}/batches/{n}` by whoever settled batch n, and `notif-delivery/{id}/notified/{n}`
+ * once batch n's recipients are marked `notified` (all `onlyIfNew`, so a second writer of the same
+ * blob leaves the first one's). A batch recorded but not marked is one whose run died in between.
  */
 
 export interface DeliveryRecipient {
@@ -85,16 +86,30 @@ export class DeliveryJobStore {
   }
 
   /** Numbers of the batches already settled (one key listing, no reads). */
-  async settledBatches(notificationId: string): Promise<Set<number>> {
-    const prefix = `${PREFIX}/${notificationId}/batches/`
-    const settled = new Set<number>()
+  settledBatches(notificationId: string): Promise<Set<number>> {
+    return this.#batchNumbers(`${PREFIX}/${notificationId}/batches/`)
+  }
+
+  /** Records that batch `batch`'s delivered recipients are marked `notified`. */
+  async saveMarked(notificationId: string, batch: number): Promise<void> {
+    const key = `${PREFIX}/${notificationId}/notified/${batch}`
+    await this.#store.setJSON(key, { batch }, { onlyIfNew: true })
+  }
+
+  /** Numbers of the batches whose recipients are marked (one key listing, no reads). */
+  markedBatches(notificationId: string): Promise<Set<number>> {
+    return this.#batchNumbers(`${PREFIX}/${notificationId}/notified/`)
+  }
+
+  async #batchNumbers(prefix: string): Promise<Set<number>> {
+    const numbers = new Set<number>()
     for await (const page of this.#store.list({ prefix, paginate: true })) {
       for (const { key } of page.blobs) {
         const batch = Number(key.slice(prefix.length))
-        if (Number.isInteger(batch)) settled.add(batch)
+        if (Number.isInteger(batch)) numbers.add(batch)
       }
     }
-    return settled
+    return numbers
   }
 
   /** Every settled batch, in batch order. */
