@@ -73,10 +73,11 @@ export class DeliveryJobStore {
     return (await this.#store.setJSON(key, job, { onlyIfNew: true })).modified
   }
 
+  /** The job, or null when there is none or its blob is damaged (then nothing can be delivered). */
   async getJob(notificationId: string): Promise<DeliveryJob | null> {
-    return (await this.#store.get(`${PREFIX}/${notificationId}/job`, {
-      type: 'json',
-    })) as DeliveryJob | null
+    const text = await this.#store.get(`${PREFIX}/${notificationId}/job`, { type: 'text' })
+    const job = parseObject(text) as DeliveryJob | null
+    return job && Array.isArray(job.recipients) && typeof job.productSlug === 'string' ? job : null
   }
 
   /** Records a settled batch; a batch settled before keeps its first record. */
@@ -112,14 +113,35 @@ export class DeliveryJobStore {
     return numbers
   }
 
-  /** Every settled batch, in batch order. */
+  /** Every settled batch whose record is readable (a damaged one is left out), in batch order. */
   async listBatches(notificationId: string): Promise<BatchRecord[]> {
     const numbers = [...(await this.settledBatches(notificationId))].sort((a, b) => a - b)
-    const records = await mapWithConcurrency(numbers, READ_CONCURRENCY, (batch) =>
-      this.#store.get(`${PREFIX}/${notificationId}/batches/${batch}`, { type: 'json' }),
+    const texts = await mapWithConcurrency(numbers, READ_CONCURRENCY, (batch) =>
+      this.#store.get(`${PREFIX}/${notificationId}/batches/${batch}`, { type: 'text' }),
     )
-    return records.filter(Boolean) as BatchRecord[]
+    return texts.map(parseObject).filter(isBatchRecord)
   }
+}
+
+function parseObject(text: string | null): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text ?? '')
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null
+  } catch {
+    return null
+  }
+}
+
+function isBatchRecord(
+  value: Record<string, unknown> | null,
+): value is BatchRecord & Record<string, unknown> {
+  return (
+    value !== null &&
+    Number.isInteger(value.batch) &&
+    Array.isArray(value.deliveredIds) &&
+    Array.isArray(value.failed) &&
+    typeof value.finishedAt === 'string'
+  )
 }
 
 export function openDeliveryJobStore(context: RequestContext): DeliveryJobStore {

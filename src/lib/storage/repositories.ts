@@ -103,6 +103,12 @@ export function openRepositories(context: RequestContext): Repositories {
         key,
         fix: 'the blob is not a readable record: fix it in the Netlify UI or delete it',
       }),
+    onDamagedCache: (key, problem) =>
+      log.warn('storage.cache_damaged', {
+        key,
+        problem,
+        fix: 'none needed: the cache is ignored and rebuilt from the records',
+      }),
     onBackgroundError: (work, error) =>
       log.warn('storage.background_failed', {
         work,

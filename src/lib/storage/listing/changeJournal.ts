@@ -24,10 +24,17 @@ export class ChangeJournal {
   readonly #store: Store
   readonly #root: string
 
-  /** `name`: the collection, e.g. `reservations`. */
-  constructor(store: Store, name: string) {
+  readonly #onDamaged: (key: string, problem: string) => void
+
+  /** `name`: the collection, e.g. `reservations`; `onDamaged`: told about entries it ignores. */
+  constructor(
+    store: Store,
+    name: string,
+    onDamaged: (key: string, problem: string) => void = () => undefined,
+  ) {
     this.#store = store
     this.#root = `journal/${name}/`
+    this.#onDamaged = onDamaged
   }
 
   /** Announces a change of `recordKey`; call it before writing the record. */
@@ -46,7 +53,16 @@ export class ChangeJournal {
     const pages = await Promise.all(
       buckets.map((bucket) => this.#store.list({ prefix: `${this.#root}${bucket}/` })),
     )
-    return pages.flatMap((page) => page.blobs.map(({ key }) => parseEntry(key))).filter(isEntry)
+    const keys = pages.flatMap((page) => page.blobs.map(({ key }) => key))
+    const entries = keys.map(parseEntry).filter(isEntry)
+    if (entries.length < keys.length) {
+      const damaged = keys.filter((key) => !parseEntry(key))
+      this.#onDamaged(
+        damaged[0],
+        `not a journal entry name (${damaged.length} such entries, ignored)`,
+      )
+    }
+    return entries
   }
 
   /** Deletes up to `limit` entries from folders that ended before `before`. */
@@ -71,7 +87,10 @@ function parseEntry(key: string): JournalEntry | null {
   const name = key.slice(key.lastIndexOf('/') + 1)
   const match = /^(\d{15})-[a-z0-9]*~([A-Za-z0-9_-]+)$/.exec(name)
   if (!match) return null
-  return { key, at: Number(match[1]), recordKey: Buffer.from(match[2], 'base64url').toString() }
+  const recordKey = Buffer.from(match[2], 'base64url').toString()
+  // why: a name that decodes to no usable blob key (bad UTF-8, control characters) names no record
+  if (recordKey === '' || recordKey.startsWith('/') || /[\p{C}\uFFFD]/u.test(recordKey)) return null
+  return { key, at: Number(match[1]), recordKey }
 }
 
 function isEntry(entry: JournalEntry | null): entry is JournalEntry {
