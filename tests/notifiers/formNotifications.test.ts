@@ -122,7 +122,7 @@ describe('POST /api/reservation → team chat and customer e-mail', () => {
     await res.context.settled()
     const text = slackText(requestsTo('/slack/reservation/')[0])
     expect(text).toContain(
-      '&lt;!channel&gt; &lt;https://evil.example|ここをクリック&gt; &amp; &lt;@U123&gt;',
+      'お名前: `&lt;!channel&gt; &lt;https[:]//evil[.]example|ここをクリック&gt; &amp; &lt;@U123&gt;`',
     )
     expect(text).not.toMatch(/<[!@h]/)
   })
@@ -207,6 +207,7 @@ describe('POST /api/notify-signup → restock channel, community chat, e-mail', 
     expect(community.json).toEqual({
       content: `「${WAITED_FOR.title}」に再入荷通知の登録がありました。\n${SITE}/products/${WAITED_FOR.slug}`,
       allowed_mentions: { parse: [] },
+      flags: 4,
     })
     // no personal data in the community chat: neither the address nor its parts
     expect(community.body.toLowerCase()).not.toContain('fan.person')

@@ -6,6 +6,7 @@ import {
   reservationConfirmationEmail,
   reservationTeamChatMessage,
 } from '../messages/reservationMessages.js'
+import { sendConfirmation } from '../notifiers/confirmationEmail.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
 import { createShopNotifiers } from '../notifiers/shopNotifiers.js'
 import { productUrl } from '../productCatalogue.js'
@@ -87,10 +88,17 @@ export async function createReservation(
   dispatchNotifications(context, log, [
     () => notifiers.teamchatReservation.send(reservationTeamChatMessage(input).slackText),
     () =>
-      notifiers.mailer.send(
+      sendConfirmation(
         { to: reservation.email, ...reservationConfirmationEmail(input) },
-        // why: a replayed call (platform retry) must not mail the customer twice
-        { idempotencyKey: `reservation-confirmation/${reservation.id}` },
+        {
+          mailer: notifiers.mailer,
+          store: openStore(RECORDS_STORE, context),
+          // why: a replayed call (platform retry) must not mail the customer twice
+          idempotencyKey: `reservation-confirmation/${reservation.id}`,
+          recordId: reservation.id,
+          now: now(),
+          log,
+        },
       ),
   ])
   return { reservationId: reservation.id }

@@ -7,6 +7,7 @@ import {
   signupConfirmationEmail,
   signupTeamChatMessage,
 } from '../messages/signupMessages.js'
+import { sendConfirmation } from '../notifiers/confirmationEmail.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
 import { createShopNotifiers } from '../notifiers/shopNotifiers.js'
 import { productUrl } from '../productCatalogue.js'
@@ -114,9 +115,16 @@ export async function notifySignup(
         signupCommunityChatMessage({ product, productUrl: url }).discordContent,
       ),
     () =>
-      notifiers.mailer.send(
+      sendConfirmation(
         { to: subscription.email, ...signupConfirmationEmail(input) },
-        { idempotencyKey: `signup-confirmation/${subscription.id}` },
+        {
+          mailer: notifiers.mailer,
+          store: openStore(RECORDS_STORE, context),
+          idempotencyKey: `signup-confirmation/${subscription.id}`,
+          recordId: subscription.id,
+          now: clock(),
+          log,
+        },
       ),
   ])
   return { subscriptionId: subscription.id, created: true }
