@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import signupHandler from '../../netlify/functions/notify-signup.js'
 import reservationHandler from '../../netlify/functions/reservation.js'
 import { listProducts } from '../../src/lib/productCatalogue.js'
@@ -8,19 +8,9 @@ import {
   takeConfirmationSlot,
 } from '../../src/lib/storage/confirmationLimits.js'
 import { fakeContext } from '../helpers/context.js'
-import {
-  defaultReply,
-  startRecordingServer,
-  type RecordedRequest,
-  type RecordingServer,
-} from '../helpers/recordingServer.js'
+import type { RecordedRequest } from '../helpers/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import {
-  catalogueProduct,
-  logText,
-  pointOutboundAt,
-  useFormEnvironment,
-} from '../forms/formTestKit.js'
+import { catalogueProduct, logText, useOutboundRecorder } from '../forms/formTestKit.js'
 
 /**
  * The public forms are no spam relay (issue 25.3): confirmation e-mails per address and hour are
@@ -32,21 +22,8 @@ const SITE = 'https://shop.example'
 const PRODUCT = catalogueProduct('chasen-takayama')
 const ATTACK_NAME =
   '至急ご確認ください http://phish.example/1 *重要* <https://evil.example|こちら> www.evil.example 様'
-let server: RecordingServer
-const { logs } = useFormEnvironment()
-
-beforeAll(async () => {
-  server = await startRecordingServer()
-  process.env.SITE_URL = SITE
-})
-afterAll(async () => {
-  await server.close()
-})
-beforeEach(() => {
-  pointOutboundAt(server, 1000)
-  server.requests.length = 0
-  server.reply = defaultReply
-})
+const recorder = useOutboundRecorder(SITE)
+const { logs } = recorder
 
 async function submit(handler: typeof reservationHandler, path: string, body: unknown) {
   const context = fakeContext()
@@ -55,7 +32,7 @@ async function submit(handler: typeof reservationHandler, path: string, body: un
   return answer
 }
 
-const emails = (): RecordedRequest[] => server.requests.filter((r) => r.path === '/emails')
+const emails = (): RecordedRequest[] => recorder.server.requests.filter((r) => r.path === '/emails')
 const toAddress = (address: string) =>
   emails().filter((request) => request.json.to === address || request.json.to?.[0] === address)
 
@@ -128,7 +105,7 @@ describe('customer text is never a link or formatting', () => {
       productSlug: PRODUCT.slug,
     })
     expect(answer.status).toBe(200)
-    const [slack] = server.requests.filter((request) => request.path.startsWith('/slack/'))
+    const [slack] = recorder.server.requests.filter((request) => request.path.startsWith('/slack/'))
     expect(slack.json.unfurl_links).toBe(false)
     expect(slack.json.unfurl_media).toBe(false)
     const text: string = slack.json.blocks[0].text.text
@@ -156,7 +133,9 @@ describe('customer text is never a link or formatting', () => {
       email: `discord-${crypto.randomUUID().slice(0, 8)}@example.com`,
       productSlug: PRODUCT.slug,
     })
-    const [discord] = server.requests.filter((request) => request.path.startsWith('/discord/'))
+    const [discord] = recorder.server.requests.filter((request) =>
+      request.path.startsWith('/discord/'),
+    )
     expect(discord.json.flags & 4).toBe(4) // SUPPRESS_EMBEDS
     expect(discord.json.allowed_mentions).toEqual({ parse: [] })
   })
