@@ -3,7 +3,7 @@
  * `src/generated/siteContent.ts` (product catalogue, data id). Reads `CONTENT_DIR` (default
  * `content/`). Run: `tsx scripts/build-content.ts`.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import MiniSearch from 'minisearch'
@@ -20,6 +20,7 @@ import {
 } from '../src/lib/search/terms/indexOptions.js'
 import type { CatalogueProduct, StoredPage } from '../src/lib/search/siteContentTypes.js'
 import { encodeSiteSearchData, packIndex } from '../src/lib/search/build/searchDataWriter.js'
+import { parseSynonymFile, SYNONYMS_FILE_NAME } from '../src/lib/search/synonyms/synonymFile.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const TYPES_MODULE = path.join(REPO_ROOT, 'src/lib/search/siteContentTypes.js')
@@ -78,6 +79,7 @@ export async function buildSiteContent({
   onProgress('writing', 0, 1)
   const indexBytes = measureIndexJson ? Buffer.byteLength(JSON.stringify(index)) : null
   const { bytes, dataId, eagerBytes } = searchDataOf(pages, index, formatVersion)
+  const synonyms = await readSynonymFile(contentDir)
   const productCatalogue: CatalogueProduct[] = pages
     .filter((page) => page.contentType === PRODUCT_CONTENT_TYPE)
     .map((page) => ({ slug: page.fileSlug, title: page.title, path: page.slug }))
@@ -93,6 +95,9 @@ export async function buildSiteContent({
     `export const SEARCH_DATA_ID = ${JSON.stringify(dataId)}`,
     '',
     `export const productCatalogue: readonly CatalogueProduct[] = ${JSON.stringify(productCatalogue, null, 2)}`,
+    '',
+    `/** The groups of ${SYNONYMS_FILE_NAME} in the content folder (docs/search.md, "Synonyms"). */`,
+    `export const searchSynonyms: readonly (readonly string[])[] = ${JSON.stringify(synonyms)}`,
     '',
   ].join('\n')
   const dataFile = path.join(path.dirname(outFile), path.basename(SEARCH_DATA_PATH))
@@ -110,6 +115,19 @@ export async function buildSiteContent({
     eagerBytes,
     milliseconds: performance.now() - started,
   }
+}
+
+/** The groups of the content folder's synonyms file; none when there is no such file. */
+async function readSynonymFile(contentDir: string): Promise<string[][]> {
+  const file = path.join(contentDir, SYNONYMS_FILE_NAME)
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  return parseSynonymFile(text, path.relative(process.cwd(), file))
 }
 
 /** The search data file's bytes for `pages` indexed in `index`. */

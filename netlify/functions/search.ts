@@ -8,7 +8,7 @@ export default defineEndpoint({
   auth: 'none',
   cors: 'public',
   handle: async ({ req, context, log }) => {
-    const body = answerSearch(new URL(req.url).searchParams, context, log)
+    const body = await answerSearch(new URL(req.url).searchParams, context, log)
     // why: the answer depends only on the URL and the deployed content (§4.11, §8)
     return jsonResponse(body, { headers: { 'Cache-Control': 'public, max-age=300' } })
   },

@@ -6,6 +6,8 @@ import type { RequestContext } from '../requestContext.js'
 export const RECORDS_STORE = 'shop-records'
 /** Name of the keyword log store (§2.6). */
 export const KEYWORD_LOGS_STORE = 'keyword-logs'
+/** Name of the store of the search synonyms staff add (docs/search.md, "Synonyms"). */
+export const SEARCH_SYNONYMS_STORE = 'search-synonyms'
 
 /**
  * Local development only: a Blobs server of ours that functions use instead of the platform's
