@@ -79,7 +79,11 @@ export function findFirstMatch(
     if (found !== null && found + 2 * longest < window) return found
   }
   const beginning = bound === text.length ? text : text.slice(0, bound)
-  return firstMatchIn(searchable(beginning, false), terms) ?? raw
+  const found = firstMatchIn(searchable(beginning, false), terms)
+  // why: a spelling found as it is may not be a whole word once normalised (e + U+0301 before
+  // Ｖ６０ joins into é), so it bounds the search but is no answer
+  if (found !== null || bound === text.length) return found
+  return firstMatchIn(searchable(text, false), terms)
 }
 
 function firstMatchIn(searched: Searchable, terms: readonly string[]): number | null {
