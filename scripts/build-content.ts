@@ -20,6 +20,8 @@ import {
 } from '../src/lib/search/terms/indexOptions.js'
 import type { CatalogueProduct, StoredPage } from '../src/lib/search/siteContentTypes.js'
 import { encodeSiteSearchData, packIndex } from '../src/lib/search/build/searchDataWriter.js'
+import { suggestDataOf } from '../src/lib/search/build/suggestDataWriter.js'
+import { SUGGEST_DATA_PATH } from '../src/lib/search/suggest/suggestData.js'
 import { parseSynonymFile, SYNONYMS_FILE_NAME } from '../src/lib/search/synonyms/synonymFile.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -80,6 +82,7 @@ export async function buildSiteContent({
   const indexBytes = measureIndexJson ? Buffer.byteLength(JSON.stringify(index)) : null
   const { bytes, dataId, eagerBytes } = searchDataOf(pages, index, formatVersion)
   const synonyms = await readSynonymFile(contentDir)
+  const suggestData = suggestDataOf(pages, dataId, PRODUCT_CONTENT_TYPE)
   const productCatalogue: CatalogueProduct[] = pages
     .filter((page) => page.contentType === PRODUCT_CONTENT_TYPE)
     .map((page) => ({ slug: page.fileSlug, title: page.title, path: page.slug }))
@@ -103,6 +106,10 @@ export async function buildSiteContent({
   const dataFile = path.join(path.dirname(outFile), path.basename(SEARCH_DATA_PATH))
   await mkdir(path.dirname(outFile), { recursive: true })
   await writeFile(dataFile, bytes)
+  await writeFile(
+    path.join(path.dirname(outFile), path.basename(SUGGEST_DATA_PATH)),
+    JSON.stringify(suggestData),
+  )
   await writeFile(outFile, source)
   return {
     outFile,
