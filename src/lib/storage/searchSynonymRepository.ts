@@ -1,5 +1,6 @@
 import type { Store } from '@netlify/blobs'
 import { openStore, SEARCH_SYNONYMS_STORE } from './blobStore.js'
+import { RecordUpdateConflictError } from './recordCollection.js'
 import type { RequestContext } from '../requestContext.js'
 
 /** A group of words staff declared to find each other (`抹茶`, `matcha`). */
@@ -13,14 +14,6 @@ export interface SynonymGroup {
 /** Every group staff added, in the order added. */
 export interface SynonymList {
   groups: SynonymGroup[]
-}
-
-/** The list kept changing under a write (more than `MAX_ATTEMPTS` writers at once). */
-export class SynonymWriteConflictError extends Error {
-  override name = 'SynonymWriteConflictError'
-  constructor() {
-    super('The synonym list was changed by other requests at the same time; try again.')
-  }
 }
 
 export interface SearchSynonymRepository {
@@ -73,7 +66,8 @@ export function searchSynonymRepository(store: Store): SearchSynonymRepository {
         const { modified } = await store.setJSON(SYNONYMS_KEY, next, condition)
         if (modified) return next
       }
-      throw new SynonymWriteConflictError()
+      // why: the list kept changing under the write (more writers at once than attempts)
+      throw new RecordUpdateConflictError(SYNONYMS_KEY, MAX_ATTEMPTS)
     },
   }
 }

@@ -1,4 +1,6 @@
 import { z } from '../../../generated/zod.js'
+import { searchSynonyms } from '../../../generated/siteContent.js'
+import { HttpError } from '../../http/errors.js'
 import {
   newSynonymId,
   type SearchSynonymRepository,
@@ -35,17 +37,32 @@ export const deleteSynonymsRequestSchema = z.object({
 /** Body of POST /api/admin/search/synonyms/list (nothing to set). */
 export const listSynonymsRequestSchema = z.object({})
 
-/** A group's words are the same word once folded (`チャセン`, `ちゃせん`), or not a word at all. */
-export class SynonymWordsError extends Error {
+/** A group's words are the same word once folded (`チャセン`, `ちゃせん`), or too many groups. */
+export class SynonymWordsError extends HttpError {
   override name = 'SynonymWordsError'
+  constructor(message: string) {
+    super(400, message)
+  }
 }
 
 /** No group with the id (deleted already, or never added). */
-export class SynonymNotFoundError extends Error {
+export class SynonymNotFoundError extends HttpError {
   override name = 'SynonymNotFoundError'
   constructor() {
-    super('Synonym group not found')
+    super(404, SYNONYM_NOT_FOUND_MESSAGE)
   }
+}
+
+export const SYNONYM_NOT_FOUND_MESSAGE = 'Synonym group not found'
+export const SAME_WORDS_MESSAGE =
+  'words must differ once normalised (katakana = hiragana, case, width) and hold letters or digits'
+
+/** The synonym groups staff added and those of the build's content/search-synonyms. */
+export async function listSynonyms(
+  repository: SearchSynonymRepository,
+): Promise<{ groups: SynonymGroup[]; builtIn: string[][] }> {
+  const { groups } = await repository.list()
+  return { groups, builtIn: searchSynonyms.map((group) => [...group]) }
 }
 
 /** Adds a group of words that find each other; answers the group. */
@@ -56,9 +73,7 @@ export async function addSynonymGroup(
 ): Promise<SynonymGroup> {
   const keys = new Set(words.map(spellingKey))
   if (keys.has('') || keys.size !== words.length) {
-    throw new SynonymWordsError(
-      'words must differ once normalised (katakana = hiragana, case, width) and hold letters or digits',
-    )
+    throw new SynonymWordsError(SAME_WORDS_MESSAGE)
   }
   const group: SynonymGroup = {
     id: newSynonymId(),
