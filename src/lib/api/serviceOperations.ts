@@ -190,10 +190,10 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/admin/search/synonyms/delete',
-    operationId: 'deleteSearchSynonyms',
+    path: '/api/admin/search/synonyms/remove',
+    operationId: 'removeSearchSynonyms',
     tag: 'Admin',
-    summary: 'Delete a synonym group',
+    summary: 'Remove a synonym group',
     description: 'Searches stop using it within a minute.',
     security: 'admin',
     body: {

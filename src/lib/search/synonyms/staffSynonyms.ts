@@ -29,7 +29,7 @@ export const addSynonymsRequestSchema = z.object({
     .max(10, { error: WORDS_MESSAGE }),
 })
 
-/** Body of POST /api/admin/search/synonyms/delete. */
+/** Body of POST /api/admin/search/synonyms/remove. */
 export const deleteSynonymsRequestSchema = z.object({
   id: z.string({ error: ID_MESSAGE }).regex(/^syn_[a-f0-9]{16}$/, { error: ID_MESSAGE }),
 })

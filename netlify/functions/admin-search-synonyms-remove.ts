@@ -16,4 +16,4 @@ export default defineEndpoint({
   },
 })
 
-export const config = { path: '/api/admin/search/synonyms/delete' }
+export const config = { path: '/api/admin/search/synonyms/remove' }
