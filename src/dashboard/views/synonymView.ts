@@ -71,6 +71,7 @@ export function synonymView(context: ViewContext): HTMLElement {
   }
 
   async function loadList(): Promise<void> {
+    listArea.setAttribute('aria-busy', 'true')
     const answer = await context.attempt(() =>
       context.api.post<SynonymList>('/api/admin/search/synonyms/list', {}),
     )
