@@ -183,7 +183,7 @@ export type AlternativesOf = (word: string) => readonly string[]
 // why: a word with alternatives is an OR of ANDs of terms; it is searched as the AND of ORs it
 // distributes to (every term slot takes one term of each alternative), which keeps one word a
 // list of term slots for scoring and the title-first tiers. The slots multiply, so they are capped
-const MAX_TERM_SLOTS = 32
+const MAX_TERM_SLOTS = 64
 
 function wordTerms(word: string, scored: ScoredIndex, alternativesOf: AlternativesOf): WordTerms {
   const terms = tokenTerms(word, scored.termOptions)
