@@ -32,7 +32,7 @@ export async function answerSearch(
   const { results, totalResults } = getSiteSearch().search(
     query,
     parseExcerptLength(params.get('excerpt_length')),
-    await searchSpellings(context, log, now),
+    searchSpellings(context, log, now),
   )
   const entry = { keyword: query, timestamp: new Date().toISOString(), resultCount: totalResults }
   context.waitUntil?.(recordKeyword(entry, context, log))

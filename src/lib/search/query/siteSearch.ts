@@ -86,24 +86,29 @@ export function createSiteSearch(
       const spellings = words.map((word) => [word, ...alternativesOf(word)])
       const adjacency = spellings.map(adjacentRuns)
       const checked = adjacency.some((runs) => runs !== null)
-      // why: Japanese index terms are bigrams; the query's own Japanese runs are marked instead
-      const { hits, total } = index.search(
-        query,
-        checked ? MAX_RESULTS * ADJACENCY_MARGIN : MAX_RESULTS,
-        isLatinIndexTerm,
-        alternativesOf,
-      )
       const queryRuns = [...new Set(spellings.flat().flatMap(foldedRuns))]
+      // why: Japanese index terms are bigrams; the query's own Japanese runs are marked instead
+      let answer = index.search(query, MAX_RESULTS, isLatinIndexTerm, alternativesOf)
+      let kept = checked
+        ? answer.hits.filter((hit) => holdsAdjacent(readPage(data, hit.id), adjacency))
+        : answer.hits
+      // why: pages dropped for holding a word's bigrams apart are replaced from the next hits
+      if (kept.length < answer.hits.length && answer.hits.length === MAX_RESULTS) {
+        answer = index.search(
+          query,
+          MAX_RESULTS * ADJACENCY_MARGIN,
+          isLatinIndexTerm,
+          alternativesOf,
+        )
+        kept = answer.hits.filter((hit) => holdsAdjacent(readPage(data, hit.id), adjacency))
+      }
+      const { total } = answer
+      const dropped = answer.hits.length - kept.length
       const results: SearchResult[] = []
-      let dropped = 0
-      for (const hit of hits) {
+      for (const hit of kept) {
         if (results.length === MAX_RESULTS) break
         const page = readPage(data, hit.id)
         if (!page) continue
-        if (checked && !holdsAdjacent(page, adjacency)) {
-          dropped++
-          continue
-        }
         const terms = matchTerms(queryRuns, hit.terms)
         const { excerpt, highlightedExcerpt } = makeExcerpt(
           page.text,
@@ -129,7 +134,7 @@ export function createSiteSearch(
   }
 }
 
-// why: pages dropped for holding a word's bigrams apart are replaced from the next hits
+// why: how many more hits are asked for when some were dropped (see holdsAdjacent)
 const ADJACENCY_MARGIN = 2
 // why: a word of two characters is one bigram, always adjacent
 const MIN_CHECKED_LENGTH = 3
@@ -162,8 +167,11 @@ function adjacentRuns(spellings: readonly string[]): string[][] | null {
  * bigrams next to each other, not only somewhere on the page); words needing no check count.
  * why: `ポインティング` let in 14 pages holding its bigrams apart, and ranked the right one 12th
  */
-function holdsAdjacent(page: StoredPage, adjacency: readonly (string[][] | null)[]): boolean {
-  if (adjacency.some((runs) => runs === null)) return true
+function holdsAdjacent(
+  page: StoredPage | null,
+  adjacency: readonly (string[][] | null)[],
+): boolean {
+  if (!page || adjacency.some((runs) => runs === null)) return true
   const fields = [page.title, page.description, page.tags.join(' ')]
   return adjacency.some((spellings) =>
     spellings!.some((runs) =>
