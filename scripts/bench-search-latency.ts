@@ -15,7 +15,7 @@ import { createSiteSearch } from '../src/lib/search/query/siteSearch.js'
 import { decodeSiteSearchData, fileSource } from '../src/lib/search/index/searchDataReader.js'
 import { normalizeQuery } from '../src/lib/search/textNormalization.js'
 import { isLatinIndexTerm } from '../src/lib/search/terms/termEncoding.js'
-import { alternativesFinder } from '../src/lib/search/query/searchAlternatives.js'
+import { alternativesFinder, keyedGroups } from '../src/lib/search/query/searchAlternatives.js'
 import { SPELLING_VARIANTS } from '../src/lib/search/terms/spellingVariants.js'
 
 export type LatencyMode = 'index' | 'answer' | 'plain'
@@ -78,7 +78,7 @@ function searcher(mode: LatencyMode, file: string): (query: string) => void {
   }
   const search = createSiteSearch(() => data)
   // why: as the service answers: with the okurigana variants shipped with the code
-  const alternatives = alternativesFinder(SPELLING_VARIANTS)
+  const alternatives = alternativesFinder(keyedGroups(SPELLING_VARIANTS))
   return (query) => void search.search(normalizeQuery(query), 200, alternatives)
 }
 

@@ -15,6 +15,7 @@ import { createSiteSearch } from '../src/lib/search/query/siteSearch.js'
 import {
   alternativesFinder,
   combineAlternatives,
+  keyedGroups,
 } from '../src/lib/search/query/searchAlternatives.js'
 import { SPELLING_VARIANTS } from '../src/lib/search/terms/spellingVariants.js'
 import { searchOptions, type IndexedPage } from '../src/lib/search/terms/indexOptions.js'
@@ -164,8 +165,8 @@ export function benchVariants(): void {
   const data = decodeSiteSearchData(bytesSource(searchDataOf(pages, index, 'variants').bytes))
   const search = createSiteSearch(() => data, searchOptions, 'variants')
   const alternatives = combineAlternatives([
-    alternativesFinder(SPELLING_VARIANTS),
-    alternativesFinder(synonyms),
+    alternativesFinder(keyedGroups(SPELLING_VARIANTS)),
+    alternativesFinder(keyedGroups(synonyms)),
   ])
   console.log(
     `\nSpelling variants (${PAGES} generated pages, ${PER_KIND} known-item queries per kind):`,

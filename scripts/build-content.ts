@@ -21,6 +21,8 @@ import {
 import type { CatalogueProduct, StoredPage } from '../src/lib/search/siteContentTypes.js'
 import { encodeSiteSearchData, packIndex } from '../src/lib/search/build/searchDataWriter.js'
 import { suggestDataOf } from '../src/lib/search/build/suggestDataWriter.js'
+import { keyedGroups } from '../src/lib/search/query/searchAlternatives.js'
+import { SPELLING_VARIANTS } from '../src/lib/search/terms/spellingVariants.js'
 import { SUGGEST_DATA_PATH } from '../src/lib/search/suggest/suggestData.js'
 import { parseSynonymFile, SYNONYMS_FILE_NAME } from '../src/lib/search/synonyms/synonymFile.js'
 
@@ -101,6 +103,9 @@ export async function buildSiteContent({
     '',
     `/** The groups of ${SYNONYMS_FILE_NAME} in the content folder (docs/search.md, "Synonyms"). */`,
     `export const searchSynonyms: readonly (readonly string[])[] = ${JSON.stringify(synonyms)}`,
+    '',
+    `/** The okurigana variants (src/lib/search/terms/spellingVariants.ts), then those synonyms, each word with its spelling key. */`,
+    `export const searchWordGroups: readonly (readonly (readonly [string, string])[])[] = ${JSON.stringify(keyedGroups([...SPELLING_VARIANTS, ...synonyms]))}`,
     '',
   ].join('\n')
   const dataFile = path.join(path.dirname(outFile), path.basename(SEARCH_DATA_PATH))

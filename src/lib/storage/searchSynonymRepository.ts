@@ -1,6 +1,5 @@
 import type { Store } from '@netlify/blobs'
 import { openStore, SEARCH_SYNONYMS_STORE } from './blobStore.js'
-import { RecordUpdateConflictError } from './recordCollection.js'
 import type { RequestContext } from '../requestContext.js'
 
 /** A group of words staff declared to find each other (`抹茶`, `matcha`). */
@@ -21,6 +20,16 @@ export interface SearchSynonymRepository {
   list(): Promise<SynonymList>
   /** Applies `change` to the stored list with compare-and-swap; answers the list written. */
   update(change: (list: SynonymList) => SynonymList): Promise<SynonymList>
+}
+
+/** The list kept changing under each of `MAX_ATTEMPTS` writes in a row; nothing was written. */
+export class SynonymListConflictError extends Error {
+  override name = 'SynonymListConflictError'
+  constructor() {
+    super(
+      'The synonym list was changed by other requests during each attempt; send the request again.',
+    )
+  }
 }
 
 /** One blob holds the whole list: staff add a few hundred groups at most, read as one. */
@@ -66,8 +75,7 @@ export function searchSynonymRepository(store: Store): SearchSynonymRepository {
         const { modified } = await store.setJSON(SYNONYMS_KEY, next, condition)
         if (modified) return next
       }
-      // why: the list kept changing under the write (more writers at once than attempts)
-      throw new RecordUpdateConflictError(SYNONYMS_KEY, MAX_ATTEMPTS)
+      throw new SynonymListConflictError()
     },
   }
 }

@@ -5,6 +5,14 @@ import type { AlternativesOf } from './minisearchScoring.js'
 /** Groups of words that find each other (spelling variants, synonyms); order is kept. */
 export type WordGroups = readonly (readonly string[])[]
 
+/** Groups with each word's spelling key: `[key, word]` pairs. */
+export type KeyedWordGroups = readonly (readonly (readonly [key: string, word: string])[])[]
+
+/** `groups` with each word's spelling key (done by the build for the built-in groups). */
+export function keyedGroups(groups: WordGroups): KeyedWordGroups {
+  return groups.map((group) => group.map((word) => [spellingKey(word), word] as const))
+}
+
 // why: every spelling of a word widens each of its term slots; a few are enough
 const MAX_ALTERNATIVES = 6
 
@@ -31,13 +39,10 @@ interface Member {
  * Japanese word also the word with a member it contains replaced by the others (`申込方法` →
  * `申し込み方法`), the longest member first.
  */
-export function alternativesFinder(groups: WordGroups): AlternativesOf {
+export function alternativesFinder(groups: KeyedWordGroups): AlternativesOf {
   const members: Member[] = []
   groups.forEach((group, index) => {
-    for (const text of group) {
-      const key = spellingKey(text)
-      if (key) members.push({ key, text, group: index })
-    }
+    for (const [key, text] of group) if (key) members.push({ key, text, group: index })
   })
   members.sort((a, b) => b.key.length - a.key.length)
   const byKey = new Map<string, Member[]>()
