@@ -117,16 +117,29 @@ function findTerm({ text }: Searchable, term: string, from: number): [number, nu
   if (!term) return null
   const wholeWord = !isCjkTerm(term)
   const pattern = termPattern(term)
-  pattern.lastIndex = from
-  for (let found = pattern.exec(text); found; found = pattern.exec(text)) {
-    const at = found.index
-    const end = at + found[0].length
+  for (let found = nextSpelling(text, term, pattern, from); found;) {
+    const [at, end] = found
     if (!wholeWord || (!isLatinWordChar(text[at - 1]) && !isLatinWordChar(text[end]))) {
-      return [at, end]
+      return found
     }
-    pattern.lastIndex = at + 1
+    found = nextSpelling(text, term, pattern, at + 1)
   }
   return null
+}
+
+function nextSpelling(
+  text: string,
+  term: string,
+  pattern: RegExp | null,
+  from: number,
+): [number, number] | null {
+  if (!pattern) {
+    const at = text.indexOf(term, from)
+    return at === -1 ? null : [at, at + term.length]
+  }
+  pattern.lastIndex = from
+  const found = pattern.exec(text)
+  return found ? [found.index, found.index + found[0].length] : null
 }
 
 function isLatinWordChar(char: string | undefined): boolean {

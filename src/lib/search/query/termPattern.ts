@@ -12,16 +12,20 @@ import { foldKana, isKana } from '../terms/kanaFolding.js'
 const LONG_VOWELS = '[ーｰ]'
 const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/-]/g
 // why: compiled once per term and kept for the next answers (a few hundred at most)
-const patterns = new Map<string, RegExp>()
+const patterns = new Map<string, RegExp | null>()
 const MAX_PATTERNS = 500
 let halfWidth: Map<number, string> | null = null
 
-/** The global expression finding `term`'s spellings (its `lastIndex` is the caller's). */
-export function termPattern(term: string): RegExp {
+/**
+ * The global expression finding `term`'s spellings (its `lastIndex` is the caller's), or null when
+ * the term has one spelling, itself (kanji only, say): then `indexOf` finds it faster.
+ */
+export function termPattern(term: string): RegExp | null {
   let pattern = patterns.get(term)
-  if (!pattern) {
+  if (pattern === undefined) {
     if (patterns.size >= MAX_PATTERNS) patterns.clear()
-    pattern = new RegExp(termSource(term), 'gi')
+    const source = termSource(term)
+    pattern = source === term ? null : new RegExp(source, 'gi')
     patterns.set(term, pattern)
   }
   return pattern
