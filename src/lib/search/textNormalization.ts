@@ -40,6 +40,17 @@ export function isPlainText(text: string): boolean {
   return true
 }
 
+/**
+ * Finds the characters that are not plain (see isPlainText), global: `lastIndex` is the caller's.
+ * why: a page is searched as it is but near these, where normalising may change what matches
+ */
+export function notPlainCharacters(): RegExp {
+  const ranges = PLAIN_JAPANESE.map(([from, to]) => `\\u${hex(from)}-\\u${hex(to)}`).join('')
+  return new RegExp(`[^\\u0000-\\u007f${ranges}]`, 'g')
+}
+
+const hex = (code: number): string => code.toString(16).padStart(4, '0')
+
 function isPlainJapanese(code: number): boolean {
   for (const [from, to] of PLAIN_JAPANESE) if (code >= from && code <= to) return true
   return false

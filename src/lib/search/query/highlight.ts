@@ -1,5 +1,5 @@
 import { isCjkTerm } from '../terms/cjkTokenizer.js'
-import { isPlainText, normalizeSearchText } from '../textNormalization.js'
+import { isPlainText, normalizeSearchText, notPlainCharacters } from '../textNormalization.js'
 import { escapeHtml } from '../../htmlEscape.js'
 import { termPattern } from './termPattern.js'
 
@@ -53,14 +53,15 @@ function searchable(text: string, plain: boolean): Searchable {
   return { text: normalized, origins }
 }
 
-// why: beginnings normalised before the whole text; most pages that hold a query word hold it early
-const EARLY_WINDOWS = [300, 2000]
+let notPlain: RegExp | null = null
 
 /**
  * Where the first match of `terms` starts in `text` (see findMatchRanges), or null.
- * why: normalising a long page whole for every result was the largest cost of an answer; plain
- * text is not normalised at all, and in other text a term found as it is bounds where the first
- * match can start, so only the text before it is normalised, and a beginning before that
+ * why: normalising a long page whole for every result was the largest cost of an answer. Plain
+ * text is searched as it is. In other text every plain character normalises on its own to what
+ * the term patterns find as it is, so a match that differs once normalised must reach near a
+ * character that is not plain: the text is searched as it is, and normalised only in a window
+ * around each such character before that match (① ℃ ㈱ are few on a page)
  */
 export function findFirstMatch(
   text: string,
@@ -69,21 +70,48 @@ export function findFirstMatch(
 ): number | null {
   if (plain) return firstMatchIn(searchable(text, true), terms)
   const longest = Math.max(0, ...terms.map((term) => term.length))
+  // why: a match with a character that expands (㍿ → 株式会社) or joins (ｶﾞ) lies within this
+  const reach = 2 * longest + 4
   const raw = firstMatchIn({ text, origins: IDENTITY }, terms)
-  const bound = raw === null ? text.length : Math.min(text.length, raw + 2 * longest + 1)
-  for (const window of EARLY_WINDOWS) {
-    if (window >= bound) break
-    // why: a match found well before the cut is the first one; near the cut, a longer term
-    // may start earlier and run past it, or a Latin word may only seem to end there
-    const found = firstMatchIn(searchable(text.slice(0, window), false), terms)
-    if (found !== null && found + 2 * longest < window) return found
+  notPlain ??= notPlainCharacters()
+  notPlain.lastIndex = 0
+  let first: number | null = null
+  for (let odd = notPlain.exec(text); odd; odd = notPlain.exec(text)) {
+    if (first !== null && odd.index - reach >= first) break
+    if (raw !== null && odd.index - reach > raw) break
+    // why: cut where nothing joins across and no Latin word runs on (white space, 。、！？), so
+    // the window normalises as the whole text does there and its edges are word edges
+    const from = safeCut(text, odd.index - reach, -1)
+    const to = safeCut(text, odd.index + reach, 1)
+    if (from === null || to === null) return firstMatchIn(searchable(text, false), terms)
+    const found = firstMatchIn(searchable(text.slice(from, to), false), terms)
+    if (found !== null && (first === null || from + found < first)) first = from + found
+    notPlain.lastIndex = Math.max(notPlain.lastIndex, to)
   }
-  const beginning = bound === text.length ? text : text.slice(0, bound)
-  const found = firstMatchIn(searchable(beginning, false), terms)
+  if (raw === null || (first !== null && first <= raw)) return first
   // why: a spelling found as it is may not be a whole word once normalised (e + U+0301 before
-  // Ｖ６０ joins into é), so it bounds the search but is no answer
-  if (found !== null || bound === text.length) return found
-  return firstMatchIn(searchable(text, false), terms)
+  // Ｖ６０ joins into é): near a character that is not plain, it is checked in its window
+  return nearNotPlain(text, raw, reach) ? firstMatchIn(searchable(text, false), terms) : raw
+}
+
+const SAFE_CUT = /[\s。、！？]/
+// why: a window reaching further than this without a cut is normalised whole instead
+const MAX_CUT_SEARCH = 400
+
+/** The nearest position at or beyond `at` (in `direction`) just after a safe cut, or null. */
+function safeCut(text: string, at: number, direction: 1 | -1): number | null {
+  for (let i = at, n = 0; n < MAX_CUT_SEARCH; i += direction, n++) {
+    if (i <= 0) return 0
+    if (i >= text.length) return text.length
+    if (SAFE_CUT.test(text[i - 1]!)) return i
+  }
+  return null
+}
+
+function nearNotPlain(text: string, at: number, reach: number): boolean {
+  notPlain!.lastIndex = Math.max(0, at - reach)
+  const odd = notPlain!.exec(text)
+  return odd !== null && odd.index <= at + reach
 }
 
 function firstMatchIn(searched: Searchable, terms: readonly string[]): number | null {
