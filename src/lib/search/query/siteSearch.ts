@@ -80,9 +80,12 @@ export function createSiteSearch(
 
   return {
     load: () => void load(),
-    search(query, excerptLength, alternativesOf = () => []) {
+    search(query, excerptLength, findAlternatives = () => []) {
       const { data, index } = load()
       const words = query.split(' ').filter(Boolean)
+      // why: each word's alternatives are looked up once, here and for the index
+      const known = new Map(words.map((word) => [word, findAlternatives(word)]))
+      const alternativesOf = (word: string) => known.get(word) ?? findAlternatives(word)
       const spellings = words.map((word) => [word, ...alternativesOf(word)])
       const adjacency = spellings.map(adjacentRuns)
       const checked = adjacency.some((runs) => runs !== null)
