@@ -4,7 +4,6 @@
  * for katakana, half-width katakana, a long vowel dropped or added, okurigana, Latin case, Latin
  * words joined or hyphenated, a camel-case part, two letters swapped, a synonym. Run by
  * bench-search.ts. Deterministic: the same seed gives the same pages and queries.
- * `VARIANTS_DATA=<dir>` also writes the pages as content (and the synonyms file) for other tools.
  */
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -24,7 +23,7 @@ import { searchDataOf } from './build-content.js'
 import { figure, progress } from './benchReport.js'
 import { JA_NOUNS, KATAKANA, seededRandom } from './bench-search-corpus.js'
 
-export const VARIANT_KINDS = [
+const VARIANT_KINDS = [
   'hiragana for katakana',
   'half-width katakana',
   'long vowel',
@@ -74,7 +73,7 @@ function toHalfWidth(text: string): string {
 }
 
 /** The labelled corpus: pages, the synonym groups the site declares, queries per kind. */
-export function variantCorpus(): {
+function variantCorpus(): {
   pages: ContentPage[]
   synonyms: string[][]
   queries: LabelledQuery[]

@@ -3,7 +3,7 @@ import { spellingKey } from '../query/searchAlternatives.js'
 import { readSuggestData, type SuggestData, type SuggestionKind } from './suggestData.js'
 
 /** Most completions one answer carries. */
-export const MAX_SUGGESTIONS = 8
+const MAX_SUGGESTIONS = 8
 
 /** One completion of GET /api/search/suggest. */
 export interface Suggestion {
