@@ -1,7 +1,8 @@
 /**
- * Search benchmark: `tsx scripts/bench-search.ts` (part of `npm run bench`). Compares the
+ * Search benchmark: `tsx bench/bench-search.ts` (part of `npm run bench`). Compares the
  * tokenizers on the labelled queries over `content/`, measures the deployed content, the ranking
- * on a generated labelled corpus (bench-search-ranking.ts), then build, size, cold start and
+ * on a generated labelled corpus (bench-search-ranking.ts), spelling variants per kind
+ * (bench-search-variants.ts), excerpts on long mixed pages (bench-search-long.ts), then build, size, cold start and
  * query latency on a generated site of 2,000 pages (against plain MiniSearch) and of 20,000
  * pages, and how each figure grows. Prints figures marked against their goals; asserts nothing.
  * `BENCH_QUICK=1`: the 2,000-page figures and the ranking only (no tokenizer builds, no 20,000);
@@ -48,6 +49,8 @@ import {
   latenciesApart,
 } from './bench-search-process.js'
 import { benchRanking } from './bench-search-ranking.js'
+import { benchVariants } from './bench-search-variants.js'
+import { benchLongPages } from './bench-search-long.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const QUICK = process.env.BENCH_QUICK === '1'
@@ -295,6 +298,8 @@ if (!sizes) {
   await compareTokenizers()
   await benchDeployedContent()
   await benchRanking()
+  benchVariants()
+  await benchLongPages()
 }
 const measured: Array<[number, Figures]> = []
 for (const size of sizes ?? (QUICK ? [2000] : [2000, 20000])) {

@@ -10,7 +10,7 @@ export default defineEndpoint({
   cors: 'public',
   handle: async ({ req, context, config, log }) => {
     const services = openServices(context, config, log)
-    const body = answerSearch(new URL(req.url).searchParams, services)
+    const body = await answerSearch(new URL(req.url).searchParams, services)
     // why: the answer depends only on the URL and the deployed content (§4.11, §8)
     return jsonResponse(body, { headers: { 'Cache-Control': 'public, max-age=300' } })
   },

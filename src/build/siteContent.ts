@@ -3,7 +3,7 @@
  * `src/generated/siteContent.ts` (product catalogue, data id). Run by `scripts/build-content.ts`
  * (`npm run build`), which reads `CONTENT_DIR` (default `content/`).
  */
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import MiniSearch from 'minisearch'
@@ -16,6 +16,11 @@ import {
 } from '../lib/search/terms/indexOptions.js'
 import type { CatalogueProduct, StoredPage } from '../lib/search/siteContentTypes.js'
 import { encodeSiteSearchData, packIndex } from './search/searchDataWriter.js'
+import { suggestDataOf } from './search/suggestDataWriter.js'
+import { keyedGroups } from '../lib/search/query/searchAlternatives.js'
+import { SPELLING_VARIANTS } from '../lib/search/terms/spellingVariants.js'
+import { SUGGEST_DATA_PATH } from '../lib/search/suggest/suggestData.js'
+import { parseSynonymFile, SYNONYMS_FILE_NAME } from '../lib/search/synonyms/synonymFile.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const TYPES_MODULE = path.join(REPO_ROOT, 'src/lib/search/siteContentTypes.js')
@@ -74,6 +79,8 @@ export async function buildSiteContent({
   onProgress('writing', 0, 1)
   const indexBytes = measureIndexJson ? Buffer.byteLength(JSON.stringify(index)) : null
   const { bytes, dataId, eagerBytes } = searchDataOf(pages, index, formatVersion)
+  const synonyms = await readSynonymFile(contentDir)
+  const suggestData = suggestDataOf(pages, dataId, PRODUCT_CONTENT_TYPE)
   const productCatalogue: CatalogueProduct[] = pages
     .filter((page) => page.contentType === PRODUCT_CONTENT_TYPE)
     .map((page) => ({ slug: page.fileSlug, title: page.title, path: page.slug }))
@@ -90,10 +97,20 @@ export async function buildSiteContent({
     '',
     `export const productCatalogue: readonly CatalogueProduct[] = ${JSON.stringify(productCatalogue, null, 2)}`,
     '',
+    `/** The groups of ${SYNONYMS_FILE_NAME} in the content folder (docs/search.md, "Synonyms"). */`,
+    `export const searchSynonyms: readonly (readonly string[])[] = ${JSON.stringify(synonyms)}`,
+    '',
+    `/** The okurigana variants (src/lib/search/terms/spellingVariants.ts), then those synonyms, each word with its spelling key. */`,
+    `export const searchWordGroups: readonly (readonly (readonly [string, string])[])[] = ${JSON.stringify(keyedGroups([...SPELLING_VARIANTS, ...synonyms]))}`,
+    '',
   ].join('\n')
   const dataFile = path.join(path.dirname(outFile), path.basename(SEARCH_DATA_PATH))
   await mkdir(path.dirname(outFile), { recursive: true })
   await writeFile(dataFile, bytes)
+  await writeFile(
+    path.join(path.dirname(outFile), path.basename(SUGGEST_DATA_PATH)),
+    JSON.stringify(suggestData),
+  )
   await writeFile(outFile, source)
   return {
     outFile,
@@ -106,6 +123,19 @@ export async function buildSiteContent({
     eagerBytes,
     milliseconds: performance.now() - started,
   }
+}
+
+/** The groups of the content folder's synonyms file; none when there is no such file. */
+async function readSynonymFile(contentDir: string): Promise<string[][]> {
+  const file = path.join(contentDir, SYNONYMS_FILE_NAME)
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  return parseSynonymFile(text, path.relative(process.cwd(), file))
 }
 
 /** The search data file's bytes for `pages` indexed in `index`. */

@@ -8,6 +8,7 @@ import { archiveListView } from './views/archiveListView.js'
 import { noticeView } from './views/noticeView.js'
 import { overviewView } from './views/overviewView.js'
 import { signInView } from './views/signInView.js'
+import { synonymView } from './views/synonymView.js'
 import type { ViewContext } from './views/viewContext.js'
 
 interface Route {
@@ -45,6 +46,7 @@ const ROUTES: Route[] = [
     render: (c) => archiveListView(c, subscriptionScreen),
   },
   { hash: '#/notices', label: '再入荷メール', menu: '#/notices', render: noticeView },
+  { hash: '#/search', label: '検索の同義語', menu: '#/search', render: synonymView },
 ]
 const MENU = ROUTES.filter((route) => route.hash === route.menu)
 
@@ -126,7 +128,8 @@ export function startDashboard(root: HTMLElement): void {
     root.dataset.route = route.hash
     const tabs = ROUTES.filter(
       (candidate) =>
-        candidate.menu === route.menu && route.menu !== '#/overview' && route.menu !== '#/notices',
+        candidate.menu === route.menu &&
+        !['#/overview', '#/notices', '#/search'].includes(route.menu),
     )
     replaceChildren(root, [
       header(true),

@@ -12,6 +12,10 @@ import {
   type KeywordLogRepository,
 } from './storage/keywordLogRepository.js'
 import { openRepositories, type Repositories } from './storage/repositories.js'
+import {
+  openSearchSynonymRepository,
+  type SearchSynonymRepository,
+} from './storage/searchSynonymRepository.js'
 
 /**
  * What one request's services work with, built here and nowhere else: the one wiring of the
@@ -27,6 +31,8 @@ export interface Services {
   readonly repositories: Repositories
   /** Keyword log store (§2.6). */
   readonly keywordLog: KeywordLogRepository
+  /** The search synonyms staff added (docs/search.md "Synonyms"). */
+  readonly searchSynonyms: SearchSynonymRepository
   /** Team chat, community chat and customer e-mail (§6). */
   readonly notifiers: ShopNotifiers
   /** Hands over work that may finish after the response (`context.waitUntil`). */
@@ -57,6 +63,7 @@ export function openServices(
 ): Services {
   let repositories: Repositories | undefined
   let keywordLog: KeywordLogRepository | undefined
+  let searchSynonyms: SearchSynonymRepository | undefined
   let notifiers: ShopNotifiers | undefined
   const defer = (work: Promise<unknown>) => context.waitUntil?.(work)
   const startDelivery = deliveryStarter({
@@ -75,6 +82,9 @@ export function openServices(
     },
     get keywordLog() {
       return (keywordLog ??= openKeywordLogRepository(context))
+    },
+    get searchSynonyms() {
+      return (searchSynonyms ??= openSearchSynonymRepository(context))
     },
     get notifiers() {
       return (notifiers ??= createShopNotifiers(config, log))

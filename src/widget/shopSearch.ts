@@ -1,6 +1,7 @@
 import type { RouteAnswer, RoutePath } from '../lib/routes.js'
 import { markedNodes } from './markedText.js'
 import { apiUrl, ApiUnreachableError, callApi, failureText } from './widgetApi.js'
+import { SuggestionBox } from './searchSuggestions.js'
 import { element, widgetRoot } from './widgetStyles.js'
 
 /** Quiet time after the last keystroke before searching as you type. */
@@ -11,7 +12,8 @@ const SEARCH_PATH: RoutePath<'search'> = '/api/search'
 
 /**
  * `<shop-search endpoint="…" base="…">`: a search box (GET /api/search) with results as you type
- * (debounced) and on Enter. Titles link to each page's URL path, resolved against `base` (default:
+ * (debounced) and on Enter, and completions of titles and tags (GET /api/search/suggest) in an
+ * accessible combobox (searchSuggestions.ts). Titles link to each page's URL path, resolved against `base` (default:
  * the page's own address). Highlighting comes from the server's `<mark>` only (markedText.ts).
  */
 export class ShopSearchElement extends HTMLElement {
@@ -33,11 +35,18 @@ export class ShopSearchElement extends HTMLElement {
       part: 'input',
       autocomplete: 'off',
       enterkeyhint: 'search',
-      'aria-controls': 'search-results',
       'aria-describedby': 'search-summary',
     })
     const field = element('div', { class: 'field', part: 'field' })
-    field.append(element('label', { for: 'search-input', part: 'label' }, 'サイト内検索'), input)
+    const suggestions = new SuggestionBox(this, input, () => {
+      clearTimeout(this.#timer)
+      void this.#search(true)
+    })
+    field.append(
+      element('label', { for: 'search-input', part: 'label' }, 'サイト内検索'),
+      input,
+      suggestions.list,
+    )
     form.append(field)
     const summary = element('p', {
       class: 'status',
@@ -53,6 +62,7 @@ export class ShopSearchElement extends HTMLElement {
     })
     form.addEventListener('submit', (event) => {
       event.preventDefault()
+      suggestions.close()
       clearTimeout(this.#timer)
       void this.#search(true)
     })

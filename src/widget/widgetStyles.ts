@@ -50,6 +50,15 @@ button[disabled] { opacity: 0.6; cursor: progress; }
 .results { list-style: none; margin: 0.5rem 0 0; padding: 0; display: grid; gap: 0.75rem; }
 .results a { color: var(--shop-widget-link, #1a56db); font-weight: 600; }
 .excerpt { margin: 0.125rem 0 0; font-size: 0.925em; }
+.suggestions {
+  list-style: none; margin: 0.25rem 0 0; padding: 0.25rem 0;
+  border: 1px solid var(--shop-widget-border, #8a8f98); border-radius: var(--shop-widget-radius, 0.375rem);
+  background: var(--shop-widget-background, #fff);
+}
+.suggestions[hidden] { display: none; }
+.suggestions [role='option'] { padding: 0.25rem 0.75rem; cursor: pointer; }
+.suggestions [aria-selected='true'] { background: var(--shop-widget-mark, #fff1a8); outline: 2px solid currentColor; }
+.suggestions .kind { font-size: 0.85em; color: var(--shop-widget-muted, #4b5563); }
 mark { background: var(--shop-widget-mark, #fff1a8); color: inherit; }
 .visually-hidden {
   position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0;

@@ -107,6 +107,11 @@ describe('the answers of the running service match /api/openapi.json', () => {
     expect(found.headers.get('cache-control')).toBe('public, max-age=300')
     expect((await call('/api/search', { method: 'GET' })).body.totalResults).toBe(0)
     expect((await call('/api/search', { method: 'POST', body: {} })).status).toBe(405)
+    const suggest = '/api/search/suggest'
+    expect(
+      (await call(suggest, { method: 'GET', query: { q: '抹' } })).body.suggestions.length,
+    ).toBeGreaterThan(0)
+    expect((await call(suggest, { method: 'POST', body: {} })).status).toBe(405)
 
     const ref = { id: first.body.subscriptionId, productSlug: 'hario-v60-dripper' }
     const token = createUnsubscribeToken(ref, SECRET)
@@ -209,6 +214,14 @@ describe('the answers of the running service match /api/openapi.json', () => {
 
       expect((await admin('/api/admin/search-keywords', { days: 7, limit: 5 })).status).toBe(200)
       expect((await admin('/api/admin/search-keywords', { days: 91 })).status).toBe(400)
+      const synonyms = '/api/admin/search/synonyms'
+      const added = await admin(synonyms, { words: ['鉄瓶', 'tetsubin'] })
+      expect(added.status).toBe(201)
+      expect((await admin(synonyms, { words: ['チャセン', 'ちゃせん'] })).status).toBe(400)
+      expect((await admin(`${synonyms}/list`, {})).body.groups).toContainEqual(added.body.group)
+      expect((await call(`${synonyms}/list`, { body: {} })).status).toBe(401)
+      expect((await admin(`${synonyms}/remove`, { id: added.body.group.id })).status).toBe(200)
+      expect((await admin(`${synonyms}/remove`, { id: added.body.group.id })).status).toBe(404)
       expect((await admin('/api/admin-stats', 'not json')).status).toBe(400)
     },
   )

@@ -45,6 +45,7 @@ describe('rate limits of the public functions, as Netlify reads them', () => {
     ['reservation', 30],
     ['notify-signup', 30],
     ['search', 300],
+    ['search-suggest', 600],
     ['notify-unsubscribe', 30],
   ])(
     '%s: %i requests per 60 s per IP and domain',

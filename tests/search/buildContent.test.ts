@@ -63,7 +63,7 @@ describe('scripts/build-content.ts', () => {
       ),
       'news/open.md': page(
         'title: 開店のお知らせ\ndescription: ""\ntags: []\ncreatedAt: "2026-03-04T10:00:00+09:00"',
-        '１０時（午前）に開店します。',
+        '１０時（午前）に開店します ①。',
       ),
       'notes.txt': 'not a page',
     })

@@ -51,13 +51,45 @@ describe('Japanese tokenizing', () => {
     expect(tokenizeBigrams('新幹線でTokyoへ、V60と珈琲豆')).toEqual([
       '新幹',
       '幹線',
-      '線で',
+      '線デ',
       'tokyo',
-      'へ',
+      'ヘ',
       'v60',
-      'と珈',
+      'ト珈',
       '珈琲',
       '琲豆',
+    ])
+  })
+
+  it('folds kana, long vowels, iteration marks and ヵヶ the same for pages and queries', () => {
+    const same = (a: string, b: string): void =>
+      expect(tokenizeBigrams(a), `${a} = ${b}`).toEqual(tokenizeBigrams(b))
+    same('こーひー', 'コーヒー')
+    same('ｺｰﾋｰ', 'コーヒ')
+    same('サーバー', 'サーバ')
+    same('ブラウザー', 'ブラウザ')
+    same('コーヒーを', 'コーヒを')
+    same('時々', '時時')
+    same('いすゞ', 'イスズ')
+    same('一ヶ月', '一ケ月')
+    same('ちゃせん', 'チャセン')
+    // why: a long-vowel mark inside a word is part of it (ビール is not ビル)
+    expect(tokenizeBigrams('ビール')).not.toEqual(tokenizeBigrams('ビル'))
+  })
+
+  it('gives the parts of a Latin word whose case changes inside, beside the word', () => {
+    expect(tokenizeBigrams('GitHub Actions selectObject XMLHttp v60')).toEqual([
+      'github',
+      'git',
+      'hub',
+      'actions',
+      'selectobject',
+      'select',
+      'object',
+      'xmlhttp',
+      'xml',
+      'http',
+      'v60',
     ])
   })
 

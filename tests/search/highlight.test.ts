@@ -86,18 +86,35 @@ const OTHER_PIECES = [
 ]
 
 describe('plain text', () => {
-  it('is exactly the text that normalising changes only by lower-casing ASCII letters', () => {
+  it('is exactly the text whose characters each normalise on their own to one character', () => {
     for (let code = 0; code <= 0xffff; code++) {
       if (code >= 0xd800 && code <= 0xdfff) continue
       const char = String.fromCharCode(code)
       if (!isPlainText(char)) continue
-      expect(normalizeSearchText(char), code.toString(16)).toBe(char.toLowerCase())
+      expect(normalizeSearchText(char).length, code.toString(16)).toBe(1)
       expect(/\p{M}/u.test(char), code.toString(16)).toBe(false)
     }
-    expect(isPlainText('Tokoname の急須、「ドリッパー」々ー')).toBe(true)
-    for (const other of ['ＴＥＡ', 'ﾎﾟｯﾄ', '\u3000', '℃', 'é', 'か\u3099', '😀']) {
+    for (const plain of [
+      'Tokoname の急須、「ドリッパー」々ー',
+      'ＴＥＡ！（１）',
+      'ｷｭｳｽ',
+      '\u3000',
+    ]) {
+      expect(isPlainText(plain), plain).toBe(true)
+    }
+    for (const other of ['ﾎﾟｯﾄ', '℃', 'é', 'か\u3099', '😀', '①']) {
       expect(isPlainText(other), other).toBe(false)
     }
+  })
+
+  it('finds every spelling of a folded term: kana, width, case, long vowel, iteration marks', () => {
+    expect(highlight('こーひーとｺｰﾋｰとコーヒ', ['コーヒ'])).toBe(
+      '<mark>こーひー</mark>と<mark>ｺｰﾋｰ</mark>と<mark>コーヒ</mark>',
+    )
+    expect(highlight('時々、いすゞ、一ヶ月', ['時時', 'イスズ', '一ケ月'])).toBe(
+      '<mark>時々</mark>、<mark>いすゞ</mark>、<mark>一ヶ月</mark>',
+    )
+    expect(highlight('ＧｉｔＨｕｂ Actions', ['github'])).toBe('<mark>ＧｉｔＨｕｂ</mark> Actions')
   })
 
   it('is searched as it is with the same matches as normalised text', () => {

@@ -163,6 +163,35 @@ function titleFirst(query: string, results: SearchResult[]): SearchResult[] {
   return reranked.sort((a, b) => b.score - a.score)
 }
 
+/**
+ * Whether a query involves a variant MiniSearch does not know (docs/search.md, "Decision: variant
+ * folding"): a Latin word one swap of letters from an index term or the start of one, or a Latin
+ * word the index lacks that splits into words it holds. Only such queries may answer otherwise.
+ */
+function involvesVariant(query: string, index: MiniSearch<IndexedPage>): boolean {
+  const terms = (index as unknown as { _index: SearchableMap<unknown> })._index
+  const holds = (term: string): boolean => terms.has(term)
+  const splits = (word: string, depth: number): boolean => {
+    for (let cut = word.length - 3; cut >= 3; cut--) {
+      if (!holds(word.slice(0, cut))) continue
+      const tail = word.slice(cut)
+      if (holds(tail) || (depth === 0 && splits(tail, 1))) return true
+    }
+    return false
+  }
+  return query.split(' ').some((word) => {
+    if (!/^[a-z0-9]+$/.test(word)) return false
+    if (word.length >= 6 && !holds(word) && splits(word, 0)) return true
+    if (Math.round(word.length * 0.2) < 1) return false
+    for (let i = 0; i + 1 < word.length; i++) {
+      const swapped = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2)
+      if (swapped === word) continue
+      if (holds(swapped) || (swapped.length >= 4 && terms.atPrefix(swapped).size > 0)) return true
+    }
+    return false
+  })
+}
+
 function levenshtein(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
   for (let i = 1; i <= a.length; i++) {
@@ -199,6 +228,7 @@ describe('packed index', () => {
     const reference = loadedWhole()
     for (const raw of QUERIES) {
       const query = normalizeQuery(raw)
+      if (involvesVariant(query, reference)) continue
       const expected = titleFirst(query, reference.search(toQueryTree(query))).map(
         ({ id, score, terms, queryTerms }) => ({ id, score, terms, queryTerms }),
       )
@@ -227,7 +257,11 @@ describe('packed index', () => {
       const data = decodeSiteSearchData(bytesSource(bytes))
       const packed = loadPackedIndex(data.index, searchOptions)
       const reference = MiniSearch.loadJSON<IndexedPage>(JSON.stringify(generated), searchOptions)
-      for (const query of new Set(site.benchQueries(120).map(normalizeQuery))) {
+      const queries = [...new Set(site.benchQueries(120).map(normalizeQuery))]
+      const plain = queries.filter((query) => !involvesVariant(query, reference))
+      // why: the comparison must keep covering the bench's queries, typos included
+      expect(plain.length).toBeGreaterThan(queries.length * 0.8)
+      for (const query of plain) {
         const expected = titleFirst(query, reference.search(toQueryTree(query))).map(
           ({ id, score, terms, queryTerms }) => ({ id, score, terms, queryTerms }),
         )

@@ -106,6 +106,43 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'get',
+    route: 'searchSuggest',
+    operationId: 'suggestSearch',
+    tag: 'Storefront',
+    summary: 'Search completions',
+    description:
+      'Up to 8 page titles and tags starting with what was typed (also at a title’s later words), compared as the search compares words (katakana = hiragana, width, case, long vowel; spaces and hyphens ignored). `Cache-Control: public, max-age=300`.',
+    query: z.object({
+      q: z.string().optional().meta({
+        description: 'What the shopper typed so far; trimmed, cut to 200 characters. Empty: none.',
+      }),
+    }),
+    responses: {
+      200: {
+        description: 'The completions, best first.',
+        body: answers.suggestAnswer,
+        examples: {
+          completions: {
+            query: '抹',
+            suggestions: [
+              { text: '抹茶', kind: 'tag', slug: null },
+              {
+                text: '京焼 Kiyomizu 抹茶碗 若草',
+                kind: 'title',
+                slug: '/products/kiyomizu-matcha-chawan',
+              },
+            ],
+          },
+          'no query': { query: '', suggestions: [] },
+        },
+      },
+      405: METHOD_NOT_ALLOWED,
+      429: RATE_LIMITED,
+      500: failure('Unexpected failure.', 'Internal server error'),
+    },
+  },
+  {
+    method: 'get',
     route: 'search',
     operationId: 'search',
     tag: 'Storefront',

@@ -270,6 +270,40 @@ export const searchAnswer = z.strictObject({
   totalResults: count,
 })
 
+export const suggestAnswer = z.strictObject({
+  query: z.string().meta({ description: 'The normalized prefix; `""` when none was given.' }),
+  suggestions: z
+    .array(
+      z.strictObject({
+        text: z.string().meta({ description: 'The title or tag, as the page writes it.' }),
+        kind: z.enum(['title', 'tag']),
+        slug: z
+          .string()
+          .nullable()
+          .meta({ description: 'URL path of the page for a title; null for a tag.' }),
+      }),
+    )
+    .max(8),
+})
+
+const synonymGroup = z.strictObject({
+  id: z.string().meta({ examples: ['syn_4f9c2a7b1e3d5a60'] }),
+  words: z.array(z.string()).min(2).max(10),
+  createdAt: timestamp,
+})
+
+export const synonymListAnswer = z.strictObject({
+  success: z.literal(true),
+  groups: z.array(synonymGroup).meta({ description: 'Added by staff, oldest first.' }),
+  builtIn: z
+    .array(z.array(z.string()))
+    .meta({ description: 'The groups of content/search-synonyms baked into this deploy.' }),
+})
+
+export const synonymAddedAnswer = z.strictObject({ success: z.literal(true), group: synonymGroup })
+
+export const synonymDeletedAnswer = z.strictObject({ success: z.literal(true), id: z.string() })
+
 export const unsubscribedAnswer = z.strictObject({ success: z.literal(true) })
 
 export const openApiAnswer = z

@@ -1,5 +1,12 @@
 import { z } from 'zod'
 import { searchKeywordsRequestSchema } from '../../lib/search/analytics/searchAnalytics.js'
+import {
+  addSynonymsRequestSchema,
+  deleteSynonymsRequestSchema,
+  SAME_WORDS_MESSAGE,
+  SYNONYM_NOT_FOUND_MESSAGE,
+} from '../../lib/search/synonyms/staffSynonyms.js'
+import { CONFLICT_MESSAGE } from '../../lib/errors.js'
 import { SEND_LIMITS } from '../../lib/restock/sendRestockNotification.js'
 import {
   adminErrors,
@@ -110,6 +117,94 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
         'Out of range.',
         'days must be an integer between 1 and 90',
         'limit must be an integer between 1 and 100',
+      ),
+    }),
+  },
+  {
+    method: 'post',
+    route: 'adminSearchSynonymsList',
+    operationId: 'listSearchSynonyms',
+    tag: 'Admin',
+    summary: 'Search synonyms',
+    description:
+      'The synonym groups staff added (applied to searches within a minute, no rebuild) and those of `content/search-synonyms` baked into this deploy.',
+    body: { schema: noBody, view: 'input', example: {} },
+    responses: admin(
+      ok('The groups.', answers.synonymListAnswer, {
+        success: true,
+        groups: [
+          {
+            id: 'syn_4f9c2a7b1e3d5a60',
+            words: ['鉄瓶', 'tetsubin'],
+            createdAt: '2026-11-23T02:25:00.000Z',
+          },
+        ],
+        builtIn: [['抹茶', 'matcha']],
+      }),
+    ),
+  },
+  {
+    method: 'post',
+    route: 'adminSearchSynonymsAdd',
+    operationId: 'addSearchSynonyms',
+    tag: 'Admin',
+    summary: 'Add a synonym group',
+    description:
+      'Words that find each other: a search for any of them also finds pages holding the others (each instance reads the groups again after a minute).',
+    body: {
+      schema: addSynonymsRequestSchema,
+      view: 'input',
+      example: { words: ['鉄瓶', 'tetsubin'] },
+    },
+    responses: admin({
+      201: {
+        description: 'Added.',
+        body: answers.synonymAddedAnswer,
+        examples: {
+          success: {
+            success: true,
+            group: {
+              id: 'syn_4f9c2a7b1e3d5a60',
+              words: ['鉄瓶', 'tetsubin'],
+              createdAt: '2026-11-23T02:25:00.000Z',
+            },
+          },
+        },
+      },
+      400: failure(
+        'Not a group of different words, or 500 groups already.',
+        'words must be a list of 2 to 10 different words of 1 to 40 characters',
+        SAME_WORDS_MESSAGE,
+        'At most 500 synonym groups; delete one first',
+      ),
+      409: failure(
+        'The list changed under five attempts in a row; nothing was written.',
+        CONFLICT_MESSAGE,
+      ),
+    }),
+  },
+  {
+    method: 'post',
+    route: 'adminSearchSynonymsRemove',
+    operationId: 'removeSearchSynonyms',
+    tag: 'Admin',
+    summary: 'Remove a synonym group',
+    description: 'Searches stop using it within a minute.',
+    body: {
+      schema: deleteSynonymsRequestSchema,
+      view: 'input',
+      example: { id: 'syn_4f9c2a7b1e3d5a60' },
+    },
+    responses: admin({
+      ...ok('Deleted.', answers.synonymDeletedAnswer, {
+        success: true,
+        id: 'syn_4f9c2a7b1e3d5a60',
+      }),
+      400: failure('Not a group id.', 'id must be a synonym group id'),
+      404: failure('No such group.', SYNONYM_NOT_FOUND_MESSAGE),
+      409: failure(
+        'The list changed under five attempts in a row; nothing was written.',
+        CONFLICT_MESSAGE,
       ),
     }),
   },

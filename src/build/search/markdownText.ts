@@ -16,6 +16,15 @@ function tokenText(token: Token): string {
     case 'html':
       // why: raw HTML (embeds, comments) is markup, not page text
       return ''
+    case 'def': {
+      // why: a footnote (`[^1]: 出典は…`) is page text that marked reads as a link definition
+      const { tag, raw } = token as Tokens.Def
+      return tag.startsWith('^') ? raw.replace(/^\s*\[\^[^\]]*\]:\s*/, '').trim() : ''
+    }
+    case 'link':
+      // why: a footnote reference `[^1]` is a marker, not text; its note is kept where defined
+      if ((token as Tokens.Link).raw.startsWith('[^')) return ''
+      break
     case 'space':
     case 'hr':
       return '\n'

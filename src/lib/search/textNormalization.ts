@@ -9,23 +9,27 @@ export function normalizeSearchText(text: string): string {
   return text.normalize('NFKC').toLowerCase()
 }
 
-// why: the Japanese characters NFKC keeps as they are and never joins with a neighbour: kana,
-// the CJK Unified Ideographs, Japanese punctuation but the ideographic space (U+3000)
+// why: the characters NFKC turns into one character on their own, never joining a neighbour:
+// kana, the CJK Unified Ideographs, Japanese punctuation, the ideographic space, full-width
+// ASCII (！？（）％ are why most real pages were not plain) and half-width katakana but the
+// (semi-)voiced marks ﾞ ﾟ, which join the kana before them
 const PLAIN_JAPANESE: ReadonlyArray<readonly [number, number]> = [
   [0x4e00, 0x9fff],
-  [0x3001, 0x3029],
+  [0x3000, 0x3029],
   [0x3030, 0x3035],
   [0x3037, 0x3037],
   [0x303b, 0x3098],
   [0x309d, 0x309e],
   [0x30a0, 0x30fe],
+  [0xff01, 0xff5e],
+  [0xff61, 0xff9d],
 ]
 
 /**
- * Whether `normalizeSearchText` changes `text` only by lower-casing ASCII letters, one
- * character for one: true for text of ASCII and the kana, kanji and punctuation listed above,
- * false for anything else (full-width forms, half-width kana, combining marks…), even where
- * it would not change.
+ * Whether `normalizeSearchText` changes `text` one character for one, each on its own, so that
+ * folded terms can be found in it as it is (query/termPattern.ts): true for text of ASCII and the
+ * characters listed above, false for anything else (combining marks, ﾞ, ①, ㈱…), even where it
+ * would not change.
  */
 export function isPlainText(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
@@ -35,6 +39,17 @@ export function isPlainText(text: string): boolean {
   }
   return true
 }
+
+/**
+ * Finds the characters that are not plain (see isPlainText), global: `lastIndex` is the caller's.
+ * why: a page is searched as it is but near these, where normalising may change what matches
+ */
+export function notPlainCharacters(): RegExp {
+  const ranges = PLAIN_JAPANESE.map(([from, to]) => `\\u${hex(from)}-\\u${hex(to)}`).join('')
+  return new RegExp(`[^\\u0000-\\u007f${ranges}]`, 'g')
+}
+
+const hex = (code: number): string => code.toString(16).padStart(4, '0')
 
 function isPlainJapanese(code: number): boolean {
   for (const [from, to] of PLAIN_JAPANESE) if (code >= from && code <= to) return true

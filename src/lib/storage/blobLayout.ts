@@ -21,12 +21,19 @@ import { createHash } from 'node:crypto'
  * Store `keyword-logs` (§2.6): `{YYYY-MM-DD}/{timestamp}-{random}` one search each,
  * `rollups/v1/{hour|day}/{period}` closed periods (onlyIfNew), `late/{entry key}` late entries
  * (storage/keywordLogRepository.ts).
+ *
+ * Store `search-synonyms`: `synonyms/v1`, the whole list of synonym groups staff added, one blob
+ * changed by compare-and-swap (storage/searchSynonymRepository.ts, docs/search.md "Synonyms").
  */
 
 /** Name of the store holding reservations, subscriptions, history, claims and deliveries (§2). */
 export const RECORDS_STORE = 'shop-records'
 /** Name of the keyword log store (§2.6). */
 export const KEYWORD_LOGS_STORE = 'keyword-logs'
+/** Name of the store of the search synonyms staff add (docs/search.md, "Synonyms"). */
+export const SEARCH_SYNONYMS_STORE = 'search-synonyms'
+/** One blob holds the whole synonym list: staff add a few hundred groups at most, read as one. */
+export const SYNONYMS_KEY = 'synonyms/v1'
 
 /** Record prefixes of the product-scoped collections. */
 export const RESERVATIONS_PREFIX = 'reservations'

@@ -3,7 +3,7 @@ import { getStore, type Store } from '@netlify/blobs'
 import { blobsEnvironment, LOCAL_BLOBS_SERVER_VARIABLE } from '../config.js'
 import type { RequestContext } from '../requestContext.js'
 
-export { KEYWORD_LOGS_STORE, RECORDS_STORE } from './blobLayout.js'
+export { KEYWORD_LOGS_STORE, RECORDS_STORE, SEARCH_SYNONYMS_STORE } from './blobLayout.js'
 export { LOCAL_BLOBS_SERVER_VARIABLE } from '../config.js'
 
 /** Where `LOCAL_BLOBS_SERVER` points. */

@@ -1,6 +1,7 @@
 import { isCjkTerm } from '../terms/cjkTokenizer.js'
-import { isPlainText, normalizeSearchText } from '../textNormalization.js'
+import { isPlainText, normalizeSearchText, notPlainCharacters } from '../textNormalization.js'
 import { escapeHtml } from '../../htmlEscape.js'
+import { termPattern } from './termPattern.js'
 
 /** A half-open range `[start, end)` of UTF-16 positions in the original text. */
 export type TextRange = readonly [start: number, end: number]
@@ -15,9 +16,9 @@ const PIECE_END = /(?<=[\s。、！？])/u
 const JOINS_PREVIOUS = /[\p{M}\uFF9E\uFF9F\u1160-\u11FF]/u
 
 /**
- * Where the matched terms occur in `text`, merged and sorted. Terms are normalized (NFKC,
- * lower-case) like the index; Latin terms match whole words only (`tea` not in `steam`),
- * Japanese terms anywhere. `plain`: whether `text` is plain (isPlainText), when known.
+ * Where the matched terms occur in `text`, merged and sorted. Terms are in the folded form of
+ * the index (termPattern.ts finds their spellings); Latin terms match whole words only (`tea` not
+ * in `steam`), Japanese terms anywhere. `plain`: whether `text` is plain (isPlainText), when known.
  */
 export function findMatchRanges(
   text: string,
@@ -27,38 +28,40 @@ export function findMatchRanges(
   const searched = searchable(text, plain)
   const ranges: Array<[number, number]> = []
   for (const term of new Set(terms)) {
-    for (let at = indexOfTerm(searched, term, 0); at !== -1;) {
-      ranges.push([searched.origins.at(at), searched.origins.at(at + term.length)])
-      at = indexOfTerm(searched, term, at + 1)
+    for (
+      let found = findTerm(searched, term, 0);
+      found;
+      found = findTerm(searched, term, found[0] + 1)
+    ) {
+      ranges.push([searched.origins.at(found[0]), searched.origins.at(found[1])])
     }
   }
   return mergeRanges(ranges)
 }
 
-/** Text to find normalized terms in, with the original position of each of its positions. */
+/** Text to find folded terms in, with the original position of each of its positions. */
 interface Searchable {
   text: string
-  /** `text` is the original plain text: ASCII letters are compared ignoring case. */
-  caseless: boolean
   origins: Origins
 }
 
 // why: plain text (most pages) is searched as it is, so nothing is normalised or copied; the
 // copies of normalised pages were most of an answer's garbage, collected every ~20 answers
 function searchable(text: string, plain: boolean): Searchable {
-  if (plain) return { text, caseless: true, origins: IDENTITY }
+  if (plain) return { text, origins: IDENTITY }
   const { normalized, origins } = normalizeWithOrigins(text)
-  return { text: normalized, caseless: false, origins }
+  return { text: normalized, origins }
 }
 
-// why: beginnings normalised before the whole text; most pages that hold a query word hold it early
-const EARLY_WINDOWS = [300, 2000]
+let notPlain: RegExp | null = null
 
 /**
  * Where the first match of `terms` starts in `text` (see findMatchRanges), or null.
- * why: normalising a long page whole for every result was the largest cost of an answer; plain
- * text is not normalised at all, and in other text a term found as it is bounds where the first
- * match can start, so only the text before it is normalised, and a beginning before that
+ * why: normalising a long page whole for every result was the largest cost of an answer. Plain
+ * text is searched as it is. In other text every plain character normalises on its own to what
+ * the term patterns find as it is, so a match that differs once normalised must reach near a
+ * character that is not plain: the text is searched as it is, and normalised only in a window
+ * around each such character before that match (① ℃ ㈱ are few on a page)
  */
 export function findFirstMatch(
   text: string,
@@ -67,24 +70,55 @@ export function findFirstMatch(
 ): number | null {
   if (plain) return firstMatchIn(searchable(text, true), terms)
   const longest = Math.max(0, ...terms.map((term) => term.length))
-  const raw = firstMatchIn({ text, caseless: false, origins: IDENTITY }, terms)
-  const bound = raw === null ? text.length : Math.min(text.length, raw + longest + 1)
-  for (const window of EARLY_WINDOWS) {
-    if (window >= bound) break
-    // why: a match found well before the cut is the first one; near the cut, a longer term
-    // may start earlier and run past it, or a Latin word may only seem to end there
-    const found = firstMatchIn(searchable(text.slice(0, window), false), terms)
-    if (found !== null && found + longest < window) return found
+  // why: a match with a character that expands (㍿ → 株式会社) or joins (ｶﾞ) lies within this
+  const reach = 2 * longest + 4
+  const raw = firstMatchIn({ text, origins: IDENTITY }, terms)
+  notPlain ??= notPlainCharacters()
+  notPlain.lastIndex = 0
+  let first: number | null = null
+  for (let odd = notPlain.exec(text); odd; odd = notPlain.exec(text)) {
+    if (first !== null && odd.index - reach >= first) break
+    if (raw !== null && odd.index - reach > raw) break
+    // why: cut where nothing joins across and no Latin word runs on (white space, 。、！？), so
+    // the window normalises as the whole text does there and its edges are word edges
+    const from = safeCut(text, odd.index - reach, -1)
+    const to = safeCut(text, odd.index + reach, 1)
+    if (from === null || to === null) return firstMatchIn(searchable(text, false), terms)
+    const found = firstMatchIn(searchable(text.slice(from, to), false), terms)
+    if (found !== null && (first === null || from + found < first)) first = from + found
+    notPlain.lastIndex = Math.max(notPlain.lastIndex, to)
   }
-  const beginning = bound === text.length ? text : text.slice(0, bound)
-  return firstMatchIn(searchable(beginning, false), terms) ?? raw
+  if (raw === null || (first !== null && first <= raw)) return first
+  // why: a spelling found as it is may not be a whole word once normalised (e + U+0301 before
+  // Ｖ６０ joins into é): near a character that is not plain, it is checked in its window
+  return nearNotPlain(text, raw, reach) ? firstMatchIn(searchable(text, false), terms) : raw
+}
+
+const SAFE_CUT = /[\s。、！？]/
+// why: a window reaching further than this without a cut is normalised whole instead
+const MAX_CUT_SEARCH = 400
+
+/** The nearest position at or beyond `at` (in `direction`) just after a safe cut, or null. */
+function safeCut(text: string, at: number, direction: 1 | -1): number | null {
+  for (let i = at, n = 0; n < MAX_CUT_SEARCH; i += direction, n++) {
+    if (i <= 0) return 0
+    if (i >= text.length) return text.length
+    if (SAFE_CUT.test(text[i - 1]!)) return i
+  }
+  return null
+}
+
+function nearNotPlain(text: string, at: number, reach: number): boolean {
+  notPlain!.lastIndex = Math.max(0, at - reach)
+  const odd = notPlain!.exec(text)
+  return odd !== null && odd.index <= at + reach
 }
 
 function firstMatchIn(searched: Searchable, terms: readonly string[]): number | null {
   let first: number | null = null
   for (const term of terms) {
-    const at = indexOfTerm(searched, term, 0)
-    if (at !== -1 && (first === null || at < first)) first = at
+    const found = findTerm(searched, term, 0)
+    if (found && (first === null || found[0] < first)) first = found[0]
   }
   return first === null ? null : searched.origins.at(first)
 }
@@ -106,41 +140,34 @@ export function highlight(text: string, terms: readonly string[]): string {
   return markRanges(text, findMatchRanges(text, terms))
 }
 
-// why: a term with ASCII letters is found in plain text by a case-insensitive expression,
-// compiled once per term and kept for the next answers (a few hundred at most)
-const caselessTerms = new Map<string, RegExp>()
-const MAX_CASELESS_TERMS = 500
-const ASCII_LETTER = /[a-z]/
-const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/-]/g
-
-/** Next occurrence of `term` from `from`; a Latin term only as a whole word. */
-function indexOfTerm({ text, caseless }: Searchable, term: string, from: number): number {
-  if (!term) return -1
+/** Next occurrence `[start, end)` of `term` from `from`; a Latin term only as a whole word. */
+function findTerm({ text }: Searchable, term: string, from: number): [number, number] | null {
+  if (!term) return null
   const wholeWord = !isCjkTerm(term)
-  const find = caseless && ASCII_LETTER.test(term) ? caselessFinder(term) : null
-  for (let at = nextAt(text, term, find, from); at !== -1; at = nextAt(text, term, find, at + 1)) {
-    const end = at + term.length
+  const pattern = termPattern(term)
+  for (let found = nextSpelling(text, term, pattern, from); found;) {
+    const [at, end] = found
     if (!wholeWord || (!isLatinWordChar(text[at - 1]) && !isLatinWordChar(text[end]))) {
-      return at
+      return found
     }
+    found = nextSpelling(text, term, pattern, at + 1)
   }
-  return -1
+  return null
 }
 
-function nextAt(text: string, term: string, find: RegExp | null, from: number): number {
-  if (!find) return text.indexOf(term, from)
-  find.lastIndex = from
-  return find.exec(text)?.index ?? -1
-}
-
-function caselessFinder(term: string): RegExp {
-  let find = caselessTerms.get(term)
-  if (!find) {
-    if (caselessTerms.size >= MAX_CASELESS_TERMS) caselessTerms.clear()
-    find = new RegExp(term.replace(REGEXP_SPECIAL, '\\$&'), 'gi')
-    caselessTerms.set(term, find)
+function nextSpelling(
+  text: string,
+  term: string,
+  pattern: RegExp | null,
+  from: number,
+): [number, number] | null {
+  if (!pattern) {
+    const at = text.indexOf(term, from)
+    return at === -1 ? null : [at, at + term.length]
   }
-  return find
+  pattern.lastIndex = from
+  const found = pattern.exec(text)
+  return found ? [found.index, found.index + found[0].length] : null
 }
 
 function isLatinWordChar(char: string | undefined): boolean {

@@ -15,6 +15,7 @@ import type { TermData } from '../index/packedIndex.js'
 import { scoreLists, type Bm25, type ScoringList } from './scoringLists.js'
 import { matchedTerms, type ExpandedTerm, type TermFilter } from './hitTerms.js'
 import { titleTierTop } from './titleTierTop.js'
+import { isEncodedJapaneseTerm } from '../terms/termEncoding.js'
 import {
   rerankTitleFirst,
   titleDistances,
@@ -95,9 +96,10 @@ export function searchWords(
   scored: ScoredIndex,
   limit: number,
   listsTerm: TermFilter = () => true,
+  alternativesOf: AlternativesOf = () => [],
 ): IndexAnswer {
   try {
-    return rankWords(words, scored, limit, listsTerm)
+    return rankWords(words, scored, limit, listsTerm, alternativesOf)
   } finally {
     releaseMatches()
   }
@@ -108,6 +110,7 @@ function rankWords(
   scored: ScoredIndex,
   limit: number,
   listsTerm: TermFilter,
+  alternativesOf: AlternativesOf,
 ): IndexAnswer {
   const { documentIds } = scored.documents
   const size = scored.index._nextId
@@ -115,7 +118,7 @@ function rankWords(
   // why: arrays built by push, not by `map`: V8 assumed the kind of array `map` returns and
   // deoptimized the search every few hundred answers (0.2–8 ms each), the p99's spikes
   const allTerms: WordTerms[] = []
-  for (const word of words) allTerms.push(wordTerms(word, scored))
+  for (const word of words) allTerms.push(wordTerms(word, scored, alternativesOf))
   if (allTerms.length === 0) return { hits: [], total: 0 }
   const top = scored.titleFieldId !== undefined ? titleTierTop(allTerms, size, limit, bm25) : null
   const wordMatches = top ? top.words : allTerms.map((word) => scoreWord(word, size, bm25))
@@ -171,27 +174,109 @@ interface WordTerms {
   titleDistances: TitleDistances
 }
 
-function wordTerms(word: string, scored: ScoredIndex): WordTerms {
-  const { tokenize, processTerm } = scored.termOptions
-  const terms: string[] = []
-  for (const token of tokenize!(word)) {
-    const processed = processTerm!(token)
-    for (const term of Array.isArray(processed) ? processed : [processed])
-      if (term) terms.push(term)
-  }
+/**
+ * Other spellings a query word also matches (variants, synonyms: docs/search.md), as text the
+ * index's tokenizer splits into terms.
+ */
+export type AlternativesOf = (word: string) => readonly string[]
+
+// why: a word with alternatives is an OR of ANDs of terms; it is searched as the AND of ORs it
+// distributes to (every term slot takes one term of each alternative), which keeps one word a
+// list of term slots for scoring and the title-first tiers. The slots multiply, so they are capped
+const MAX_TERM_SLOTS = 64
+
+function wordTerms(word: string, scored: ScoredIndex, alternativesOf: AlternativesOf): WordTerms {
+  const terms = tokenTerms(word, scored.termOptions)
+  const slots = termSlots(terms, alternativeTerms(word, terms, scored, alternativesOf))
   const expansions: Expansion[] = []
   const lists: ScoringList[][] = []
-  for (let i = 0; i < terms.length; i++)
-    lists.push(termLists(terms[i]!, i, terms, scored, expansions))
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!
+    const slotLists: ScoringList[] = []
+    for (const term of slot) slotLists.push(...termLists(term, i, terms, scored, expansions))
+    lists.push(slotLists)
+  }
   const sourceTerms: string[] = []
   addUnique(sourceTerms, terms)
   const distances = titleDistances(
     expansions,
-    terms.length,
+    slots.length,
     scored.titleFieldId,
     scored.index._nextId,
   )
   return { termLists: lists, sourceTerms, expansions, titleDistances: distances }
+}
+
+function tokenTerms(text: string, { tokenize, processTerm }: SearchOptions): string[] {
+  const terms: string[] = []
+  for (const token of tokenize!(text)) {
+    const processed = processTerm!(token)
+    for (const term of Array.isArray(processed) ? processed : [processed])
+      if (term) terms.push(term)
+  }
+  return terms
+}
+
+/** The terms of each alternative spelling of a word, its Latin parts (`githubactions`) included. */
+function alternativeTerms(
+  word: string,
+  terms: readonly string[],
+  scored: ScoredIndex,
+  alternativesOf: AlternativesOf,
+): string[][] {
+  const alternatives: string[][] = []
+  const add = (candidate: string[]): void => {
+    if (candidate.length === 0 || sameTerms(candidate, terms)) return
+    if (alternatives.some((known) => sameTerms(known, candidate))) return
+    alternatives.push(candidate)
+  }
+  for (const alternative of alternativesOf(word)) {
+    add([...new Set(tokenTerms(alternative, scored.termOptions))])
+  }
+  if (terms.length === 1) add(joinedWordParts(terms[0]!, scored.index._index))
+  return alternatives
+}
+
+function sameTerms(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((term) => b.includes(term))
+}
+
+const MIN_PART_LENGTH = 3
+
+/**
+ * A Latin word the index does not hold, split into words it holds, the longest first part first
+ * (`githubactions` → `github`, `actions`; at most three parts); empty when there is no split.
+ * why: shoppers join words the pages write apart (`GitHub Actions`); Pagefind falls back the same
+ * way to the longest indexed prefix
+ */
+function joinedWordParts(term: string, index: IndexInternals['_index'], depth = 0): string[] {
+  if (isEncodedJapaneseTerm(term) || term.length < 2 * MIN_PART_LENGTH) return []
+  if (depth === 0 && index.get(term)) return []
+  for (let cut = term.length - MIN_PART_LENGTH; cut >= MIN_PART_LENGTH; cut--) {
+    const head = term.slice(0, cut)
+    if (!index.get(head)) continue
+    const tail = term.slice(cut)
+    if (index.get(tail)) return [head, tail]
+    if (depth === 0) {
+      const rest = joinedWordParts(tail, index, 1)
+      if (rest.length) return [head, ...rest]
+    }
+  }
+  return []
+}
+
+/** The word's term slots: one per term, widened by one term of each alternative (see above). */
+function termSlots(terms: readonly string[], alternatives: readonly string[][]): string[][] {
+  let slots = terms.map((term) => [term])
+  for (const alternative of alternatives) {
+    if (slots.length * alternative.length > MAX_TERM_SLOTS) continue
+    const widened: string[][] = []
+    for (const slot of slots) {
+      for (const term of alternative) widened.push(slot.includes(term) ? slot : [...slot, term])
+    }
+    slots = widened
+  }
+  return slots
 }
 
 /** Every page matching the word, scored. */
@@ -269,7 +354,10 @@ function termLists(
     const tolerance = fuzzy === true ? 0.2 : fuzzy
     const maxDistance =
       tolerance < 1 ? Math.min(options.maxFuzzy!, Math.round(term.length * tolerance)) : tolerance
-    if (maxDistance) fuzzyMatches = index._index.fuzzyGet(term, maxDistance)
+    if (maxDistance) {
+      fuzzyMatches = index._index.fuzzyGet(term, maxDistance)
+      addTranspositions(term, index._index, fuzzyMatches)
+    }
   }
   for (const [derivedTerm, data] of prefixMatches ?? []) {
     const distance = derivedTerm.length - term.length
@@ -288,6 +376,33 @@ function termLists(
   }
   return lists
 }
+
+/**
+ * Index terms one swap of neighbouring letters away (`kettel` → `kettle`), and the words they
+ * begin (`kettles`), at distance 1.
+ * why: Levenshtein counts a swap as two edits, beyond the tolerance of most words; Damerau's
+ * distance counts it as one (docs/search.md, "Decision: variant folding")
+ */
+function addTranspositions(
+  term: string,
+  index: IndexInternals['_index'],
+  found: Map<string, [TermData, number]>,
+): void {
+  for (let i = 0; i + 1 < term.length; i++) {
+    if (term[i] === term[i + 1]) continue
+    const swapped = term.slice(0, i) + term[i + 1] + term[i] + term.slice(i + 2)
+    const expansions: Iterable<[string, TermData]> =
+      swapped.length >= MIN_PREFIX_SWAP ? index.atPrefix(swapped) : []
+    const exact = index.get(swapped)
+    for (const [derived, data] of exact ? [[swapped, exact] as const, ...expansions] : expansions) {
+      const known = found.get(derived)
+      if (derived !== term && (!known || known[1] > 1)) found.set(derived, [data, 1])
+    }
+  }
+}
+
+// why: the words a short swapped prefix begins are too many to be what the shopper meant
+const MIN_PREFIX_SWAP = 4
 
 function ownValue(object: Record<string, number> | undefined, key: string): number | undefined {
   return object && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined

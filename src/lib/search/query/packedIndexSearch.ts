@@ -3,6 +3,7 @@ import { termPostings, type PackedIndexParts, type TermData } from '../index/pac
 import { PackedTermTree } from '../index/termTree.js'
 import {
   searchWords,
+  type AlternativesOf,
   type IndexAnswer,
   type IndexInternals,
   type ScoredIndex,
@@ -13,9 +14,15 @@ export interface PackedIndex {
   /**
    * Words (split at spaces) are alternatives (OR), the terms of one word must all match (AND);
    * the best `limit` hits (default all) with MiniSearch's scores and order. `listsTerm`: which
-   * matched index terms the hits list in `terms` (default all).
+   * matched index terms the hits list in `terms` (default all). `alternativesOf`: other
+   * spellings each word also matches (default none).
    */
-  search(query: string, limit?: number, listsTerm?: TermFilter): IndexAnswer
+  search(
+    query: string,
+    limit?: number,
+    listsTerm?: TermFilter,
+    alternativesOf?: AlternativesOf,
+  ): IndexAnswer
 }
 
 /**
@@ -80,7 +87,7 @@ export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>)
     },
   }
   return {
-    search: (query, limit = Number.POSITIVE_INFINITY, listsTerm) =>
-      searchWords(query.split(' ').filter(Boolean), scored, limit, listsTerm),
+    search: (query, limit = Number.POSITIVE_INFINITY, listsTerm, alternativesOf) =>
+      searchWords(query.split(' ').filter(Boolean), scored, limit, listsTerm, alternativesOf),
   }
 }

@@ -1,6 +1,7 @@
 import type { Services } from '../../services.js'
 import type { KeywordLogEntry } from '../../storage/keywordLogRepository.js'
 import { getSiteSearch } from './defaultSiteSearch.js'
+import { searchSpellings } from './searchSpellings.js'
 import { parseExcerptLength } from './excerpt.js'
 import type { SearchResult } from './siteSearch.js'
 import { normalizeQuery } from '../textNormalization.js'
@@ -12,21 +13,23 @@ export interface SearchResponseBody {
   totalResults: number
 }
 
-type SearchServices = Pick<Services, 'keywordLog' | 'log' | 'defer'>
+type SearchServices = Pick<Services, 'keywordLog' | 'log' | 'defer' | 'context' | 'searchSynonyms'>
 
 /**
  * Answers GET /api/search from its query parameters and logs the keyword in the background
- * (§2.6); an empty query is no search and is not logged.
+ * (§2.6); an empty query is no search and is not logged. Variants and synonyms: searchSpellings.
  */
-export function answerSearch(
+export async function answerSearch(
   params: URLSearchParams,
   services: SearchServices,
-): SearchResponseBody {
+  now = Date.now(),
+): Promise<SearchResponseBody> {
   const query = normalizeQuery(params.get('q') ?? '')
   if (!query) return { results: [], query: '', totalResults: 0 }
   const { results, totalResults } = getSiteSearch().search(
     query,
     parseExcerptLength(params.get('excerpt_length')),
+    searchSpellings(services, now),
   )
   const entry = { keyword: query, timestamp: new Date().toISOString(), resultCount: totalResults }
   services.defer(recordKeyword(entry, services))

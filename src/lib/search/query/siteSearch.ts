@@ -1,6 +1,9 @@
 import { makeExcerpt } from './excerpt.js'
-import { cjkRuns } from '../terms/cjkTokenizer.js'
-import { highlight } from './highlight.js'
+import { cjkRuns, isCjkTerm, textRuns } from '../terms/cjkTokenizer.js'
+import { findFirstMatch, highlight } from './highlight.js'
+import { foldJapaneseRun } from '../terms/kanaFolding.js'
+import { normalizeSearchText } from '../textNormalization.js'
+import type { AlternativesOf } from './minisearchScoring.js'
 import { loadPackedIndex, type PackedIndex } from './packedIndexSearch.js'
 import { SEARCH_INDEX_FORMAT, searchOptions } from '../terms/indexOptions.js'
 import type { StoredPage } from '../siteContentTypes.js'
@@ -26,8 +29,11 @@ export interface SiteSearchAnswer {
 export interface SiteSearch {
   /** Reads the data and prepares the index (the first search does it when not called before). */
   load(): void
-  /** Searches with an already normalized, non-empty query. */
-  search(query: string, excerptLength: number): SiteSearchAnswer
+  /**
+   * Searches with an already normalized, non-empty query; `alternativesOf`: other spellings
+   * each query word also finds (variants, synonyms; default none).
+   */
+  search(query: string, excerptLength: number, alternativesOf?: AlternativesOf): SiteSearchAnswer
 }
 
 /** The search data was built by other code than the one reading it. */
@@ -74,14 +80,38 @@ export function createSiteSearch(
 
   return {
     load: () => void load(),
-    search(query, excerptLength) {
+    search(query, excerptLength, findAlternatives = () => []) {
       const { data, index } = load()
+      const words = query.split(' ').filter(Boolean)
+      // why: each word's alternatives are looked up once, here and for the index
+      const known = new Map(words.map((word) => [word, findAlternatives(word)]))
+      const alternativesOf = (word: string) => known.get(word) ?? findAlternatives(word)
+      const spellings = words.map((word) => [word, ...alternativesOf(word)])
+      const adjacency = spellings.map(adjacentRuns)
+      const checked = adjacency.some((runs) => runs !== null)
+      const queryRuns = [...new Set(spellings.flat().flatMap(foldedRuns))]
       // why: Japanese index terms are bigrams; the query's own Japanese runs are marked instead
-      const { hits, total } = index.search(query, MAX_RESULTS, isLatinIndexTerm)
-      const queryRuns = cjkRuns(query)
-      const results = hits.flatMap((hit): SearchResult[] => {
+      let answer = index.search(query, MAX_RESULTS, isLatinIndexTerm, alternativesOf)
+      let kept = checked
+        ? answer.hits.filter((hit) => holdsAdjacent(readPage(data, hit.id), adjacency))
+        : answer.hits
+      // why: pages dropped for holding a word's bigrams apart are replaced from the next hits
+      if (kept.length < answer.hits.length && answer.hits.length === MAX_RESULTS) {
+        answer = index.search(
+          query,
+          MAX_RESULTS * ADJACENCY_MARGIN,
+          isLatinIndexTerm,
+          alternativesOf,
+        )
+        kept = answer.hits.filter((hit) => holdsAdjacent(readPage(data, hit.id), adjacency))
+      }
+      const { total } = answer
+      const dropped = answer.hits.length - kept.length
+      const results: SearchResult[] = []
+      for (const hit of kept) {
+        if (results.length === MAX_RESULTS) break
         const page = readPage(data, hit.id)
-        if (!page) return []
+        if (!page) continue
         const terms = matchTerms(queryRuns, hit.terms)
         const { excerpt, highlightedExcerpt } = makeExcerpt(
           page.text,
@@ -89,24 +119,74 @@ export function createSiteSearch(
           excerptLength,
           page.textIsPlain === true,
         )
-        return [
-          {
-            id: page.id,
-            slug: page.slug,
-            title: page.title,
-            description: page.description,
-            tags: page.tags,
-            createdAt: page.createdAt,
-            excerpt,
-            highlighted_title: highlight(page.title, terms),
-            highlighted_excerpt: highlightedExcerpt,
-            score: hit.score,
-          },
-        ]
-      })
-      return { results, totalResults: total }
+        results.push({
+          id: page.id,
+          slug: page.slug,
+          title: page.title,
+          description: page.description,
+          tags: page.tags,
+          createdAt: page.createdAt,
+          excerpt,
+          highlighted_title: highlight(page.title, terms),
+          highlighted_excerpt: highlightedExcerpt,
+          score: hit.score,
+        })
+      }
+      return { results, totalResults: total - dropped }
     },
   }
+}
+
+// why: how many more hits are asked for when some were dropped (see holdsAdjacent)
+const ADJACENCY_MARGIN = 2
+// why: a word of two characters is one bigram, always adjacent; the two bigrams of a
+// three-character word rarely occur apart, and checking them (珈琲豆 is on most pages of the
+// bench) added a third to the full answer's time
+const MIN_CHECKED_LENGTH = 4
+
+function foldedRuns(text: string): string[] {
+  return cjkRuns(normalizeSearchText(text)).map(foldJapaneseRun)
+}
+
+/**
+ * A query word's spellings (the word, then its alternatives) as the folded Japanese runs a page
+ * must hold as they are, or null when the word needs no check: some spelling is Latin, or has
+ * no run longer than one bigram (a Latin word matched as it is listed; fuzzy ones cannot be
+ * found in the text).
+ */
+function adjacentRuns(spellings: readonly string[]): string[][] | null {
+  const all: string[][] = []
+  for (const spelling of spellings) {
+    const normalized = normalizeSearchText(spelling)
+    const runs = textRuns(normalized)
+    if (runs.some((run) => !isCjkTerm(run))) return null
+    const long = runs.map(foldJapaneseRun).filter((run) => run.length >= MIN_CHECKED_LENGTH)
+    if (long.length === 0) return null
+    all.push(long)
+  }
+  return all
+}
+
+/**
+ * Whether the page holds, for some query word, every run of one of its spellings as it is (its
+ * bigrams next to each other, not only somewhere on the page); words needing no check count.
+ * why: `ポインティング` let in 14 pages holding its bigrams apart, and ranked the right one 12th
+ */
+function holdsAdjacent(
+  page: StoredPage | null,
+  adjacency: readonly (string[][] | null)[],
+): boolean {
+  if (!page || adjacency.some((runs) => runs === null)) return true
+  const fields = [page.title, page.description, page.tags.join(' ')]
+  return adjacency.some((spellings) =>
+    spellings!.some((runs) =>
+      runs.every(
+        (run) =>
+          fields.some((field) => findFirstMatch(field, [run]) !== null) ||
+          findFirstMatch(page.text, [run], page.textIsPlain === true) !== null,
+      ),
+    ),
+  )
 }
 
 /**

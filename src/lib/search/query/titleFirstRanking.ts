@@ -8,7 +8,7 @@ import type { ShortIds } from './matchSets.js'
  * its title at all (fuzzy included), and only then by MiniSearch's score.
  * why: BM25 adds up every field, so a page repeating one query word many times in its body,
  * or holding a fuzzy neighbour of it in its title, outranked the page whose title holds every
- * query word; measured on the labelled corpus of scripts/bench-search-ranking.ts
+ * query word; measured on the labelled corpus of bench/bench-search-ranking.ts
  */
 
 /** A term of the index a query term reached: itself, a prefix expansion or a fuzzy one. */

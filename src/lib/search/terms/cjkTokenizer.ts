@@ -1,4 +1,4 @@
-import { normalizeSearchText } from '../textNormalization.js'
+import { camelCaseParts, foldJapaneseRun } from './kanaFolding.js'
 
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー々〆ヶ'
 const CJK_CHAR = new RegExp(`[${CJK}]`, 'u')
@@ -68,16 +68,33 @@ function kindOf(char: string, code: number): CharKind {
 
 /**
  * Overlapping character bigrams for runs of Japanese characters, whole words for everything
- * else: `新幹線で` → `新幹 幹線 線で`, `Tokoname急須` → `tokoname 急須`.
+ * else: `新幹線で` → `新幹 幹線 線で`, `Tokoname急須` → `tokoname 急須`. Japanese runs are folded
+ * first (kanaFolding.ts: `こーひー` = `コーヒー` = `コーヒ`); a Latin word whose case changes inside
+ * also gives its parts (`GitHub` → `github git hub`). Used at index and at query time alike.
  */
 export function tokenizeBigrams(text: string): string[] {
   const tokens: string[] = []
-  for (const run of textRuns(normalizeSearchText(text))) {
-    if (!isCjkTerm(run) || run.length === 1) {
+  const nfkc = text.normalize('NFKC')
+  const lowered = nfkc.toLowerCase()
+  // why: camel case is seen in the text before lower-casing; positions agree when lower-casing
+  // keeps the length (it does but for a few letters such as İ)
+  const cased = lowered.length === nfkc.length && lowered !== nfkc ? nfkc : null
+  let position = 0
+  for (const run of textRuns(lowered)) {
+    if (cased) position = lowered.indexOf(run, position)
+    if (!isCjkTerm(run)) {
       tokens.push(run)
+      if (cased) tokens.push(...camelCaseParts(cased.slice(position, position + run.length)))
+      position += run.length
       continue
     }
-    for (let i = 0; i + 1 < run.length; i++) tokens.push(run.slice(i, i + 2))
+    position += run.length
+    const folded = foldJapaneseRun(run)
+    if (folded.length < 2) {
+      if (folded) tokens.push(folded)
+      continue
+    }
+    for (let i = 0; i + 1 < folded.length; i++) tokens.push(folded.slice(i, i + 2))
   }
   return tokens
 }

@@ -16,7 +16,7 @@ export interface IndexedPage {
  * options or layout cannot be read correctly. Bump the number when tokenizing, fields or the
  * file layout (index/searchDataReader.ts) change.
  */
-export const SEARCH_INDEX_FORMAT = '7-bigram-packed'
+export const SEARCH_INDEX_FORMAT = '8-bigram-folded'
 
 /** Query-time options (MiniSearch `searchOptions`). */
 function createQueryOptions(): SearchOptions {

@@ -1,0 +1,89 @@
+import { foldKana, isKana } from '../terms/kanaFolding.js'
+
+/*
+ * A term in its folded form (cjkTokenizer.ts, kanaFolding.ts) as a regular expression that finds
+ * every spelling of it in text whose characters each normalise on their own (isPlainText) or in
+ * NFKC-normalised text: ASCII letters in any case and full width, kana in either script and half
+ * width, a dropped long-vowel mark, iteration marks.
+ * why: pages are searched as they are, never folded or copied per answer (the normalising of
+ * long pages was most of an answer's time: docs/search.md, "Excerpts without normalising")
+ */
+
+const LONG_VOWELS = '[ーｰ]'
+const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/-]/g
+// why: compiled once per term and kept for the next answers (a few hundred at most)
+const patterns = new Map<string, RegExp | null>()
+const MAX_PATTERNS = 500
+let halfWidth: Map<number, string> | null = null
+
+/**
+ * The global expression finding `term`'s spellings (its `lastIndex` is the caller's), or null when
+ * the term has one spelling, itself (kanji only, say): then `indexOf` finds it faster.
+ */
+export function termPattern(term: string): RegExp | null {
+  let pattern = patterns.get(term)
+  if (pattern === undefined) {
+    if (patterns.size >= MAX_PATTERNS) patterns.clear()
+    const source = termSource(term)
+    pattern = source === term ? null : new RegExp(source, 'gi')
+    patterns.set(term, pattern)
+  }
+  return pattern
+}
+
+function termSource(term: string): string {
+  let source = ''
+  for (let i = 0; i < term.length; i++) {
+    const code = term.charCodeAt(i)
+    const previous = i > 0 ? term.charCodeAt(i - 1) : 0
+    const next = i + 1 < term.length ? term.charCodeAt(i + 1) : 0
+    source += characterSource(code, previous)
+    // why: the fold drops a long-vowel mark that ends a kana word (kanaFolding.ts)
+    if (isKana(code) && next !== 0x30fc && !isKana(next)) source += `${LONG_VOWELS}?`
+  }
+  return source
+}
+
+function characterSource(code: number, previous: number): string {
+  const char = String.fromCharCode(code)
+  const spellings = [char]
+  if (code >= 0x21 && code <= 0x7e) spellings.push(String.fromCharCode(code + 0xfee0))
+  if (isKana(code)) {
+    for (const kana of kanaSpellings(code)) if (!spellings.includes(kana)) spellings.push(kana)
+  }
+  if (previous && code === previous) spellings.push(...(isKana(code) ? ['ゝ', 'ヽ'] : ['々', '〻']))
+  else if (previous && isKana(code) && isKana(previous) && code === voicedOf(previous)) {
+    spellings.push('ゞ', 'ヾ')
+  }
+  if (code === 0x30fc) spellings.push('ｰ')
+  const escaped = spellings.map((spelling) => spelling.replace(REGEXP_SPECIAL, '\\$&'))
+  return escaped.length === 1 ? escaped[0]! : `[${escaped.join('')}]`
+}
+
+/** Every kana that folds to the (folded) kana `code`, half-width ones included. */
+function kanaSpellings(code: number): string[] {
+  const spellings: string[] = []
+  const candidates = [code, code - 0x60, code === 0x30ab ? 0x30f5 : 0, code === 0x30b1 ? 0x30f6 : 0]
+  for (const candidate of candidates) {
+    if (candidate && foldKana(candidate) === code) spellings.push(String.fromCharCode(candidate))
+  }
+  const half = halfWidthOf(code)
+  if (half) spellings.push(half)
+  return spellings
+}
+
+function halfWidthOf(code: number): string | undefined {
+  if (!halfWidth) {
+    halfWidth = new Map()
+    for (let half = 0xff66; half <= 0xff9d; half++) {
+      const full = String.fromCharCode(half).normalize('NFKC')
+      if (full.length === 1) halfWidth.set(full.charCodeAt(0), String.fromCharCode(half))
+    }
+  }
+  return halfWidth.get(code)
+}
+
+function voicedOf(code: number): number {
+  const composed = (String.fromCharCode(code) + '\u3099').normalize('NFC')
+  return composed.length === 1 ? composed.charCodeAt(0) : 0
+}
