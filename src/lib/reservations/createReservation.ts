@@ -14,6 +14,9 @@ import { claimAndCreate } from '../storage/recordClaims.js'
 import type { Reservation } from '../storage/records.js'
 import { openRepositories } from '../storage/repositories.js'
 import type { RequestContext } from '../requestContext.js'
+import { checkReservable } from './preorderRules.js'
+import { productUnits } from './productUnits.js'
+import { manageLinkFor } from './manageLink.js'
 
 /**
  * A reservation repeated with the same e-mail, product and name within this time (a double
@@ -47,7 +50,9 @@ export async function createReservation(
   { context, config, log, now = () => new Date() }: CreateReservationDeps,
 ): Promise<{ reservationId: string }> {
   const product = requireProduct(form.productSlug)
+  checkReservable(product, form.quantity, now())
   const { reservations } = openRepositories(context)
+  const units = productUnits(product, { context, reservations, now })
   const refOf = (id: string) => ({ id, productSlug: product.slug })
   const reservation: Reservation = {
     id: `res_${crypto.randomUUID()}`,
@@ -58,6 +63,7 @@ export async function createReservation(
     notes: '',
     createdAt: now().toISOString(),
     respondedAt: null,
+    quantity: form.quantity,
   }
   const outcome = await claimAndCreate({
     store: openStore(RECORDS_STORE, context),
@@ -70,20 +76,35 @@ export async function createReservation(
     },
     newId: () => reservation.id,
     create: async () => {
+      // why: units first, so a record never exists without its units (docs/architecture.md)
+      await units?.take(reservation.id, form.quantity)
       if (!(await reservations.create(reservation, reservation))) {
+        await units?.free(reservation.id)
         throw new Error(`Reservation id ${reservation.id} is already taken`)
       }
     },
-    remove: async () => void (await reservations.remove(reservation)),
+    remove: async () => {
+      await reservations.remove(reservation)
+      await units?.free(reservation.id)
+    },
   })
   if (!outcome.won) {
     log.info('reservation.repeated', { reservationId: outcome.holderId, productSlug: product.slug })
     return { reservationId: outcome.holderId }
   }
-  log.info('reservation.created', { reservationId: reservation.id, productSlug: product.slug })
+  log.info('reservation.created', {
+    reservationId: reservation.id,
+    productSlug: product.slug,
+    quantity: form.quantity,
+  })
 
   const notifiers = createShopNotifiers(config, log)
-  const input = { reservation, product, productUrl: productUrl(product.slug, config.siteUrl) }
+  const input = {
+    reservation,
+    product,
+    productUrl: productUrl(product.slug, config.siteUrl),
+    manageUrl: manageLinkFor(reservation, config, log, now),
+  }
   dispatchNotifications(context, log, [
     () => notifiers.teamchatReservation.send(reservationTeamChatMessage(input).slackText),
     () =>
