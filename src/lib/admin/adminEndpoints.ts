@@ -61,7 +61,11 @@ export function bulkActionEndpoint<T extends AdminRecord>(
     body: bulkIdsSchema,
     handle: async ({ context, body, log }) => {
       const repository = resource.repository(openRepositories(context))
-      const result = await runBulkAction(resource, repository, action, body.ids, { log })
+      const removed = resource.removed
+      const result = await runBulkAction(resource, repository, action, body.ids, {
+        log,
+        onRemoved: removed && ((ref) => removed(ref, context)),
+      })
       return jsonResponse(bulkResponseBody(action, result))
     },
   })

@@ -1,8 +1,8 @@
-import type { CatalogueProduct } from '../productCatalogue.js'
+import { findProduct, type CatalogueProduct } from '../productCatalogue.js'
 import type { RequestContext } from '../requestContext.js'
 import { openStore, RECORDS_STORE } from '../storage/blobStore.js'
-import type { Reservation } from '../storage/records.js'
-import type { ReservationRepository } from '../storage/repositories.js'
+import type { ProductRecordRef, Reservation } from '../storage/records.js'
+import { openRepositories, type ReservationRepository } from '../storage/repositories.js'
 import { heldUnits, UnitLedgerStore, type UnitLedger } from '../storage/reservationUnits.js'
 import { ReservationLimitReachedError, reservationLimit } from './preorderRules.js'
 
@@ -98,4 +98,15 @@ export function productUnits(
 ): ProductUnits | null {
   const limit = reservationLimit(product)
   return limit === null ? null : new ProductUnits(limit, product.slug, deps)
+}
+
+/** After a reservation was deleted: its units are free again (§3.4 "deleting frees"). */
+export async function freeUnitsOfRemoved(
+  ref: ProductRecordRef,
+  context: RequestContext,
+): Promise<void> {
+  const product = findProduct(ref.productSlug)
+  if (!product) return
+  const { reservations } = openRepositories(context)
+  await productUnits(product, { context, reservations, now: () => new Date() })?.free(ref.id)
 }
