@@ -93,9 +93,7 @@ export class ShopReserveElement extends CustomerFormElement {
     if (!slug) return
     let answer: ApiAnswer | null = null
     try {
-      answer = await callApi(
-        apiUrl(this, `/api/products/${encodeURIComponent(slug)}/availability`),
-      )
+      answer = await callApi(apiUrl(this, `/api/products/${encodeURIComponent(slug)}/availability`))
     } catch {
       // why: without an answer the form stays; the reservation itself says what is wrong
       return

@@ -87,7 +87,10 @@ async function afterRemoved(ref: ProductRecordRef, options: BulkOptions): Promis
   try {
     await options.onRemoved?.(ref)
   } catch (error) {
-    options.log.error('admin.delete.follow_up_failed', error, { id: ref.id, productSlug: ref.productSlug })
+    options.log.error('admin.delete.follow_up_failed', error, {
+      id: ref.id,
+      productSlug: ref.productSlug,
+    })
   }
 }
 

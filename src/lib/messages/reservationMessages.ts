@@ -33,7 +33,8 @@ export function reservationFacts(reservation: Reservation, product: CataloguePro
 
 /** The manage-link lines, or how to reach the shop when there is no link. */
 export function manageLines(manageUrl: string | null | undefined): string[] {
-  if (!manageUrl) return ['キャンセルをご希望の場合は、予約番号を添えてショップまでご連絡ください。']
+  if (!manageUrl)
+    return ['キャンセルをご希望の場合は、予約番号を添えてショップまでご連絡ください。']
   return ['ご予約の確認・キャンセルは次のページから行えます:', manageUrl]
 }
 

@@ -28,8 +28,7 @@ export interface ManageLink extends ProductRecordRef {
 }
 
 export type ManageLinkCheck =
-  | { ok: true; link: ManageLink }
-  | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' }
+  { ok: true; link: ManageLink } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' }
 
 function sign(payload: string, secret: string): string {
   return createHmac('sha256', secret).update(`${PURPOSE}\n${payload}`).digest('base64url')
@@ -105,5 +104,8 @@ export function manageLinkFor(
     })
     return null
   }
-  return manageUrl(config.siteUrl, createManageToken(reservation, config.reservationLinkSecret, now()))
+  return manageUrl(
+    config.siteUrl,
+    createManageToken(reservation, config.reservationLinkSecret, now()),
+  )
 }

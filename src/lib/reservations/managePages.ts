@@ -25,7 +25,9 @@ function details({ reservation, productTitle, releaseDate }: ManageView): string
     ['予約番号', reservation.id],
     ['商品', productTitle],
     ['数量', String(reservation.quantity ?? 1)],
-    ...(releaseDate ? ([['発売予定日', formatReleaseDate(releaseDate)]] as [string, string][]) : []),
+    ...(releaseDate
+      ? ([['発売予定日', formatReleaseDate(releaseDate)]] as [string, string][])
+      : []),
     ['受付日時', formatJst(reservation.createdAt)],
     ['状態', STATUS_TEXTS[reservation.status] ?? reservation.status],
   ]

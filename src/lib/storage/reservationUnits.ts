@@ -163,7 +163,9 @@ export class UnitLedgerStore {
       const { modified } = await this.#store.setJSON(this.#key, written, condition)
       if (modified) return
       // why: spread the contenders of a rush over time instead of colliding again at once
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(25 * attempt, 250)))
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.random() * Math.min(25 * attempt, 250)),
+      )
     }
     throw new UnitLedgerBusyError(this.#key, attempts)
   }

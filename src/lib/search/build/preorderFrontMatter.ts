@@ -8,14 +8,18 @@ import type { PreorderSettings } from '../siteContentTypes.js'
  */
 
 const OFFSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/
-const DATE_OR_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/
+const DATE_OR_TIME =
+  /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/
 
 // why: YAML reads an unquoted timestamp as a Date; the instant is kept, written in UTC
 const instant = z.union([
   z.date().refine((date) => !Number.isNaN(date.getTime()), 'must be a valid time'),
   z
     .string()
-    .regex(OFFSET_TIME, 'must be an ISO 8601 time with an offset, such as 2026-12-01T10:00:00+09:00')
+    .regex(
+      OFFSET_TIME,
+      'must be an ISO 8601 time with an offset, such as 2026-12-01T10:00:00+09:00',
+    )
     .refine((text) => !Number.isNaN(Date.parse(text)), 'must be a valid time'),
 ])
 
@@ -32,7 +36,9 @@ const units = (what: string) =>
 
 /** Spread into the page front matter schema. */
 export const preorderFrontMatter = {
-  reservationLimit: units('reservationLimit').min(0, 'reservationLimit must be 0 or more').optional(),
+  reservationLimit: units('reservationLimit')
+    .min(0, 'reservationLimit must be 0 or more')
+    .optional(),
   maxPerReservation: units('maxPerReservation')
     .min(1, 'maxPerReservation must be 1 or more')
     .max(100, 'maxPerReservation must be 100 or less')
