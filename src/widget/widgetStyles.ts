@@ -12,6 +12,7 @@ export const WIDGET_CSS = `
 }
 :host([hidden]) { display: none; }
 form { display: grid; gap: var(--shop-widget-gap, 0.75rem); }
+form[hidden] { display: none; }
 .field { display: grid; gap: 0.25rem; }
 label { font-weight: var(--shop-widget-label-weight, 600); }
 input {

@@ -86,12 +86,21 @@ function allowExtraFields(schema: unknown): void {
 }
 
 function parameters(operation: ApiOperation): Json[] | undefined {
-  if (!operation.query) return undefined
-  const schema = z.toJSONSchema(operation.query, { target: 'draft-2020-12', io: 'input' }) as Json
+  if (!operation.query && !operation.pathParameters) return undefined
+  return [
+    ...parametersIn('path', operation.pathParameters),
+    ...parametersIn('query', operation.query),
+  ]
+}
+
+function parametersIn(where: 'path' | 'query', object: z.ZodObject | undefined): Json[] {
+  if (!object) return []
+  const schema = z.toJSONSchema(object, { target: 'draft-2020-12', io: 'input' }) as Json
   const required = (schema.required as string[] | undefined) ?? []
   return Object.entries(schema.properties as Record<string, Json>).map(([name, property]) => {
     const { description, ...rest } = property
-    return { name, in: 'query', required: required.includes(name), description, schema: rest }
+    const isRequired = where === 'path' || required.includes(name)
+    return { name, in: where, required: isRequired, description, schema: rest }
   })
 }
 
