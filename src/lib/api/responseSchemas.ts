@@ -311,3 +311,28 @@ export const deliveryStarted = z
 export const openApiAnswer = z
   .looseObject({ openapi: z.string() })
   .meta({ description: 'This document.' })
+
+export const reservationFound = z.strictObject({
+  success: z.literal(true),
+  reservation: reservationRecord,
+})
+
+export const preorderProducts = z.strictObject({
+  success: z.literal(true),
+  products: z.array(
+    z.strictObject({
+      productSlug: slug,
+      title: z.string(),
+      reservationLimit: count.nullable().meta({ description: '予約上限数; null: no cap.' }),
+      heldUnits: count
+        .nullable()
+        .meta({ description: 'Units held by reservations not cancelled; null: no cap.' }),
+      remaining: count.nullable(),
+      maxPerReservation: z.int().min(1),
+      opensAt: z.string().nullable(),
+      closesAt: z.string().nullable(),
+      releaseDate: z.string().nullable(),
+      window: z.enum(['not-yet', 'open', 'closed']),
+    }),
+  ),
+})
