@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumPath, launchChromium } from '../helpers/chromium.js'
 import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
 import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { openPage, openRoute, signIn } from '../dashboard/browserKit.js'
 
 /**
  * Issue 20 over `npm start` (netlify dev, the atomic local Blobs server, the 8-at-a-time proxy):
@@ -196,6 +197,36 @@ describe('a capped pre-order over npm start', { timeout: 240_000 }, () => {
         expect.objectContaining({ email: 'waiting@example.jp', status: 'pending' }),
       ])
       expect(laterErrors).toEqual([])
+    })
+
+    it('the dashboard finds a reservation by its id and shows units and window per product', async () => {
+      const { page, problems } = await openPage(browser)
+      await signIn(page, server.url, ADMIN)
+      await openRoute(page, '#/reservations/preorders')
+      const row = page.locator(`tr[data-product="${PRODUCT}"]`)
+      await expect(row.locator('td').allInnerTexts()).resolves.toEqual([
+        TITLE,
+        '5',
+        '5',
+        '0',
+        '2',
+        '—',
+        '—',
+        '2027-01-20',
+        '受付中',
+      ])
+      await page.getByLabel('予約番号').fill(reservedIds[0])
+      await page.getByRole('button', { name: '探す' }).click()
+      const found = page.locator('.found-reservation')
+      await found.waitFor()
+      const text = await found.innerText()
+      expect(text).toContain(reservedIds[0])
+      expect(text).toContain('予約確定')
+      expect(text).toMatch(/数量\s+1/)
+      await openRoute(page, '#/reservations')
+      await expect(page.getByRole('columnheader', { name: '数量' }).count()).resolves.toBe(1)
+      expect(problems.consoleErrors).toEqual([])
+      expect(problems.pageErrors).toEqual([])
     })
   })
 })
