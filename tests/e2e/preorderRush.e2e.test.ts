@@ -221,7 +221,7 @@ describe('a capped pre-order over npm start', { timeout: 240_000 }, () => {
       await found.waitFor()
       const text = await found.innerText()
       expect(text).toContain(reservedIds[0])
-      expect(text).toContain('予約確定')
+      expect(text).toContain('確定')
       expect(text).toMatch(/数量\s+1/)
       await openRoute(page, '#/reservations')
       await expect(page.getByRole('columnheader', { name: '数量' }).count()).resolves.toBe(1)
