@@ -215,7 +215,7 @@ describe('a capped pre-order over npm start', { timeout: 240_000 }, () => {
         '2027-01-20',
         '受付中',
       ])
-      await page.getByLabel('予約番号').fill(reservedIds[0])
+      await page.getByRole('searchbox', { name: '予約番号' }).fill(reservedIds[0])
       await page.getByRole('button', { name: '探す' }).click()
       const found = page.locator('.found-reservation')
       await found.waitFor()
