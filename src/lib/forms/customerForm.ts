@@ -95,9 +95,19 @@ export function quantityMessage(max: number): string {
 
 // why: the widget's number input and hand-written forms send "2"; a JSON number is the norm
 const quantity = z
-  .union([z.number(), z.string().trim().regex(/^\d{1,3}$/).transform(Number)], {
-    error: quantityMessage(QUANTITY_CEILING),
-  })
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,3}$/)
+        .transform(Number),
+    ],
+    {
+      error: quantityMessage(QUANTITY_CEILING),
+    },
+  )
   .pipe(
     z
       .number()
