@@ -1,36 +1,13 @@
+import { formatJst, formatReleaseDate } from '../lib/notifiers/jstTime.js'
+import type { ProductAvailability } from '../lib/reservations/productAvailability.js'
 import { CustomerFormElement, type SuccessView } from './customerFormElement.js'
 import { apiUrl, callApi, type ApiAnswer } from './widgetApi.js'
 
 /** Fewer units left than this: the widget shows how many. */
 const SHOW_REMAINING_BELOW = 10
 
-const JST = new Intl.DateTimeFormat('ja-JP', {
-  timeZone: 'Asia/Tokyo',
-  year: 'numeric',
-  month: 'long',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-})
-
-/** `2026年12月1日 10:00` (Japan time) for an ISO time; a bare date as `2027年1月20日`. */
-function japaneseTime(iso: string, dateOnly = false): string {
-  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso)
-  if (date) return `${Number(date[1])}年${Number(date[2])}月${Number(date[3])}日`
-  const time = new Date(iso)
-  if (Number.isNaN(time.getTime())) return iso
-  return dateOnly ? JST.format(time).replace(/\s*\d{2}:\d{2}$/, '') : JST.format(time)
-}
-
-/** What GET /api/products/{slug}/availability answers (docs/api.md). */
-interface Availability {
-  reservable: boolean
-  remaining: number | null
-  opensAt: string | null
-  closesAt: string | null
-  releaseDate: string | null
-}
+/** What GET /api/products/{slug}/availability answers (the server's own type). */
+type Availability = ProductAvailability
 
 function availabilityOf(answer: ApiAnswer | null): Availability | null {
   const body = answer?.status === 200 ? answer.body : null
@@ -102,13 +79,13 @@ export class ShopReserveElement extends CustomerFormElement {
     if (!availability) return
     const notes: string[] = []
     if (availability.releaseDate) {
-      notes.push(`発売予定日: ${japaneseTime(availability.releaseDate, true)}`)
+      notes.push(`発売予定日: ${formatReleaseDate(availability.releaseDate)}`)
     }
     if (!availability.reservable) {
       const now = Date.now()
       let lead = 'この商品の予約は上限数に達しました。'
       if (availability.opensAt && now < Date.parse(availability.opensAt)) {
-        lead = `予約受付は${japaneseTime(availability.opensAt)}からです。`
+        lead = `予約受付は${formatJst(availability.opensAt)}からです。`
       } else if (availability.closesAt && now >= Date.parse(availability.closesAt)) {
         lead = '予約受付期間は終了しました。'
       }

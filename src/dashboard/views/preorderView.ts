@@ -1,22 +1,12 @@
+import type { PreorderProductRow } from '../../lib/reservations/preorderOverview.js'
 import { el, field, replaceChildren } from '../elements.js'
 import { productLabel, reservationScreen, statusText, type RecordRow } from '../recordResources.js'
 import { formatTime } from '../texts.js'
 import { showLoadFailure } from './loadFailure.js'
 import type { ViewContext } from './viewContext.js'
 
-/** One row of POST /api/admin/reservations/products. */
-interface PreorderProduct {
-  productSlug: string
-  title: string
-  reservationLimit: number | null
-  heldUnits: number | null
-  remaining: number | null
-  maxPerReservation: number
-  opensAt: string | null
-  closesAt: string | null
-  releaseDate: string | null
-  window: 'not-yet' | 'open' | 'closed'
-}
+/** One row of POST /api/admin/reservations/products (the server's own type). */
+type PreorderProduct = PreorderProductRow
 
 const WINDOW_LABELS: Record<PreorderProduct['window'], string> = {
   'not-yet': '受付開始前',

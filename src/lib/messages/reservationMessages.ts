@@ -1,4 +1,4 @@
-import { formatJst } from '../notifiers/jstTime.js'
+import { formatJst, formatReleaseDate } from '../notifiers/jstTime.js'
 import type { EmailContent } from '../notifiers/resendMailer.js'
 import { joinMrkdwn, mrkdwn, type SlackMrkdwn } from '../notifiers/slackText.js'
 import type { CatalogueProduct } from '../productCatalogue.js'
@@ -12,13 +12,6 @@ export interface ReservationMessageInput {
   productUrl: string
   /** Signed link to the reservation's manage page; null when links cannot be signed. */
   manageUrl?: string | null
-}
-
-/** `2027年1月20日` for a date (or the JST time for a time); the text itself when not a date. */
-export function formatReleaseDate(value: string): string {
-  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
-  if (date) return `${Number(date[1])}年${Number(date[2])}月${Number(date[3])}日`
-  return formatJst(value)
 }
 
 /** The lines every reservation e-mail shares: id, product, quantity, release date. */

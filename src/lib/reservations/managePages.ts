@@ -1,6 +1,5 @@
 import { escapeHtml } from '../htmlEscape.js'
-import { formatReleaseDate } from '../messages/reservationMessages.js'
-import { formatJst } from '../notifiers/jstTime.js'
+import { formatJst, formatReleaseDate } from '../notifiers/jstTime.js'
 import { htmlPage } from '../pages/htmlPage.js'
 import type { Reservation } from '../storage/records.js'
 
