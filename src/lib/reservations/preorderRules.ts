@@ -31,6 +31,15 @@ export class OutsideReservationWindowError extends HttpError {
   }
 }
 
+/** 503: the product's ledger kept changing under every attempt (a rush beyond what it absorbs). */
+export class ReservationsBusyError extends HttpError {
+  constructor() {
+    super(503, BUSY_MESSAGE)
+  }
+}
+
+export const BUSY_MESSAGE = 'ただいまご予約が集中しています。しばらくしてから再度お試しください。'
+
 export function maxPerReservation(product: CatalogueProduct): number {
   return product.maxPerReservation ?? DEFAULT_MAX_PER_RESERVATION
 }

@@ -3,8 +3,17 @@ import type { RequestContext } from '../requestContext.js'
 import { openStore, RECORDS_STORE } from '../storage/blobStore.js'
 import type { ProductRecordRef, Reservation } from '../storage/records.js'
 import { openRepositories, type ReservationRepository } from '../storage/repositories.js'
-import { heldUnits, UnitLedgerStore, type UnitLedger } from '../storage/reservationUnits.js'
-import { ReservationLimitReachedError, reservationLimit } from './preorderRules.js'
+import {
+  heldUnits,
+  UnitLedgerBusyError,
+  UnitLedgerStore,
+  type UnitLedger,
+} from '../storage/reservationUnits.js'
+import {
+  ReservationLimitReachedError,
+  ReservationsBusyError,
+  reservationLimit,
+} from './preorderRules.js'
 
 /** Units a reservation holds: its `quantity` (1 for records stored before quantities). */
 export function unitsOf(reservation: Pick<Reservation, 'quantity'>): number {
@@ -47,7 +56,7 @@ export class ProductUnits {
 
   /** Takes `units` for the reservation, or throws ReservationLimitReachedError. */
   async take(reservationId: string, units: number): Promise<void> {
-    let outcome = await this.#ledger.take(reservationId, units, this.limit)
+    let outcome = await this.#busyAsRetry(() => this.#ledger.take(reservationId, units, this.limit))
     if (!outcome.taken) {
       // why: units held by a request that died between its writes are given back, then retried
       const dropped = await this.#ledger.settle((id) => this.#stillHolds(id))
@@ -72,6 +81,15 @@ export class ProductUnits {
   /** Frees the units of a reservation that is gone or cancelled. */
   async free(reservationId: string): Promise<void> {
     await this.#ledger.free(reservationId)
+  }
+
+  async #busyAsRetry<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      if (error instanceof UnitLedgerBusyError) throw new ReservationsBusyError()
+      throw error
+    }
   }
 
   async #stillHolds(id: string): Promise<boolean> {
