@@ -18,7 +18,11 @@ import {
   type Responses,
   type ResponseSpec,
 } from './operationSpec.js'
-import { LIMIT_REACHED_MESSAGE, OUTSIDE_WINDOW_MESSAGE } from '../reservations/preorderRules.js'
+import {
+  BUSY_MESSAGE,
+  LIMIT_REACHED_MESSAGE,
+  OUTSIDE_WINDOW_MESSAGE,
+} from '../reservations/preorderRules.js'
 import * as answers from './responseSchemas.js'
 
 /** The exact 400 the form answers for `body` (run through the real validation). */
@@ -101,6 +105,10 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
             },
           },
         },
+        503: failure(
+          'A capped product’s units kept changing under every attempt (a rush beyond what its ledger absorbs); nothing was stored: try again.',
+          BUSY_MESSAGE,
+        ),
       },
     ),
   },
