@@ -1,13 +1,13 @@
 import { formatJst, formatReleaseDate } from '../lib/notifiers/jstTime.js'
-import type { ProductAvailability } from '../lib/reservations/productAvailability.js'
+import type { RouteAnswer, RoutePath } from '../lib/routes.js'
 import { CustomerFormElement, type SuccessView } from './customerFormElement.js'
 import { apiUrl, callApi, type ApiAnswer } from './widgetApi.js'
 
 /** Fewer units left than this: the widget shows how many. */
 const SHOW_REMAINING_BELOW = 10
 
-/** What GET /api/products/{slug}/availability answers (the server's own type). */
-type Availability = ProductAvailability
+/** What GET /api/products/{slug}/availability answers (its response schema). */
+type Availability = RouteAnswer<'productAvailability'>
 
 function availabilityOf(answer: ApiAnswer | null): Availability | null {
   const body = answer?.status === 200 ? answer.body : null
@@ -23,8 +23,8 @@ const SIGNUP_LEAD = '入荷・受付再開のお知らせをご希望の方は�
  * units left are shown; when the cap is reached or the window is closed, the form gives way to
  * the restock sign-up (`<shop-notify>`) for the same product.
  */
-export class ShopReserveElement extends CustomerFormElement {
-  protected readonly path = '/api/reservation'
+export class ShopReserveElement extends CustomerFormElement<'reservation'> {
+  protected readonly path: RoutePath<'reservation'> = '/api/reservation'
   protected readonly submitLabel = '予約する'
   protected readonly fields = [
     { name: 'name', label: 'お名前', type: 'text' as const, autocomplete: 'name' },
@@ -47,10 +47,10 @@ export class ShopReserveElement extends CustomerFormElement {
     void this.#showAvailability()
   }
 
-  protected successView(answer: Record<string, unknown>): SuccessView {
+  protected successView(answer: RouteAnswer<'reservation'>): SuccessView {
     return {
       message: 'ご予約を受け付けました。確認のメールをお送りしました。',
-      id: String(answer.reservationId),
+      id: answer.reservationId,
       idLabel: '予約番号',
     }
   }

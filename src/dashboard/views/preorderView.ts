@@ -1,12 +1,12 @@
-import type { PreorderProductRow } from '../../lib/reservations/preorderOverview.js'
+import type { RouteAnswer } from '../../lib/routes.js'
 import { el, field, replaceChildren } from '../elements.js'
 import { productLabel, reservationScreen, statusText, type RecordRow } from '../recordResources.js'
 import { formatTime } from '../texts.js'
 import { showLoadFailure } from './loadFailure.js'
 import type { ViewContext } from './viewContext.js'
 
-/** One row of POST /api/admin/reservations/products (the server's own type). */
-type PreorderProduct = PreorderProductRow
+/** One row of POST /api/admin/reservations/products (its response schema). */
+type PreorderProduct = RouteAnswer<'adminReservationsProducts'>['products'][number]
 
 const WINDOW_LABELS: Record<PreorderProduct['window'], string> = {
   'not-yet': '受付開始前',
@@ -110,9 +110,7 @@ export function preorderView(context: ViewContext): HTMLElement {
     const id = idInput.value.trim()
     if (!id) return
     findButton.disabled = true
-    const answer = await context.attempt(() =>
-      context.api.post<{ reservation: RecordRow }>('/api/admin/reservations/find', { id }),
-    )
+    const answer = await context.attempt(() => context.api.post('adminReservationsFind', { id }))
     findButton.disabled = false
     replaceChildren(found, [
       answer
@@ -123,9 +121,7 @@ export function preorderView(context: ViewContext): HTMLElement {
 
   async function load(): Promise<void> {
     productsArea.setAttribute('aria-busy', 'true')
-    const answer = await context.attempt(() =>
-      context.api.post<{ products: PreorderProduct[] }>('/api/admin/reservations/products', {}),
-    )
+    const answer = await context.attempt(() => context.api.post('adminReservationsProducts', {}))
     if (!answer) return showLoadFailure(productsArea)
     replaceChildren(productsArea, [productsTable(answer.products)])
     productsArea.setAttribute('aria-busy', 'false')

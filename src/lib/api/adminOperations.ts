@@ -12,6 +12,7 @@ import {
   PAGE_SIZE_INVALID,
   statusUpdateSchema,
 } from '../admin/adminSchemas.js'
+import type { RouteName } from '../routes.js'
 import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.js'
 import {
   adminErrors,
@@ -29,9 +30,7 @@ import { EXAMPLE_RESERVATION, EXAMPLE_SUBSCRIPTION } from './apiExamples.js'
 
 interface ResourceDoc {
   noun: 'reservation' | 'subscription'
-  plural: 'reservations' | 'notify'
-  listPath: string
-  statusPath: string
+  routes: Record<'list' | 'status' | 'archives' | 'archive' | 'unarchive' | 'delete', RouteName>
   statuses: readonly [string, ...string[]]
   list: z.ZodType
   archivePage: z.ZodType
@@ -43,9 +42,14 @@ interface ResourceDoc {
 const RESOURCES: ResourceDoc[] = [
   {
     noun: 'reservation',
-    plural: 'reservations',
-    listPath: '/api/admin-reservations-list',
-    statusPath: '/api/admin-reservations-status',
+    routes: {
+      list: 'adminReservationsList',
+      status: 'adminReservationsStatus',
+      archives: 'adminReservationsArchivesList',
+      archive: 'adminReservationsArchive',
+      unarchive: 'adminReservationsUnarchive',
+      delete: 'adminReservationsDelete',
+    },
     statuses: RESERVATION_STATUSES,
     list: answers.reservationList,
     archivePage: answers.reservationArchivePage,
@@ -55,9 +59,14 @@ const RESOURCES: ResourceDoc[] = [
   },
   {
     noun: 'subscription',
-    plural: 'notify',
-    listPath: '/api/admin-notify-list',
-    statusPath: '/api/admin-notify-status',
+    routes: {
+      list: 'adminNotifyList',
+      status: 'adminNotifyStatus',
+      archives: 'adminNotifyArchivesList',
+      archive: 'adminNotifyArchive',
+      unarchive: 'adminNotifyUnarchive',
+      delete: 'adminNotifyDelete',
+    },
     statuses: SUBSCRIPTION_STATUSES,
     list: answers.subscriptionList,
     archivePage: answers.subscriptionArchivePage,
@@ -97,7 +106,7 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
   const ref = { id: r.example.id, productSlug: r.example.productSlug }
   const bulk = (action: 'archive' | 'unarchive' | 'delete', past: string, schema: z.ZodType) => ({
     method: 'post' as const,
-    path: `/api/admin/${r.plural}/${action}`,
+    route: r.routes[action],
     operationId: `${action}${Noun}s`,
     tag: 'Archive' as const,
     summary: `${action[0].toUpperCase()}${action.slice(1)} ${r.noun}s (at most 100 per request)`,
@@ -107,7 +116,6 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
         : action === 'archive'
           ? `Archives ${r.noun}s (\`isArchived: true\`, \`archivedAt\` = first archiving); the status is kept.`
           : `Makes archived ${r.noun}s active again (\`archivedAt\` removed, status kept).`,
-    security: 'preorder' as const,
     body: { schema: bulkIdsSchema, view: 'output' as const, example: { ids: [ref] } },
     responses: admin({
       200: {
@@ -142,12 +150,11 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
   return [
     {
       method: 'post',
-      path: r.listPath,
+      route: r.routes.list,
       operationId: `list${Noun}s`,
       tag: 'Admin',
       summary: `Active ${r.noun}s, newest first`,
       description: `Every ${r.noun} that is not archived, filtered by \`status\` and \`productSlug\` (\`""\` or \`null\` = no filter).`,
-      security: 'admin',
       body: {
         schema: listFiltersSchema(r.statuses),
         view: 'input',
@@ -164,7 +171,7 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
     },
     {
       method: 'post',
-      path: r.statusPath,
+      route: r.routes.status,
       operationId: `update${Noun}Status`,
       tag: 'Admin',
       summary:
@@ -175,7 +182,6 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
         r.noun === 'reservation'
           ? 'Transitions of §3.2 only (409 otherwise); the same status again edits the notes alone. `notes` replaces, `""` clears, omitted keeps. Leaving `cancelled` takes the reservation’s units again (409 with `remaining` when the cap has none left); `cancelled` frees them. An applied change into `confirmed`, `fulfilled` or `cancelled` e-mails the customer once (unless `RESERVATION_STATUS_EMAILS=off`), with the notes only when `shareNote` is true.'
           : 'Any status may be set; `notifiedAt` follows §3.1.',
-      security: 'admin',
       body: {
         schema: statusUpdateSchema(r.statuses, { notes: r.noun === 'reservation' }),
         view: 'output',
@@ -212,12 +218,11 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
     },
     {
       method: 'post',
-      path: `/api/admin/${r.plural}/archives/list`,
+      route: r.routes.archives,
       operationId: `listArchived${Noun}s`,
       tag: 'Archive',
       summary: `Archived ${r.noun}s, most recently archived first, paged`,
       description: 'A page beyond the last is empty but reports the true `total` and `totalPages`.',
-      security: 'preorder',
       body: { schema: archiveListSchema, view: 'input', example: { page: 1, pageSize: 20 } },
       responses: admin({
         ...ok('One page.', r.archivePage, {

@@ -9,13 +9,12 @@ import * as answers from './responseSchemas.js'
 export const PREORDER_OPERATIONS: ApiOperation[] = [
   {
     method: 'post',
-    path: '/api/admin/reservations/find',
+    route: 'adminReservationsFind',
     operationId: 'findReservation',
     tag: 'Admin',
     summary: 'Find a reservation by its id',
     description:
       'The id the customer quotes (it is in every reservation e-mail); active or archived, any product.',
-    security: 'admin',
     body: {
       schema: findReservationSchema,
       view: 'input',
@@ -36,13 +35,12 @@ export const PREORDER_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/admin/reservations/products',
+    route: 'adminReservationsProducts',
     operationId: 'listPreorderProducts',
     tag: 'Admin',
     summary: 'Units and window of every pre-order product',
     description:
       'Every product with a cap, a window or a release date in its front matter: the cap, the units held by reservations that are not cancelled (archived ones count), the units left, and where the window stands now.',
-    security: 'admin',
     body: { schema: z.object({}), view: 'input', example: {} },
     responses: mergeResponses(
       {

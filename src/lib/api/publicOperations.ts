@@ -58,14 +58,13 @@ const HONEYPOT_NOTE =
 export const PUBLIC_OPERATIONS: ApiOperation[] = [
   {
     method: 'post',
-    path: '/api/reservation',
+    route: 'reservation',
     operationId: 'createReservation',
     tag: 'Storefront',
     summary: 'Reserve a product',
     description:
       'Stores a pending reservation of `quantity` units (default 1, at most the product’s `maxPerReservation`), answers its id, then notifies the reservation channel and e-mails a confirmation with a signed link to `/reservation/manage` (their failures never change the answer). The same address may reserve again. A product with `reservationLimit` takes reservations only while units are left (409 with `remaining`), and one with a window only inside it (409 `予約受付期間外です。`, with `opensAt` before it opens).' +
       HONEYPOT_NOTE,
-    security: 'none',
     body: {
       schema: withHoneypot(reservationForm),
       view: 'input',
@@ -114,13 +113,12 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'get',
-    path: '/api/products/{slug}/availability',
+    route: 'productAvailability',
     operationId: 'getProductAvailability',
     tag: 'Storefront',
     summary: 'Whether a product can be reserved, and how many units are left',
     description:
       'Read only. `remaining` is null for a product without `reservationLimit`; `reservable` is false outside the window or when no unit is left. `Cache-Control: public, max-age=30`.',
-    security: 'none',
     pathParameters: z.object({
       slug: z.string().meta({ description: 'The product slug.', examples: ['chasen-takayama'] }),
     }),
@@ -148,25 +146,23 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'get',
-    path: '/reservation/manage',
+    route: 'reservationManage',
     operationId: 'showReservationPage',
     tag: 'Storefront',
     summary: 'The reservation page (the signed link in reservation e-mails)',
     description:
       'An HTML page (Japanese, `Cache-Control: no-store`, a strict CSP) showing the reservation; when it is `pending` or `confirmed`, a button POSTs the same token to cancel it. Changes nothing.',
-    security: 'none',
     query: z.object({ token: z.string().meta({ description: 'The signed token of the link.' }) }),
     responses: manageResponses({ 200: { description: 'The page.', body: 'html' } }),
   },
   {
     method: 'post',
-    path: '/reservation/manage',
+    route: 'reservationManage',
     operationId: 'cancelReservationOnline',
     tag: 'Storefront',
     summary: 'Cancel a reservation from its page',
     description:
       'Cancels a `pending` or `confirmed` reservation (its units are freed and the reservation channel is told); a link that already cancelled never acts again. The token is in the query or in an urlencoded body.',
-    security: 'none',
     query: z.object({
       token: z.string().optional().meta({ description: 'The signed token of the link.' }),
     }),
@@ -182,14 +178,13 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/notify-signup',
+    route: 'notifySignup',
     operationId: 'signUpForRestock',
     tag: 'Storefront',
     summary: 'Ask for a restock e-mail',
     description:
       'One pending subscription per address and product: signing up again while one is pending answers its id (its `ntf_<ms>` shows when it was made) and sends nothing.' +
       HONEYPOT_NOTE,
-    security: 'none',
     body: {
       schema: withHoneypot(signupForm),
       view: 'input',
@@ -209,13 +204,12 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'get',
-    path: '/api/search',
+    route: 'search',
     operationId: 'search',
     tag: 'Storefront',
     summary: 'Site search',
     description:
       'Prefix and fuzzy matching, Japanese inner words found, matches in `<mark>` in the highlighted fields (everything else HTML-escaped). `Cache-Control: public, max-age=300`.',
-    security: 'none',
     query: z.object({
       q: z.string().optional().meta({
         description: 'The query; trimmed, cut to 200 characters. Empty or missing: no results.',
@@ -240,13 +234,12 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'get',
-    path: '/api/notify-unsubscribe',
+    route: 'notifyUnsubscribe',
     operationId: 'showUnsubscribePage',
     tag: 'Storefront',
     summary: 'Unsubscribe confirmation page (the link in restock e-mails)',
     description:
       'An HTML page with a button that POSTs the same token. Changes nothing (mail scanners follow links).',
-    security: 'none',
     query: z.object({ token: z.string().meta({ description: 'The signed token of the link.' }) }),
     responses: unsubscribeResponses({
       200: { description: 'The confirmation page.', body: 'html' },
@@ -254,13 +247,12 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/notify-unsubscribe',
+    route: 'notifyUnsubscribe',
     operationId: 'unsubscribe',
     tag: 'Storefront',
     summary: 'Unsubscribe (button or RFC 8058 one-click)',
     description:
       'Sets the subscription `unsubscribed` (repeating is harmless). The token is in the query or in an urlencoded body. Answers the done page, or JSON when `Accept` asks for JSON only (errors too).',
-    security: 'none',
     query: z.object({
       token: z.string().optional().meta({ description: 'The signed token of the link.' }),
     }),
@@ -280,13 +272,12 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'get',
-    path: '/api/openapi.json',
+    route: 'openapi',
     operationId: 'getOpenApiDocument',
     tag: 'Service',
     summary: 'This document',
     description:
       'OpenAPI 3.1, generated at build time from the schemas the endpoints use. `Cache-Control: public, max-age=300`.',
-    security: 'none',
     responses: {
       200: { description: 'The document.', body: answers.openApiAnswer },
       405: METHOD_NOT_ALLOWED,
