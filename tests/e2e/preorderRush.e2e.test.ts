@@ -2,9 +2,10 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumPath, launchChromium } from '../helpers/chromium.js'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { chromiumPath, launchChromium } from '../../platform/chromium.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 import { openPage, openRoute, signIn } from '../dashboard/browserKit.js'
 
 /**
@@ -14,7 +15,7 @@ import { openPage, openRoute, signIn } from '../dashboard/browserKit.js'
  * turning into the restock sign-up once the cap is reached.
  */
 
-const ADMIN = 'preorder-e2e-admin'
+const ADMIN = ADMIN_TOKEN
 const PRODUCT = 'kiyomizu-matcha-chawan' // content/products: reservationLimit 5, maxPerReservation 2
 const TITLE = '京焼 Kiyomizu 抹茶碗 若草'
 const LIMIT_TEXT = 'この商品の予約は上限数に達しました。'

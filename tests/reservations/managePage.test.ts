@@ -17,9 +17,12 @@ import {
   defaultReply,
   startRecordingServer,
   type RecordingServer,
-} from '../helpers/recordingServer.js'
+} from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import { pointOutboundAt, useFormEnvironment } from '../forms/formTestKit.js'
+import { clearOutbound, pointOutboundAt } from '../forms/formTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
+import { ADMIN_TOKEN, useApiTokens } from '../helpers/tokens.js'
 
 /**
  * `/reservation/manage` (issue 20): the signed link of the reservation e-mails. GET shows and
@@ -28,15 +31,17 @@ import { pointOutboundAt, useFormEnvironment } from '../forms/formTestKit.js'
  */
 
 const SECRET = 'manage-secret-for-tests'
-const ADMIN = 'manage-admin-token'
+const ADMIN = ADMIN_TOKEN
 const PRODUCT = 'kiyomizu-matcha-chawan'
 const BASE = 'http://localhost:8888'
 let server: RecordingServer
-useFormEnvironment()
+useBlobsServer()
+beforeAll(clearOutbound)
+useLogCapture()
+useApiTokens()
 
 beforeAll(async () => {
   server = await startRecordingServer()
-  process.env.ADMIN_API_TOKEN = ADMIN
 })
 afterAll(async () => {
   delete process.env.RESERVATION_LINK_SECRET

@@ -4,15 +4,18 @@ import productsHandler from '../../netlify/functions/admin-reservations-products
 import reservationHandler from '../../netlify/functions/reservation.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import { useFormEnvironment } from '../forms/formTestKit.js'
+import { clearOutbound } from '../forms/formTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
+import { ADMIN_TOKEN, useApiTokens } from '../helpers/tokens.js'
 
 /** The staff side of pre-orders: find by id, units and window per product. */
 
-const ADMIN = 'preorder-admin-find-token'
-useFormEnvironment()
-beforeAll(() => {
-  process.env.ADMIN_API_TOKEN = ADMIN
-})
+const ADMIN = ADMIN_TOKEN
+useBlobsServer()
+beforeAll(clearOutbound)
+useLogCapture()
+useApiTokens()
 
 const deployContext = `preorder-admin-${process.pid}`
 async function call(handler: typeof findHandler, path: string, body: unknown, token = ADMIN) {

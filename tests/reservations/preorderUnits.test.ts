@@ -11,7 +11,10 @@ import { productAvailability } from '../../src/lib/reservations/productAvailabil
 import { openRepositories } from '../../src/lib/storage/repositories.js'
 import { fakeContext, type TestContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import { TEXTS, useFormEnvironment } from '../forms/formTestKit.js'
+import { clearOutbound, TEXTS } from '../forms/formTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
+import { ADMIN_TOKEN, PREORDER_TOKEN, useApiTokens } from '../helpers/tokens.js'
 
 /**
  * The pre-order rules of issue 20 through the real handlers and a real local Blobs server:
@@ -26,14 +29,13 @@ const CAPPED = 'kiyomizu-matcha-chawan'
 const WINDOWED = 'shinkansen-tenugui'
 const LIMIT_TEXT = 'この商品の予約は上限数に達しました。'
 const WINDOW_TEXT = '予約受付期間外です。'
-const ADMIN = 'preorder-admin-token'
-const PREORDER = 'preorder-archive-token'
+const ADMIN = ADMIN_TOKEN
+const PREORDER = PREORDER_TOKEN
 
-useFormEnvironment()
-beforeAll(() => {
-  process.env.ADMIN_API_TOKEN = ADMIN
-  process.env.PREORDER_API_TOKEN = PREORDER
-})
+useBlobsServer()
+beforeAll(clearOutbound)
+useLogCapture()
+useApiTokens()
 
 let worlds = 0
 /** Requests of one test against a store of its own (its own deploy context). */

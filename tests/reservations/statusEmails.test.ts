@@ -7,9 +7,12 @@ import {
   startRecordingServer,
   type RecordedRequest,
   type RecordingServer,
-} from '../helpers/recordingServer.js'
+} from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import { FROM_EMAIL, pointOutboundAt, useFormEnvironment } from '../forms/formTestKit.js'
+import { clearOutbound, FROM_EMAIL, pointOutboundAt } from '../forms/formTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
+import { ADMIN_TOKEN, useApiTokens } from '../helpers/tokens.js'
 
 /**
  * Status e-mails (issue 20) against a local Resend stand-in: one e-mail per applied transition
@@ -17,15 +20,16 @@ import { FROM_EMAIL, pointOutboundAt, useFormEnvironment } from '../forms/formTe
  * when staff tick "share note"; none at all with RESERVATION_STATUS_EMAILS=off.
  */
 
-const ADMIN = 'status-mail-admin-token'
+const ADMIN = ADMIN_TOKEN
 const PRODUCT = 'kiyomizu-matcha-chawan'
 let server: RecordingServer
-useFormEnvironment()
+useBlobsServer()
+beforeAll(clearOutbound)
+useLogCapture()
+useApiTokens()
 
 beforeAll(async () => {
   server = await startRecordingServer()
-
-  process.env.ADMIN_API_TOKEN = ADMIN
 })
 afterAll(async () => {
   delete process.env.RESERVATION_LINK_SECRET

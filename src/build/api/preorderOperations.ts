@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { findReservationSchema } from '../reservations/preorderOverview.js'
-import { UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
+import { findReservationSchema } from '../../lib/reservations/preorderOverview.js'
+import { UNUSABLE_ID_MESSAGE } from '../../lib/storage/recordIds.js'
 import { EXAMPLE_RESERVATION } from './apiExamples.js'
 import { adminErrors, failure, mergeResponses, type ApiOperation } from './operationSpec.js'
 import * as answers from './responseSchemas.js'

@@ -5,8 +5,8 @@ import {
   PRODUCT_NOT_FOUND_MESSAGE,
   reservationForm,
   signupForm,
-} from '../forms/customerForm.js'
-import { withHoneypot } from '../forms/honeypot.js'
+} from '../../lib/forms/customerForm.js'
+import { withHoneypot } from '../../lib/forms/honeypot.js'
 import { EXAMPLE_SEARCH_RESULT } from './apiExamples.js'
 import {
   failure,
@@ -22,7 +22,7 @@ import {
   BUSY_MESSAGE,
   LIMIT_REACHED_MESSAGE,
   OUTSIDE_WINDOW_MESSAGE,
-} from '../reservations/preorderRules.js'
+} from '../../lib/reservations/preorderRules.js'
 import * as answers from './responseSchemas.js'
 
 /** The exact 400 the form answers for `body` (run through the real validation). */

@@ -4,7 +4,7 @@ import matter from 'gray-matter'
 import { z } from 'zod'
 import { markdownToPlainText } from './markdownText.js'
 import { preorderFields, preorderFrontMatter, windowProblem } from './preorderFrontMatter.js'
-import type { PreorderSettings, StoredPage } from '../siteContentTypes.js'
+import type { PreorderSettings, StoredPage } from '../../lib/search/siteContentTypes.js'
 
 /** Product slugs and every content file name follow this pattern (D1). */
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/

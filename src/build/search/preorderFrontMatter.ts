@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { PreorderSettings } from '../siteContentTypes.js'
+import type { PreorderSettings } from '../../lib/search/siteContentTypes.js'
 
 /**
  * The pre-order fields of a product's front matter (all optional; docs/api.md "Product data"):
