@@ -39,3 +39,20 @@ ${body}
 `
   return new Response(html, { status, headers: PAGE_HEADERS })
 }
+
+/** The title and the one paragraph of an error page. */
+export interface ErrorText {
+  title: string
+  text: string
+}
+
+const SERVER_ERROR: ErrorText = {
+  title: 'エラーが発生しました',
+  text: '時間をおいて再度お試しください。',
+}
+
+/** The error page for `status` from `texts`; a status not in `texts` reads as a server error. */
+export function errorPageOf(texts: Readonly<Record<number, ErrorText>>, status: number): Response {
+  const known = texts[status] ?? SERVER_ERROR
+  return htmlPage(status, known.title, `<p>${escapeHtml(known.text)}</p>`)
+}

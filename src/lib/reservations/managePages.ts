@@ -1,6 +1,6 @@
 import { escapeHtml } from '../htmlEscape.js'
 import { formatJst, formatReleaseDate } from '../notifiers/jstTime.js'
-import { htmlPage } from '../pages/htmlPage.js'
+import { errorPageOf, htmlPage, type ErrorText } from '../pages/htmlPage.js'
 import type { Reservation } from '../storage/records.js'
 
 /** The Japanese pages of `/reservation/manage`. Every inserted text is escaped. */
@@ -78,7 +78,7 @@ export function notCancellablePage(view: ManageView): Response {
   )
 }
 
-const ERROR_TEXTS: Record<number, { title: string; text: string }> = {
+const ERROR_TEXTS: Record<number, ErrorText> = {
   400: {
     title: 'リンクが正しくありません',
     text: 'リンクが途中で切れている可能性があります。メールに記載されたリンクをそのまま開いてください。',
@@ -104,9 +104,5 @@ const ERROR_TEXTS: Record<number, { title: string; text: string }> = {
 
 /** An error page for `status`; unknown statuses read as a server error. */
 export function manageErrorPage(status: number): Response {
-  const known = ERROR_TEXTS[status] ?? {
-    title: 'エラーが発生しました',
-    text: '時間をおいて再度お試しください。',
-  }
-  return htmlPage(status, known.title, `<p>${escapeHtml(known.text)}</p>`)
+  return errorPageOf(ERROR_TEXTS, status)
 }

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../htmlEscape.js'
-import { htmlPage as page } from '../pages/htmlPage.js'
+import { errorPageOf, htmlPage as page, type ErrorText } from '../pages/htmlPage.js'
 
 /** Small Japanese HTML pages of the unsubscribe link (D9). Every inserted text is escaped. */
 
@@ -30,7 +30,7 @@ export function donePage(productTitle: string, alreadyDone = false): Response {
   )
 }
 
-const ERROR_TEXTS: Record<number, { title: string; text: string }> = {
+const ERROR_TEXTS: Record<number, ErrorText> = {
   400: {
     title: '配信停止リンクが正しくありません',
     text: 'リンクが途中で切れている可能性があります。メールに記載されたリンクをそのまま開いてください。',
@@ -52,9 +52,5 @@ const ERROR_TEXTS: Record<number, { title: string; text: string }> = {
 
 /** An error page for `status`; unknown statuses read as a server error. */
 export function errorPage(status: number): Response {
-  const known = ERROR_TEXTS[status] ?? {
-    title: 'エラーが発生しました',
-    text: '時間をおいて再度お試しください。',
-  }
-  return page(status, known.title, `<p>${escapeHtml(known.text)}</p>`)
+  return errorPageOf(ERROR_TEXTS, status)
 }
