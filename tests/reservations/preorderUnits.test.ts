@@ -8,7 +8,9 @@ import { loadConfig } from '../../src/lib/config.js'
 import { createLogger } from '../../src/lib/log.js'
 import { createReservation } from '../../src/lib/reservations/createReservation.js'
 import { productAvailability } from '../../src/lib/reservations/productAvailability.js'
+import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
+import { unitLedgerKey, type UnitLedger } from '../../src/lib/storage/reservationUnits.js'
 import { fakeContext, type TestContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import { clearOutbound, TEXTS } from '../forms/formTestKit.js'
@@ -224,6 +226,23 @@ describe('the cap (reservationLimit 5)', () => {
     expect((await w.availability()).body.remaining).toBe(2)
     expect((await w.reserve(2)).status).toBe(200)
     expect((await w.reserve(1)).body.remaining).toBe(0)
+  })
+})
+
+describe('units of a request that died between its two writes', () => {
+  it('are given back once the product is full and they are over a minute old, never sooner', async () => {
+    const w = world()
+    const store = openStore(RECORDS_STORE, w.context())
+    const ledger = (at: string) => ({ holds: { res_died: { units: 5, at } } })
+    // why: the ledger names a reservation that was never stored; the cap looks full
+    await store.setJSON(unitLedgerKey(CAPPED), ledger(new Date().toISOString()))
+    expect(await w.reserve(1)).toMatchObject({ status: 409, body: { remaining: 0 } })
+    await store.setJSON(unitLedgerKey(CAPPED), ledger('2026-01-01T00:00:00.000Z'))
+    expect((await w.reserve(1)).status).toBe(200)
+    const holds = ((await store.get(unitLedgerKey(CAPPED), { type: 'json' })) as UnitLedger).holds
+    expect(Object.keys(holds)).toHaveLength(1)
+    expect(holds.res_died).toBeUndefined()
+    expect((await w.availability()).body.remaining).toBe(4)
   })
 })
 
