@@ -5,6 +5,7 @@ import {
   manageFailurePage,
   manageForm,
 } from '../../src/lib/reservations/manageReservation.js'
+import { openServices } from '../../src/lib/services.js'
 
 export default defineEndpoint({
   methods: ['GET', 'POST'],
@@ -13,7 +14,7 @@ export default defineEndpoint({
   bodyKind: 'form',
   errorPage: manageFailurePage,
   handle: ({ req, body, context, config, log }) =>
-    answerManage({ req, form: body, context, config, log }),
+    answerManage({ req, form: body, services: openServices(context, config, log) }),
 })
 
 // why: a literal, because Netlify reads this config from the source without running it;

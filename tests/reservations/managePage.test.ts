@@ -10,6 +10,8 @@ import {
   verifyManageToken,
 } from '../../src/lib/reservations/manageLink.js'
 import { answerManage } from '../../src/lib/reservations/manageReservation.js'
+import { InvalidSignatureError } from '../../src/lib/errors.js'
+import { openServices } from '../../src/lib/services.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
 import type { Reservation } from '../../src/lib/storage/records.js'
 import { fakeContext } from '../helpers/context.js'
@@ -264,9 +266,11 @@ describe('links that must not work', () => {
     const request = (method: string) =>
       new Request(`${BASE}/reservation/manage?token=${encodeURIComponent(link)}`, { method })
     const deps = {
-      context: fakeContext({ deployContext: `manage-${process.pid}-${worlds}` }),
-      config: loadConfig(process.env),
-      log: createLogger('manage-expiry-test'),
+      services: openServices(
+        fakeContext({ deployContext: `manage-${process.pid}-${worlds}` }),
+        loadConfig(process.env),
+        createLogger('manage-expiry-test'),
+      ),
     }
     const shown = await answerManage({
       req: request('GET'),
@@ -277,7 +281,7 @@ describe('links that must not work', () => {
     expect(shown.status).toBe(200)
     await expect(
       answerManage({ req: request('POST'), form: {}, ...deps, now: () => expired }),
-    ).rejects.toMatchObject({ status: 403 })
+    ).rejects.toBeInstanceOf(InvalidSignatureError)
     expect(await w.stored()).toEqual(w.record)
   })
 

@@ -10,7 +10,10 @@ import { createReservation } from '../../src/lib/reservations/createReservation.
 import { productAvailability } from '../../src/lib/reservations/productAvailability.js'
 import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
-import { unitLedgerKey, type UnitLedger } from '../../src/lib/storage/reservationUnits.js'
+import { unitLedgerKey } from '../../src/lib/storage/blobLayout.js'
+import type { UnitLedger } from '../../src/lib/storage/reservationUnits.js'
+import { NotAvailableError } from '../../src/lib/errors.js'
+import { openServices } from '../../src/lib/services.js'
 import { fakeContext, type TestContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import { clearOutbound, TEXTS } from '../forms/formTestKit.js'
@@ -258,12 +261,9 @@ describe('the window (clock passed in)', () => {
       productSlug: WINDOWED,
       quantity: 1,
     }
-    return createReservation(form, { context, config, log, now }).then(
+    return createReservation(form, openServices(context, config, log), { now }).then(
       (value) => ({ ok: true as const, value }),
-      (error: { status: number; message: string; extra: unknown }) => ({
-        ok: false as const,
-        error,
-      }),
+      (error: NotAvailableError) => ({ ok: false as const, error }),
     )
   }
 
@@ -272,11 +272,13 @@ describe('the window (clock passed in)', () => {
     const outcome = await reserveAt(before)
     expect(outcome.ok).toBe(false)
     if (outcome.ok) return
-    expect(outcome.error.status).toBe(409)
+    // why: the endpoint wrapper answers every NotAvailableError with 409 (one table)
+    expect(outcome.error).toBeInstanceOf(NotAvailableError)
     expect(outcome.error.message).toBe(WINDOW_TEXT)
-    expect(outcome.error.extra).toEqual({ opensAt: '2026-12-01T10:00:00+09:00' })
+    expect(outcome.error.details).toEqual({ opensAt: '2026-12-01T10:00:00+09:00' })
     const context = fakeContext({ deployContext: `window-${++worlds}` })
-    expect(await productAvailability(WINDOWED, { context, now: before })).toEqual({
+    const services = openServices(context, loadConfig(process.env), createLogger('window-test'))
+    expect(await productAvailability(WINDOWED, services, { now: before })).toEqual({
       productSlug: WINDOWED,
       reservable: false,
       remaining: 30,
@@ -292,7 +294,8 @@ describe('the window (clock passed in)', () => {
     const outcome = await reserveAt(inside, deployContext)
     expect(outcome.ok).toBe(true)
     const context = fakeContext({ deployContext })
-    await expect(productAvailability(WINDOWED, { context, now: inside })).resolves.toMatchObject({
+    const services = openServices(context, loadConfig(process.env), createLogger('window-test'))
+    await expect(productAvailability(WINDOWED, services, { now: inside })).resolves.toMatchObject({
       reservable: true,
       remaining: 29,
     })
@@ -303,9 +306,9 @@ describe('the window (clock passed in)', () => {
     const outcome = await reserveAt(after)
     expect(outcome.ok).toBe(false)
     if (outcome.ok) return
-    expect(outcome.error.status).toBe(409)
+    expect(outcome.error).toBeInstanceOf(NotAvailableError)
     expect(outcome.error.message).toBe(WINDOW_TEXT)
-    expect(outcome.error.extra).toEqual({ closesAt: '2026-12-25T23:59:00+09:00' })
+    expect(outcome.error.details).toEqual({ closesAt: '2026-12-25T23:59:00+09:00' })
   })
 })
 

@@ -22,7 +22,7 @@ import {
   type Responses,
   type ResponseSpec,
 } from './operationSpec.js'
-import { CONFLICT_MESSAGE } from '../../lib/http/endpoint.js'
+import { CONFLICT_MESSAGE } from '../../lib/errors.js'
 import { LIMIT_REACHED_MESSAGE } from '../../lib/reservations/preorderRules.js'
 import { UNUSABLE_ID_MESSAGE } from '../../lib/storage/recordIds.js'
 import * as answers from './responseSchemas.js'

@@ -10,7 +10,7 @@ import {
 import type { StatusUpdateRequest } from './adminSchemas.js'
 import { applyReservationStatus, applySubscriptionStatus } from './statusRules.js'
 import { freeUnitsOfRemoved } from '../reservations/productUnits.js'
-import type { RequestContext } from '../requestContext.js'
+import type { Services } from '../services.js'
 
 /** What every record the admin endpoints manage has in common. */
 export interface AdminRecord extends ProductRecordRef, Archivable {
@@ -36,10 +36,10 @@ export interface AdminResource<T extends AdminRecord> {
   /** Whether a status update carries `notes` (§4.5). */
   hasNotes: boolean
   repository(repositories: Repositories): ProductRecordRepository<T>
-  /** The record after a status update; throws HttpError 409 for a refused transition (D4). */
+  /** The record after a status update; throws TransitionNotAllowedError for a refused transition (D4). */
   applyStatus(record: T, update: StatusUpdateRequest, now: string): T
   /** Work after a record was deleted (a reservation frees its units). Default: none. */
-  removed?(ref: ProductRecordRef, context: RequestContext): Promise<void>
+  removed?(ref: ProductRecordRef, services: Pick<Services, 'repositories'>): Promise<void>
 }
 
 export const reservationResource: AdminResource<Reservation> = {

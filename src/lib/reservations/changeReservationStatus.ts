@@ -2,26 +2,19 @@ import { reservationResource } from '../admin/adminResources.js'
 import type { StatusUpdateRequest } from '../admin/adminSchemas.js'
 import { isAllowedReservationTransition } from '../admin/statusRules.js'
 import { updateRecordStatus } from '../admin/statusUpdates.js'
-import type { AppConfig } from '../config.js'
-import { HttpError } from '../http/errors.js'
-import type { Logger } from '../log.js'
+import { NotFoundError } from '../errors.js'
 import { isMailedStatus, reservationStatusEmail } from '../messages/reservationStatusMessages.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
-import { createShopNotifiers } from '../notifiers/shopNotifiers.js'
 import { findProduct, productUrl } from '../productCatalogue.js'
-import type { RequestContext } from '../requestContext.js'
+import type { Services } from '../services.js'
 import type { Reservation } from '../storage/records.js'
-import { openRepositories } from '../storage/repositories.js'
 import { manageLinkFor } from './manageLink.js'
 import { holdsUnits, productUnits, unitsOf } from './productUnits.js'
 
 /** A staff status change: §4.5 plus `shareNote` (put the notes into the customer's e-mail). */
 export type ReservationStatusChange = StatusUpdateRequest
 
-export interface ChangeReservationStatusDeps {
-  context: RequestContext
-  config: AppConfig
-  log: Logger
+export interface ChangeReservationStatusOptions {
   /** Clock, for tests. Default: `() => new Date()`. */
   now?: () => Date
 }
@@ -35,14 +28,16 @@ export interface ChangeReservationStatusDeps {
  */
 export async function changeReservationStatus(
   change: ReservationStatusChange,
-  { context, config, log, now = () => new Date() }: ChangeReservationStatusDeps,
+  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context'>,
+  { now = () => new Date() }: ChangeReservationStatusOptions = {},
 ): Promise<Reservation> {
-  const { reservations } = openRepositories(context)
+  const { config, log, context } = services
+  const { reservations } = services.repositories
   const ref = { id: change.id, productSlug: change.productSlug }
   const current = await reservations.get(ref)
-  if (!current) throw new HttpError(404, reservationResource.notFoundMessage)
+  if (!current) throw new NotFoundError(reservationResource.notFoundMessage)
   const product = findProduct(change.productSlug)
-  const units = product && productUnits(product, { context, reservations, now })
+  const units = product && productUnits(product, { repositories: services.repositories, now })
   if (
     units &&
     !holdsUnits(current.status) &&
@@ -93,7 +88,7 @@ export async function changeReservationStatus(
         sharedNote: change.shareNote && updated.notes ? updated.notes : null,
         manageUrl: status === 'confirmed' ? manageLinkFor(updated, config, log, now) : null,
       })
-      const mailer = createShopNotifiers(config, log).mailer
+      const mailer = services.notifiers.mailer
       const record = updated
       dispatchNotifications(context, log, [
         () =>

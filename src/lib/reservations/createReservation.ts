@@ -1,61 +1,50 @@
-import { createHash } from 'node:crypto'
-import type { AppConfig } from '../config.js'
 import { requireProduct, type ReservationForm } from '../forms/customerForm.js'
-import type { Logger } from '../log.js'
 import {
   reservationConfirmationEmail,
   reservationTeamChatMessage,
 } from '../messages/reservationMessages.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
-import { createShopNotifiers } from '../notifiers/shopNotifiers.js'
 import { productUrl } from '../productCatalogue.js'
-import { openStore, RECORDS_STORE } from '../storage/blobStore.js'
-import { claimAndCreate } from '../storage/recordClaims.js'
+import type { Services } from '../services.js'
+import { newReservationId, reservationClaimKey } from '../storage/blobLayout.js'
 import type { Reservation } from '../storage/records.js'
-import { openRepositories } from '../storage/repositories.js'
-import type { RequestContext } from '../requestContext.js'
+import { manageLinkFor } from './manageLink.js'
 import { checkReservable } from './preorderRules.js'
 import { productUnits } from './productUnits.js'
-import { manageLinkFor } from './manageLink.js'
 
 /**
  * A reservation repeated with the same e-mail, product and name within this time (a double
  * click, a retried request, a reload that re-posts) answers the first one's id and sends nothing
  * again. Later, or with another name, it is a new reservation (§4.10 allows several per e-mail).
  */
-export const REPEAT_WINDOW_MS = 5 * 60_000
+const REPEAT_WINDOW_MS = 5 * 60_000
 
-/** The claim key of a submission; e-mail and name are hashed, so no personal data is in a key. */
-function reservationClaimKey(productSlug: string, email: string, name: string): string {
-  const digest = createHash('sha256').update(`${email}\n${name}`).digest('hex')
-  return `reservation-claims/${productSlug}/${digest}`
-}
-
-export interface CreateReservationDeps {
-  context: RequestContext
-  config: AppConfig
-  log: Logger
-  /** Clock, for tests. Default: `() => new Date()`. */
+export interface CreateReservationOptions {
+  /** Clock. Default: `() => new Date()`. */
   now?: () => Date
 }
 
 /**
- * POST /api/reservation (§4.10): checks the product exists (D1), stores a new pending
- * reservation (a repeat within REPEAT_WINDOW_MS answers the first one), then sends the
+ * POST /api/reservation (§4.10): checks the product exists (D1), its window and its cap (the
+ * units are taken before the record is stored: docs/architecture.md "The reservation cap"),
+ * stores a new pending reservation (a repeat within REPEAT_WINDOW_MS answers the first one and
+ * takes no units), then sends the
  * team-chat message and the customer's confirmation without waiting for them (§6). The
  * community chat gets nothing: a reservation is private.
  */
 export async function createReservation(
   form: ReservationForm,
-  { context, config, log, now = () => new Date() }: CreateReservationDeps,
+  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context'>,
+  { now = () => new Date() }: CreateReservationOptions = {},
 ): Promise<{ reservationId: string }> {
+  const { config, log, context } = services
   const product = requireProduct(form.productSlug)
   checkReservable(product, form.quantity, now())
-  const { reservations } = openRepositories(context)
-  const units = productUnits(product, { context, reservations, now })
+  const { reservations, claims } = services.repositories
+  const units = productUnits(product, { repositories: services.repositories, now })
   const refOf = (id: string) => ({ id, productSlug: product.slug })
   const reservation: Reservation = {
-    id: `res_${crypto.randomUUID()}`,
+    id: newReservationId(),
     name: form.name,
     email: form.email,
     productSlug: product.slug,
@@ -65,8 +54,7 @@ export async function createReservation(
     respondedAt: null,
     quantity: form.quantity,
   }
-  const outcome = await claimAndCreate({
-    store: openStore(RECORDS_STORE, context),
+  const outcome = await claims.claimAndCreate({
     key: reservationClaimKey(product.slug, form.email, form.name),
     now,
     holderState: async ({ holderId, claimedAt }) => {
@@ -76,7 +64,7 @@ export async function createReservation(
     },
     newId: () => reservation.id,
     create: async () => {
-      // why: units first, so a record never exists without its units (docs/architecture.md)
+      // why: units first, so a record never exists without its units
       await units?.take(reservation.id, form.quantity)
       if (!(await reservations.create(reservation, reservation))) {
         await units?.free(reservation.id)
@@ -98,7 +86,7 @@ export async function createReservation(
     quantity: form.quantity,
   })
 
-  const notifiers = createShopNotifiers(config, log)
+  const { notifiers } = services
   const input = {
     reservation,
     product,

@@ -1,14 +1,15 @@
 import { z } from '../../generated/zod.js'
-import type { AppConfig } from '../config.js'
-import { HttpError } from '../http/errors.js'
-import type { Logger } from '../log.js'
+import {
+  InvalidInputError,
+  InvalidSignatureError,
+  NotConfiguredError,
+  NotFoundError,
+} from '../errors.js'
 import { selfCancelTeamChatMessage } from '../messages/reservationStatusMessages.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
-import { createShopNotifiers } from '../notifiers/shopNotifiers.js'
 import { findProduct } from '../productCatalogue.js'
-import type { RequestContext } from '../requestContext.js'
+import type { Services } from '../services.js'
 import type { Reservation } from '../storage/records.js'
-import { openRepositories } from '../storage/repositories.js'
 import { verifyManageToken } from './manageLink.js'
 import {
   cancelledPage,
@@ -31,9 +32,7 @@ export function manageFailurePage(_req: Request, status: number): Response {
 export interface ManageInput {
   req: Request
   form: z.output<typeof manageForm> | undefined
-  context: RequestContext
-  config: AppConfig
-  log: Logger
+  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context'>
   /** Clock, for tests (link expiry, the cancel time). Default: `() => new Date()`. */
   now?: () => Date
 }
@@ -45,24 +44,25 @@ export interface ManageInput {
  * the team chat, and records the link as used so that it never acts again.
  */
 export async function answerManage(input: ManageInput): Promise<Response> {
-  const { req, config, log, context } = input
+  const { req } = input
+  const { config, log, context } = input.services
   const now = input.now ?? (() => new Date())
   const secret = config.reservationLinkSecret
   if (!secret) {
     log.error('reservation.manage_misconfigured', new Error('RESERVATION_LINK_SECRET is not set'))
-    throw new HttpError(503, 'Reservation links are not available right now')
+    throw new NotConfiguredError('Reservation links are not available right now')
   }
   const token = new URL(req.url).searchParams.get('token') || input.form?.token || null
   const check = verifyManageToken(token, secret, now())
   if (!check.ok) {
     log.warn('reservation.manage_rejected', { reason: token ? check.reason : 'missing token' })
-    if (check.reason === 'malformed') throw new HttpError(400, 'Invalid reservation link')
-    throw new HttpError(403, 'Reservation link is not valid')
+    if (check.reason === 'malformed') throw new InvalidInputError('Invalid reservation link')
+    throw new InvalidSignatureError('Reservation link is not valid')
   }
   const { link } = check
-  const { reservations } = openRepositories(context)
+  const { reservations } = input.services.repositories
   const stored = await reservations.get(link)
-  if (!stored) throw new HttpError(404, 'Reservation not found')
+  if (!stored) throw new NotFoundError('Reservation not found')
   const product = findProduct(stored.productSlug)
   const viewOf = (reservation: Reservation): ManageView => ({
     reservation,
@@ -88,7 +88,7 @@ export async function answerManage(input: ManageInput): Promise<Response> {
       usedManageLinks: [...(record.usedManageLinks ?? []), link.jti],
     }
   })
-  if (!updated) throw new HttpError(404, 'Reservation not found')
+  if (!updated) throw new NotFoundError('Reservation not found')
   if (!applied) {
     if (updated.status === 'cancelled') return cancelledPage(viewOf(updated), true)
     // why: replay protection: a used link never cancels again, even after staff restored it
@@ -104,8 +104,9 @@ export async function answerManage(input: ManageInput): Promise<Response> {
     quantity: updated.quantity ?? 1,
   })
   if (product) {
-    await productUnits(product, { context, reservations, now })?.follow(updated, updated.id)
-    const notifiers = createShopNotifiers(config, log)
+    const units = productUnits(product, { repositories: input.services.repositories, now })
+    await units?.follow(updated, updated.id)
+    const { notifiers } = input.services
     dispatchNotifications(context, log, [
       () =>
         notifiers.teamchatReservation.send(

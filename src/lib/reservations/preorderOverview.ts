@@ -1,10 +1,9 @@
 import { z } from '../../generated/zod.js'
-import { HttpError } from '../http/errors.js'
+import { NotFoundError } from '../errors.js'
 import { listProducts } from '../productCatalogue.js'
-import type { RequestContext } from '../requestContext.js'
+import type { Services } from '../services.js'
 import { isUsableRecordId, UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
 import type { Reservation } from '../storage/records.js'
-import { openRepositories } from '../storage/repositories.js'
 import { maxPerReservation, windowState, type WindowState } from './preorderRules.js'
 import { productUnits } from './productUnits.js'
 
@@ -27,14 +26,10 @@ export interface PreorderProductRow {
  * POST /api/admin/reservations/products: every product that has pre-order settings (a cap, a
  * window or a release date), with the units left; one ledger read per capped product.
  */
-export async function preorderOverview({
-  context,
-  now = () => new Date(),
-}: {
-  context: RequestContext
-  now?: () => Date
-}): Promise<PreorderProductRow[]> {
-  const { reservations } = openRepositories(context)
+export async function preorderOverview(
+  services: Pick<Services, 'repositories'>,
+  { now = () => new Date() }: { now?: () => Date } = {},
+): Promise<PreorderProductRow[]> {
   const products = listProducts().filter(
     (product) =>
       product.reservationLimit !== undefined ||
@@ -44,7 +39,7 @@ export async function preorderOverview({
   )
   return Promise.all(
     products.map(async (product): Promise<PreorderProductRow> => {
-      const units = productUnits(product, { context, reservations, now })
+      const units = productUnits(product, { repositories: services.repositories, now })
       const remaining = units ? await units.remaining() : null
       return {
         productSlug: product.slug,
@@ -77,11 +72,10 @@ export const findReservationSchema = z.object({
  */
 export async function findReservation(
   id: string,
-  { context }: { context: RequestContext },
+  services: Pick<Services, 'repositories'>,
 ): Promise<Reservation> {
-  const { reservations } = openRepositories(context)
-  const { records } = await reservations.list()
+  const { records } = await services.repositories.reservations.list()
   const found = records.find((record) => record.id === id)
-  if (!found) throw new HttpError(404, 'Reservation not found')
+  if (!found) throw new NotFoundError('Reservation not found')
   return found
 }

@@ -1,5 +1,5 @@
 import { fieldError, quantityMessage } from '../forms/customerForm.js'
-import { HttpError } from '../http/errors.js'
+import { NotAvailableError, TryAgainLaterError } from '../errors.js'
 import type { CatalogueProduct } from '../productCatalogue.js'
 
 /**
@@ -14,17 +14,18 @@ export const LIMIT_REACHED_MESSAGE = 'この商品の予約は上限数に達し
 export const OUTSIDE_WINDOW_MESSAGE = '予約受付期間外です。'
 
 /** 409: the reservation would take more units than are left (`remaining`, 0 or more). */
-export class ReservationLimitReachedError extends HttpError {
+export class ReservationLimitReachedError extends NotAvailableError {
+  override name = 'ReservationLimitReachedError'
   constructor(readonly remaining: number) {
-    super(409, LIMIT_REACHED_MESSAGE, { remaining })
+    super(LIMIT_REACHED_MESSAGE, { remaining })
   }
 }
 
 /** 409: outside the window; before it opens the answer carries `opensAt`. */
-export class OutsideReservationWindowError extends HttpError {
+export class OutsideReservationWindowError extends NotAvailableError {
+  override name = 'OutsideReservationWindowError'
   constructor(window: { opensAt: string | null; closesAt: string | null; state: WindowState }) {
     super(
-      409,
       OUTSIDE_WINDOW_MESSAGE,
       window.state === 'not-yet' ? { opensAt: window.opensAt } : { closesAt: window.closesAt },
     )
@@ -32,9 +33,10 @@ export class OutsideReservationWindowError extends HttpError {
 }
 
 /** 503: the product's ledger kept changing under every attempt (a rush beyond what it absorbs). */
-export class ReservationsBusyError extends HttpError {
+export class ReservationsBusyError extends TryAgainLaterError {
+  override name = 'ReservationsBusyError'
   constructor() {
-    super(503, BUSY_MESSAGE)
+    super(BUSY_MESSAGE)
   }
 }
 

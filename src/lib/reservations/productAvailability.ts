@@ -1,8 +1,7 @@
-import { HttpError } from '../http/errors.js'
+import { NotFoundError } from '../errors.js'
 import { PRODUCT_NOT_FOUND_MESSAGE } from '../forms/customerForm.js'
 import { findProduct, type CatalogueProduct } from '../productCatalogue.js'
-import type { RequestContext } from '../requestContext.js'
-import { openRepositories } from '../storage/repositories.js'
+import type { Services } from '../services.js'
 import { windowState } from './preorderRules.js'
 import { productUnits } from './productUnits.js'
 
@@ -27,12 +26,12 @@ export const AVAILABILITY_MAX_AGE_S = 30
  */
 export async function productAvailability(
   slug: string,
-  { context, now = () => new Date() }: { context: RequestContext; now?: () => Date },
+  services: Pick<Services, 'repositories'>,
+  { now = () => new Date() }: { now?: () => Date } = {},
 ): Promise<ProductAvailability> {
   const product = findProduct(slug)
-  if (!product) throw new HttpError(404, PRODUCT_NOT_FOUND_MESSAGE)
-  const { reservations } = openRepositories(context)
-  const units = productUnits(product, { context, reservations, now })
+  if (!product) throw new NotFoundError(PRODUCT_NOT_FOUND_MESSAGE)
+  const units = productUnits(product, { repositories: services.repositories, now })
   const remaining = units ? await units.remaining() : null
   return availabilityOf(product, remaining, now())
 }

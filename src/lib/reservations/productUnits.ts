@@ -1,13 +1,12 @@
 import { findProduct, type CatalogueProduct } from '../productCatalogue.js'
-import type { RequestContext } from '../requestContext.js'
-import { openStore, RECORDS_STORE } from '../storage/blobStore.js'
+import type { Services } from '../services.js'
 import type { ProductRecordRef, Reservation } from '../storage/records.js'
-import { openRepositories, type ReservationRepository } from '../storage/repositories.js'
+import type { Repositories, ReservationRepository } from '../storage/repositories.js'
 import {
   heldUnits,
   UnitLedgerBusyError,
-  UnitLedgerStore,
   type UnitLedger,
+  type UnitLedgerStore,
 } from '../storage/reservationUnits.js'
 import {
   ReservationLimitReachedError,
@@ -25,6 +24,12 @@ export function holdsUnits(status: string): boolean {
   return status !== 'cancelled'
 }
 
+/** What counting units needs: the records store and the clock. */
+export interface UnitsDeps {
+  repositories: Pick<Repositories, 'reservations' | 'unitLedger'>
+  now: () => Date
+}
+
 /**
  * The units of one capped product (a product without `reservationLimit` has none to count). The
  * ledger is built from the stored reservations the first time it is needed.
@@ -35,15 +40,11 @@ export class ProductUnits {
   readonly #reservations: ReservationRepository
   readonly #productSlug: string
 
-  constructor(
-    limit: number,
-    productSlug: string,
-    deps: { context: RequestContext; reservations: ReservationRepository; now: () => Date },
-  ) {
+  constructor(limit: number, productSlug: string, deps: UnitsDeps) {
     this.limit = limit
     this.#productSlug = productSlug
-    this.#reservations = deps.reservations
-    this.#ledger = new UnitLedgerStore(openStore(RECORDS_STORE, deps.context), productSlug, {
+    this.#reservations = deps.repositories.reservations
+    this.#ledger = deps.repositories.unitLedger(productSlug, {
       now: deps.now,
       initial: () => this.#holdsFromRecords(deps.now()),
     })
@@ -110,10 +111,7 @@ export class ProductUnits {
 }
 
 /** The product's units, or null when it has no cap. */
-export function productUnits(
-  product: CatalogueProduct,
-  deps: { context: RequestContext; reservations: ReservationRepository; now: () => Date },
-): ProductUnits | null {
+export function productUnits(product: CatalogueProduct, deps: UnitsDeps): ProductUnits | null {
   const limit = reservationLimit(product)
   return limit === null ? null : new ProductUnits(limit, product.slug, deps)
 }
@@ -121,10 +119,10 @@ export function productUnits(
 /** After a reservation was deleted: its units are free again (§3.4 "deleting frees"). */
 export async function freeUnitsOfRemoved(
   ref: ProductRecordRef,
-  context: RequestContext,
+  services: Pick<Services, 'repositories'>,
 ): Promise<void> {
   const product = findProduct(ref.productSlug)
   if (!product) return
-  const { reservations } = openRepositories(context)
-  await productUnits(product, { context, reservations, now: () => new Date() })?.free(ref.id)
+  const deps = { repositories: services.repositories, now: () => new Date() }
+  await productUnits(product, deps)?.free(ref.id)
 }

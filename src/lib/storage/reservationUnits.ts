@@ -1,4 +1,6 @@
 import type { Store } from '@netlify/blobs'
+import { ConcurrentChangeError } from '../errors.js'
+import { unitLedgerKey } from './blobLayout.js'
 import { MissingEtagError } from './recordCollection.js'
 import { isUsableRecordId } from './recordIds.js'
 
@@ -30,17 +32,12 @@ export function heldUnits(ledger: UnitLedger): number {
   return held
 }
 
-/** The ledger's key for a product. */
-export function unitLedgerKey(productSlug: string): string {
-  if (!isUsableRecordId(productSlug)) throw new Error(`Unusable product slug ${productSlug}`)
-  return `reservation-units/${productSlug}`
-}
-
 /** The ledger changed under every attempt; nothing was written. */
-export class UnitLedgerBusyError extends Error {
+export class UnitLedgerBusyError extends ConcurrentChangeError {
   override name = 'UnitLedgerBusyError'
   constructor(key: string, attempts: number) {
     super(
+      key,
       `${key} was changed by other requests during each of ${attempts} attempts; nothing was ` +
         'written. Send the request again.',
     )
@@ -75,6 +72,7 @@ export class UnitLedgerStore {
 
   constructor(store: Store, productSlug: string, options: UnitLedgerOptions) {
     this.#store = store
+    if (!isUsableRecordId(productSlug)) throw new Error(`Unusable product slug ${productSlug}`)
     this.#key = unitLedgerKey(productSlug)
     this.#options = options
   }
