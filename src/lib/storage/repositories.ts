@@ -7,6 +7,7 @@ import {
   SUBSCRIPTIONS_PREFIX,
 } from './blobLayout.js'
 import { openStore, storeScope } from './blobStore.js'
+import { confirmationLimits, type ConfirmationLimits } from './confirmationLimits.js'
 import { DeliveryJobStore } from './deliveryJobStore.js'
 import { claimBook, type ClaimBook } from './recordClaims.js'
 import { UnitLedgerStore, type UnitLedgerOptions } from './reservationUnits.js'
@@ -103,6 +104,8 @@ export interface Repositories {
   deliveries: DeliveryJobStore
   /** Claims that make "one record per key" atomic (reservations, signups). */
   claims: ClaimBook
+  /** Hourly caps on confirmation e-mails per address (README "Abuse protection"). */
+  confirmationLimits: ConfirmationLimits
   /** The unit ledger of a capped product (storage/reservationUnits.ts). */
   unitLedger(productSlug: string, options: UnitLedgerOptions): UnitLedgerStore
 }
@@ -122,6 +125,12 @@ export function openRepositories(context: RequestContext): Repositories {
         key,
         fix: 'the blob is not a readable record: fix it in the Netlify UI or delete it',
       }),
+    onDamagedCache: (key, problem) =>
+      log.warn('storage.cache_damaged', {
+        key,
+        problem,
+        fix: 'none needed: the cache is ignored and rebuilt from the records',
+      }),
     onBackgroundError: (work, error) =>
       log.warn('storage.background_failed', {
         work,
@@ -134,6 +143,7 @@ export function openRepositories(context: RequestContext): Repositories {
     history: historyRepository(store, options),
     deliveries: new DeliveryJobStore(store),
     claims: claimBook(store),
+    confirmationLimits: confirmationLimits(store),
     unitLedger: (productSlug, ledgerOptions) =>
       new UnitLedgerStore(store, productSlug, ledgerOptions),
   }
