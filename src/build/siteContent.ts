@@ -83,7 +83,12 @@ export async function buildSiteContent({
   const suggestData = suggestDataOf(pages, dataId, PRODUCT_CONTENT_TYPE)
   const productCatalogue: CatalogueProduct[] = pages
     .filter((page) => page.contentType === PRODUCT_CONTENT_TYPE)
-    .map((page) => ({ slug: page.fileSlug, title: page.title, path: page.slug }))
+    .map((page) => ({
+      slug: page.fileSlug,
+      title: page.title,
+      path: page.slug,
+      ...page.preorder,
+    }))
 
   let typesImport = path.relative(path.dirname(outFile), TYPES_MODULE).split(path.sep).join('/')
   if (!typesImport.startsWith('.')) typesImport = `./${typesImport}`

@@ -7,6 +7,7 @@ import { activeListView } from './views/activeListView.js'
 import { archiveListView } from './views/archiveListView.js'
 import { noticeView } from './views/noticeView.js'
 import { overviewView } from './views/overviewView.js'
+import { preorderView } from './views/preorderView.js'
 import { signInView } from './views/signInView.js'
 import { synonymView } from './views/synonymView.js'
 import type { ViewContext } from './views/viewContext.js'
@@ -32,6 +33,12 @@ const ROUTES: Route[] = [
     label: 'アーカイブ',
     menu: '#/reservations',
     render: (c) => archiveListView(c, reservationScreen),
+  },
+  {
+    hash: '#/reservations/preorders',
+    label: '予約枠・番号検索',
+    menu: '#/reservations',
+    render: preorderView,
   },
   {
     hash: '#/subscriptions',
@@ -158,7 +165,7 @@ export function startDashboard(root: HTMLElement): void {
                 el(
                   'a',
                   { href: tab.hash, 'aria-current': tab.hash === route.hash ? 'page' : false },
-                  [tab.hash === tab.menu ? '有効' : 'アーカイブ'],
+                  [tab.hash === tab.menu ? '有効' : tab.label],
                 ),
               ]),
             ),

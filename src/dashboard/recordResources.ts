@@ -104,6 +104,7 @@ export const reservationScreen: DashboardResource = {
     { header: 'メールアドレス', value: (row) => row.email },
     { header: '商品', value: (row) => productLabel(row.productSlug) },
     { header: '商品スラッグ', value: (row) => row.productSlug },
+    { header: '数量', value: (row) => String(row.quantity ?? 1) },
     { header: 'ステータス', value: (row) => statusLabel(RESERVATION_STATUS_LABELS, row.status) },
     { header: 'メモ', value: (row) => row.notes },
     { header: '対応日時', value: (row) => formatTime(row.respondedAt) },

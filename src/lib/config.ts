@@ -34,6 +34,16 @@ export interface AppConfig {
   /** `OUTBOUND_TIMEOUT_MS`: timeout of every webhook and e-mail call (D10). Default: 5000. */
   outboundTimeoutMs: number
   /**
+   * `RESERVATION_LINK_SECRET`: HMAC key of the reservation manage links (`/reservation/manage`).
+   * Default: unset (e-mails carry no manage link and the page answers 503).
+   */
+  reservationLinkSecret: string | null
+  /**
+   * `RESERVATION_STATUS_EMAILS`: `off` stops the e-mails sent when staff confirm, fulfil or
+   * cancel a reservation. Default: on.
+   */
+  reservationStatusEmails: boolean
+  /**
    * Whether restock e-mails can be delivered, decided once: the settings, or which part is
    * missing. Default: not ready (`provider` missing).
    */
@@ -112,6 +122,14 @@ function positiveInteger(env: Env, name: string, fallback: number): number {
   return value
 }
 
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = optional(env, name)?.toLowerCase()
+  if (raw === undefined) return fallback
+  if (raw === 'on') return true
+  if (raw === 'off') return false
+  throw new InvalidConfigError(`${name} must be "on" or "off", got "${raw}"`)
+}
+
 /** A variable is set to a value the service cannot use. The message names the variable. */
 export class InvalidConfigError extends Error {
   override name = 'InvalidConfigError'
@@ -164,6 +182,8 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
     communitychatWebhookUrl: optional(env, 'COMMUNITYCHAT_WEBHOOK_URL'),
     unsubscribeSecret: optional(env, 'UNSUBSCRIBE_SECRET'),
     outboundTimeoutMs: positiveInteger(env, 'OUTBOUND_TIMEOUT_MS', DEFAULT_OUTBOUND_TIMEOUT_MS),
+    reservationLinkSecret: optional(env, 'RESERVATION_LINK_SECRET'),
+    reservationStatusEmails: onOff(env, 'RESERVATION_STATUS_EMAILS', true),
     emailDelivery: emailDeliveryOf(env),
   }
 }

@@ -40,6 +40,11 @@ export class TransitionNotAllowedError extends DomainError {
   override name = 'TransitionNotAllowedError'
 }
 
+/** What the request asks for cannot be had now: a cap reached, a window closed (409). */
+export class NotAvailableError extends DomainError {
+  override name = 'NotAvailableError'
+}
+
 /**
  * A record kept changing under an update (409, CONFLICT_MESSAGE); nothing was written. Storage
  * throws its own subclass that names the blob key (for the log line, never the answer).

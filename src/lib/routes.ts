@@ -24,7 +24,10 @@ export type RouteAuth = TokenGroup | 'none' | 'deliveryTicket'
 export interface RouteSpec {
   /** The file under netlify/functions/ that answers it, without `.ts`. */
   function: string
-  /** Its `config.path`; `/.netlify/functions/<function>` for one without (background, scheduled). */
+  /**
+   * Its `config.path` (a path parameter as `:name`, as Netlify writes it; OpenAPI shows `{name}`);
+   * `/.netlify/functions/<function>` for one without (background, scheduled).
+   */
   path: string
   /** The methods it answers (any other gets 405 + `Allow`, D8). */
   methods: readonly ('GET' | 'POST')[]
@@ -61,6 +64,20 @@ export const ROUTES = {
     methods: ['GET'],
     auth: 'none',
     response: 'searchAnswer',
+  },
+  productAvailability: {
+    function: 'product-availability',
+    path: '/api/products/:slug/availability',
+    methods: ['GET'],
+    auth: 'none',
+    response: 'availabilityAnswer',
+  },
+  reservationManage: {
+    function: 'reservation-manage',
+    path: '/reservation/manage',
+    methods: ['GET', 'POST'],
+    auth: 'none',
+    response: null,
   },
   openapi: {
     function: 'openapi',
@@ -110,6 +127,20 @@ export const ROUTES = {
     methods: ['POST'],
     auth: 'preorder',
     response: 'reservationArchivePage',
+  },
+  adminReservationsFind: {
+    function: 'admin-reservations-find',
+    path: '/api/admin/reservations/find',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'reservationFound',
+  },
+  adminReservationsProducts: {
+    function: 'admin-reservations-products',
+    path: '/api/admin/reservations/products',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'preorderProducts',
   },
   adminNotifyList: {
     function: 'admin-notify-list',

@@ -14,8 +14,10 @@ const HONEYPOT: typeof HONEYPOT_FIELD = 'website'
 export interface FormFieldSpec {
   name: string
   label: string
-  type: 'text' | 'email'
+  type: 'text' | 'email' | 'number'
   autocomplete: string
+  /** Extra input attributes (`min`, `value`, `inputmode`). Default: none. */
+  attributes?: Record<string, string>
 }
 
 /** What the success state shows. */
@@ -82,6 +84,7 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
         required: '',
         part: 'input',
         'aria-describedby': `${id}-error`,
+        ...field.attributes,
       }),
       element('p', { class: 'error', part: 'error', id: `${id}-error` }),
     )
@@ -119,9 +122,32 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
       // why: a 200 with `success: true` is the route's success answer (its response schema)
       const success = answer.body as RouteAnswer<Route>
       this.#showSuccess(form, status, this.successView(success, sentAt))
-    } else {
+    } else if (!answer || !this.handleRefusal(answer)) {
       this.#showErrors(form, answer)
     }
+  }
+
+  /** A refusal the element handles itself (true), instead of showing it under the fields. */
+  protected handleRefusal(_answer: ApiAnswer): boolean {
+    return false
+  }
+
+  /** Shows `text` above the form (one notice; an empty text removes it). */
+  protected showNotice(text: string): void {
+    const root = widgetRoot(this)
+    let notice = root.querySelector<HTMLElement>('.notice')
+    if (!text) return void notice?.remove()
+    if (!notice) {
+      notice = element('p', { class: 'notice', part: 'notice' })
+      root.insertBefore(notice, this.#form)
+    }
+    notice.textContent = text
+  }
+
+  /** Hides the form and shows `replacement` in its place (e.g. another widget). */
+  protected replaceForm(replacement: HTMLElement): void {
+    if (this.#form) this.#form.hidden = true
+    widgetRoot(this).append(replacement)
   }
 
   #clearErrors(form: HTMLFormElement): void {

@@ -1,6 +1,6 @@
 /**
  * The widgets' shared styles. Everything a shop would change is a CSS custom property set on the
- * element or a `::part()` (form, field, label, input, button, error, status, success, results,
+ * element or a `::part()` (form, field, label, input, button, error, status, notice, success, results,
  * result, result-link, excerpt, mark), so a theme restyles them without touching this file.
  */
 export const WIDGET_CSS = `
@@ -12,6 +12,7 @@ export const WIDGET_CSS = `
 }
 :host([hidden]) { display: none; }
 form { display: grid; gap: var(--shop-widget-gap, 0.75rem); }
+form[hidden] { display: none; }
 .field { display: grid; gap: 0.25rem; }
 label { font-weight: var(--shop-widget-label-weight, 600); }
 input {
@@ -41,6 +42,7 @@ button[disabled] { opacity: 0.6; cursor: progress; }
 .error { color: var(--shop-widget-error, #b42318); margin: 0; font-size: 0.925em; }
 .error:empty, .status:empty { display: none; }
 .status { margin: 0; }
+.notice { margin: 0 0 0.5rem; font-weight: var(--shop-widget-label-weight, 600); }
 .success {
   padding: 0.75rem 1rem;
   border-radius: var(--shop-widget-radius, 0.375rem);

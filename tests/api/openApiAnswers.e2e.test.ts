@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createManageToken } from '../../src/lib/reservations/manageLink.js'
 import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import { answerValidator } from './openApiValidator.js'
@@ -12,13 +13,18 @@ import { ADMIN_TOKEN } from '../helpers/tokens.js'
  */
 
 const SECRET = 'openapi-e2e-secret'
+const LINK_SECRET = 'openapi-e2e-link-secret'
 let service: RunningDevServer
 let check: ReturnType<typeof answerValidator>
 let document: Record<string, any>
 const seen = new Set<string>()
 
 beforeAll(async () => {
-  service = await startDevServer({ ADMIN_API_TOKEN: ADMIN_TOKEN, UNSUBSCRIBE_SECRET: SECRET })
+  service = await startDevServer({
+    ADMIN_API_TOKEN: ADMIN_TOKEN,
+    UNSUBSCRIBE_SECRET: SECRET,
+    RESERVATION_LINK_SECRET: LINK_SECRET,
+  })
   document = await (await fetch(`${service.url}/api/openapi.json`)).json()
   check = answerValidator(document)
 })
@@ -30,12 +36,14 @@ interface CallOptions {
   token?: string
   accept?: string
   query?: Record<string, string>
+  /** The URL's path when `route` is a template (`/api/products/{slug}/availability`). */
+  path?: string
 }
 
 /** One request; its answer is checked against the document before the test sees it. */
 async function call(route: string, options: CallOptions = {}) {
   const method = options.method ?? 'POST'
-  const url = new URL(route, service.url)
+  const url = new URL(options.path ?? route, service.url)
   for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value)
   const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' }
   if (options.token) headers.Authorization = `Bearer ${options.token}`
@@ -263,6 +271,46 @@ describe('the answers of the running service match /api/openapi.json', () => {
     expect((await call('/api/openapi.json', { method: 'GET' })).body.openapi).toBe('3.1.1')
     expect((await call('/api/openapi.json', { method: 'POST', body: {} })).status).toBe(405)
   })
+
+  it(
+    'pre-orders: availability, the cap, the manage page, find, products',
+    { timeout: 180_000 },
+    async () => {
+      const availability = '/api/products/{slug}/availability'
+      const product = 'kiyomizu-matcha-chawan'
+      const at = (slug: string) => ({ method: 'GET', path: `/api/products/${slug}/availability` })
+      expect((await call(availability, at(product))).body).toMatchObject({ success: true })
+      expect((await call(availability, at('no-such-product'))).status).toBe(404)
+      const reserve = (email: string) =>
+        call('/api/reservation', {
+          body: { name: '予約 花子', email, productSlug: product, quantity: 2 },
+        })
+      const first = await reserve('preorder-1@example.jp')
+      expect(first.status).toBe(200)
+      expect((await reserve('preorder-2@example.jp')).status).toBe(200)
+      const over = await reserve('preorder-3@example.jp')
+      expect(over.status).toBe(409)
+      expect(over.body.remaining).toBe(1)
+
+      const id = first.body.reservationId as string
+      expect((await admin('/api/admin/reservations/find', { id })).body.reservation.id).toBe(id)
+      expect((await admin('/api/admin/reservations/find', { id: 'res_gone' })).status).toBe(404)
+      expect(
+        (await admin('/api/admin/reservations/products')).body.products.length,
+      ).toBeGreaterThan(0)
+      expect((await call('/api/admin/reservations/products', { body: {} })).status).toBe(401)
+
+      const manage = '/reservation/manage'
+      const token = createManageToken({ id, productSlug: product }, LINK_SECRET, new Date())
+      const page = { query: { token }, accept: 'text/html' }
+      expect((await call(manage, { method: 'GET', ...page })).status).toBe(200)
+      expect((await call(manage, { method: 'POST', ...page })).status).toBe(200)
+      const forged = createManageToken({ id, productSlug: product }, 'another-secret', new Date())
+      expect((await call(manage, { method: 'POST', query: { token: forged } })).status).toBe(403)
+      expect((await call(manage, { method: 'GET', query: { token: 'garbled' } })).status).toBe(400)
+      expect((await call(availability, at(product))).body.remaining).toBe(3)
+    },
+  )
 
   it('called every operation for a success and a failure', () => {
     const missing: string[] = []

@@ -23,7 +23,9 @@ async function functionPaths(): Promise<string[]> {
   for (const file of files) {
     const source = await readFile(path.join(repoRoot, 'netlify/functions', file), 'utf8')
     const declared = /path:\s*'([^']+)'/.exec(source)?.[1]
-    paths.push(declared ?? `/.netlify/functions/${file.replace(/\.ts$/, '')}`)
+    // why: Netlify writes a path parameter `:slug`, OpenAPI `{slug}`
+    const openApiPath = declared?.replace(/:([A-Za-z]+)/g, '{$1}')
+    paths.push(openApiPath ?? `/.netlify/functions/${file.replace(/\.ts$/, '')}`)
   }
   return paths
 }

@@ -57,6 +57,7 @@ describe('POST /api/reservation: success', () => {
       notes: '',
       createdAt: expect.any(String),
       respondedAt: null,
+      quantity: 1,
     })
     expect(stored!.createdAt >= before && stored!.createdAt <= after).toBe(true)
     expect(new Date(stored!.createdAt).toISOString()).toBe(stored!.createdAt)

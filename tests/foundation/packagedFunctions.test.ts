@@ -266,6 +266,11 @@ describe('every function, packaged by Netlify and invoked through its entry poin
         path: `/api/notify-unsubscribe?token=${encodeURIComponent(unsubscribeToken)}`,
         expect: (answer) => expect(answer.headers['content-type']).toContain('text/html'),
       },
+      'product-availability': {
+        method: 'GET',
+        path: '/api/products/chasen-takayama/availability',
+        expect: (answer) => expect(answer.json).toMatchObject({ success: true, remaining: null }),
+      },
       search: {
         method: 'GET',
         path: `/api/search?q=${encodeURIComponent('入荷')}`,

@@ -20,8 +20,10 @@ import {
   mergeResponses,
   type ApiOperation,
   type Responses,
+  type ResponseSpec,
 } from './operationSpec.js'
 import { CONFLICT_MESSAGE } from '../../lib/errors.js'
+import { LIMIT_REACHED_MESSAGE } from '../../lib/reservations/preorderRules.js'
 import { UNUSABLE_ID_MESSAGE } from '../../lib/storage/recordIds.js'
 import * as answers from './responseSchemas.js'
 import { EXAMPLE_RESERVATION, EXAMPLE_SUBSCRIPTION } from './apiExamples.js'
@@ -73,6 +75,22 @@ const RESOURCES: ResourceDoc[] = [
     notFound: 'Subscription not found',
   },
 ]
+
+function reservationStatusConflict(): ResponseSpec {
+  const plain = failure(
+    'A transition §3.2 does not list, the cap has no units left for a reservation leaving `cancelled` (`remaining`), or the record kept changing under the update (nothing written; try again).',
+    'Invalid status transition: fulfilled -> pending',
+    CONFLICT_MESSAGE,
+  )
+  return {
+    ...plain,
+    body: z.union([answers.errorBody, answers.limitReachedBody]),
+    examples: {
+      ...plain.examples,
+      [LIMIT_REACHED_MESSAGE]: { success: false, error: LIMIT_REACHED_MESSAGE, remaining: 0 },
+    },
+  }
+}
 
 function ok(description: string, body: z.ZodType, example: unknown): Responses {
   return { 200: { description, body, examples: { success: example } } }
@@ -162,7 +180,7 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
           : 'Set the status of a subscription',
       description:
         r.noun === 'reservation'
-          ? 'Transitions of §3.2 only (409 otherwise); the same status again edits the notes alone. `notes` replaces, `""` clears, omitted keeps.'
+          ? 'Transitions of §3.2 only (409 otherwise); the same status again edits the notes alone. `notes` replaces, `""` clears, omitted keeps. Leaving `cancelled` takes the reservation’s units again (409 with `remaining` when the cap has none left); `cancelled` frees them. An applied change into `confirmed`, `fulfilled` or `cancelled` e-mails the customer once (unless `RESERVATION_STATUS_EMAILS=off`), with the notes only when `shareNote` is true.'
           : 'Any status may be set; `notifiedAt` follows §3.1.',
       body: {
         schema: statusUpdateSchema(r.statuses, { notes: r.noun === 'reservation' }),
@@ -184,17 +202,18 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
             ? [
                 'notes must be a string (send "" to clear the notes)',
                 'notes must be at most 2000 characters',
+                'shareNote must be true or false',
               ]
             : []),
         ),
         404: failure('No such record.', r.notFound),
-        409: failure(
+        409:
           r.noun === 'reservation'
-            ? 'A transition §3.2 does not list, or the record kept changing under the update (nothing written; try again).'
-            : 'The record kept changing under the update (nothing written; try again).',
-          ...(r.noun === 'reservation' ? ['Invalid status transition: fulfilled -> pending'] : []),
-          CONFLICT_MESSAGE,
-        ),
+            ? reservationStatusConflict()
+            : failure(
+                'The record kept changing under the update (nothing written; try again).',
+                CONFLICT_MESSAGE,
+              ),
       }),
     },
     {

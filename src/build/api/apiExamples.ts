@@ -9,6 +9,7 @@ export const EXAMPLE_RESERVATION = {
   notes: '',
   createdAt: '2026-11-22T02:25:00.000Z',
   respondedAt: null,
+  quantity: 1,
 }
 
 export const EXAMPLE_SUBSCRIPTION = {

@@ -1,6 +1,7 @@
 import { ADMIN_OPERATIONS } from './adminOperations.js'
 import { DELIVERY_OPERATIONS } from './deliveryOperations.js'
 import type { ApiOperation } from './operationSpec.js'
+import { PREORDER_OPERATIONS } from './preorderOperations.js'
 import { PUBLIC_OPERATIONS } from './publicOperations.js'
 import { SERVICE_OPERATIONS } from './serviceOperations.js'
 
@@ -8,6 +9,7 @@ import { SERVICE_OPERATIONS } from './serviceOperations.js'
 export const API_OPERATIONS: ApiOperation[] = [
   ...PUBLIC_OPERATIONS,
   ...ADMIN_OPERATIONS,
+  ...PREORDER_OPERATIONS,
   ...SERVICE_OPERATIONS,
   ...DELIVERY_OPERATIONS,
 ]

@@ -127,10 +127,10 @@ function operationSection(
     '',
   )
   if (operation.parameters?.length) {
-    lines.push('| Query parameter | Type | Required | Notes |', '| --- | --- | --- | --- |')
+    lines.push('| Parameter | In | Type | Required | Notes |', '| --- | --- | --- | --- | --- |')
     for (const parameter of operation.parameters) {
       lines.push(
-        `| \`${parameter.name}\` | ${cell(typeOf(document, parameter.schema))} | ${parameter.required ? 'yes' : 'no'} | ${cell(parameter.description ?? '')} |`,
+        `| \`${parameter.name}\` | ${parameter.in} | ${cell(typeOf(document, parameter.schema))} | ${parameter.required ? 'yes' : 'no'} | ${cell(parameter.description ?? '')} |`,
       )
     }
     lines.push('')

@@ -97,12 +97,21 @@ function allowExtraFields(schema: unknown): void {
 }
 
 function parameters(operation: ApiOperation): Json[] | undefined {
-  if (!operation.query) return undefined
-  const schema = z.toJSONSchema(operation.query, { target: 'draft-2020-12', io: 'input' }) as Json
+  if (!operation.query && !operation.pathParameters) return undefined
+  return [
+    ...parametersIn('path', operation.pathParameters),
+    ...parametersIn('query', operation.query),
+  ]
+}
+
+function parametersIn(where: 'path' | 'query', object: z.ZodObject | undefined): Json[] {
+  if (!object) return []
+  const schema = z.toJSONSchema(object, { target: 'draft-2020-12', io: 'input' }) as Json
   const required = (schema.required as string[] | undefined) ?? []
   return Object.entries(schema.properties as Record<string, Json>).map(([name, property]) => {
     const { description, ...rest } = property
-    return { name, in: 'query', required: required.includes(name), description, schema: rest }
+    const isRequired = where === 'path' || required.includes(name)
+    return { name, in: where, required: isRequired, description, schema: rest }
   })
 }
 
@@ -179,8 +188,10 @@ export function buildOpenApiDocument(operations: ApiOperation[], version: string
       requestBody: requestBody(operation, names),
       responses,
     }
-    paths[path] = {
-      ...paths[path],
+    // why: Netlify writes a path parameter `:slug`, OpenAPI `{slug}`
+    const openApiPath = path.replace(/:([A-Za-z]+)/g, '{$1}')
+    paths[openApiPath] = {
+      ...paths[openApiPath],
       [operation.method]: JSON.parse(JSON.stringify(entry)),
     }
   }

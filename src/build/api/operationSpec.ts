@@ -14,6 +14,8 @@ export interface ApiOperation {
   description: string
   /** Query parameters, as one zod object (each property one parameter). */
   query?: z.ZodObject
+  /** Path parameters (`{name}` in `path`), as one zod object; all required. */
+  pathParameters?: z.ZodObject
   /** JSON request body; `view` picks which side of a transforming schema is shown. */
   body?: { schema: z.ZodType; view: 'input' | 'output'; example: unknown }
   /** Another content type the body may have (notify-unsubscribe's form post). */

@@ -16,7 +16,13 @@ import {
   RATE_LIMITED,
   type ApiOperation,
   type Responses,
+  type ResponseSpec,
 } from './operationSpec.js'
+import {
+  BUSY_MESSAGE,
+  LIMIT_REACHED_MESSAGE,
+  OUTSIDE_WINDOW_MESSAGE,
+} from '../../lib/reservations/preorderRules.js'
 import * as answers from './responseSchemas.js'
 
 /** The exact 400 the form answers for `body` (run through the real validation). */
@@ -57,16 +63,21 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
     tag: 'Storefront',
     summary: 'Reserve a product',
     description:
-      'Stores a pending reservation, answers its id, then notifies the reservation channel and e-mails a confirmation (their failures never change the answer). The same address may reserve again.' +
+      'Stores a pending reservation of `quantity` units (default 1, at most the product’s `maxPerReservation`), answers its id, then notifies the reservation channel and e-mails a confirmation with a signed link to `/reservation/manage` (their failures never change the answer). The same address may reserve again. A product with `reservationLimit` takes reservations only while units are left (409 with `remaining`), and one with a window only inside it (409 `予約受付期間外です。`, with `opensAt` before it opens).' +
       HONEYPOT_NOTE,
     body: {
       schema: withHoneypot(reservationForm),
       view: 'input',
-      example: { name: '山田 花子', email: 'hanako@example.com', productSlug: 'chasen-takayama' },
+      example: {
+        name: '山田 花子',
+        email: 'hanako@example.com',
+        productSlug: 'chasen-takayama',
+        quantity: 1,
+      },
     },
     responses: formResponses(
       reservationForm,
-      { name: '', email: 'not-an-email', productSlug: 'chasen-takayama' },
+      { name: '', email: 'not-an-email', productSlug: 'chasen-takayama', quantity: 0 },
       {
         200: {
           description: 'Reserved.',
@@ -75,8 +86,95 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
             success: { success: true, reservationId: 'res_3b1f0c9e-8a52-4d7e-9c41-5f2a6b7d8e90' },
           },
         },
+        409: {
+          description:
+            'The cap is reached (`remaining` = units still free), or the window is closed (`opensAt` before it opens, `closesAt` after it closed).',
+          body: z.union([answers.limitReachedBody, answers.outsideWindowBody]),
+          examples: {
+            'cap reached': { success: false, error: LIMIT_REACHED_MESSAGE, remaining: 1 },
+            'not open yet': {
+              success: false,
+              error: OUTSIDE_WINDOW_MESSAGE,
+              opensAt: '2026-12-01T10:00:00+09:00',
+            },
+            closed: {
+              success: false,
+              error: OUTSIDE_WINDOW_MESSAGE,
+              closesAt: '2026-12-25T23:59:00+09:00',
+            },
+          },
+        },
+        503: failure(
+          'A capped product’s units kept changing under every attempt (a rush beyond what its ledger absorbs); nothing was stored: try again.',
+          BUSY_MESSAGE,
+        ),
       },
     ),
+  },
+  {
+    method: 'get',
+    route: 'productAvailability',
+    operationId: 'getProductAvailability',
+    tag: 'Storefront',
+    summary: 'Whether a product can be reserved, and how many units are left',
+    description:
+      'Read only. `remaining` is null for a product without `reservationLimit`; `reservable` is false outside the window or when no unit is left. `Cache-Control: public, max-age=30`.',
+    pathParameters: z.object({
+      slug: z.string().meta({ description: 'The product slug.', examples: ['chasen-takayama'] }),
+    }),
+    responses: {
+      200: {
+        description: 'The product’s pre-order state.',
+        body: answers.availabilityAnswer,
+        examples: {
+          capped: {
+            success: true,
+            productSlug: 'kiyomizu-matcha-chawan',
+            reservable: true,
+            remaining: 3,
+            opensAt: null,
+            closesAt: null,
+            releaseDate: '2027-01-20',
+          },
+        },
+      },
+      404: failure('No such product.', PRODUCT_NOT_FOUND_MESSAGE),
+      405: METHOD_NOT_ALLOWED,
+      429: RATE_LIMITED,
+      500: failure('Unexpected failure.', 'Internal server error'),
+    },
+  },
+  {
+    method: 'get',
+    route: 'reservationManage',
+    operationId: 'showReservationPage',
+    tag: 'Storefront',
+    summary: 'The reservation page (the signed link in reservation e-mails)',
+    description:
+      'An HTML page (Japanese, `Cache-Control: no-store`, a strict CSP) showing the reservation; when it is `pending` or `confirmed`, a button POSTs the same token to cancel it. Changes nothing.',
+    query: z.object({ token: z.string().meta({ description: 'The signed token of the link.' }) }),
+    responses: manageResponses({ 200: { description: 'The page.', body: 'html' } }),
+  },
+  {
+    method: 'post',
+    route: 'reservationManage',
+    operationId: 'cancelReservationOnline',
+    tag: 'Storefront',
+    summary: 'Cancel a reservation from its page',
+    description:
+      'Cancels a `pending` or `confirmed` reservation (its units are freed and the reservation channel is told); a link that already cancelled never acts again. The token is in the query or in an urlencoded body.',
+    query: z.object({
+      token: z.string().optional().meta({ description: 'The signed token of the link.' }),
+    }),
+    formBody: z.object({ token: z.string().optional() }),
+    responses: manageResponses({
+      200: { description: 'Cancelled (or it already was): the done page.', body: 'html' },
+      409: {
+        description:
+          'It can no longer be cancelled online (fulfilled), or this link was already used and staff restored the reservation.',
+        body: 'html',
+      },
+    }),
   },
   {
     method: 'post',
@@ -223,6 +321,20 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
     },
   },
 ]
+
+function manageResponses(success: Responses): Responses {
+  const page = (description: string): ResponseSpec => ({ description, body: 'html' })
+  return {
+    ...success,
+    400: page('The token is missing or garbled.'),
+    403: page('The signature does not match (tampered, another site’s) or the link expired.'),
+    404: page('The reservation no longer exists.'),
+    405: page('Wrong method.'),
+    429: RATE_LIMITED,
+    500: page('Unexpected failure.'),
+    503: page('`RESERVATION_LINK_SECRET` is not set.'),
+  }
+}
 
 function unsubscribeResponses(success: Responses): Responses {
   const asPage = (spec: ReturnType<typeof failure>) => ({ ...spec, alsoHtml: true })

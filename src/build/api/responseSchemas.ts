@@ -54,8 +54,22 @@ export const reservationRecord = z
     respondedAt: timestamp.nullable().optional(),
     isArchived: z.boolean().optional(),
     archivedAt: timestamp.optional(),
+    quantity: z.int().min(1).optional().meta({
+      description: 'Units reserved; absent on reservations stored before quantities (= 1).',
+    }),
+    statusChangedAt: timestamp
+      .optional()
+      .meta({ description: 'When the status last changed; absent until it first changes.' }),
+    cancelledBy: z
+      .enum(['customer', 'staff'])
+      .optional()
+      .meta({ description: '`customer` when cancelled on the manage page, else `staff`.' }),
+    usedManageLinks: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Ids of manage links already used to cancel (never act again).' }),
   })
-  .meta({ description: 'A reservation (§2.2).' })
+  .meta({ description: 'A reservation (§2.2 plus quantity and status bookkeeping).' })
 
 export const subscriptionRecord = z
   .strictObject({
@@ -72,6 +86,33 @@ export const subscriptionRecord = z
     archivedAt: timestamp.optional(),
   })
   .meta({ description: 'A restock notification subscription (§2.1).' })
+
+export const limitReachedBody = z
+  .strictObject({
+    success: z.literal(false),
+    error: z.string(),
+    remaining: count.meta({ description: 'Units still free under the cap.' }),
+  })
+  .meta({ description: 'The reservation would take more units than the cap leaves.' })
+
+export const outsideWindowBody = z
+  .strictObject({
+    success: z.literal(false),
+    error: z.string(),
+    opensAt: z.string().optional().meta({ description: 'Before opening: when it opens.' }),
+    closesAt: z.string().optional().meta({ description: 'After closing: when it closed.' }),
+  })
+  .meta({ description: 'Outside the product’s reservation window.' })
+
+export const availabilityAnswer = z.strictObject({
+  success: z.literal(true),
+  productSlug: slug,
+  reservable: z.boolean().meta({ description: 'Whether one unit could be reserved now.' }),
+  remaining: count.nullable().meta({ description: 'Units left under the cap; null: no cap.' }),
+  opensAt: z.string().nullable(),
+  closesAt: z.string().nullable(),
+  releaseDate: z.string().nullable(),
+})
 
 export const reservationCreated = z.strictObject({
   success: z.literal(true),
@@ -309,3 +350,28 @@ export const unsubscribedAnswer = z.strictObject({ success: z.literal(true) })
 export const openApiAnswer = z
   .looseObject({ openapi: z.string() })
   .meta({ description: 'This document.' })
+
+export const reservationFound = z.strictObject({
+  success: z.literal(true),
+  reservation: reservationRecord,
+})
+
+export const preorderProducts = z.strictObject({
+  success: z.literal(true),
+  products: z.array(
+    z.strictObject({
+      productSlug: slug,
+      title: z.string(),
+      reservationLimit: count.nullable().meta({ description: '予約上限数; null: no cap.' }),
+      heldUnits: count
+        .nullable()
+        .meta({ description: 'Units held by reservations not cancelled; null: no cap.' }),
+      remaining: count.nullable(),
+      maxPerReservation: z.int().min(1),
+      opensAt: z.string().nullable(),
+      closesAt: z.string().nullable(),
+      releaseDate: z.string().nullable(),
+      window: z.enum(['not-yet', 'open', 'closed']),
+    }),
+  ),
+})

@@ -3,7 +3,8 @@ import path from 'node:path'
 import matter from 'gray-matter'
 import { z } from 'zod'
 import { markdownToPlainText } from './markdownText.js'
-import type { StoredPage } from '../../lib/search/siteContentTypes.js'
+import { preorderFields, preorderFrontMatter, windowProblem } from './preorderFrontMatter.js'
+import type { PreorderSettings, StoredPage } from '../../lib/search/siteContentTypes.js'
 
 /** Product slugs and every content file name follow this pattern (D1). */
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
@@ -51,11 +52,14 @@ const frontMatterSchema = z.object({
   createdAt: createdAtSchema,
   image: z.string().optional(),
   price: z.number().nonnegative().optional(),
+  ...preorderFrontMatter,
 })
 
 export interface ContentPage extends StoredPage {
   contentType: string
   fileSlug: string
+  /** Pre-order settings of a product page (docs/api.md "Product data"); empty for others. */
+  preorder?: PreorderSettings
 }
 
 /** Reads every `<contentDir>/<contentType>/<fileSlug>.md`, sorted by id. */
@@ -112,6 +116,8 @@ function parseContentPage(file: string, contentType: string, source: string): Co
     )
   }
   const data = result.data
+  const problem = windowProblem(data)
+  if (problem) throw new InvalidContentPageError(file, problem)
   return {
     id: `${contentType}/${fileSlug}`,
     slug: `/${contentType}/${fileSlug}`,
@@ -122,6 +128,7 @@ function parseContentPage(file: string, contentType: string, source: string): Co
     tags: data.tags,
     createdAt: formatCreatedAt(data.createdAt),
     text: markdownToPlainText(parsed.content),
+    preorder: preorderFields(data),
   }
 }
 

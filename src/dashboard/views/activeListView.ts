@@ -15,6 +15,12 @@ import { showLoadFailure } from './loadFailure.js'
 import { recordTable } from './recordTable.js'
 import type { ViewContext } from './viewContext.js'
 
+/** `{shareNote: true}` when the row's "tell the customer" box is ticked (reservations only). */
+function shareNoteOf(control: HTMLElement): { shareNote?: true } {
+  const box = control.closest('tr')?.querySelector<HTMLInputElement>('input[name=shareNote]')
+  return box?.checked ? { shareNote: true } : {}
+}
+
 /** Rows drawn at once; the whole list stays in memory, so filtering and paging are instant. */
 const PAGE_SIZE = 50
 
@@ -125,6 +131,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
         id: row.id,
         productSlug: row.productSlug,
         status,
+        ...shareNoteOf(control),
       }),
     )
     if (answer) {

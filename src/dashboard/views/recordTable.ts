@@ -49,6 +49,7 @@ export function recordTable(
     resource.hasName && el('th', { scope: 'col' }, ['名前']),
     el('th', { scope: 'col' }, ['メールアドレス']),
     el('th', { scope: 'col' }, ['商品']),
+    resource.hasName && el('th', { scope: 'col' }, ['数量']),
     el('th', { scope: 'col' }, ['ステータス']),
     resource.hasNotes && el('th', { scope: 'col' }, ['メモ']),
     !resource.hasNotes && el('th', { scope: 'col' }, ['通知日時']),
@@ -88,6 +89,7 @@ function recordRow(
     resource.hasName && cell('名前', [row.name]),
     cell('メール', [row.email]),
     cell('商品', [productLabel(row.productSlug)]),
+    resource.hasName && cell('数量', [String(row.quantity ?? 1)]),
     cell('ステータス', [statusCell(resource, row, label, options)]),
     resource.hasNotes && cell('メモ', [notesCell(row, label, options)]),
     !resource.hasNotes && cell('通知日時', [formatTime(row.notifiedAt)]),
@@ -123,5 +125,8 @@ function notesCell(row: RecordRow, label: string, options: RecordTableOptions): 
   )
   editor.addEventListener('input', () => (save.disabled = editor.value === (row.notes ?? '')))
   save.addEventListener('click', () => onNotes(row, editor.value))
-  return el('div', { class: 'notes' }, [editor, save])
+  // why: staff notes are internal unless ticked; the status e-mail then shows them
+  const share = el('input', { type: 'checkbox', name: 'shareNote' })
+  const shareLabel = el('label', { class: 'share-note' }, [share, 'メールでお客様にメモを伝える'])
+  return el('div', { class: 'notes' }, [editor, save, shareLabel])
 }

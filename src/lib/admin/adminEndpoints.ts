@@ -78,8 +78,11 @@ export function bulkActionEndpoint<T extends AdminRecord>(
     body: bulkIdsSchema,
     handle: async (input: AdminInput<(typeof bulkIdsSchema)['_output']>) => {
       const repository = repositoryFor(resource, input)
+      const removed = resource.removed
+      const services = openServices(input.context, input.config, input.log)
       const result = await runBulkAction(resource, repository, action, input.body.ids, {
         log: input.log,
+        onRemoved: removed && ((ref) => removed(ref, services)),
       })
       return bulkResponseBody(action, result)
     },

@@ -9,6 +9,8 @@ import {
 } from '../storage/records.js'
 import type { StatusUpdateRequest } from './adminSchemas.js'
 import { applyReservationStatus, applySubscriptionStatus } from './statusRules.js'
+import { freeUnitsOfRemoved } from '../reservations/productUnits.js'
+import type { Services } from '../services.js'
 
 /** What every record the admin endpoints manage has in common. */
 export interface AdminRecord extends ProductRecordRef, Archivable {
@@ -36,6 +38,8 @@ export interface AdminResource<T extends AdminRecord> {
   repository(repositories: Repositories): ProductRecordRepository<T>
   /** The record after a status update; throws TransitionNotAllowedError for a refused transition (D4). */
   applyStatus(record: T, update: StatusUpdateRequest, now: string): T
+  /** Work after a record was deleted (a reservation frees its units). Default: none. */
+  removed?(ref: ProductRecordRef, services: Pick<Services, 'repositories'>): Promise<void>
 }
 
 export const reservationResource: AdminResource<Reservation> = {
@@ -47,6 +51,7 @@ export const reservationResource: AdminResource<Reservation> = {
   hasNotes: true,
   repository: (repositories) => repositories.reservations,
   applyStatus: applyReservationStatus,
+  removed: freeUnitsOfRemoved,
 }
 
 export const subscriptionResource: AdminResource<NotifySubscription> = {

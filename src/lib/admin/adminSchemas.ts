@@ -100,7 +100,7 @@ const statusFieldsPresent = z.looseObject({
 })
 
 /**
- * §4.4, §4.5: `{id, productSlug, status}` (+ `notes` for reservations, D6). Order: a missing
+ * §4.4, §4.5: `{id, productSlug, status}` (+ `notes` and `shareNote` for reservations, D6). Order: a missing
  * field, then an id or productSlug that cannot name a record (UNUSABLE_ID_MESSAGE), then an
  * unknown status, then notes.
  */
@@ -120,6 +120,7 @@ export function statusUpdateSchema<S extends string>(
         .string({ error: 'notes must be a string (send "" to clear the notes)' })
         .max(MAX_NOTES_LENGTH, { error: `notes must be at most ${MAX_NOTES_LENGTH} characters` })
         .optional(),
+      shareNote: z.boolean({ error: 'shareNote must be true or false' }).optional(),
     }),
   )
 }
@@ -130,6 +131,8 @@ export interface StatusUpdateRequest {
   status: string
   /** Replaces the notes when given; '' clears them; omitted keeps them (§4.5). */
   notes?: string
+  /** Reservations: show the notes in the customer's status e-mail. Default: false. */
+  shareNote?: boolean
 }
 
 const bulkItem = z.object(

@@ -34,6 +34,8 @@ export interface BulkOptions {
   now?: () => Date
   /** Items in flight at once. Default: BULK_CONCURRENCY. */
   concurrency?: number
+  /** Called after a record was deleted (a reservation frees its units). Default: nothing. */
+  onRemoved?: (ref: ProductRecordRef) => Promise<void>
 }
 
 type Outcome = 'done' | 'not-found'
@@ -59,6 +61,7 @@ export async function runBulkAction<T extends AdminRecord>(
     async (ref): Promise<BulkItemError | null> => {
       try {
         const outcome = await applyToOne(repository, action, ref, now)
+        if (outcome === 'done' && action === 'delete') await afterRemoved(ref, options)
         return outcome === 'done' ? null : { id: ref.id, error: resource.notFoundMessage }
       } catch (error) {
         options.log.error(`admin.${resource.noun}.${action}.failed`, error, {
@@ -77,6 +80,18 @@ export async function runBulkAction<T extends AdminRecord>(
     errorCount: errors.length,
   })
   return { doneIds, errors }
+}
+
+/** A failure after the delete is logged, not reported: the record is gone either way. */
+async function afterRemoved(ref: ProductRecordRef, options: BulkOptions): Promise<void> {
+  try {
+    await options.onRemoved?.(ref)
+  } catch (error) {
+    options.log.error('admin.delete.follow_up_failed', error, {
+      id: ref.id,
+      productSlug: ref.productSlug,
+    })
+  }
 }
 
 async function applyToOne<T extends AdminRecord>(

@@ -84,13 +84,54 @@ const productSlug = textField('商品を指定してください。', '商品の
     error: '商品の指定が正しくありません（半角英小文字・数字・ハイフンのみ）。',
   })
 
-/** Body of POST /api/reservation (§4.10): name trimmed, e-mail trimmed and lower-cased. */
-export const reservationForm = z.object({ name, email, productSlug })
+/** Most units any reservation may ask for; a product's own `maxPerReservation` is checked later. */
+export const QUANTITY_CEILING = 100
+
+/** The 400 detail of a quantity outside 1…`max`. */
+export function quantityMessage(max: number): string {
+  return `数量は1から${max}までの整数で入力してください。`
+}
+
+// why: the widget's number input and hand-written forms send "2"; a JSON number is the norm
+const quantity = z
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,3}$/)
+        .transform(Number),
+    ],
+    {
+      error: quantityMessage(QUANTITY_CEILING),
+    },
+  )
+  .pipe(
+    z
+      .number()
+      .int({ error: quantityMessage(QUANTITY_CEILING) })
+      .min(1, { error: quantityMessage(QUANTITY_CEILING) })
+      .max(QUANTITY_CEILING, { error: quantityMessage(QUANTITY_CEILING) }),
+  )
+  .nullish()
+  .transform((value) => value ?? 1)
+
+/**
+ * Body of POST /api/reservation (§4.10): name trimmed, e-mail trimmed and lower-cased, optional
+ * `quantity` (default 1; the product's `maxPerReservation` is checked by the service).
+ */
+export const reservationForm = z.object({ name, email, productSlug, quantity })
 export type ReservationForm = z.output<typeof reservationForm>
 
 /** Body of POST /api/notify-signup (D2): e-mail trimmed and lower-cased. */
 export const signupForm = z.object({ email, productSlug })
 export type SignupForm = z.output<typeof signupForm>
+
+/** The documented 400 with one detail (a check the service makes after the schema's). */
+export function fieldError(field: string, message: string): InvalidInputError {
+  return new InvalidInputError(FORM_INVALID_MESSAGE, { details: [{ field, message }] })
+}
 
 /** The documented 400: one detail per invalid field (its first problem), in form order. */
 export function formValidationError(error: z.ZodError): InvalidInputError {

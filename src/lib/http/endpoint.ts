@@ -10,6 +10,7 @@ import {
   INTERNAL_ERROR_MESSAGE,
   InvalidInputError,
   InvalidSignatureError,
+  NotAvailableError,
   NotConfiguredError,
   NotFoundError,
   TransitionNotAllowedError,
@@ -82,6 +83,7 @@ const DOMAIN_STATUS: readonly [abstract new (...args: never[]) => DomainError, n
   [InvalidSignatureError, 403],
   [NotFoundError, 404],
   [TransitionNotAllowedError, 409],
+  [NotAvailableError, 409],
   [NotConfiguredError, 503],
   [TryAgainLaterError, 503],
 ]

@@ -1,4 +1,4 @@
-import { formatJst } from '../notifiers/jstTime.js'
+import { formatJst, formatReleaseDate } from '../notifiers/jstTime.js'
 import type { EmailContent } from '../notifiers/resendMailer.js'
 import { joinMrkdwn, mrkdwn, type SlackMrkdwn } from '../notifiers/slackText.js'
 import { slackCustomerAddress, slackCustomerText, unlinkedText } from './customerText.js'
@@ -11,6 +11,25 @@ export interface ReservationMessageInput {
   product: CatalogueProduct
   /** Public product page (D1), shown as a bare URL (§6 rule 3). */
   productUrl: string
+  /** Signed link to the reservation's manage page; null when links cannot be signed. */
+  manageUrl?: string | null
+}
+
+/** The lines every reservation e-mail shares: id, product, quantity, release date. */
+export function reservationFacts(reservation: Reservation, product: CatalogueProduct): string[] {
+  return [
+    `予約番号: ${reservation.id}`,
+    `商品: ${product.title}`,
+    `数量: ${reservation.quantity ?? 1}`,
+    ...(product.releaseDate ? [`発売予定日: ${formatReleaseDate(product.releaseDate)}`] : []),
+  ]
+}
+
+/** The manage-link lines, or how to reach the shop when there is no link. */
+export function manageLines(manageUrl: string | null | undefined): string[] {
+  if (!manageUrl)
+    return ['キャンセルをご希望の場合は、予約番号を添えてショップまでご連絡ください。']
+  return ['ご予約の確認・キャンセルは次のページから行えます:', manageUrl]
 }
 
 /** Team chat, reservation channel (§6): every detail the shop needs to follow up. */
@@ -25,6 +44,7 @@ export function reservationTeamChatMessage(input: ReservationMessageInput): {
       joinMrkdwn([mrkdwn`お名前: `, slackCustomerText(reservation.name)], ''),
       joinMrkdwn([mrkdwn`メール: `, slackCustomerAddress(reservation.email)], ''),
       mrkdwn`予約ID: ${reservation.id}`,
+      mrkdwn`数量: ${String(reservation.quantity ?? 1)}`,
       mrkdwn`受付日時: ${formatJst(reservation.createdAt)}`,
       mrkdwn`商品ページ: ${productUrl}`,
     ]),
@@ -43,12 +63,12 @@ export function reservationConfirmationEmail(input: ReservationMessageInput): Em
       `このたびは「${product.title}」をご予約いただき、誠にありがとうございます。`,
       '以下の内容でご予約を受け付けました。',
       '',
-      `予約番号: ${reservation.id}`,
-      `商品: ${product.title}`,
+      ...reservationFacts(reservation, product),
       `受付日時: ${formatJst(reservation.createdAt)}`,
       `商品ページ: ${productUrl}`,
       '',
       '内容を確認のうえ、改めてご連絡いたします。今しばらくお待ちください。',
+      ...manageLines(input.manageUrl),
       'お問い合わせの際は、上記の予約番号をお知らせください。',
       '',
       'このメールにお心当たりのない場合は、お手数ですが破棄してください。',

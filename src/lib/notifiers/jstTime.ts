@@ -14,3 +14,10 @@ export function formatJst(iso: string): string {
   if (Number.isNaN(date.getTime())) return iso
   return `${JST_FORMAT.format(date)}（日本時間）`
 }
+
+/** `2027年1月20日` for a date (`2027-01-20`), else `formatJst`: a release date as shoppers read it. */
+export function formatReleaseDate(value: string): string {
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  if (date) return `${Number(date[1])}年${Number(date[2])}月${Number(date[3])}日`
+  return formatJst(value)
+}

@@ -9,6 +9,9 @@ import { productUrl } from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import { newReservationId, reservationClaimKey } from '../storage/blobLayout.js'
 import type { Reservation } from '../storage/records.js'
+import { manageLinkFor } from './manageLink.js'
+import { checkReservable } from './preorderRules.js'
+import { productUnits } from './productUnits.js'
 
 /**
  * A reservation repeated with the same e-mail, product and name within this time (a double
@@ -23,8 +26,10 @@ export interface CreateReservationOptions {
 }
 
 /**
- * POST /api/reservation (§4.10): checks the product exists (D1), stores a new pending
- * reservation (a repeat within REPEAT_WINDOW_MS answers the first one), then sends the
+ * POST /api/reservation (§4.10): checks the product exists (D1), its window and its cap (the
+ * units are taken before the record is stored: docs/architecture.md "The reservation cap"),
+ * stores a new pending reservation (a repeat within REPEAT_WINDOW_MS answers the first one and
+ * takes no units), then sends the
  * team-chat message and the customer's confirmation without waiting for them (§6). The
  * community chat gets nothing: a reservation is private.
  */
@@ -35,7 +40,9 @@ export async function createReservation(
 ): Promise<{ reservationId: string }> {
   const { config, log, context } = services
   const product = requireProduct(form.productSlug)
+  checkReservable(product, form.quantity, now())
   const { reservations, claims } = services.repositories
+  const units = productUnits(product, { repositories: services.repositories, now })
   const refOf = (id: string) => ({ id, productSlug: product.slug })
   const reservation: Reservation = {
     id: newReservationId(),
@@ -46,6 +53,7 @@ export async function createReservation(
     notes: '',
     createdAt: now().toISOString(),
     respondedAt: null,
+    quantity: form.quantity,
   }
   const outcome = await claims.claimAndCreate({
     key: reservationClaimKey(product.slug, form.email, form.name),
@@ -57,20 +65,35 @@ export async function createReservation(
     },
     newId: () => reservation.id,
     create: async () => {
+      // why: units first, so a record never exists without its units
+      await units?.take(reservation.id, form.quantity)
       if (!(await reservations.create(reservation, reservation))) {
+        await units?.free(reservation.id)
         throw new Error(`Reservation id ${reservation.id} is already taken`)
       }
     },
-    remove: async () => void (await reservations.remove(reservation)),
+    remove: async () => {
+      await reservations.remove(reservation)
+      await units?.free(reservation.id)
+    },
   })
   if (!outcome.won) {
     log.info('reservation.repeated', { reservationId: outcome.holderId, productSlug: product.slug })
     return { reservationId: outcome.holderId }
   }
-  log.info('reservation.created', { reservationId: reservation.id, productSlug: product.slug })
+  log.info('reservation.created', {
+    reservationId: reservation.id,
+    productSlug: product.slug,
+    quantity: form.quantity,
+  })
 
   const { notifiers } = services
-  const input = { reservation, product, productUrl: productUrl(product.slug, config.siteUrl) }
+  const input = {
+    reservation,
+    product,
+    productUrl: productUrl(product.slug, config.siteUrl),
+    manageUrl: manageLinkFor(reservation, config, log, now),
+  }
   dispatchNotifications(context, log, [
     () => notifiers.teamchatReservation.send(reservationTeamChatMessage(input).slackText),
     () =>

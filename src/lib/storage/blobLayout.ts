@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto'
  * | `notif-history:{id}`                   | a restock notice's history (§2.3)         | CAS               |
  * | `reservation-claims/{slug}/{sha256}`   | which reservation holds a repeat window   | onlyIfNew / CAS   |
  * | `notify-claims/{slug}/{sha256(email)}` | which subscription is the pending one     | onlyIfNew / CAS   |
+ * | `reservation-units/{productSlug}`      | units held under a product's cap (ledger) | onlyIfNew / CAS   |
  * | `notif-delivery/{id}/job`              | who a delivery sends what to              | onlyIfNew, once   |
  * | `notif-delivery/{id}/batches/{n}`      | what happened to batch n                  | onlyIfNew, once   |
  * | `delivery-tickets/{nonce}`             | a spent delivery ticket (replay guard)    | onlyIfNew, once   |
@@ -51,6 +52,11 @@ export function reservationClaimKey(productSlug: string, email: string, name: st
 export function signupClaimKey(productSlug: string, email: string): string {
   const emailHash = createHash('sha256').update(email.trim().toLowerCase()).digest('hex')
   return `notify-claims/${productSlug}/${emailHash}`
+}
+
+/** The unit ledger of a capped product (storage/reservationUnits.ts). */
+export function unitLedgerKey(productSlug: string): string {
+  return `reservation-units/${productSlug}`
 }
 
 const DELIVERY_PREFIX = 'notif-delivery'

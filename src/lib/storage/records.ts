@@ -23,6 +23,14 @@ export interface Reservation extends Archivable {
   notes: string
   createdAt: string
   respondedAt: string | null
+  /** Units reserved, 1…the product's `maxPerReservation`. Absent on older records: 1. */
+  quantity?: number
+  /** When the status last changed (names the change in its e-mail's idempotency key). */
+  statusChangedAt?: string
+  /** Who cancelled: `customer` when the reservation was cancelled on its manage page. */
+  cancelledBy?: 'customer' | 'staff'
+  /** Ids of manage links already used to cancel (a used link never acts again). */
+  usedManageLinks?: string[]
 }
 
 /** §2.1. */

@@ -10,6 +10,7 @@ import { openStore, storeScope } from './blobStore.js'
 import { confirmationLimits, type ConfirmationLimits } from './confirmationLimits.js'
 import { DeliveryJobStore } from './deliveryJobStore.js'
 import { claimBook, type ClaimBook } from './recordClaims.js'
+import { UnitLedgerStore, type UnitLedgerOptions } from './reservationUnits.js'
 import {
   RecordCollection,
   type CollectionLayout,
@@ -105,6 +106,8 @@ export interface Repositories {
   claims: ClaimBook
   /** Hourly caps on confirmation e-mails per address (README "Abuse protection"). */
   confirmationLimits: ConfirmationLimits
+  /** The unit ledger of a capped product (storage/reservationUnits.ts). */
+  unitLedger(productSlug: string, options: UnitLedgerOptions): UnitLedgerStore
 }
 
 /**
@@ -141,5 +144,7 @@ export function openRepositories(context: RequestContext): Repositories {
     deliveries: new DeliveryJobStore(store),
     claims: claimBook(store),
     confirmationLimits: confirmationLimits(store),
+    unitLedger: (productSlug, ledgerOptions) =>
+      new UnitLedgerStore(store, productSlug, ledgerOptions),
   }
 }

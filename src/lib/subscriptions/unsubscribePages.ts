@@ -1,38 +1,7 @@
 import { escapeHtml } from '../htmlEscape.js'
+import { errorPageOf, htmlPage as page, type ErrorText } from '../pages/htmlPage.js'
 
 /** Small Japanese HTML pages of the unsubscribe link (D9). Every inserted text is escaped. */
-
-const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-store',
-  // why: the token is in the page's URL; no other site may learn it or frame the button
-  'Referrer-Policy': 'no-referrer',
-  'Content-Security-Policy':
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-}
-
-function page(status: number, title: string, body: string): Response {
-  const html = `<!doctype html>
-<html lang="ja">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>
-body { font-family: sans-serif; line-height: 1.7; color: #222; max-width: 36rem; margin: 3rem auto; padding: 0 1rem; }
-button { font-size: 1rem; padding: 0.6rem 1.4rem; cursor: pointer; }
-</style>
-</head>
-<body>
-<h1>${escapeHtml(title)}</h1>
-${body}
-</body>
-</html>
-`
-  return new Response(html, { status, headers: SECURITY_HEADERS })
-}
 
 /** GET: asks for confirmation; the button POSTs the same token. Changes nothing. */
 export function confirmPage(productTitle: string, token: string): Response {
@@ -61,7 +30,7 @@ export function donePage(productTitle: string, alreadyDone = false): Response {
   )
 }
 
-const ERROR_TEXTS: Record<number, { title: string; text: string }> = {
+const ERROR_TEXTS: Record<number, ErrorText> = {
   400: {
     title: '配信停止リンクが正しくありません',
     text: 'リンクが途中で切れている可能性があります。メールに記載されたリンクをそのまま開いてください。',
@@ -83,9 +52,5 @@ const ERROR_TEXTS: Record<number, { title: string; text: string }> = {
 
 /** An error page for `status`; unknown statuses read as a server error. */
 export function errorPage(status: number): Response {
-  const known = ERROR_TEXTS[status] ?? {
-    title: 'エラーが発生しました',
-    text: '時間をおいて再度お試しください。',
-  }
-  return page(status, known.title, `<p>${escapeHtml(known.text)}</p>`)
+  return errorPageOf(ERROR_TEXTS, status)
 }

@@ -1,0 +1,118 @@
+import { z } from '../../generated/zod.js'
+import {
+  InvalidInputError,
+  InvalidSignatureError,
+  NotConfiguredError,
+  NotFoundError,
+} from '../errors.js'
+import { selfCancelTeamChatMessage } from '../messages/reservationStatusMessages.js'
+import { dispatchNotifications } from '../notifiers/dispatch.js'
+import { findProduct } from '../productCatalogue.js'
+import type { Services } from '../services.js'
+import type { Reservation } from '../storage/records.js'
+import { verifyManageToken } from './manageLink.js'
+import {
+  cancelledPage,
+  isCancellableOnline,
+  manageErrorPage,
+  notCancellablePage,
+  reservationPage,
+  type ManageView,
+} from './managePages.js'
+import { productUnits } from './productUnits.js'
+
+/** The form body of the page's cancel button. */
+export const manageForm = z.object({ token: z.string().optional() })
+
+/** A failure as the Japanese page (the endpoint's `errorPage`). */
+export function manageFailurePage(_req: Request, status: number): Response {
+  return manageErrorPage(status)
+}
+
+export interface ManageInput {
+  req: Request
+  form: z.output<typeof manageForm> | undefined
+  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context'>
+  /** Clock, for tests (link expiry, the cancel time). Default: `() => new Date()`. */
+  now?: () => Date
+}
+
+/**
+ * GET/POST /reservation/manage: the page a reservation e-mail links to with a signed token
+ * (manageLink.ts). GET shows the reservation and changes nothing (mail scanners follow links);
+ * POST cancels it when it is `pending` or `confirmed` (compare-and-swap), frees its units, tells
+ * the team chat, and records the link as used so that it never acts again.
+ */
+export async function answerManage(input: ManageInput): Promise<Response> {
+  const { req } = input
+  const { config, log, context } = input.services
+  const now = input.now ?? (() => new Date())
+  const secret = config.reservationLinkSecret
+  if (!secret) {
+    log.error('reservation.manage_misconfigured', new Error('RESERVATION_LINK_SECRET is not set'))
+    throw new NotConfiguredError('Reservation links are not available right now')
+  }
+  const token = new URL(req.url).searchParams.get('token') || input.form?.token || null
+  const check = verifyManageToken(token, secret, now())
+  if (!check.ok) {
+    log.warn('reservation.manage_rejected', { reason: token ? check.reason : 'missing token' })
+    if (check.reason === 'malformed') throw new InvalidInputError('Invalid reservation link')
+    throw new InvalidSignatureError('Reservation link is not valid')
+  }
+  const { link } = check
+  const { reservations } = input.services.repositories
+  const stored = await reservations.get(link)
+  if (!stored) throw new NotFoundError('Reservation not found')
+  const product = findProduct(stored.productSlug)
+  const viewOf = (reservation: Reservation): ManageView => ({
+    reservation,
+    productTitle: product?.title ?? reservation.productSlug,
+    releaseDate: product?.releaseDate ?? null,
+  })
+  if (req.method === 'GET') return reservationPage(viewOf(stored), token ?? '')
+
+  let applied = false as boolean
+  const stamp = now().toISOString()
+  const updated = await reservations.update(link, (record) => {
+    applied = false
+    if (record.usedManageLinks?.includes(link.jti) || !isCancellableOnline(record.status)) {
+      return record
+    }
+    applied = true
+    return {
+      ...record,
+      status: 'cancelled',
+      statusChangedAt: stamp,
+      respondedAt: record.respondedAt ?? stamp,
+      cancelledBy: 'customer',
+      usedManageLinks: [...(record.usedManageLinks ?? []), link.jti],
+    }
+  })
+  if (!updated) throw new NotFoundError('Reservation not found')
+  if (!applied) {
+    if (updated.status === 'cancelled') return cancelledPage(viewOf(updated), true)
+    // why: replay protection: a used link never cancels again, even after staff restored it
+    if (updated.usedManageLinks?.includes(link.jti)) {
+      log.warn('reservation.manage_rejected', { reason: 'used link', reservationId: updated.id })
+      return manageErrorPage(409)
+    }
+    return notCancellablePage(viewOf(updated))
+  }
+  log.info('reservation.cancelled_by_customer', {
+    reservationId: updated.id,
+    productSlug: updated.productSlug,
+    quantity: updated.quantity ?? 1,
+  })
+  if (product) {
+    const units = productUnits(product, { repositories: input.services.repositories, now })
+    await units?.follow(updated, updated.id)
+    const { notifiers } = input.services
+    dispatchNotifications(context, log, [
+      () =>
+        notifiers.teamchatReservation.send(
+          selfCancelTeamChatMessage({ reservation: updated, product }).slackText,
+        ),
+    ])
+  }
+  return cancelledPage(viewOf(updated), false)
+}

@@ -1,0 +1,128 @@
+import { findProduct, type CatalogueProduct } from '../productCatalogue.js'
+import type { Services } from '../services.js'
+import type { ProductRecordRef, Reservation } from '../storage/records.js'
+import type { Repositories, ReservationRepository } from '../storage/repositories.js'
+import {
+  heldUnits,
+  UnitLedgerBusyError,
+  type UnitLedger,
+  type UnitLedgerStore,
+} from '../storage/reservationUnits.js'
+import {
+  ReservationLimitReachedError,
+  ReservationsBusyError,
+  reservationLimit,
+} from './preorderRules.js'
+
+/** Units a reservation holds: its `quantity` (1 for records stored before quantities). */
+export function unitsOf(reservation: Pick<Reservation, 'quantity'>): number {
+  return reservation.quantity ?? 1
+}
+
+/** Whether a reservation in this status holds units: every status but `cancelled`. */
+export function holdsUnits(status: string): boolean {
+  return status !== 'cancelled'
+}
+
+/** What counting units needs: the records store and the clock. */
+export interface UnitsDeps {
+  repositories: Pick<Repositories, 'reservations' | 'unitLedger'>
+  now: () => Date
+}
+
+/**
+ * The units of one capped product (a product without `reservationLimit` has none to count). The
+ * ledger is built from the stored reservations the first time it is needed.
+ */
+export class ProductUnits {
+  readonly limit: number
+  readonly #ledger: UnitLedgerStore
+  readonly #reservations: ReservationRepository
+  readonly #productSlug: string
+
+  constructor(limit: number, productSlug: string, deps: UnitsDeps) {
+    this.limit = limit
+    this.#productSlug = productSlug
+    this.#reservations = deps.repositories.reservations
+    this.#ledger = deps.repositories.unitLedger(productSlug, {
+      now: deps.now,
+      initial: () => this.#holdsFromRecords(deps.now()),
+    })
+  }
+
+  /** Units left (0 or more). */
+  async remaining(): Promise<number> {
+    return Math.max(0, this.limit - heldUnits(await this.#ledger.read()))
+  }
+
+  /** Takes `units` for the reservation, or throws ReservationLimitReachedError. */
+  async take(reservationId: string, units: number): Promise<void> {
+    let outcome = await this.#busyAsRetry(() => this.#ledger.take(reservationId, units, this.limit))
+    if (!outcome.taken) {
+      // why: units held by a request that died between its writes are given back, then retried
+      const dropped = await this.#ledger.settle((id) => this.#stillHolds(id))
+      if (dropped > 0) outcome = await this.#ledger.take(reservationId, units, this.limit)
+    }
+    if (!outcome.taken) throw new ReservationLimitReachedError(outcome.remaining)
+  }
+
+  /**
+   * Makes the ledger agree with a reservation as just written: units held unless it is
+   * cancelled or gone. Run after every write that may change what a reservation holds, so that
+   * of two changes racing on one reservation the ledger follows the one that landed last.
+   */
+  async follow(reservation: Pick<Reservation, 'id' | 'status' | 'quantity'> | null, id: string) {
+    if (!reservation || !holdsUnits(reservation.status)) {
+      await this.#ledger.free(id)
+      return
+    }
+    await this.#ledger.take(id, unitsOf(reservation), Number.POSITIVE_INFINITY)
+  }
+
+  /** Frees the units of a reservation that is gone or cancelled. */
+  async free(reservationId: string): Promise<void> {
+    await this.#ledger.free(reservationId)
+  }
+
+  async #busyAsRetry<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      if (error instanceof UnitLedgerBusyError) throw new ReservationsBusyError()
+      throw error
+    }
+  }
+
+  async #stillHolds(id: string): Promise<boolean> {
+    const record = await this.#reservations.get({ id, productSlug: this.#productSlug })
+    return record !== null && holdsUnits(record.status)
+  }
+
+  async #holdsFromRecords(now: Date): Promise<UnitLedger['holds']> {
+    const { records } = await this.#reservations.listProduct(this.#productSlug)
+    const holds: UnitLedger['holds'] = {}
+    for (const record of records) {
+      if (holdsUnits(record.status)) {
+        holds[record.id] = { units: unitsOf(record), at: now.toISOString(), checked: true }
+      }
+    }
+    return holds
+  }
+}
+
+/** The product's units, or null when it has no cap. */
+export function productUnits(product: CatalogueProduct, deps: UnitsDeps): ProductUnits | null {
+  const limit = reservationLimit(product)
+  return limit === null ? null : new ProductUnits(limit, product.slug, deps)
+}
+
+/** After a reservation was deleted: its units are free again (§3.4 "deleting frees"). */
+export async function freeUnitsOfRemoved(
+  ref: ProductRecordRef,
+  services: Pick<Services, 'repositories'>,
+): Promise<void> {
+  const product = findProduct(ref.productSlug)
+  if (!product) return
+  const deps = { repositories: services.repositories, now: () => new Date() }
+  await productUnits(product, deps)?.free(ref.id)
+}
