@@ -30,9 +30,10 @@ export interface EndpointOptions<Schema extends z.ZodType> {
   body?: Schema
   /**
    * How a POST body is read: `json` (D8) or `form` (the fields of an
-   * `application/x-www-form-urlencoded` body; a body of any other type has no fields). Default: `json`.
+   * `application/x-www-form-urlencoded` body; a body of any other type has no fields) or `text`
+   * (the body exactly as sent, for signature checks). Default: `json`.
    */
-  bodyKind?: 'json' | 'form'
+  bodyKind?: 'json' | 'form' | 'text'
   /**
    * The answer to a failure for this endpoint's callers (e.g. an HTML page), or null for the JSON
    * shape; `headers` (such as `Allow`) are added to it. Default: always JSON.
@@ -130,7 +131,9 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
       const fields =
         options.bodyKind === 'form'
           ? formFields(req, raw)
-          : parseJsonObject(raw, options.auth === 'none' ? null : {})
+          : options.bodyKind === 'text'
+            ? raw
+            : parseJsonObject(raw, options.auth === 'none' ? null : {})
       const parsed = options.body.safeParse(fields)
       if (!parsed.success) throw invalid(parsed.error)
       body = parsed.data

@@ -33,6 +33,12 @@ export interface NotifySubscription extends Archivable {
   status: SubscriptionStatus
   createdAt: string
   notifiedAt: string | null
+  /** When the subscriber opted out (link, one-click, bounce, staff); kept when set back to `pending`. */
+  unsubscribedAt?: string
+  /** When the latest consent was given for it (sign-up, or a repeated sign-up); absent on older records. */
+  consentedAt?: string
+  /** Double opt-in: null until the confirmation link was used; absent when none was asked. */
+  confirmedAt?: string | null
 }
 
 /** §2.3 plus `failedRecipients` (D9) and the delivery fields (docs/decisions-local.md). */
