@@ -10,6 +10,8 @@ export interface BlobOperation {
 
 export interface RunningBlobsServer {
   url: string
+  /** The folder the server keeps its blobs in (a test may read every file of it). */
+  directory: string
   /** Every operation the server handled, in order (clear it with `operations.length = 0`). */
   operations: BlobOperation[]
   /** Value for NETLIFY_BLOBS_CONTEXT pointing at this server. */
@@ -43,6 +45,7 @@ export async function startBlobsServer(): Promise<RunningBlobsServer> {
   process.env.NETLIFY_BLOBS_CONTEXT = blobsContext
   return {
     url,
+    directory,
     operations,
     blobsContext,
     async stop() {

@@ -23,7 +23,7 @@ import type { RequestContext } from '../requestContext.js'
 export const REPEAT_WINDOW_MS = 5 * 60_000
 
 /** The claim key of a submission; e-mail and name are hashed, so no personal data is in a key. */
-function reservationClaimKey(productSlug: string, email: string, name: string): string {
+export function reservationClaimKey(productSlug: string, email: string, name: string): string {
   const digest = createHash('sha256').update(`${email}\n${name}`).digest('hex')
   return `reservation-claims/${productSlug}/${digest}`
 }

@@ -58,6 +58,8 @@ export interface NotificationHistory {
   deliveryMode?: 'email' | 'record-only'
   /** When the last batch was settled. */
   completedAt?: string
+  /** Recipients removed from this record by a personal-data erase (docs/compliance.md). */
+  erasedRecipientCount?: number
 }
 
 /** Names one record of a product-scoped collection. */
