@@ -12,7 +12,8 @@ const SECURITY_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
 }
 
-function page(status: number, title: string, body: string): Response {
+/** A small Japanese page with the security headers above (also used by the confirmation link). */
+export function page(status: number, title: string, body: string): Response {
   const html = `<!doctype html>
 <html lang="ja">
 <head>
