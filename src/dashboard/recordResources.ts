@@ -14,6 +14,8 @@ export interface RecordRow {
   notes?: string
   respondedAt?: string | null
   notifiedAt?: string | null
+  /** The subscriber opted out at this time (kept when set back to pending). */
+  unsubscribedAt?: string
   isArchived?: boolean
   archivedAt?: string
 }

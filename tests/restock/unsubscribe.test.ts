@@ -114,6 +114,7 @@ describe('/api/notify-unsubscribe', () => {
     expect(await restock.repositories.subscriptions.get(subscription)).toEqual({
       ...subscription,
       status: 'unsubscribed',
+      unsubscribedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     })
   })
 
@@ -130,6 +131,7 @@ describe('/api/notify-unsubscribe', () => {
     expect(await restock.repositories.subscriptions.get(subscription)).toEqual({
       ...subscription,
       status: 'unsubscribed',
+      unsubscribedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     })
   })
 

@@ -65,7 +65,9 @@ export async function answerUnsubscribe(input: UnsubscribeInput): Promise<Respon
   }
   if (!already) {
     const updated = await subscriptions.update(check.ref, (current) =>
-      current.status === 'unsubscribed' ? current : { ...current, status: 'unsubscribed' },
+      current.status === 'unsubscribed'
+        ? current
+        : { ...current, status: 'unsubscribed', unsubscribedAt: new Date().toISOString() },
     )
     if (!updated) throw new HttpError(404, 'Subscription not found')
     log.info('unsubscribe.done', {
