@@ -7,6 +7,7 @@ import { activeListView } from './views/activeListView.js'
 import { archiveListView } from './views/archiveListView.js'
 import { noticeView } from './views/noticeView.js'
 import { overviewView } from './views/overviewView.js'
+import { personalDataView } from './views/personalDataView.js'
 import { signInView } from './views/signInView.js'
 import type { ViewContext } from './views/viewContext.js'
 
@@ -45,6 +46,7 @@ const ROUTES: Route[] = [
     render: (c) => archiveListView(c, subscriptionScreen),
   },
   { hash: '#/notices', label: '再入荷メール', menu: '#/notices', render: noticeView },
+  { hash: '#/people', label: '個人データ', menu: '#/people', render: personalDataView },
 ]
 const MENU = ROUTES.filter((route) => route.hash === route.menu)
 
