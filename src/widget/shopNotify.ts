@@ -38,6 +38,7 @@ function remember(id: string): void {
 export class ShopNotifyElement extends CustomerFormElement {
   protected readonly path = '/api/notify-signup'
   protected readonly submitLabel = '入荷したら知らせる'
+  protected readonly consentKind = 'restock-notice' as const
   protected readonly fields = [
     { name: 'email', label: 'メールアドレス', type: 'email' as const, autocomplete: 'email' },
   ]

@@ -4,6 +4,7 @@ import { CustomerFormElement, type SuccessView } from './customerFormElement.js'
 export class ShopReserveElement extends CustomerFormElement {
   protected readonly path = '/api/reservation'
   protected readonly submitLabel = '予約する'
+  protected readonly consentKind = 'reservation' as const
   protected readonly fields = [
     { name: 'name', label: 'お名前', type: 'text' as const, autocomplete: 'name' },
     { name: 'email', label: 'メールアドレス', type: 'email' as const, autocomplete: 'email' },

@@ -41,6 +41,7 @@ button[disabled] { opacity: 0.6; cursor: progress; }
 .error { color: var(--shop-widget-error, #b42318); margin: 0; font-size: 0.925em; }
 .error:empty, .status:empty { display: none; }
 .status { margin: 0; }
+.consent { margin: 0; font-size: 0.85em; color: var(--shop-widget-muted, #555); }
 .success {
   padding: 0.75rem 1rem;
   border-radius: var(--shop-widget-radius, 0.375rem);

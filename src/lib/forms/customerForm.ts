@@ -85,12 +85,18 @@ const productSlug = textField('商品を指定してください。', '商品の
     error: '商品の指定が正しくありません（半角英小文字・数字・ハイフンのみ）。',
   })
 
+/**
+ * Where the shopper filled in the form (the consent record's source, docs/compliance.md):
+ * `widget` (our storefront widgets send it), `form` (a shop's own HTML form); absent: `api`.
+ */
+const source = z.enum(['widget', 'form']).optional().catch(undefined)
+
 /** Body of POST /api/reservation (§4.10): name trimmed, e-mail trimmed and lower-cased. */
-export const reservationForm = z.object({ name, email, productSlug })
+export const reservationForm = z.object({ name, email, productSlug, source })
 export type ReservationForm = z.output<typeof reservationForm>
 
 /** Body of POST /api/notify-signup (D2): e-mail trimmed and lower-cased. */
-export const signupForm = z.object({ email, productSlug })
+export const signupForm = z.object({ email, productSlug, source })
 export type SignupForm = z.output<typeof signupForm>
 
 /** The documented 400: one detail per invalid field (its first problem), in form order. */
