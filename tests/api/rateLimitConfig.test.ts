@@ -46,6 +46,7 @@ describe('rate limits of the public functions, as Netlify reads them', () => {
     ['notify-signup', 30],
     ['search', 300],
     ['notify-unsubscribe', 30],
+    ['notify-confirm', 30],
   ])(
     '%s: %i requests per 60 s per IP and domain',
     async (name, limit) => {
