@@ -4,6 +4,7 @@ import type { Logger } from '../log.js'
 import type { ConsentRecord, ConsentRepository } from '../storage/consentRepository.js'
 import type { NotifySubscription } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
+import { UNCONFIRMED_TTL_MS } from '../subscriptions/confirmationToken.js'
 import { signupClaimKey } from '../subscriptions/notifySignup.js'
 
 /**
@@ -17,8 +18,6 @@ import { signupClaimKey } from '../subscriptions/notifySignup.js'
  * Reservations stay (the shop's records) unless erased on request.
  */
 
-/** How long an unconfirmed double opt-in sign-up waits for its confirmation. */
-export const UNCONFIRMED_TTL_MS = 7 * 24 * 60 * 60_000
 const DAY_MS = 24 * 60 * 60_000
 
 export interface PurgeDeps {

@@ -10,6 +10,9 @@ import type { ProductRecordRef } from '../storage/records.js'
  * once (the second use finds it confirmed and changes nothing).
  */
 
+/** How long an unconfirmed double opt-in sign-up waits for its confirmation (then it is deleted). */
+export const UNCONFIRMED_TTL_MS = 7 * 24 * 60 * 60_000
+
 export type ConfirmationCheck =
   | { ok: true; ref: ProductRecordRef; expiresAt: number }
   | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' }
