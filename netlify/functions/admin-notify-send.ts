@@ -8,6 +8,7 @@ import {
   parseSendRequest,
   sendRestockNotification,
 } from '../../src/lib/restock/sendRestockNotification.js'
+import { openComplianceStores } from '../../src/lib/storage/complianceStores.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
 
 export default defineEndpoint({
@@ -18,6 +19,7 @@ export default defineEndpoint({
   handle: async ({ req, context, body, config, log }) => {
     const summary = await sendRestockNotification(parseSendRequest(body), {
       repositories: openRepositories(context),
+      suppressions: openComplianceStores(context).suppressions,
       jobs: openDeliveryJobStore(context),
       config,
       log,

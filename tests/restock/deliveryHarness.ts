@@ -1,3 +1,4 @@
+import { openComplianceStores } from '../../src/lib/storage/complianceStores.js'
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest'
 import { createLogger } from '../../src/lib/log.js'
 import type { DeliveryOptions } from '../../src/lib/restock/deliverRestockNotification.js'
@@ -22,6 +23,7 @@ import {
   resendReply,
   SECRET,
   useRestockEnvironment,
+  SEND_CONFIG,
 } from './restockTestKit.js'
 
 export const SITE = 'https://shop.example.test'
@@ -63,7 +65,8 @@ export function useDeliveryHarness() {
         {
           repositories: harness.repositories,
           jobs: harness.jobs,
-          config: { resendApiKey: 're_test', resendFromEmail: FROM, unsubscribeSecret: SECRET },
+          suppressions: openComplianceStores(fakeContext()).suppressions,
+          config: { ...SEND_CONFIG, resendFromEmail: FROM, unsubscribeSecret: SECRET },
           log: createLogger('test'),
           startDelivery: async (id) => {
             started = id

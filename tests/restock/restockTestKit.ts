@@ -15,6 +15,14 @@ export const ADMIN_TOKEN = 'restock-admin-token'
 export const SECRET = 'restock-unsubscribe-secret'
 export const FROM = 'Shop <shop@example.test>'
 export const PRODUCT = 'hario-v60-dripper'
+/** The send configuration of service-level tests: Resend on, the sender's details set, local deploy. */
+export const SEND_CONFIG = {
+  resendApiKey: 're_test',
+  shopName: 'テスト商店',
+  shopAddress: '東京都千代田区千代田1-1',
+  shopContact: 'support@example.test',
+  deployContext: 'dev',
+}
 export const PRODUCT_TITLE = 'HARIO V60 透過ドリッパー 02 セラミック ホワイト'
 
 let sequence = 0

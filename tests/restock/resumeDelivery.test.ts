@@ -1,3 +1,4 @@
+import { openComplianceStores } from '../../src/lib/storage/complianceStores.js'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import resumeModule from '../../netlify/functions/admin-notify-resume.js'
 import scheduledModule, {
@@ -24,6 +25,7 @@ import {
   resendReply,
   SECRET,
   seedMany,
+  SEND_CONFIG,
 } from './restockTestKit.js'
 
 /**
@@ -60,7 +62,8 @@ async function queueAt(clock: ReturnType<typeof fakeClock>, count: number): Prom
     {
       repositories: harness.repositories,
       jobs: harness.jobs,
-      config: { resendApiKey: 're_test', resendFromEmail: FROM, unsubscribeSecret: SECRET },
+      suppressions: openComplianceStores(fakeContext()).suppressions,
+      config: { ...SEND_CONFIG, resendFromEmail: FROM, unsubscribeSecret: SECRET },
       log: createLogger('test'),
       startDelivery: async () => undefined,
       now: clock.now,

@@ -31,11 +31,13 @@ export function senderIdentity(
 /** A production send without the sender's details: the law requires them in every e-mail. */
 export class SenderIdentityMissingError extends Error {
   override name = 'SenderIdentityMissingError'
+  /** How to fix it (for the log). */
+  readonly fix =
+    'Every restock e-mail must show the shop name, a postal address and a contact ' +
+    '(特定電子メール法 Art. 4); set them in the site environment.'
   constructor(readonly missing: string[]) {
     super(
-      `Sender details are not configured: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set. ` +
-        'Every restock e-mail must show the shop name, a postal address and a contact ' +
-        '(特定電子メール法 Art. 4); set them in the site environment.',
+      `Sender details are not configured: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set`,
     )
   }
 }

@@ -9,7 +9,9 @@ import {
 import { dispatchNotifications } from '../notifiers/dispatch.js'
 import { createShopNotifiers } from '../notifiers/shopNotifiers.js'
 import { productUrl } from '../productCatalogue.js'
+import { isSuppressed, recordFormConsent } from '../compliance/signupCompliance.js'
 import { openStore, RECORDS_STORE } from '../storage/blobStore.js'
+import { openComplianceStores } from '../storage/complianceStores.js'
 import { claimAndCreate } from '../storage/recordClaims.js'
 import type { Reservation } from '../storage/records.js'
 import { openRepositories } from '../storage/repositories.js'
@@ -81,17 +83,37 @@ export async function createReservation(
     return { reservationId: outcome.holderId }
   }
   log.info('reservation.created', { reservationId: reservation.id, productSlug: product.slug })
+  const compliance = {
+    stores: openComplianceStores(context),
+    config,
+    log,
+    now,
+    clientIp: context.ip,
+  }
+  await recordFormConsent(compliance, {
+    email: reservation.email,
+    kind: 'reservation',
+    recordId: reservation.id,
+    productSlug: product.slug,
+    source: form.source,
+  })
+  // why: a bounced or complaining address gets no confirmation e-mail (docs/compliance.md)
+  const mailable = !(await isSuppressed(compliance, reservation.email))
 
   const notifiers = createShopNotifiers(config, log)
   const input = { reservation, product, productUrl: productUrl(product.slug, config.siteUrl) }
   dispatchNotifications(context, log, [
     () => notifiers.teamchatReservation.send(reservationTeamChatMessage(input).slackText),
-    () =>
-      notifiers.mailer.send(
-        { to: reservation.email, ...reservationConfirmationEmail(input) },
-        // why: a replayed call (platform retry) must not mail the customer twice
-        { idempotencyKey: `reservation-confirmation/${reservation.id}` },
-      ),
+    ...(mailable
+      ? [
+          () =>
+            notifiers.mailer.send(
+              { to: reservation.email, ...reservationConfirmationEmail(input) },
+              // why: a replayed call (platform retry) must not mail the customer twice
+              { idempotencyKey: `reservation-confirmation/${reservation.id}` },
+            ),
+        ]
+      : []),
   ])
   return { reservationId: reservation.id }
 }

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto'
+import { mayReceiveRestockEmail, suppressedHashes } from '../compliance/restockRecipients.js'
+import { requireSenderIdentity, SenderIdentityMissingError } from '../compliance/senderIdentity.js'
+import type { SuppressionRepository } from '../storage/suppressionRepository.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { AppConfig } from '../config.js'
 import { HttpError } from '../http/errors.js'
@@ -101,8 +104,19 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
 
 export interface SendOptions {
   repositories: Pick<Repositories, 'subscriptions' | 'history'>
+  /** Addresses no e-mail may go to (bounces, complaints). */
+  suppressions: SuppressionRepository
   jobs: DeliveryJobStore
-  config: Pick<AppConfig, 'resendApiKey' | 'resendFromEmail' | 'unsubscribeSecret'>
+  config: Pick<
+    AppConfig,
+    | 'resendApiKey'
+    | 'resendFromEmail'
+    | 'unsubscribeSecret'
+    | 'shopName'
+    | 'shopAddress'
+    | 'shopContact'
+    | 'deployContext'
+  >
   log: Logger
   /** Starts the background delivery; rejects with DeliveryStartError when it cannot. */
   startDelivery: (notificationId: string) => Promise<void>
@@ -114,14 +128,20 @@ function isEmailConfigured(config: SendOptions['config']): boolean {
   return Boolean(config.resendApiKey && config.resendFromEmail)
 }
 
-/** Pending, non-archived subscribers of one product, oldest signup first. */
+/**
+ * Pending, non-archived subscribers of one product that may be e-mailed (not opted out without a
+ * newer consent, confirmed, not suppressed: docs/compliance.md), oldest signup first.
+ */
 async function pendingSubscribers(
-  repositories: SendOptions['repositories'],
+  options: Pick<SendOptions, 'repositories' | 'suppressions'>,
   productSlug: string,
 ): Promise<NotifySubscription[]> {
-  const { records } = await repositories.subscriptions.listProduct(productSlug)
+  const [{ records }, suppressed] = await Promise.all([
+    options.repositories.subscriptions.listProduct(productSlug),
+    suppressedHashes(options.suppressions),
+  ])
   return records
-    .filter((subscription) => subscription.status === 'pending' && !subscription.isArchived)
+    .filter((subscription) => mayReceiveRestockEmail(subscription, suppressed))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
 }
 
@@ -142,7 +162,15 @@ export async function sendRestockNotification(
     log.error('restock.send.misconfigured', new MissingUnsubscribeSecretError())
     throw new HttpError(503, 'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set')
   }
-  const subscribers = await pendingSubscribers(repositories, request.productSlug)
+  let sender
+  try {
+    sender = requireSenderIdentity(options.config)
+  } catch (error) {
+    if (!(error instanceof SenderIdentityMissingError)) throw error
+    log.error('restock.send.misconfigured', error, { fix: error.fix })
+    throw new HttpError(400, error.message)
+  }
+  const subscribers = await pendingSubscribers(options, request.productSlug)
   if (subscribers.length === 0) {
     throw new HttpError(400, 'No pending subscribers found for this product')
   }
@@ -194,6 +222,7 @@ export async function sendRestockNotification(
       emailBody: request.emailBody,
       recipients: subscribers.map(({ id, email }) => ({ subscriptionId: id, email })),
       createdAt: timestamp,
+      sender,
     } satisfies DeliveryJob)
   }
   const winner = await storeHistory(repositories.history, history, open)

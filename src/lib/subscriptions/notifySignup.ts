@@ -7,10 +7,19 @@ import {
   signupConfirmationEmail,
   signupTeamChatMessage,
 } from '../messages/signupMessages.js'
-import { dispatchNotifications } from '../notifiers/dispatch.js'
+import { dispatchNotifications, type Delivery } from '../notifiers/dispatch.js'
 import { createShopNotifiers } from '../notifiers/shopNotifiers.js'
 import { productUrl } from '../productCatalogue.js'
+import {
+  onSignupCreated,
+  onSignupRepeated,
+  newSubscriptionConsent,
+  type ComplianceDeps,
+  type SignupEmail,
+} from '../compliance/signupCompliance.js'
+import type { Mailer } from '../notifiers/resendMailer.js'
 import { openStore, RECORDS_STORE } from '../storage/blobStore.js'
+import { openComplianceStores } from '../storage/complianceStores.js'
 import { claimAndCreate } from '../storage/recordClaims.js'
 import type { NotifySubscription } from '../storage/records.js'
 import { openRepositories } from '../storage/repositories.js'
@@ -86,6 +95,7 @@ export async function notifySignup(
         status: 'pending',
         createdAt: at.toISOString(),
         notifiedAt: null,
+        ...newSubscriptionConsent(config, at),
       })
       return id
     },
@@ -97,12 +107,33 @@ export async function notifySignup(
     },
     remove: async (id) => void (await subscriptions.remove(refOf(id))),
   })
+  const compliance: ComplianceDeps = {
+    stores: openComplianceStores(context),
+    config,
+    log,
+    now: clock,
+    clientIp: context.ip,
+  }
   if (!outcome.won) {
     log.info('signup.already_pending', { subscriptionId: outcome.holderId })
+    const email = await onSignupRepeated(
+      compliance,
+      subscriptions,
+      outcome.holderId,
+      product,
+      form.source,
+    )
+    const { mailer } = createShopNotifiers(config, log)
+    dispatchNotifications(
+      context,
+      log,
+      shopperEmails(mailer, form.email, email, `${outcome.holderId}/${clock().getTime()}`),
+    )
     return { subscriptionId: outcome.holderId, created: false }
   }
   const subscription = created.get(outcome.holderId)!
   log.info('signup.created', { subscriptionId: subscription.id, productSlug: product.slug })
+  const email = await onSignupCreated(compliance, subscription, product, form.source)
 
   const notifiers = createShopNotifiers(config, log)
   const url = productUrl(product.slug, config.siteUrl)
@@ -113,11 +144,24 @@ export async function notifySignup(
       notifiers.communitychat.send(
         signupCommunityChatMessage({ product, productUrl: url }).discordContent,
       ),
-    () =>
-      notifiers.mailer.send(
-        { to: subscription.email, ...signupConfirmationEmail(input) },
-        { idempotencyKey: `signup-confirmation/${subscription.id}` },
-      ),
+    ...(email.kind === 'welcome'
+      ? [
+          () =>
+            notifiers.mailer.send(
+              { to: subscription.email, ...signupConfirmationEmail(input) },
+              { idempotencyKey: `signup-confirmation/${subscription.id}` },
+            ),
+        ]
+      : shopperEmails(notifiers.mailer, subscription.email, email, subscription.id)),
   ])
   return { subscriptionId: subscription.id, created: true }
+}
+
+/** The double opt-in link as a delivery, or none; `key` makes a retried call send it once. */
+function shopperEmails(mailer: Mailer, to: string, email: SignupEmail, key: string): Delivery[] {
+  if (email.kind !== 'link') return []
+  return [
+    () =>
+      mailer.send({ to, ...email.email }, { idempotencyKey: `signup-confirmation-link/${key}` }),
+  ]
 }
