@@ -197,7 +197,7 @@ export const VALID_SEND = {
 
 /**
  * `useRestockEnvironment()` for the send endpoint: before every test both token groups are set
- * (`ADMIN_TOKEN`, `PREORDER_TOKEN`) and no e-mail provider is configured.
+ * (`ADMIN_TOKEN`, `PREORDER_TOKEN`), the sender's details too, and no e-mail provider is configured.
  */
 export function useSendEnvironment() {
   const environment = useRestockEnvironment()
@@ -206,6 +206,10 @@ export function useSendEnvironment() {
     process.env.PREORDER_API_TOKEN = PREORDER_TOKEN
     delete process.env.RESEND_API_KEY
     delete process.env.RESEND_FROM_EMAIL
+    // why: a production send needs the sender's details (特定電子メール法 Art. 4)
+    process.env.SHOP_NAME = SEND_CONFIG.shopName
+    process.env.SHOP_ADDRESS = SEND_CONFIG.shopAddress
+    process.env.SHOP_CONTACT = SEND_CONFIG.shopContact
   })
   return environment
 }
