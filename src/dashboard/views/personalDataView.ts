@@ -2,21 +2,10 @@ import { confirmAction } from '../dialogs.js'
 import { el, field, replaceChildren } from '../elements.js'
 import { formatTime } from '../texts.js'
 import { suppressionListView } from './suppressionListView.js'
+import type { RouteAnswer } from '../../lib/routes.js'
 import type { ViewContext } from './viewContext.js'
 
-/** The answer of POST /api/admin/people/export (docs/api.md). */
-interface PersonExport {
-  email: string
-  reservations: unknown[]
-  subscriptions: unknown[]
-  consents: { createdAt: string; source: string; productSlug: string; wordingText: string | null }[]
-  notices: { notificationId: string; productSlug: string; sentAt: string }[]
-  suppressed: boolean
-}
-
-interface ErasureAnswer {
-  erased: { reservations: number; subscriptions: number; consents: number; notices: number }
-}
+type PersonExport = RouteAnswer<'adminPeopleExport'>
 
 const SOURCE_LABELS: Record<string, string> = {
   widget: 'ウィジェット',
@@ -61,7 +50,7 @@ export function personalDataView(context: ViewContext): HTMLElement {
     const value = address()
     if (!value) return
     const answer = await context.attempt(() =>
-      context.api.post<PersonExport>('/api/admin/people/export', { email: value }),
+      context.api.post('adminPeopleExport', { email: value }),
     )
     if (!answer) return
     const download = el('button', { type: 'button' }, ['JSON をダウンロード'], {
@@ -115,7 +104,7 @@ export function personalDataView(context: ViewContext): HTMLElement {
     )
     if (!confirmed) return
     const answer = await context.attempt(() =>
-      context.api.post<ErasureAnswer>('/api/admin/people/erase', { email: value }),
+      context.api.post('adminPeopleErase', { email: value }),
     )
     if (!answer) return
     const { erased } = answer

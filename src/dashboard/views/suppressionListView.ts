@@ -1,15 +1,10 @@
 import { confirmAction } from '../dialogs.js'
 import { el, replaceChildren } from '../elements.js'
 import { formatTime } from '../texts.js'
+import type { RouteAnswer } from '../../lib/routes.js'
 import type { ViewContext } from './viewContext.js'
 
-/** One entry of POST /api/admin/suppressions/list. */
-interface SuppressionRow {
-  emailHash: string
-  email: string | null
-  reason: string
-  suppressedAt: string
-}
+type SuppressionRow = RouteAnswer<'adminSuppressionsList'>['suppressions'][number]
 
 const REASON_LABELS: Record<string, string> = {
   bounce: '宛先不明（バウンス）',
@@ -26,9 +21,7 @@ export function suppressionListView(context: ViewContext): HTMLElement {
 
   async function load(): Promise<void> {
     area.setAttribute('aria-busy', 'true')
-    const answer = await context.attempt(() =>
-      context.api.post<{ suppressions: SuppressionRow[] }>('/api/admin/suppressions/list', {}),
-    )
+    const answer = await context.attempt(() => context.api.post('adminSuppressionsList', {}))
     area.setAttribute('aria-busy', 'false')
     if (!answer) return replaceChildren(area, ['読み込めませんでした。'])
     if (answer.suppressions.length === 0) {
@@ -59,7 +52,7 @@ export function suppressionListView(context: ViewContext): HTMLElement {
         )
         if (!confirmed) return
         const done = await context.attempt(() =>
-          context.api.post('/api/admin/suppressions/lift', { emailHash: entry.emailHash }),
+          context.api.post('adminSuppressionsLift', { emailHash: entry.emailHash }),
         )
         if (done) context.notify(`${label} の配信停止を解除しました。`)
         await load()

@@ -49,25 +49,23 @@ function confirmResponses(success: Responses): Responses {
 export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
   {
     method: 'get',
-    path: '/api/notify-confirm',
+    route: 'notifyConfirm',
     operationId: 'showConfirmationPage',
     tag: 'Storefront',
     summary: 'Double opt-in confirmation page (the link in the confirmation e-mail)',
     description:
       'Only with `NOTIFY_DOUBLE_OPT_IN=true`. An HTML page with a button that POSTs the same token. Changes nothing (mail scanners follow links).',
-    security: 'none',
     query: z.object({ token: z.string().meta({ description: 'The signed token of the link.' }) }),
     responses: confirmResponses({ 200: { description: 'The confirmation page.', body: 'html' } }),
   },
   {
     method: 'post',
-    path: '/api/notify-confirm',
+    route: 'notifyConfirm',
     operationId: 'confirmSignup',
     tag: 'Storefront',
     summary: 'Confirm a restock sign-up (double opt-in)',
     description:
       'Sets `confirmedAt` once; a repeat changes nothing. The token is in the query or in an urlencoded body. Answers the done page, or JSON when `Accept` asks for JSON only.',
-    security: 'none',
     query: z.object({
       token: z.string().optional().meta({ description: 'The signed token of the link.' }),
     }),
@@ -83,13 +81,12 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/resend-webhook',
+    route: 'resendWebhook',
     operationId: 'receiveResendEvent',
     tag: 'Service',
     summary: "Resend's delivery events (bounces, complaints)",
     description:
       'Signed by Svix (`svix-id`, `svix-timestamp`, `svix-signature`, secret `RESEND_WEBHOOK_SECRET`); checked with the official verifier. A hard bounce or a complaint puts the address on the suppression list and ends its pending subscriptions. A message id seen before is answered `duplicate` and not handled again.',
-    security: 'none',
     body: {
       schema: z.object({ type: z.string(), created_at: z.string(), data: z.object({}) }),
       view: 'input',
@@ -119,13 +116,12 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/admin/people/export',
+    route: 'adminPeopleExport',
     operationId: 'exportPerson',
     tag: 'Admin',
     summary: 'Everything stored about an e-mail address (APPI Art. 33)',
     description:
       'Reservations, subscriptions (archived too), consent records with their wording, restock e-mails sent, and whether the address is suppressed. Logged with the request id, without the address.',
-    security: 'admin',
     body: { schema: personRequest, view: 'input', example: { email: EMAIL } },
     responses: admin({
       200: {
@@ -148,13 +144,12 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/admin/people/erase',
+    route: 'adminPeopleErase',
     operationId: 'erasePerson',
     tag: 'Admin',
     summary: 'Erase an e-mail address everywhere (APPI Art. 35)',
     description:
       'Removes its reservations, subscriptions, claims, consent records, its entries in notification histories (replaced by a count) and delivery snapshots, and every listing snapshot. A suppression stays as the hash only. Cannot be undone.',
-    security: 'admin',
     body: { schema: personRequest, view: 'input', example: { email: EMAIL } },
     responses: admin({
       200: {
@@ -180,12 +175,11 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/admin/suppressions/list',
+    route: 'adminSuppressionsList',
     operationId: 'listSuppressions',
     tag: 'Admin',
     summary: 'Addresses no e-mail goes to (bounces, complaints)',
     description: 'Most recent first.',
-    security: 'admin',
     body: { schema: z.object({}), view: 'input', example: {} },
     responses: admin({
       200: {
@@ -209,12 +203,11 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/admin/suppressions/lift',
+    route: 'adminSuppressionsLift',
     operationId: 'liftSuppression',
     tag: 'Admin',
     summary: 'Lift one suppression',
     description: 'The address may be e-mailed again; subscriptions it ended stay ended.',
-    security: 'admin',
     body: {
       schema: z.object({ emailHash: z.string() }),
       view: 'input',
@@ -223,7 +216,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
     responses: admin({
       200: {
         description: 'Lifted.',
-        body: answers.unsubscribedAnswer,
+        body: answers.suppressionLifted,
         examples: { success: { success: true } },
       },
       400: failure(
@@ -236,14 +229,13 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/.netlify/functions/retention-purge',
+    route: 'retentionPurge',
     operationId: 'purgeExpiredData',
     tag: 'Service',
     summary: 'Retention purge (scheduled daily)',
     description:
       'Deletes consent records a month after the last e-mail sent on them, subscriptions notified or unsubscribed more than `RETENTION_DAYS` ago, and unconfirmed double opt-in sign-ups after 7 days (docs/compliance.md).' +
       SCHEDULED_NOTE,
-    security: 'none',
     body: {
       schema: scheduledRequest,
       view: 'input',
