@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { Webhook } from 'svix'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { CONSENT_WORDING } from '../../src/lib/compliance/consentWording.js'
 import { launchChromium } from '../helpers/chromium.js'
 import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
 import {
@@ -18,6 +19,7 @@ const WEBHOOK_SECRET = `whsec_${Buffer.from('browser-webhook-secret-32-bytes!').
 const PRODUCT = 'hario-v60-dripper'
 const PERSON = 'hanako-people@example.jp'
 const BOUNCED = 'bounced-people@example.jp'
+const WIDGET_SHOPPER = 'widget-people@example.jp'
 
 let server: RunningDevServer
 let browser: Browser
@@ -76,6 +78,34 @@ describeInChromium('admin dashboard: opt-outs and personal data in a real browse
   afterAll(async () => {
     await browser?.close()
     await server?.stop()
+  })
+
+  it('the widgets show the consent wording beside their buttons; a widget sign-up records it as its source', async () => {
+    const shopper = await browser.newPage()
+    await shopper.goto(`${server.url}/demo/`)
+    const notify = shopper.locator('shop-notify').first()
+    const button = notify.getByRole('button', { name: '入荷したら知らせる' })
+    await button.waitFor()
+    const described = await button.evaluate((element) => {
+      const id = element.getAttribute('aria-describedby')
+      return (element.getRootNode() as ShadowRoot).getElementById(id ?? '')?.textContent
+    })
+    expect(described).toBe(CONSENT_WORDING['restock-notice'])
+    await expect(
+      shopper.locator('shop-reserve').first().getByText(CONSENT_WORDING.reservation).count(),
+    ).resolves.toBe(1)
+    await notify.getByLabel('メールアドレス').fill(WIDGET_SHOPPER)
+    await button.click()
+    await notify.getByText('登録しました').waitFor()
+    await shopper.close()
+    const exported = await server.postJson(
+      '/api/admin/people/export',
+      { email: WIDGET_SHOPPER },
+      ADMIN,
+    )
+    expect(exported.body.consents).toMatchObject([
+      { kind: 'restock-notice', source: 'widget', wordingText: CONSENT_WORDING['restock-notice'] },
+    ])
   })
 
   it('warns before setting an opted-out subscriber back to pending, and cancelling changes nothing', async () => {
