@@ -8,6 +8,9 @@ import signupModule from '../../netlify/functions/notify-signup.js'
 import statusModule from '../../netlify/functions/admin-notify-status.js'
 import reservationModule from '../../netlify/functions/reservation.js'
 import webhookModule from '../../netlify/functions/resend-webhook.js'
+import { loadConfig } from '../../src/lib/config.js'
+import { createLogger } from '../../src/lib/log.js'
+import { notifySignup } from '../../src/lib/subscriptions/notifySignup.js'
 import { CONSENT_WORDING } from '../../src/lib/compliance/consentWording.js'
 import { openComplianceStores } from '../../src/lib/storage/complianceStores.js'
 import { fakeContext } from '../helpers/context.js'
@@ -283,6 +286,30 @@ describe('double opt-in (NOTIFY_DOUBLE_OPT_IN=true)', () => {
     expect(await confirmed.json()).toEqual({ success: true, alreadyConfirmed: false })
     const sent = await send(productSlug)
     expect(sent.body.recipientEmails).toEqual([email])
+  })
+
+  it('re-sends the link at most once a minute per address (controlled clock)', async () => {
+    process.env.NOTIFY_DOUBLE_OPT_IN = 'true'
+    const email = unique('clock')
+    const links = () => resend.requests.filter((r) => r.path === '/emails' && r.json?.to === email)
+    let now = Date.UTC(2026, 10, 22, 3, 0, 0)
+    const signUpAt = async (ms: number) => {
+      now = ms
+      const context = fakeContext()
+      await notifySignup(
+        { email, productSlug: 'mino-yaki-mug' },
+        { context, config: loadConfig(), log: createLogger('test'), now: () => new Date(now) },
+      )
+      await context.settled()
+    }
+    const start = now
+    await signUpAt(start)
+    await signUpAt(start + 59_999)
+    expect(links()).toHaveLength(1)
+    await signUpAt(start + 60_000)
+    expect(links()).toHaveLength(2)
+    await signUpAt(start + 60_001)
+    expect(links()).toHaveLength(2)
   })
 
   it('re-sends the link at most once a minute per address', async () => {
