@@ -22,7 +22,6 @@ import {
   freshProduct,
   PRODUCT,
   resendReply,
-  SECRET,
   startSite,
   useSendEnvironment,
 } from '../restock/restockTestKit.js'
