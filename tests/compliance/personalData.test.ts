@@ -131,6 +131,10 @@ describe('POST /api/admin/people/export and /erase', () => {
       suppressed: true,
     })
     expect(exported.body.notices[0].sentAt).toMatch(/^\d{4}-\d\d-\d\dT/)
+    expect(exported.body.consents.map((c: { kind: string }) => c.kind).sort()).toEqual([
+      'reservation',
+      'restock-notice',
+    ])
 
     const erased = await post(
       eraseModule,
@@ -141,7 +145,14 @@ describe('POST /api/admin/people/export and /erase', () => {
     expect(erased.status).toBe(200)
     expect(erased.body).toMatchObject({
       success: true,
-      erased: { reservations: 1, subscriptions: 1, notices: 1, suppressionKept: true },
+      erased: {
+        reservations: 1,
+        subscriptions: 1,
+        consents: 2,
+        notices: 1,
+        deliveries: 1,
+        suppressionKept: true,
+      },
     })
     expect(await filesHolding(blobs.directory, ERASED)).toEqual([])
     expect(await filesHolding(blobs.directory, KEPT)).not.toEqual([])

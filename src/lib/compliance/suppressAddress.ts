@@ -33,7 +33,7 @@ export async function suppressAddress(
   await mapWithConcurrency(pending, 10, async (subscription) => {
     const updated = await deps.subscriptions.update(subscription, (current) =>
       current.status === 'pending'
-        ? { ...current, status: 'unsubscribed', unsubscribedAt: current.unsubscribedAt ?? at }
+        ? { ...current, status: 'unsubscribed', unsubscribedAt: at }
         : current,
     )
     if (updated?.status === 'unsubscribed') unsubscribed += 1
