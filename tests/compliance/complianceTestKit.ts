@@ -4,8 +4,6 @@ import type { Context } from '@netlify/functions'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 
-export const ADMIN_TOKEN = 'compliance-admin-token'
-export const UNSUBSCRIBE_SECRET = 'compliance-unsubscribe-secret'
 export const PRODUCT = 'hario-v60-dripper'
 
 type Handler = (req: Request, context: Context) => Promise<Response>

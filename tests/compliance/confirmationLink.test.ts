@@ -6,9 +6,9 @@ import {
 } from '../../src/lib/subscriptions/confirmationToken.js'
 import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
 import { fakeContext } from '../helpers/context.js'
-import { SECRET, seedSubscription, useRestockEnvironment } from '../restock/restockTestKit.js'
+import { SECRET, seedSubscription, useRestockSettings } from '../restock/restockTestKit.js'
 
-const restock = useRestockEnvironment()
+const restock = useRestockSettings()
 const BASE = 'http://localhost:8888/api/notify-confirm'
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' }
 // why: a fixed expiry far ahead, so no test depends on the wall clock's day

@@ -14,19 +14,19 @@ import { notifySignup } from '../../src/lib/subscriptions/notifySignup.js'
 import { CONSENT_WORDING } from '../../src/lib/compliance/consentWording.js'
 import { openComplianceStores } from '../../src/lib/storage/complianceStores.js'
 import { fakeContext } from '../helpers/context.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 import {
-  ADMIN_TOKEN,
   FROM,
   freshProduct,
   PRODUCT,
   resendReply,
   startSite,
-  useSendEnvironment,
+  useSendSettings,
 } from '../restock/restockTestKit.js'
 
-const restock = useSendEnvironment()
+const restock = useSendSettings()
 const WEBHOOK_SECRET = `whsec_${Buffer.from('consent-webhook-secret-32-bytes!').toString('base64')}`
 const SHOP = {
   SHOP_NAME: '株式会社テスト商店',

@@ -7,30 +7,25 @@ import sendModule from '../../netlify/functions/admin-notify-send.js'
 import signupModule from '../../netlify/functions/notify-signup.js'
 import reservationModule from '../../netlify/functions/reservation.js'
 import webhookModule from '../../netlify/functions/resend-webhook.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
-import { captureLogs, logText, type LogLine } from '../forms/formTestKit.js'
-import { resendReply, startSite } from '../restock/restockTestKit.js'
-import {
-  ADMIN_TOKEN,
-  filesHolding,
-  post,
-  PRODUCT,
-  UNSUBSCRIBE_SECRET,
-} from './complianceTestKit.js'
+import { logText, useLogCapture } from '../helpers/logs.js'
+import { ADMIN_TOKEN, useApiTokens } from '../helpers/tokens.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
+import { SEND_CONFIG, resendReply, SECRET, startSite } from '../restock/restockTestKit.js'
+import { filesHolding, post, PRODUCT } from './complianceTestKit.js'
 
 const ERASED = 'erase-me@example.test'
 const KEPT = 'keep-me@example.test'
 const WEBHOOK_SECRET = `whsec_${Buffer.from('people-webhook-secret-32-bytes!!').toString('base64')}`
 
-let blobs: RunningBlobsServer
+const blobs = useBlobsServer()
+const logs = useLogCapture()
+useApiTokens()
 let resend: RecordingServer
 let site: Awaited<ReturnType<typeof startSite>>
-const logs: LogLine[] = []
 
 beforeAll(async () => {
-  blobs = await startBlobsServer()
   resend = await startRecordingServer()
   resend.reply = resendReply()
   site = await startSite(deliverModule)
@@ -39,21 +34,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await site.close()
   await resend.close()
-  await blobs.stop()
 })
 
 beforeEach(() => {
-  logs.length = 0
-  captureLogs(logs)
   Object.assign(process.env, {
-    NETLIFY_BLOBS_CONTEXT: blobs.blobsContext,
-    ADMIN_API_TOKEN: ADMIN_TOKEN,
-    UNSUBSCRIBE_SECRET,
+    UNSUBSCRIBE_SECRET: SECRET,
     RESEND_API_KEY: 're_test_key',
     RESEND_FROM_EMAIL: 'Shop <shop@example.test>',
     RESEND_BASE_URL: resend.url,
     RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET,
     SITE_URL: 'https://shop.example.test',
+    SHOP_NAME: SEND_CONFIG.shopName,
+    SHOP_ADDRESS: SEND_CONFIG.shopAddress,
+    SHOP_CONTACT: SEND_CONFIG.shopContact,
   })
 })
 

@@ -4,9 +4,9 @@ import webhookModule from '../../netlify/functions/resend-webhook.js'
 import { openComplianceStores } from '../../src/lib/storage/complianceStores.js'
 import { fakeContext } from '../helpers/context.js'
 import { readJson } from '../helpers/requests.js'
-import { freshProduct, seedSubscription, useSendEnvironment } from '../restock/restockTestKit.js'
+import { freshProduct, seedSubscription, useSendSettings } from '../restock/restockTestKit.js'
 
-const restock = useSendEnvironment()
+const restock = useSendSettings()
 // why: the format Resend shows in its dashboard (base64 after `whsec_`)
 const SECRET = `whsec_${Buffer.from('resend-webhook-test-secret-32byte').toString('base64')}`
 

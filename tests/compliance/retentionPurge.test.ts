@@ -7,9 +7,9 @@ import { openComplianceStores } from '../../src/lib/storage/complianceStores.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import { freshProduct, seedSubscription, useSendEnvironment } from '../restock/restockTestKit.js'
+import { freshProduct, seedSubscription, useSendSettings } from '../restock/restockTestKit.js'
 
-const restock = useSendEnvironment()
+const restock = useSendSettings()
 const DAY = 24 * 60 * 60_000
 const T0 = Date.UTC(2026, 0, 10, 0, 0, 0)
 const at = (ms: number) => new Date(ms).toISOString()
@@ -84,11 +84,14 @@ describe('retention purge', () => {
     expect(await consentOf(pending)).not.toBeNull()
 
     // a shorter RETENTION_DAYS is honoured
-    await restock.repositories.subscriptions.update(pending.subscription, (s) => ({
-      ...s,
-      status: 'notified',
-      notifiedAt: at(T0 + 30 * DAY),
-    }))
+    await restock.repositories.subscriptions.update(
+      pending.subscription,
+      (s: NotifySubscription) => ({
+        ...s,
+        status: 'notified',
+        notifiedAt: at(T0 + 30 * DAY),
+      }),
+    )
     await purgeAt(T0 + 40 * DAY, 30)
     expect(await restock.repositories.subscriptions.get(pending.subscription)).not.toBeNull()
     await purgeAt(T0 + 61 * DAY, 30)

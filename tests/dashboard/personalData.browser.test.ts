@@ -4,8 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { join } from 'node:path'
 import { filesHolding } from '../compliance/complianceTestKit.js'
 import { CONSENT_WORDING } from '../../src/lib/compliance/consentWording.js'
-import { launchChromium } from '../helpers/chromium.js'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { launchChromium } from '../../platform/chromium.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import {
   buildDashboard,
   describeInChromium,

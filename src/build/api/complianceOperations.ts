@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { EMAIL_INVALID, EMAIL_REQUIRED } from '../compliance/personRequest.js'
+import { EMAIL_INVALID, EMAIL_REQUIRED } from '../../lib/compliance/personRequest.js'
 import { SCHEDULED_NOTE, scheduledRequest } from './deliveryOperations.js'
 import {
   adminErrors,
