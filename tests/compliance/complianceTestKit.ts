@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Context } from '@netlify/functions'
+import { Webhook } from 'svix'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 
@@ -40,3 +41,38 @@ export async function filesHolding(directory: string, needle: string): Promise<s
   }
   return found
 }
+
+/** The Resend webhook signing secret of the tests, in the format Resend shows (`whsec_` + base64). */
+export const WEBHOOK_SECRET = `whsec_${Buffer.from('resend-webhook-test-secret-32byte').toString('base64')}`
+
+/** A Resend event as Svix signs it; `at` is the signature time (default now). */
+export function signedWebhook(
+  url: string,
+  event: unknown,
+  options: { at?: Date; secret?: string; id?: string } = {},
+): Request {
+  const body = JSON.stringify(event)
+  const id = options.id ?? `msg_${crypto.randomUUID()}`
+  const at = options.at ?? new Date()
+  return new Request(url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'svix-id': id,
+      'svix-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'svix-signature': new Webhook(options.secret ?? WEBHOOK_SECRET).sign(id, at, body),
+    },
+    body,
+  })
+}
+
+/** A hard bounce (`Permanent`) or another bounce type of `to`, as Resend reports it. */
+export function bounceEvent(to: string, type = 'Permanent') {
+  return {
+    type: 'email.bounced',
+    created_at: '2026-11-22T03:00:00.000Z',
+    data: { email_id: crypto.randomUUID(), to: [to], bounce: { type, message: 'mailbox unknown' } },
+  }
+}
+
+export const WEBHOOK_URL = 'http://localhost:8888/api/resend-webhook'

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { Webhook } from 'svix'
 import confirmModule from '../../netlify/functions/notify-confirm.js'
 import deliverModule from '../../netlify/functions/notify-deliver-background.js'
 import exportModule from '../../netlify/functions/admin-people-export.js'
@@ -17,6 +16,7 @@ import { fakeContext } from '../helpers/context.js'
 import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
+import { bounceEvent, signedWebhook, WEBHOOK_SECRET, WEBHOOK_URL } from './complianceTestKit.js'
 import {
   FROM,
   freshProduct,
@@ -27,7 +27,6 @@ import {
 } from '../restock/restockTestKit.js'
 
 const restock = useSendSettings()
-const WEBHOOK_SECRET = `whsec_${Buffer.from('consent-webhook-secret-32-bytes!').toString('base64')}`
 const SHOP = {
   SHOP_NAME: '株式会社テスト商店',
   SHOP_ADDRESS: '〒100-0001 東京都千代田区千代田1-1',
@@ -224,25 +223,7 @@ describe('opt-out honoured everywhere', () => {
     const productSlug = 'kyusu-tokoname'
     const email = unique('bounce')
     await signUp(email, productSlug)
-    const event = JSON.stringify({
-      type: 'email.bounced',
-      created_at: new Date().toISOString(),
-      data: { to: [email], bounce: { type: 'Permanent' } },
-    })
-    const id = `msg_${crypto.randomUUID()}`
-    const now = new Date()
-    const hook = await webhookModule(
-      new Request('http://localhost:8888/api/resend-webhook', {
-        method: 'POST',
-        headers: {
-          'svix-id': id,
-          'svix-timestamp': String(Math.floor(now.getTime() / 1000)),
-          'svix-signature': new Webhook(WEBHOOK_SECRET).sign(id, now, event),
-        },
-        body: event,
-      }),
-      fakeContext(),
-    )
+    const hook = await webhookModule(signedWebhook(WEBHOOK_URL, bounceEvent(email)), fakeContext())
     expect(hook.status).toBe(200)
     resend.requests.length = 0
     const again = await signUp(email, productSlug)

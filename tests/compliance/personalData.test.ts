@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { Webhook } from 'svix'
 import eraseModule from '../../netlify/functions/admin-people-erase.js'
 import exportModule from '../../netlify/functions/admin-people-export.js'
 import deliverModule from '../../netlify/functions/notify-deliver-background.js'
@@ -13,11 +12,17 @@ import { logText, useLogCapture } from '../helpers/logs.js'
 import { ADMIN_TOKEN, useApiTokens } from '../helpers/tokens.js'
 import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { SEND_CONFIG, resendReply, SECRET, startSite } from '../restock/restockTestKit.js'
-import { filesHolding, post, PRODUCT } from './complianceTestKit.js'
+import {
+  filesHolding,
+  post,
+  PRODUCT,
+  signedWebhook,
+  WEBHOOK_SECRET,
+  WEBHOOK_URL,
+} from './complianceTestKit.js'
 
 const ERASED = 'erase-me@example.test'
 const KEPT = 'keep-me@example.test'
-const WEBHOOK_SECRET = `whsec_${Buffer.from('people-webhook-secret-32-bytes!!').toString('base64')}`
 
 const blobs = useBlobsServer()
 const logs = useLogCapture()
@@ -50,24 +55,13 @@ beforeEach(() => {
   })
 })
 
-async function complain(email: string) {
-  const body = JSON.stringify({
+function complain(email: string) {
+  const event = {
     type: 'email.complained',
     created_at: '2026-11-22T05:00:00.000Z',
     data: { to: [email] },
-  })
-  const id = `msg_${crypto.randomUUID()}`
-  const now = new Date()
-  const request = new Request('http://localhost:8888/api/resend-webhook', {
-    method: 'POST',
-    headers: {
-      'svix-id': id,
-      'svix-timestamp': String(Math.floor(now.getTime() / 1000)),
-      'svix-signature': new Webhook(WEBHOOK_SECRET).sign(id, now, body),
-    },
-    body,
-  })
-  return webhookModule(request, fakeContext())
+  }
+  return webhookModule(signedWebhook(WEBHOOK_URL, event), fakeContext())
 }
 
 describe('POST /api/admin/people/export and /erase', () => {

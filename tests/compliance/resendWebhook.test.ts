@@ -1,40 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { Webhook } from 'svix'
 import webhookModule from '../../netlify/functions/resend-webhook.js'
 import { openComplianceStores } from '../../src/lib/storage/complianceStores.js'
 import { fakeContext } from '../helpers/context.js'
 import { readJson } from '../helpers/requests.js'
+import { bounceEvent, signedWebhook, WEBHOOK_SECRET, WEBHOOK_URL } from './complianceTestKit.js'
 import { freshProduct, seedSubscription, useSendSettings } from '../restock/restockTestKit.js'
 
 const restock = useSendSettings()
-// why: the format Resend shows in its dashboard (base64 after `whsec_`)
-const SECRET = `whsec_${Buffer.from('resend-webhook-test-secret-32byte').toString('base64')}`
-
-function bounceEvent(to: string, type = 'Permanent') {
-  return {
-    type: 'email.bounced',
-    created_at: '2026-11-22T03:00:00.000Z',
-    data: { email_id: crypto.randomUUID(), to: [to], bounce: { type, message: 'mailbox unknown' } },
-  }
-}
-
-/** A Resend webhook request as Svix signs it; `at` is the signature time (default now). */
-function signedRequest(event: unknown, options: { at?: Date; secret?: string; id?: string } = {}) {
-  const body = JSON.stringify(event)
-  const id = options.id ?? `msg_${crypto.randomUUID()}`
-  const at = options.at ?? new Date()
-  const signature = new Webhook(options.secret ?? SECRET).sign(id, at, body)
-  return new Request('http://localhost:8888/api/resend-webhook', {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'svix-id': id,
-      'svix-timestamp': String(Math.floor(at.getTime() / 1000)),
-      'svix-signature': signature,
-    },
-    body,
-  })
-}
+const SECRET = WEBHOOK_SECRET
+const signedRequest = (event: unknown, options?: Parameters<typeof signedWebhook>[2]) =>
+  signedWebhook(WEBHOOK_URL, event, options)
 
 async function call(request: Request) {
   return readJson(await webhookModule(request, fakeContext()))

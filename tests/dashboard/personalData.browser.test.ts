@@ -1,8 +1,12 @@
 import type { Browser, Page } from 'playwright-core'
-import { Webhook } from 'svix'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { join } from 'node:path'
-import { filesHolding } from '../compliance/complianceTestKit.js'
+import {
+  bounceEvent,
+  filesHolding,
+  signedWebhook,
+  WEBHOOK_SECRET,
+} from '../compliance/complianceTestKit.js'
 import { CONSENT_WORDING } from '../../src/lib/compliance/consentWording.js'
 import { launchChromium } from '../../platform/chromium.js'
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
@@ -17,7 +21,6 @@ import {
 } from './browserKit.js'
 
 const ADMIN = 'people-admin-token'
-const WEBHOOK_SECRET = `whsec_${Buffer.from('browser-webhook-secret-32-bytes!').toString('base64')}`
 const PRODUCT = 'hario-v60-dripper'
 const PERSON = 'hanako-people@example.jp'
 const BOUNCED = 'bounced-people@example.jp'
@@ -35,21 +38,11 @@ async function signUp(email: string): Promise<string> {
 }
 
 async function bounce(email: string): Promise<void> {
-  const body = JSON.stringify({
-    type: 'email.bounced',
-    created_at: '2026-11-22T03:00:00.000Z',
-    data: { to: [email], bounce: { type: 'Permanent' } },
-  })
-  const id = `msg_${crypto.randomUUID()}`
-  const now = new Date()
-  const response = await fetch(`${server.url}/api/resend-webhook`, {
+  const signed = signedWebhook(`${server.url}/api/resend-webhook`, bounceEvent(email))
+  const response = await fetch(signed.url, {
     method: 'POST',
-    headers: {
-      'svix-id': id,
-      'svix-timestamp': String(Math.floor(now.getTime() / 1000)),
-      'svix-signature': new Webhook(WEBHOOK_SECRET).sign(id, now, body),
-    },
-    body,
+    headers: signed.headers,
+    body: await signed.text(),
   })
   expect(response.status).toBe(200)
 }

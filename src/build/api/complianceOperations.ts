@@ -7,9 +7,9 @@ import {
   jsonPostErrors,
   mergeResponses,
   METHOD_NOT_ALLOWED,
-  RATE_LIMITED,
   type ApiOperation,
   type Responses,
+  signedLinkResponses,
 } from './operationSpec.js'
 import * as answers from './responseSchemas.js'
 
@@ -28,22 +28,15 @@ const invalidEmail: Responses = {
 }
 
 function confirmResponses(success: Responses): Responses {
-  const asPage = (spec: ReturnType<typeof failure>) => ({ ...spec, alsoHtml: true })
-  return {
-    ...success,
-    400: asPage(failure('The token is missing or garbled.', 'Invalid confirmation link')),
-    403: asPage(
-      failure('The signature does not match.', 'Confirmation link signature is not valid'),
-    ),
-    404: asPage(failure('The sign-up no longer exists.', 'Subscription not found')),
-    405: asPage(METHOD_NOT_ALLOWED),
-    410: asPage(failure('More than 7 days old.', 'Confirmation link has expired')),
-    429: RATE_LIMITED,
-    500: asPage(failure('Unexpected failure.', 'Internal server error')),
-    503: asPage(
-      failure('`UNSUBSCRIBE_SECRET` is not set.', 'Confirmation is not available right now'),
-    ),
-  }
+  return signedLinkResponses(
+    success,
+    {
+      invalid: 'Invalid confirmation link',
+      forged: 'Confirmation link signature is not valid',
+      unavailable: 'Confirmation is not available right now',
+    },
+    { 410: failure('More than 7 days old.', 'Confirmation link has expired') },
+  )
 }
 
 export const COMPLIANCE_OPERATIONS: ApiOperation[] = [

@@ -16,6 +16,7 @@ import {
   RATE_LIMITED,
   type ApiOperation,
   type Responses,
+  signedLinkResponses,
 } from './operationSpec.js'
 import * as answers from './responseSchemas.js'
 
@@ -188,19 +189,9 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
 ]
 
 function unsubscribeResponses(success: Responses): Responses {
-  const asPage = (spec: ReturnType<typeof failure>) => ({ ...spec, alsoHtml: true })
-  return {
-    ...success,
-    400: asPage(failure('The token is missing or garbled.', 'Invalid unsubscribe link')),
-    403: asPage(
-      failure('The signature does not match.', 'Unsubscribe link signature is not valid'),
-    ),
-    404: asPage(failure('The subscription no longer exists.', 'Subscription not found')),
-    405: asPage(METHOD_NOT_ALLOWED),
-    429: RATE_LIMITED,
-    500: asPage(failure('Unexpected failure.', 'Internal server error')),
-    503: asPage(
-      failure('`UNSUBSCRIBE_SECRET` is not set.', 'Unsubscribe is not available right now'),
-    ),
-  }
+  return signedLinkResponses(success, {
+    invalid: 'Invalid unsubscribe link',
+    forged: 'Unsubscribe link signature is not valid',
+    unavailable: 'Unsubscribe is not available right now',
+  })
 }
