@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { beforeAll, describe, expect, it } from 'vitest'
 import handler from '../../netlify/functions/openapi.js'
-import { renderApiReference } from '../../src/lib/api/apiReference.js'
-import { currentOpenApiDocument } from '../../scripts/build-openapi.js'
+import { renderApiReference } from '../../src/build/api/apiReference.js'
+import { currentOpenApiDocument } from '../../src/build/api/currentOpenApiDocument.js'
 import { OPENAPI_JSON } from '../../src/generated/openapi.js'
 import { fakeContext } from '../helpers/context.js'
 import { answerValidator, openApiDocumentErrors } from './openApiValidator.js'
@@ -43,7 +43,9 @@ describe('the OpenAPI document', () => {
         const schemes = operation.security.flatMap((entry: object) => Object.keys(entry))
         if (route.startsWith('/api/admin/') && /archive|unarchive|delete/.test(route)) {
           expect(schemes, route).toEqual(['preorderToken'])
-        } else if (route.includes('admin') || route.endsWith('/notify-deliver-background')) {
+        } else if (route.endsWith('/notify-deliver-background')) {
+          expect(schemes, route).toEqual(['deliveryTicket'])
+        } else if (route.includes('admin')) {
           expect(schemes, route).toEqual(['adminToken'])
         } else {
           expect(schemes, route).toEqual([])

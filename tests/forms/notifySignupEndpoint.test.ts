@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import handler from '../../netlify/functions/notify-signup.js'
 import { signupClaimKey as claimKey } from '../../src/lib/storage/blobLayout.js'
 import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
@@ -7,7 +7,9 @@ import { openRepositories } from '../../src/lib/storage/repositories.js'
 import { blobsContextFor } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import { catalogueProduct, eventsOf, TEXTS, useFormEnvironment } from './formTestKit.js'
+import { catalogueProduct, clearOutbound, TEXTS } from './formTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { eventsOf, useLogCapture } from '../helpers/logs.js'
 
 /** How old a claim whose record never appeared must be to be taken over (storage/recordClaims.ts). */
 const CLAIM_WRITE_GRACE_MS = 3_000
@@ -17,7 +19,9 @@ const PATH = '/api/notify-signup'
 const PRODUCT = 'chasen-takayama'
 const OTHER_PRODUCT = 'kyusu-tokoname'
 const CROWD_PRODUCT = 'nambu-tekki-kettle'
-const { logs } = useFormEnvironment()
+useBlobsServer()
+beforeAll(clearOutbound)
+const logs = useLogCapture()
 
 async function signup(body: unknown) {
   const context = fakeContext()

@@ -1,22 +1,18 @@
 import type { Store } from '@netlify/blobs'
 import { getStore } from '@netlify/blobs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   claimAndCreate,
   claimRecord,
   type ClaimedCreateOptions,
   type HolderState,
 } from '../../src/lib/storage/recordClaims.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
 
 /** How old a claim whose record never appeared must be to be taken over (storage/recordClaims.ts). */
 const CLAIM_WRITE_GRACE_MS = 3_000
 
-let blobs: RunningBlobsServer
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-})
-afterAll(() => blobs.stop())
+useBlobsServer()
 
 const KEY = 'claims/product/pair'
 let counter = 0

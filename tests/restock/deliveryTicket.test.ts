@@ -3,13 +3,13 @@ import deliverModule from '../../netlify/functions/notify-deliver-background.js'
 import { issueDeliveryTicket } from '../../src/lib/restock/deliveryTicket.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
+import { captureLogs, type LogLine } from '../helpers/logs.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 import {
-  ADMIN_TOKEN,
-  captureLogs,
   checkTicket as checkDeliveryTicket,
   FROM,
   SECRET,
-  useRestockEnvironment,
+  useRestockSettings,
 } from './restockTestKit.js'
 
 /**
@@ -18,7 +18,7 @@ import {
  * is not a ticket.
  */
 
-useRestockEnvironment()
+useRestockSettings()
 const PATH = '/.netlify/functions/notify-deliver-background'
 const AT = Date.UTC(2026, 10, 23, 12, 0, 0)
 /** How long a ticket lives (docs/architecture.md "Restock delivery"). */
@@ -40,17 +40,9 @@ async function callWith(ticket: string | null, notificationId: string) {
   return readJson(response)
 }
 
-/** The log spies, emptied (a spy is shared by every test of the file). */
-function freshLogs() {
-  const logs = captureLogs()
-  logs.error.mockClear()
-  logs.info.mockClear()
-  return logs
-}
-
-function rejections(logs: ReturnType<typeof captureLogs>): string[] {
-  return logs.error.mock.calls
-    .map(([line]) => JSON.parse(String(line)))
+/** The reasons of the refused tickets logged in `lines`. */
+function rejections(lines: LogLine[]): string[] {
+  return lines
     .filter((line) => line.event === 'restock.delivery.ticket_rejected')
     .map((line) => line.reason)
 }
@@ -94,7 +86,7 @@ describe('checking a delivery ticket', () => {
 
 describe('POST /.netlify/functions/notify-deliver-background', () => {
   it('refuses the admin token, a badly signed ticket and an expired one with 401', async () => {
-    const logs = freshLogs()
+    const logs = captureLogs()
     const badlySigned = issueDeliveryTicket('notif_t1', 'another-secret', Date.now())
     const expired = issueDeliveryTicket('notif_t1', SECRET, Date.UTC(2020, 0, 1))
     for (const ticket of [ADMIN_TOKEN, badlySigned, expired]) {
@@ -106,7 +98,7 @@ describe('POST /.netlify/functions/notify-deliver-background', () => {
   })
 
   it('refuses a ticket for another notification (foreign) with 401', async () => {
-    const logs = freshLogs()
+    const logs = captureLogs()
     const ticket = issueDeliveryTicket('notif_other', SECRET, Date.now())
     const { status, body } = await callWith(ticket, 'notif_t2')
     expect(status).toBe(401)
@@ -115,7 +107,7 @@ describe('POST /.netlify/functions/notify-deliver-background', () => {
   })
 
   it('admits a ticket once; the same ticket again (a replay) gets 401', async () => {
-    const logs = freshLogs()
+    const logs = captureLogs()
     const id = `notif_replay-${crypto.randomUUID()}`
     const ticket = issueDeliveryTicket(id, SECRET, Date.now())
     const first = await callWith(ticket, id)

@@ -10,19 +10,12 @@ import { issueDeliveryTicket } from '../../src/lib/restock/deliveryTicket.js'
 import { sendRestockNotification } from '../../src/lib/restock/sendRestockNotification.js'
 import { resumeStalledDeliveries } from '../../src/lib/restock/stalledDeliveries.js'
 import { fakeContext } from '../helpers/context.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import { EMAIL_READY, useDeliveryHarness } from './deliveryHarness.js'
-import {
-  ADMIN_TOKEN,
-  captureLogs,
-  fakeClock,
-  FROM,
-  resendReply,
-  SECRET,
-  seedMany,
-  ticketIn,
-} from './restockTestKit.js'
+import { fakeClock, FROM, resendReply, SECRET, seedMany, ticketIn } from './restockTestKit.js'
+import { captureLogs } from '../helpers/logs.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
 /**
  * Resuming a restock delivery: by hand (POST /api/admin/notify/resume) and by the scheduled
@@ -203,7 +196,7 @@ describe('the scheduled sweep of stalled deliveries', () => {
       ok: true,
       notificationId: id,
     })
-    const lines = logs.info.mock.calls.map(([line]) => JSON.parse(String(line)))
+    const lines = logs.filter((line) => line.level === 'info')
     expect(
       lines.filter((line) => line.notificationId === id && line.requestId === 'schedule-test'),
     ).toEqual([
@@ -249,7 +242,7 @@ describe('the scheduled sweep of stalled deliveries', () => {
     expect(sweep.leftForHand).toContain(id)
     expect(sweep.resumed).not.toContain(id)
     expect(startsOf(id)).toEqual([])
-    const warnings = logs.error.mock.calls.map(([line]) => JSON.parse(String(line)))
+    const warnings = logs.filter((line) => line.level !== 'info')
     expect(warnings).toContainEqual(
       expect.objectContaining({
         level: 'warn',

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ROUTES } from '../../lib/routes.js'
 import type { ApiOperation, ResponseSpec } from './operationSpec.js'
 import {
   errorBody,
@@ -23,9 +24,19 @@ const SECURITY_SCHEMES = {
     description:
       'The `PREORDER_API_TOKEN` group: archive, archive lists, unarchive, delete. When `PREORDER_API_TOKEN` is unset, the `ADMIN_API_TOKEN` is accepted instead.',
   },
+  deliveryTicket: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A delivery ticket: made by this deploy for one run of one notice (signed with a key derived from `UNSUBSCRIBE_SECRET`), valid 5 minutes, used once. Only the send, the resume endpoint and the scheduled resume make them; no token group is accepted.',
+  },
 }
 
-const SCHEME_OF = { admin: 'adminToken', preorder: 'preorderToken' } as const
+const SCHEME_OF = {
+  admin: 'adminToken',
+  preorder: 'preorderToken',
+  'delivery-ticket': 'deliveryTicket',
+} as const
 
 const DESCRIPTION = [
   'The back end of a Japanese online shop: reservations, restock notifications, site search and the admin API.',
@@ -109,7 +120,7 @@ function requestBody(operation: ApiOperation, names: SchemaNames): Json | undefi
       schema: z.toJSONSchema(operation.formBody, { target: 'draft-2020-12', io: 'input' }),
     }
   }
-  return { required: operation.security === 'none', content }
+  return { required: ROUTES[operation.route].auth === 'none', content }
 }
 
 function response(
@@ -147,6 +158,12 @@ export function buildOpenApiDocument(operations: ApiOperation[], version: string
   const names = new SchemaNames()
   const paths: Record<string, Json> = {}
   for (const operation of operations) {
+    const { path, methods, auth } = ROUTES[operation.route]
+    if (!(methods as readonly string[]).includes(operation.method.toUpperCase())) {
+      throw new Error(
+        `${operation.operationId}: ${operation.route} answers ${methods.join(', ')}, not ${operation.method.toUpperCase()} (src/lib/routes.ts)`,
+      )
+    }
     const responses = Object.fromEntries(
       Object.entries(operation.responses)
         .sort(([a], [b]) => Number(a) - Number(b))
@@ -157,13 +174,13 @@ export function buildOpenApiDocument(operations: ApiOperation[], version: string
       tags: [operation.tag],
       summary: operation.summary,
       description: operation.description,
-      security: operation.security === 'none' ? [] : [{ [SCHEME_OF[operation.security]]: [] }],
+      security: auth === 'none' ? [] : [{ [SCHEME_OF[auth]]: [] }],
       parameters: parameters(operation),
       requestBody: requestBody(operation, names),
       responses,
     }
-    paths[operation.path] = {
-      ...paths[operation.path],
+    paths[path] = {
+      ...paths[path],
       [operation.method]: JSON.parse(JSON.stringify(entry)),
     }
   }
