@@ -2,9 +2,7 @@ import type { Config } from '@netlify/functions'
 import { z } from '../../src/generated/zod.js'
 import { purgeExpiredData } from '../../src/lib/compliance/retentionPurge.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
-import { jsonResponse } from '../../src/lib/http/response.js'
-import { openComplianceStores } from '../../src/lib/storage/complianceStores.js'
-import { openRepositories } from '../../src/lib/storage/repositories.js'
+import { openServices } from '../../src/lib/services.js'
 
 /**
  * Scheduled function: once a day, deletes what the retention periods of docs/compliance.md let
@@ -14,18 +12,14 @@ export default defineEndpoint({
   methods: ['POST'],
   auth: 'none',
   body: z.object({ next_run: z.string().optional() }),
-  handle: async ({ context, config, log }) => {
-    const { consents, store } = openComplianceStores(context)
-    const deleted = await purgeExpiredData({
-      repositories: openRepositories(context),
-      consents,
-      store,
+  handle: async ({ context, config, log }) => ({
+    deleted: await purgeExpiredData({
+      repositories: openServices(context, config, log).repositories,
       log,
       retentionDays: config.retentionDays,
       now: () => new Date(),
-    })
-    return jsonResponse({ success: true, deleted })
-  },
+    }),
+  }),
 })
 
 export const config: Config = { schedule: '@daily' }

@@ -9,9 +9,9 @@ import reservationModule from '../../netlify/functions/reservation.js'
 import webhookModule from '../../netlify/functions/resend-webhook.js'
 import { loadConfig } from '../../src/lib/config.js'
 import { createLogger } from '../../src/lib/log.js'
+import { openServices } from '../../src/lib/services.js'
 import { notifySignup } from '../../src/lib/subscriptions/notifySignup.js'
 import { CONSENT_WORDING } from '../../src/lib/compliance/consentWording.js'
-import { openComplianceStores } from '../../src/lib/storage/complianceStores.js'
 import { fakeContext } from '../helpers/context.js'
 import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
@@ -137,7 +137,7 @@ describe('consent records', () => {
     expect(JSON.stringify(consents)).not.toContain(email)
 
     await signUp(unique('second'), PRODUCT)
-    const { store } = openComplianceStores(fakeContext())
+    const { store } = restock.repositories
     const { blobs } = await store.list({ prefix: 'consent-wordings/' })
     expect(blobs.map((blob) => blob.key).sort()).toEqual(
       [
@@ -278,7 +278,8 @@ describe('double opt-in (NOTIFY_DOUBLE_OPT_IN=true)', () => {
       const context = fakeContext()
       await notifySignup(
         { email, productSlug: 'mino-yaki-mug' },
-        { context, config: loadConfig(), log: createLogger('test'), now: () => new Date(now) },
+        openServices(context, loadConfig(), createLogger('test')),
+        { now: () => new Date(now) },
       )
       await context.settled()
     }

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import webhookModule from '../../netlify/functions/resend-webhook.js'
-import { openComplianceStores } from '../../src/lib/storage/complianceStores.js'
 import { fakeContext } from '../helpers/context.js'
 import { readJson } from '../helpers/requests.js'
 import { bounceEvent, signedWebhook, WEBHOOK_SECRET, WEBHOOK_URL } from './complianceTestKit.js'
@@ -35,7 +34,7 @@ describe('POST /api/resend-webhook', () => {
     const stored = await restock.repositories.subscriptions.get(subscription)
     expect(stored?.status).toBe('unsubscribed')
     expect(stored?.unsubscribedAt).toBe('2026-11-22T03:00:00.000Z')
-    const { suppressions } = openComplianceStores(fakeContext())
+    const { suppressions } = restock.repositories
     expect(await suppressions.forAddress(email.toUpperCase())).toMatchObject({
       email,
       reason: 'bounce',
@@ -47,7 +46,7 @@ describe('POST /api/resend-webhook', () => {
     expect((await call(signedRequest(bounceEvent(email, 'Transient')))).body.handled).toBe(
       'ignored',
     )
-    const { suppressions } = openComplianceStores(fakeContext())
+    const { suppressions } = restock.repositories
     expect(await suppressions.forAddress(email)).toBeNull()
     const complaint = {
       type: 'email.complained',
@@ -73,7 +72,7 @@ describe('POST /api/resend-webhook', () => {
     expect((await call(forged)).status).toBe(401)
     const unsigned = new Request(tampered.url, { method: 'POST', body: '{}' })
     expect((await call(unsigned)).status).toBe(401)
-    const { suppressions } = openComplianceStores(fakeContext())
+    const { suppressions } = restock.repositories
     expect(await suppressions.forAddress(email)).toBeNull()
   })
 
@@ -87,7 +86,7 @@ describe('POST /api/resend-webhook', () => {
       signedRequest(bounceEvent(email), { at: new Date(Date.now() + 6 * 60_000) }),
     )
     expect(future.status).toBe(401)
-    const { suppressions } = openComplianceStores(fakeContext())
+    const { suppressions } = restock.repositories
     expect(await suppressions.forAddress(email)).toBeNull()
   })
 
@@ -96,7 +95,7 @@ describe('POST /api/resend-webhook', () => {
     const id = `msg_${crypto.randomUUID()}`
     const first = await call(signedRequest(bounceEvent(email), { id }))
     expect(first.body.handled).toBe('suppressed')
-    const { suppressions } = openComplianceStores(fakeContext())
+    const { suppressions } = restock.repositories
     await suppressions.remove({ emailHash: (await suppressions.forAddress(email))!.emailHash })
     const replay = await call(signedRequest(bounceEvent(email), { id }))
     expect(replay).toMatchObject({ status: 200, body: { success: true, handled: 'duplicate' } })

@@ -3,7 +3,6 @@ import purgeModule from '../../netlify/functions/retention-purge.js'
 import { recordConsent } from '../../src/lib/compliance/recordConsent.js'
 import { purgeExpiredData } from '../../src/lib/compliance/retentionPurge.js'
 import { createLogger } from '../../src/lib/log.js'
-import { openComplianceStores } from '../../src/lib/storage/complianceStores.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
@@ -16,7 +15,7 @@ const at = (ms: number) => new Date(ms).toISOString()
 
 async function seedWithConsent(overrides: Partial<NotifySubscription>) {
   const subscription = await seedSubscription(restock.repositories, overrides)
-  const { consents } = openComplianceStores(fakeContext())
+  const { consents } = restock.repositories
   const consent = await recordConsent(consents, {
     email: subscription.email,
     kind: 'restock-notice',
@@ -29,11 +28,8 @@ async function seedWithConsent(overrides: Partial<NotifySubscription>) {
 }
 
 function purgeAt(ms: number, retentionDays = 365) {
-  const { consents, store } = openComplianceStores(fakeContext())
   return purgeExpiredData({
     repositories: restock.repositories,
-    consents,
-    store,
     log: createLogger('test'),
     retentionDays,
     now: () => new Date(ms),
@@ -56,7 +52,7 @@ describe('retention purge', () => {
       status: 'unsubscribed',
       unsubscribedAt: at(T0 + 20 * DAY),
     })
-    const { consents } = openComplianceStores(fakeContext())
+    const { consents } = restock.repositories
     const consentOf = (seeded: { consent: { emailHash: string; id: string } }) =>
       consents.get(seeded.consent)
 
@@ -110,7 +106,7 @@ describe('retention purge', () => {
     expect(await restock.repositories.subscriptions.get(unconfirmed.subscription)).not.toBeNull()
     expect((await purgeAt(T0 + 7 * DAY + 1)).unconfirmed).toBe(1)
     expect(await restock.repositories.subscriptions.get(unconfirmed.subscription)).toBeNull()
-    const { consents } = openComplianceStores(fakeContext())
+    const { consents } = restock.repositories
     expect(await consents.get(unconfirmed.consent)).toBeNull()
     expect(await restock.repositories.subscriptions.get(confirmed.subscription)).not.toBeNull()
   })

@@ -1,7 +1,7 @@
 import { z } from '../../generated/zod.js'
 import type { RequestContext } from '../requestContext.js'
-import { openComplianceStores } from '../storage/complianceStores.js'
-import { openRepositories } from '../storage/repositories.js'
+import type { AppConfig } from '../config.js'
+import { openServices } from '../services.js'
 import type { Logger } from '../log.js'
 import type { PersonalDataDeps } from './personalData.js'
 
@@ -19,19 +19,19 @@ export const personRequestSchema = z.object({
 })
 
 /**
- * What the personal-data services need for one request. Background work of the repositories
- * (listing snapshot saves, which copy records) is collected and awaited by `settle`, so that an
- * erase can drop the snapshots after the last of them was written.
+ * What the personal-data services need for one request, from the one wiring. Background work of
+ * the repositories (listing snapshot saves, which copy records) is collected and awaited by
+ * `settle`, so that an erase can drop the snapshots after the last of them was written.
  */
-export function openPersonalData(context: RequestContext, log: Logger): PersonalDataDeps {
+export function openPersonalData(
+  context: RequestContext,
+  config: AppConfig,
+  log: Logger,
+): PersonalDataDeps {
   const pending: Promise<unknown>[] = []
   const collecting: RequestContext = { ...context, waitUntil: (work) => void pending.push(work) }
-  const { store, consents, suppressions } = openComplianceStores(collecting)
   return {
-    repositories: openRepositories(collecting),
-    consents,
-    suppressions,
-    store,
+    repositories: openServices(collecting, config, log).repositories,
     log,
     settle: async () => {
       let seen = -1

@@ -1,15 +1,12 @@
-import type { Store } from '@netlify/blobs'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
-import { reservationClaimKey } from '../reservations/createReservation.js'
-import type { ConsentRecord, ConsentRepository } from '../storage/consentRepository.js'
+import type { ConsentRecord } from '../storage/consentRepository.js'
 import { confirmationThrottleKey } from '../storage/confirmationThrottle.js'
+import { reservationClaimKey, signupClaimKey } from '../storage/blobLayout.js'
 import { emailHash, normaliseEmail } from '../storage/emailHash.js'
 import { dropListingSnapshots, eraseFromDeliveries } from '../storage/personalDataBlobs.js'
 import type { NotificationHistory, NotifySubscription, Reservation } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
-import type { SuppressionRepository } from '../storage/suppressionRepository.js'
-import { signupClaimKey } from '../subscriptions/notifySignup.js'
 
 /**
  * The person's rights under APPI Art. 33–35 (docs/compliance.md): everything stored about one
@@ -17,11 +14,11 @@ import { signupClaimKey } from '../subscriptions/notifySignup.js'
  */
 
 export interface PersonalDataDeps {
-  repositories: Pick<Repositories, 'reservations' | 'subscriptions' | 'history'>
-  consents: ConsentRepository
-  suppressions: SuppressionRepository
-  /** The records store (claims, throttles, delivery snapshots, listing snapshots). */
-  store: Store
+  /** Records, consents, suppressions, and the store itself (claims, throttles, snapshots). */
+  repositories: Pick<
+    Repositories,
+    'reservations' | 'subscriptions' | 'history' | 'consents' | 'suppressions' | 'store'
+  >
   log: Logger
   /** Waits for the background work of the repositories above (snapshot saves) to finish. */
   settle: () => Promise<void>
@@ -31,7 +28,6 @@ export interface PersonalDataDeps {
 export type ExportedConsent = ConsentRecord & { wordingText: string | null }
 
 export interface PersonExport {
-  success: true
   email: string
   reservations: Reservation[]
   subscriptions: NotifySubscription[]
@@ -76,7 +72,7 @@ async function find(email: string, deps: PersonalDataDeps): Promise<Found> {
     deps.repositories.reservations.list(),
     deps.repositories.subscriptions.list(),
     deps.repositories.history.list(),
-    deps.consents.listForAddress(emailHash(address)),
+    deps.repositories.consents.listForAddress(emailHash(address)),
   ])
   return {
     address,
@@ -97,11 +93,11 @@ export async function exportPerson(email: string, deps: PersonalDataDeps): Promi
     if (!wordings.has(consent.wordingVersion)) {
       wordings.set(
         consent.wordingVersion,
-        (await deps.consents.wording(consent.wordingVersion))?.text ?? null,
+        (await deps.repositories.consents.wording(consent.wordingVersion))?.text ?? null,
       )
     }
   }
-  const suppressed = (await deps.suppressions.forAddress(found.address)) !== null
+  const suppressed = (await deps.repositories.suppressions.forAddress(found.address)) !== null
   deps.log.info('people.exported', {
     reservations: found.reservations.length,
     subscriptions: found.subscriptions.length,
@@ -110,7 +106,6 @@ export async function exportPerson(email: string, deps: PersonalDataDeps): Promi
     suppressed,
   })
   return {
-    success: true,
     email: found.address,
     reservations: found.reservations,
     subscriptions: found.subscriptions,
@@ -156,7 +151,8 @@ function withoutAddress(history: NotificationHistory, address: string): Notifica
 export async function erasePerson(email: string, deps: PersonalDataDeps): Promise<ErasureSummary> {
   const found = await find(email, deps)
   const { address } = found
-  const { store, repositories } = deps
+  const { repositories } = deps
+  const { store } = repositories
   let claims = 0
   const claimKeys = new Set<string>([
     ...found.reservations.map((r) => reservationClaimKey(r.productSlug, r.email, r.name)),
@@ -165,7 +161,7 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
   ])
   await mapWithConcurrency(found.reservations, 10, (r) => repositories.reservations.remove(r))
   await mapWithConcurrency(found.subscriptions, 10, (s) => repositories.subscriptions.remove(s))
-  await mapWithConcurrency(found.consents, 10, (c) => deps.consents.remove(c))
+  await mapWithConcurrency(found.consents, 10, (c) => deps.repositories.consents.remove(c))
   for (const key of claimKeys) {
     if (await store.getMetadata(key)) {
       await store.delete(key)
@@ -180,9 +176,12 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
     address,
     found.histories.map((history) => history.id),
   )
-  const suppression = await deps.suppressions.forAddress(address)
+  const suppression = await deps.repositories.suppressions.forAddress(address)
   if (suppression?.email) {
-    await deps.suppressions.update(suppression, (current) => ({ ...current, email: null }))
+    await deps.repositories.suppressions.update(suppression, (current) => ({
+      ...current,
+      email: null,
+    }))
   }
   await deps.settle()
   await dropListingSnapshots(store)

@@ -1,8 +1,9 @@
-import type { Store } from '@netlify/blobs'
 import { Webhook, WebhookVerificationError } from 'svix'
+import { NotConfiguredError, UnauthorizedError } from '../errors.js'
 import type { Logger } from '../log.js'
 import { forgetWebhookReceipt, recordWebhookReceipt } from '../storage/webhookReceipts.js'
-import { suppressAddress, type SuppressDeps } from './suppressAddress.js'
+import type { Repositories } from '../storage/repositories.js'
+import { suppressAddress } from './suppressAddress.js'
 
 /**
  * POST /api/resend-webhook (docs/compliance.md): Resend's delivery events, signed by Svix. The
@@ -12,25 +13,13 @@ import { suppressAddress, type SuppressDeps } from './suppressAddress.js'
  * bounce or a complaint suppresses the address.
  */
 
-/** RESEND_WEBHOOK_SECRET is unset: no event can be checked, so none is accepted. */
-export class WebhookNotConfiguredError extends Error {
-  override name = 'WebhookNotConfiguredError'
-  constructor() {
-    super(
-      'RESEND_WEBHOOK_SECRET is not set, so Resend events cannot be verified. Copy the signing ' +
-        'secret (whsec_…) of the webhook from the Resend dashboard into the site environment.',
-    )
-  }
-}
+/** The answer when RESEND_WEBHOOK_SECRET is unset (503). */
+export const WEBHOOK_NOT_CONFIGURED = 'Webhook is not configured'
+/** The answer to a missing, wrong or stale signature (401). */
+export const INVALID_WEBHOOK_SIGNATURE = 'Invalid webhook signature'
 
-/** The signature, its timestamp or its headers do not check out. */
-export class WebhookSignatureError extends Error {
-  override name = 'WebhookSignatureError'
-}
-
-export interface WebhookDeps extends SuppressDeps {
-  /** The records store (receipts). */
-  store: Store
+export interface WebhookDeps {
+  repositories: Pick<Repositories, 'subscriptions' | 'suppressions' | 'store'>
   secret: string | null
   log: Logger
   /** Clock for the stored times. Default: `() => new Date()`. */
@@ -70,7 +59,16 @@ export async function handleResendWebhook(
   headers: Headers,
   deps: WebhookDeps,
 ): Promise<WebhookOutcome> {
-  if (!deps.secret) throw new WebhookNotConfiguredError()
+  if (!deps.secret) {
+    deps.log.error(
+      'webhook.misconfigured',
+      new Error(
+        'RESEND_WEBHOOK_SECRET is not set, so Resend events cannot be verified. Copy the signing ' +
+          'secret (whsec_…) of the webhook from the Resend dashboard into the site environment.',
+      ),
+    )
+    throw new NotConfiguredError(WEBHOOK_NOT_CONFIGURED)
+  }
   const now = deps.now ?? (() => new Date())
   const signed = {
     'svix-id': headers.get('svix-id') ?? '',
@@ -81,13 +79,19 @@ export async function handleResendWebhook(
   try {
     event = new Webhook(deps.secret).verify(rawBody, signed) as ResendEvent
   } catch (error) {
-    if (error instanceof WebhookVerificationError || error instanceof Error) {
-      throw new WebhookSignatureError(error.message)
-    }
-    throw error
+    if (!(error instanceof WebhookVerificationError)) throw error
+    deps.log.warn('webhook.rejected', { reason: error.message })
+    throw new UnauthorizedError(INVALID_WEBHOOK_SIGNATURE)
   }
   const messageId = signed['svix-id']
-  if (!(await recordWebhookReceipt(deps.store, RECEIPT_SOURCE, messageId, now().toISOString()))) {
+  if (
+    !(await recordWebhookReceipt(
+      deps.repositories.store,
+      RECEIPT_SOURCE,
+      messageId,
+      now().toISOString(),
+    ))
+  ) {
     deps.log.info('webhook.duplicate', { messageId })
     return { handled: 'duplicate' }
   }
@@ -101,14 +105,14 @@ export async function handleResendWebhook(
     const at = typeof event.created_at === 'string' ? event.created_at : now().toISOString()
     let unsubscribed = 0
     for (const email of recipients(event)) {
-      unsubscribed += (await suppressAddress(deps, email, reason, at)).unsubscribed
+      unsubscribed += (await suppressAddress(deps.repositories, email, reason, at)).unsubscribed
     }
     // why: the address is personal data and stays out of the log (docs/compliance.md)
     deps.log.info('webhook.suppressed', { messageId, reason, unsubscribed })
     return { handled: 'suppressed', reason, unsubscribed }
   } catch (error) {
     // why: Resend retries a failed delivery; its retry must be handled, not taken for a replay
-    await forgetWebhookReceipt(deps.store, RECEIPT_SOURCE, messageId)
+    await forgetWebhookReceipt(deps.repositories.store, RECEIPT_SOURCE, messageId)
     throw error
   }
 }

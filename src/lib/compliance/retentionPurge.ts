@@ -1,11 +1,10 @@
-import type { Store } from '@netlify/blobs'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
-import type { ConsentRecord, ConsentRepository } from '../storage/consentRepository.js'
+import type { ConsentRecord } from '../storage/consentRepository.js'
 import type { NotifySubscription } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import { UNCONFIRMED_TTL_MS } from '../subscriptions/confirmationToken.js'
-import { signupClaimKey } from '../subscriptions/notifySignup.js'
+import { signupClaimKey } from '../storage/blobLayout.js'
 
 /**
  * The scheduled retention purge (docs/compliance.md, "Retention"):
@@ -21,9 +20,7 @@ import { signupClaimKey } from '../subscriptions/notifySignup.js'
 const DAY_MS = 24 * 60 * 60_000
 
 export interface PurgeDeps {
-  repositories: Pick<Repositories, 'reservations' | 'subscriptions'>
-  consents: ConsentRepository
-  store: Store
+  repositories: Pick<Repositories, 'reservations' | 'subscriptions' | 'consents' | 'store'>
   log: Logger
   /** `RETENTION_DAYS`. */
   retentionDays: number
@@ -66,7 +63,7 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
   const [subscriptions, reservations, consents] = await Promise.all([
     deps.repositories.subscriptions.list(),
     deps.repositories.reservations.list(),
-    deps.consents.list(),
+    deps.repositories.consents.list(),
   ])
   const subscriptionsById = new Map(subscriptions.records.map((s) => [s.id, s]))
   const reservationIds = new Set(reservations.records.map((r) => r.id))
@@ -92,7 +89,9 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
   }
   const goneConsents = consents.records.filter(consentGoes)
 
-  await mapWithConcurrency(goneConsents, 10, (consent) => deps.consents.remove(consent))
+  await mapWithConcurrency(goneConsents, 10, (consent) =>
+    deps.repositories.consents.remove(consent),
+  )
   await mapWithConcurrency([...unconfirmed, ...old], 10, async (subscription) => {
     // why: a record changed since it was judged (signed up again, confirmed) is judged next time
     const current = await deps.repositories.subscriptions.get(subscription)
@@ -106,9 +105,9 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
     }
     await deps.repositories.subscriptions.remove(subscription)
     const claim = signupClaimKey(subscription.productSlug, subscription.email)
-    const held = await deps.store.get(claim, { type: 'json' })
+    const held = await deps.repositories.store.get(claim, { type: 'json' })
     if ((held as { holderId?: string } | null)?.holderId === subscription.id) {
-      await deps.store.delete(claim)
+      await deps.repositories.store.delete(claim)
     }
   })
   const summary = {

@@ -1,4 +1,5 @@
 import type { AppConfig } from '../config.js'
+import { InvalidInputError } from '../errors.js'
 
 /**
  * Who sends the restock e-mails (特定電子メール法 Art. 4, docs/compliance.md): the sender's name,
@@ -29,7 +30,7 @@ export function senderIdentity(
 }
 
 /** A production send without the sender's details: the law requires them in every e-mail. */
-export class SenderIdentityMissingError extends Error {
+export class SenderIdentityMissingError extends InvalidInputError {
   override name = 'SenderIdentityMissingError'
   /** How to fix it (for the log). */
   readonly fix =

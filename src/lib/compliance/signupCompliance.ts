@@ -3,7 +3,7 @@ import type { Logger } from '../log.js'
 import { signupConfirmationLinkEmail } from '../messages/confirmationMessages.js'
 import type { EmailContent } from '../notifiers/resendMailer.js'
 import { productUrl, type CatalogueProduct } from '../productCatalogue.js'
-import type { ComplianceStores } from '../storage/complianceStores.js'
+import type { Repositories } from '../storage/repositories.js'
 import { takeConfirmationSlot } from '../storage/confirmationThrottle.js'
 import type { ConsentKind, ConsentSource } from '../storage/consentRepository.js'
 import type { NotifySubscription } from '../storage/records.js'
@@ -25,7 +25,7 @@ import { senderIdentity } from './senderIdentity.js'
 export const CONFIRMATION_RESEND_INTERVAL_MS = 60_000
 
 export interface ComplianceDeps {
-  stores: ComplianceStores
+  repositories: Pick<Repositories, 'store' | 'consents' | 'suppressions'>
   config: Pick<
     AppConfig,
     | 'notifyDoubleOptIn'
@@ -67,7 +67,7 @@ export async function recordFormConsent(
     source?: ConsentSource
   },
 ): Promise<void> {
-  await recordConsent(deps.stores.consents, {
+  await recordConsent(deps.repositories.consents, {
     ...input,
     source: input.source ?? 'api',
     clientIp: deps.clientIp,
@@ -77,7 +77,7 @@ export async function recordFormConsent(
 
 /** Whether the address is on the suppression list (no confirmation e-mail goes to it). */
 export async function isSuppressed(deps: ComplianceDeps, email: string): Promise<boolean> {
-  return (await deps.stores.suppressions.forAddress(email)) !== null
+  return (await deps.repositories.suppressions.forAddress(email)) !== null
 }
 
 async function linkEmail(
@@ -90,7 +90,7 @@ async function linkEmail(
     return { kind: 'none' }
   }
   const allowed = await takeConfirmationSlot(
-    deps.stores.store,
+    deps.repositories.store,
     subscription.email,
     deps.now(),
     CONFIRMATION_RESEND_INTERVAL_MS,

@@ -1,4 +1,5 @@
 import { z } from '../../generated/zod.js'
+import { NotFoundError } from '../errors.js'
 import type { Logger } from '../log.js'
 import type { Suppression, SuppressionRepository } from '../storage/suppressionRepository.js'
 
@@ -17,13 +18,8 @@ export async function listSuppressions(
   return records.sort((a, b) => b.suppressedAt.localeCompare(a.suppressedAt))
 }
 
-/** The suppression does not exist (lifted already, or never there). */
-export class SuppressionNotFoundError extends Error {
-  override name = 'SuppressionNotFoundError'
-  constructor() {
-    super('Suppression not found')
-  }
-}
+/** The answer when the suppression does not exist (lifted already, or never there). */
+export const SUPPRESSION_NOT_FOUND = 'Suppression not found'
 
 /**
  * Lifts one suppression (POST /api/admin/suppressions/lift): staff decided the address may be
@@ -35,6 +31,6 @@ export async function liftSuppression(
   emailHash: string,
   log: Logger,
 ): Promise<void> {
-  if (!(await suppressions.remove({ emailHash }))) throw new SuppressionNotFoundError()
+  if (!(await suppressions.remove({ emailHash }))) throw new NotFoundError(SUPPRESSION_NOT_FOUND)
   log.info('suppression.lifted', { emailHash: emailHash.slice(0, 12) })
 }

@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto'
 import { mayReceiveRestockEmail, suppressedHashes } from '../compliance/restockRecipients.js'
 import { requireSenderIdentity, SenderIdentityMissingError } from '../compliance/senderIdentity.js'
-import type { SuppressionRepository } from '../storage/suppressionRepository.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { AppConfig } from '../config.js'
-import { HttpError } from '../http/errors.js'
+import { InvalidInputError, NotConfiguredError, TryAgainLaterError } from '../errors.js'
 import type { Logger } from '../log.js'
+import type { DeliveryJob } from '../storage/deliveryJobStore.js'
 import type { NotificationHistory, NotifySubscription } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
-import type { DeliveryJob, DeliveryJobStore } from './deliveryJobStore.js'
-import { DeliveryStartError } from './deliveryTrigger.js'
-import { MissingUnsubscribeSecretError } from '../subscriptions/unsubscribeToken.js'
+import { DeliveryStartError } from './deliveryStarter.js'
+import { isRunning, noticeStateOf, storedState } from './noticeState.js'
 
 /** A checked §4.8 request. */
 export interface SendRequest {
@@ -19,9 +18,8 @@ export interface SendRequest {
   emailBody: string
 }
 
-/** The §4.8 answer. With e-mail delivery, `sentCount` is the number of recipients queued. */
+/** The §4.8 answer's fields. With e-mail delivery, `sentCount` is the number of recipients queued. */
 export interface SendSummary {
-  success: true
   notificationId: string
   sentCount: number
   recipientEmails: string[]
@@ -33,7 +31,7 @@ export interface SendSummary {
  * were delivered before, so that two identical sends, even simultaneous ones that cannot see
  * each other, agree on one notification: same job, same batches, same idempotency keys (D9).
  */
-export function restockNotificationId(request: SendRequest, earlierIdenticalSends: number): string {
+function restockNotificationId(request: SendRequest, earlierIdenticalSends: number): string {
   const digest = createHash('sha256')
     .update(JSON.stringify([request.productSlug, request.emailTitle, request.emailBody]))
     .update(`\n${earlierIdenticalSends}`)
@@ -44,10 +42,8 @@ export function restockNotificationId(request: SendRequest, earlierIdenticalSend
 
 /** A notification still being delivered, or one whose delivery never started (safe to redo). */
 function isOpen(history: NotificationHistory): boolean {
-  if (history.deliveryState === 'queued' || history.deliveryState === 'delivering') return true
-  return (
-    history.deliveryState === 'complete' && history.status === 'failed' && history.sentCount === 0
-  )
+  const state = noticeStateOf(history)
+  return isRunning(state) || (state === 'failed' && history.sentCount === 0)
 }
 
 /**
@@ -83,17 +79,17 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
   for (const field of FIELDS) {
     const value = body[field]
     if (typeof value !== 'string' || value.trim() === '') {
-      throw new HttpError(400, `${field} is required`)
+      throw new InvalidInputError(`${field} is required`)
     }
   }
   for (const field of FIELDS) {
     if ([...(body[field] as string)].length > SEND_LIMITS[field]) {
-      throw new HttpError(400, `${field} must be at most ${SEND_LIMITS[field]} characters`)
+      throw new InvalidInputError(`${field} must be at most ${SEND_LIMITS[field]} characters`)
     }
   }
   // why: the title is the e-mail subject, one header line; CR/LF there is refused, not folded
   if (/[\p{Cc}\u2028\u2029]/u.test((body.emailTitle as string).trim())) {
-    throw new HttpError(400, EMAIL_TITLE_NOT_ONE_LINE)
+    throw new InvalidInputError(EMAIL_TITLE_NOT_ONE_LINE)
   }
   return {
     productSlug: (body.productSlug as string).trim(),
@@ -103,19 +99,10 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
 }
 
 export interface SendOptions {
-  repositories: Pick<Repositories, 'subscriptions' | 'history'>
-  /** Addresses no e-mail may go to (bounces, complaints). */
-  suppressions: SuppressionRepository
-  jobs: DeliveryJobStore
+  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries' | 'suppressions'>
   config: Pick<
     AppConfig,
-    | 'resendApiKey'
-    | 'resendFromEmail'
-    | 'unsubscribeSecret'
-    | 'shopName'
-    | 'shopAddress'
-    | 'shopContact'
-    | 'deployContext'
+    'emailDelivery' | 'shopName' | 'shopAddress' | 'shopContact' | 'deployContext'
   >
   log: Logger
   /** Starts the background delivery; rejects with DeliveryStartError when it cannot. */
@@ -124,21 +111,17 @@ export interface SendOptions {
   now?: () => number
 }
 
-function isEmailConfigured(config: SendOptions['config']): boolean {
-  return Boolean(config.resendApiKey && config.resendFromEmail)
-}
-
 /**
  * Pending, non-archived subscribers of one product that may be e-mailed (not opted out without a
  * newer consent, confirmed, not suppressed: docs/compliance.md), oldest signup first.
  */
 async function pendingSubscribers(
-  options: Pick<SendOptions, 'repositories' | 'suppressions'>,
+  options: Pick<SendOptions, 'repositories'>,
   productSlug: string,
 ): Promise<NotifySubscription[]> {
   const [{ records }, suppressed] = await Promise.all([
     options.repositories.subscriptions.listProduct(productSlug),
-    suppressedHashes(options.suppressions),
+    suppressedHashes(options.repositories.suppressions),
   ])
   return records
     .filter((subscription) => mayReceiveRestockEmail(subscription, suppressed))
@@ -157,36 +140,38 @@ export async function sendRestockNotification(
 ): Promise<SendSummary> {
   const { repositories, log } = options
   const now = options.now ?? Date.now
-  const emailConfigured = isEmailConfigured(options.config)
-  if (emailConfigured && !options.config.unsubscribeSecret) {
-    log.error('restock.send.misconfigured', new MissingUnsubscribeSecretError())
-    throw new HttpError(503, 'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set')
+  const delivery = options.config.emailDelivery
+  // why: without a provider a send only records (§4.8); with one, every e-mail needs its link
+  const emailConfigured = delivery.ready
+  if (!delivery.ready && delivery.missing !== 'provider') {
+    log.error('restock.send.misconfigured', new NotConfiguredError(delivery.fix))
+    throw new NotConfiguredError(delivery.message)
   }
   let sender
   try {
     sender = requireSenderIdentity(options.config)
   } catch (error) {
-    if (!(error instanceof SenderIdentityMissingError)) throw error
-    log.error('restock.send.misconfigured', error, { fix: error.fix })
-    throw new HttpError(400, error.message)
+    if (error instanceof SenderIdentityMissingError) {
+      log.error('restock.send.misconfigured', error, { fix: error.fix })
+    }
+    throw error
   }
   const subscribers = await pendingSubscribers(options, request.productSlug)
   if (subscribers.length === 0) {
-    throw new HttpError(400, 'No pending subscribers found for this product')
+    throw new InvalidInputError('No pending subscribers found for this product')
   }
 
   const { id: notificationId, open } = await notificationIdFor(request, repositories.history)
   const repeated = (existing: NotificationHistory): SendSummary => {
     log.info('restock.send.repeated', { notificationId, productSlug: request.productSlug })
     return {
-      success: true,
       notificationId,
       sentCount: existing.sentCount,
       recipientEmails: existing.recipientEmails,
       timestamp: existing.timestamp,
     }
   }
-  if (open && open.deliveryState !== 'complete') return repeated(open)
+  if (open && isRunning(noticeStateOf(open))) return repeated(open)
 
   const recipientEmails = subscribers.map((subscription) => subscription.email)
   const timestamp = new Date(now()).toISOString()
@@ -198,15 +183,11 @@ export async function sendRestockNotification(
     recipientEmails,
     sentCount: subscribers.length,
     timestamp,
-    status: 'sent',
+    ...storedState(emailConfigured ? 'queued' : 'recorded'),
     failedRecipients: [],
-    deliveryMode: emailConfigured ? 'email' : 'record-only',
-    ...(emailConfigured
-      ? { deliveryState: 'queued' as const }
-      : { deliveryState: 'complete' as const, completedAt: timestamp }),
+    ...(emailConfigured ? {} : { completedAt: timestamp }),
   }
   const summary: SendSummary = {
-    success: true,
     notificationId,
     sentCount: subscribers.length,
     recipientEmails,
@@ -215,7 +196,7 @@ export async function sendRestockNotification(
 
   if (emailConfigured) {
     // why: a job already stored under this id is the same notice (the id derives from it)
-    await options.jobs.saveJob({
+    await repositories.deliveries.saveJob({
       notificationId,
       productSlug: request.productSlug,
       emailTitle: request.emailTitle,
@@ -241,7 +222,7 @@ export async function sendRestockNotification(
       notificationId,
       productSlug: request.productSlug,
       recipients: subscribers.length,
-      reason: 'RESEND_API_KEY or RESEND_FROM_EMAIL is not set: no e-mail was sent',
+      reason: `${delivery.ready ? '' : delivery.fix}: no e-mail was sent`,
     })
     return summary
   }
@@ -253,18 +234,17 @@ export async function sendRestockNotification(
     log.error('restock.send.start_failed', error, { notificationId })
     const reason = 'Delivery could not be started'
     await repositories.history.update({ id: notificationId }, (current) =>
-      current.deliveryState === 'queued'
+      noticeStateOf(current) === 'queued'
         ? {
             ...current,
-            status: 'failed',
+            ...storedState('failed'),
             sentCount: 0,
             failedRecipients: recipientEmails.map((email) => ({ email, error: reason })),
-            deliveryState: 'complete',
             completedAt: new Date(now()).toISOString(),
           }
         : current,
     )
-    throw new HttpError(503, 'Email delivery could not be started; no e-mail was sent')
+    throw new TryAgainLaterError('Email delivery could not be started; no e-mail was sent')
   }
   log.info('restock.send.queued', { notificationId, recipients: subscribers.length })
   return summary
@@ -286,7 +266,7 @@ async function storeHistory(
   } else {
     let replaced = false
     const stored = await history.update(ref, (current) => {
-      replaced = isOpen(current) && current.deliveryState === 'complete'
+      replaced = isOpen(current) && !isRunning(noticeStateOf(current))
       return replaced ? record : current
     })
     if (replaced) return record

@@ -1,10 +1,12 @@
-import type { AppConfig } from '../config.js'
-import { HttpError } from '../http/errors.js'
-import { jsonResponse } from '../http/response.js'
-import type { Logger } from '../log.js'
+import {
+  InvalidInputError,
+  InvalidSignatureError,
+  LinkExpiredError,
+  NotConfiguredError,
+  NotFoundError,
+} from '../errors.js'
 import { findProduct } from '../productCatalogue.js'
-import type { RequestContext } from '../requestContext.js'
-import { openRepositories } from '../storage/repositories.js'
+import type { Services } from '../services.js'
 import {
   confirmationErrorPage,
   confirmSignupPage,
@@ -24,9 +26,7 @@ export function confirmErrorPage(req: Request, status: number): Response | null 
 export interface ConfirmInput {
   req: Request
   form: { token?: string } | undefined
-  context: RequestContext
-  config: AppConfig
-  log: Logger
+  services: Pick<Services, 'repositories' | 'config' | 'log'>
   /** Clock. Default: `Date.now`. */
   now?: () => number
 }
@@ -36,26 +36,29 @@ export interface ConfirmInput {
  * button and changes nothing (mail scanners follow links); POST sets `confirmedAt` (compare-and-
  * swap; once). An expired link answers 410, a forged one 403.
  */
-export async function answerConfirm(input: ConfirmInput): Promise<Response> {
-  const { req, config, log } = input
+export async function answerConfirm(
+  input: ConfirmInput,
+): Promise<Response | { alreadyConfirmed: boolean }> {
+  const { req } = input
+  const { config, log } = input.services
   const now = input.now ?? Date.now
   const secret = config.unsubscribeSecret
   if (!secret) {
     log.error('confirm.misconfigured', new Error('UNSUBSCRIBE_SECRET is not set'))
-    throw new HttpError(503, 'Confirmation is not available right now')
+    throw new NotConfiguredError('Confirmation is not available right now')
   }
   const token = new URL(req.url).searchParams.get('token') || input.form?.token || null
   const check = verifyConfirmationToken(token, secret, now())
   if (!check.ok) {
     log.warn('confirm.rejected', { reason: token ? check.reason : 'missing token' })
     if (check.reason === 'bad-signature')
-      throw new HttpError(403, 'Confirmation link signature is not valid')
-    if (check.reason === 'expired') throw new HttpError(410, 'Confirmation link has expired')
-    throw new HttpError(400, 'Invalid confirmation link')
+      throw new InvalidSignatureError('Confirmation link signature is not valid')
+    if (check.reason === 'expired') throw new LinkExpiredError('Confirmation link has expired')
+    throw new InvalidInputError('Invalid confirmation link')
   }
-  const { subscriptions } = openRepositories(input.context)
+  const { subscriptions } = input.services.repositories
   const subscription = await subscriptions.get(check.ref)
-  if (!subscription) throw new HttpError(404, 'Subscription not found')
+  if (!subscription) throw new NotFoundError('Subscription not found')
   const productTitle = findProduct(subscription.productSlug)?.title ?? subscription.productSlug
   const already = subscription.confirmedAt !== null
   if (req.method === 'GET') {
@@ -68,13 +71,11 @@ export async function answerConfirm(input: ConfirmInput): Promise<Response> {
     const updated = await subscriptions.update(check.ref, (current) =>
       current.confirmedAt === null ? { ...current, confirmedAt: at } : current,
     )
-    if (!updated) throw new HttpError(404, 'Subscription not found')
+    if (!updated) throw new NotFoundError('Subscription not found')
     log.info('confirm.done', {
       subscriptionId: subscription.id,
       productSlug: subscription.productSlug,
     })
   }
-  return wantsJson(req)
-    ? jsonResponse({ success: true, alreadyConfirmed: already })
-    : signupConfirmedPage(productTitle, already)
+  return wantsJson(req) ? { alreadyConfirmed: already } : signupConfirmedPage(productTitle, already)
 }
