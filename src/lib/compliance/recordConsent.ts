@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { emailHash } from '../storage/emailHash.js'
+import { newConsentId } from '../storage/blobLayout.js'
 import {
-  newConsentId,
   type ConsentKind,
   type ConsentRecord,
   type ConsentRepository,

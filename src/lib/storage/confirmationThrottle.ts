@@ -1,4 +1,5 @@
 import type { Store } from '@netlify/blobs'
+import { confirmationSendKey } from './blobLayout.js'
 import { emailHash } from './emailHash.js'
 
 /**
@@ -6,11 +7,9 @@ import { emailHash } from './emailHash.js'
  * `confirmation-sends/{emailHash}` holds when the last one was sent, changed only by
  * compare-and-swap, so of simultaneous requests exactly one may send.
  */
-const PREFIX = 'confirmation-sends'
-
 /** The key of an address's throttle blob (erase deletes it). */
 export function confirmationThrottleKey(email: string): string {
-  return `${PREFIX}/${emailHash(email)}`
+  return confirmationSendKey(emailHash(email))
 }
 
 /** True when no confirmation went to `email` in the last `intervalMs` (and `now` is now recorded). */

@@ -1,5 +1,6 @@
 import type { Store } from '@netlify/blobs'
 import { RecordCollection, type RecordCollectionOptions, type Listing } from './recordCollection.js'
+import { consentWordingKey, CONSENTS_PREFIX } from './blobLayout.js'
 import { isUsableRecordId } from './recordIds.js'
 
 /**
@@ -49,14 +50,8 @@ export interface ConsentRef {
   id: string
 }
 
-const PREFIX = 'consents'
-const WORDING_PREFIX = 'consent-wordings'
+const PREFIX = CONSENTS_PREFIX
 const HASH = /^[0-9a-f]{64}$/
-
-/** A new consent id: `cns_<ms>-<random>`. */
-export function newConsentId(at: Date): string {
-  return `cns_${at.getTime()}-${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`
-}
 
 function isConsentRecord(value: unknown): value is ConsentRecord {
   if (typeof value !== 'object' || value === null) return false
@@ -92,13 +87,13 @@ export class ConsentRepository extends RecordCollection<ConsentRecord, ConsentRe
 
   /** Stores a wording version unless it is stored already (the first storedAt stays). */
   async storeWording(wording: ConsentWording): Promise<void> {
-    await this.#store.setJSON(`${WORDING_PREFIX}/${wording.version}`, wording, { onlyIfNew: true })
+    await this.#store.setJSON(consentWordingKey(wording.version), wording, { onlyIfNew: true })
   }
 
   /** A stored wording version, or null. */
   async wording(version: string): Promise<ConsentWording | null> {
     if (!isUsableRecordId(version)) return null
-    return (await this.#store.get(`${WORDING_PREFIX}/${version}`, {
+    return (await this.#store.get(consentWordingKey(version), {
       type: 'json',
     })) as ConsentWording | null
   }

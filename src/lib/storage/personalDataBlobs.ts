@@ -1,5 +1,6 @@
 import type { Store } from '@netlify/blobs'
 import { clearInstanceSnapshots } from './recordCollection.js'
+import { deliveryKeys, SNAPSHOTS_PREFIX } from './blobLayout.js'
 import { normaliseEmail } from './emailHash.js'
 
 /**
@@ -7,9 +8,6 @@ import { normaliseEmail } from './emailHash.js'
  * docs/compliance.md): the delivery snapshots of restock sends (`notif-delivery/{id}/job` and
  * `…/batches/{n}`) and the listing snapshots (`snapshots/{collection}`).
  */
-
-const DELIVERY_PREFIX = 'notif-delivery'
-const SNAPSHOT_PREFIX = 'snapshots/'
 
 interface Recipient {
   subscriptionId: string
@@ -47,7 +45,7 @@ export async function eraseFromDeliveries(
   const matches = (recipient: Recipient) => normaliseEmail(recipient.email ?? '') === address
   let changed = 0
   for (const id of notificationIds) {
-    const jobKey = `${DELIVERY_PREFIX}/${id}/job`
+    const jobKey = deliveryKeys.job(id)
     const erase = (value: Record<string, unknown>) => {
       const recipients = (value.recipients ?? value.failed) as Recipient[] | undefined
       if (!Array.isArray(recipients) || !recipients.some(matches)) return null
@@ -61,7 +59,7 @@ export async function eraseFromDeliveries(
     }
     if (await rewrite(store, jobKey, erase)) changed += 1
     for await (const page of store.list({
-      prefix: `${DELIVERY_PREFIX}/${id}/batches/`,
+      prefix: deliveryKeys.batchesPrefix(id),
       paginate: true,
     })) {
       for (const { key } of page.blobs) {
@@ -79,7 +77,7 @@ export async function eraseFromDeliveries(
  */
 export async function dropListingSnapshots(store: Store): Promise<void> {
   clearInstanceSnapshots()
-  for await (const page of store.list({ prefix: SNAPSHOT_PREFIX, paginate: true })) {
+  for await (const page of store.list({ prefix: SNAPSHOTS_PREFIX, paginate: true })) {
     for (const { key } of page.blobs) await store.delete(key)
   }
 }

@@ -1,4 +1,5 @@
 import type { Store } from '@netlify/blobs'
+import { SUPPRESSIONS_PREFIX } from './blobLayout.js'
 import { emailHash, normaliseEmail } from './emailHash.js'
 import { RecordCollection, type RecordCollectionOptions } from './recordCollection.js'
 
@@ -21,7 +22,7 @@ export interface Suppression {
   suppressedAt: string
 }
 
-const PREFIX = 'suppressions'
+const PREFIX = SUPPRESSIONS_PREFIX
 const HASH = /^[0-9a-f]{64}$/
 
 function isSuppression(value: unknown): value is Suppression {

@@ -1,4 +1,5 @@
 import type { Store } from '@netlify/blobs'
+import { webhookReceiptKey } from './blobLayout.js'
 import { isUsableRecordId } from './recordIds.js'
 
 /**
@@ -7,7 +8,6 @@ import { isUsableRecordId } from './recordIds.js'
  * own retry of a message already handled) is answered without being handled again. A receipt
  * holds no payload, only when it was received.
  */
-const PREFIX = 'webhook-receipts'
 
 /** True when this message id was not received before (and is now recorded). */
 export async function recordWebhookReceipt(
@@ -17,7 +17,7 @@ export async function recordWebhookReceipt(
   receivedAt: string,
 ): Promise<boolean> {
   if (!isUsableRecordId(messageId)) return false
-  const key = `${PREFIX}/${source}/${messageId}`
+  const key = webhookReceiptKey(source, messageId)
   return (await store.setJSON(key, { receivedAt }, { onlyIfNew: true })).modified
 }
 
@@ -28,5 +28,5 @@ export async function forgetWebhookReceipt(
   messageId: string,
 ): Promise<void> {
   if (!isUsableRecordId(messageId)) return
-  await store.delete(`${PREFIX}/${source}/${messageId}`)
+  await store.delete(webhookReceiptKey(source, messageId))
 }
