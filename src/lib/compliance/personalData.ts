@@ -17,7 +17,13 @@ export interface PersonalDataDeps {
   /** Records, consents, suppressions, and the store itself (claims, throttles, snapshots). */
   repositories: Pick<
     Repositories,
-    'reservations' | 'subscriptions' | 'history' | 'consents' | 'suppressions' | 'store'
+    | 'reservations'
+    | 'subscriptions'
+    | 'history'
+    | 'consents'
+    | 'suppressions'
+    | 'confirmationLimits'
+    | 'store'
   >
   log: Logger
   /** Waits for the background work of the repositories above (snapshot saves) to finish. */
@@ -168,6 +174,7 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
       claims += 1
     }
   }
+  if (await repositories.confirmationLimits.forget(address)) claims += 1
   await mapWithConcurrency(found.histories, 10, (history) =>
     repositories.history.update(history, (current) => withoutAddress(current, address)),
   )

@@ -4,6 +4,7 @@ import {
   signupConfirmationEmail,
   signupTeamChatMessage,
 } from '../messages/signupMessages.js'
+import { sendConfirmation } from '../notifiers/confirmationEmail.js'
 import { dispatchNotifications, type Delivery } from '../notifiers/dispatch.js'
 import { productUrl } from '../productCatalogue.js'
 import type { Services } from '../services.js'
@@ -15,7 +16,6 @@ import {
   type ComplianceDeps,
   type SignupEmail,
 } from '../compliance/signupCompliance.js'
-import type { Mailer } from '../notifiers/resendMailer.js'
 import type { NotifySubscription } from '../storage/records.js'
 
 export interface NotifySignupOptions {
@@ -109,11 +109,7 @@ export async function notifySignup(
       form.source,
     )
     const key = `${outcome.holderId}/${clock().getTime()}`
-    dispatchNotifications(
-      context,
-      log,
-      shopperEmails(services.notifiers.mailer, form.email, email, key),
-    )
+    dispatchNotifications(context, log, shopperEmails(services, form.email, email, key, clock()))
     return { subscriptionId: outcome.holderId, created: false }
   }
   const subscription = created.get(outcome.holderId)!
@@ -132,21 +128,45 @@ export async function notifySignup(
     ...(email.kind === 'welcome'
       ? [
           () =>
-            notifiers.mailer.send(
+            sendConfirmation(
               { to: subscription.email, ...signupConfirmationEmail(input) },
-              { idempotencyKey: `signup-confirmation/${subscription.id}` },
+              {
+                mailer: notifiers.mailer,
+                limits: services.repositories.confirmationLimits,
+                idempotencyKey: `signup-confirmation/${subscription.id}`,
+                recordId: subscription.id,
+                now: clock(),
+                log,
+              },
             ),
         ]
-      : shopperEmails(notifiers.mailer, subscription.email, email, subscription.id)),
+      : shopperEmails(services, subscription.email, email, subscription.id, clock())),
   ])
   return { subscriptionId: subscription.id, created: true }
 }
 
-/** The double opt-in link as a delivery, or none; `key` makes a retried call send it once. */
-function shopperEmails(mailer: Mailer, to: string, email: SignupEmail, key: string): Delivery[] {
+/** The double opt-in link as a delivery (under the hourly confirmation cap), or none. */
+function shopperEmails(
+  services: Pick<Services, 'notifiers' | 'repositories' | 'log'>,
+  to: string,
+  email: SignupEmail,
+  key: string,
+  now: Date,
+): Delivery[] {
   if (email.kind !== 'link') return []
   return [
     () =>
-      mailer.send({ to, ...email.email }, { idempotencyKey: `signup-confirmation-link/${key}` }),
+      sendConfirmation(
+        { to, ...email.email },
+        {
+          mailer: services.notifiers.mailer,
+          limits: services.repositories.confirmationLimits,
+          // why: `key` makes a retried call send it once
+          idempotencyKey: `signup-confirmation-link/${key}`,
+          recordId: key.split('/')[0],
+          now,
+          log: services.log,
+        },
+      ),
   ]
 }
