@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path'
 
 export interface RunningDevServer {
   url: string
+  /** The project copy it runs in; its blobs are under `.netlify/local-blobs/`. */
+  root: string
   /** POSTs `body` as JSON (with a Bearer token when given); status and parsed answer. */
   postJson(path: string, body: unknown, token?: string): Promise<{ status: number; body: any }>
   /** Everything the server printed so far. */
@@ -93,6 +95,7 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
   })
   return {
     url,
+    root,
     async postJson(path, body, token) {
       const headers: Record<string, string> = { 'Content-Type': 'application/json' }
       if (token) headers.Authorization = `Bearer ${token}`

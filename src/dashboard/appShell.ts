@@ -8,6 +8,7 @@ import { archiveListView } from './views/archiveListView.js'
 import { noticeView } from './views/noticeView.js'
 import { overviewView } from './views/overviewView.js'
 import { preorderView } from './views/preorderView.js'
+import { personalDataView } from './views/personalDataView.js'
 import { signInView } from './views/signInView.js'
 import { synonymView } from './views/synonymView.js'
 import type { ViewContext } from './views/viewContext.js'
@@ -54,6 +55,7 @@ const ROUTES: Route[] = [
   },
   { hash: '#/notices', label: '再入荷メール', menu: '#/notices', render: noticeView },
   { hash: '#/search', label: '検索の同義語', menu: '#/search', render: synonymView },
+  { hash: '#/people', label: '個人データ', menu: '#/people', render: personalDataView },
 ]
 const MENU = ROUTES.filter((route) => route.hash === route.menu)
 

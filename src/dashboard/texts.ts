@@ -53,6 +53,7 @@ const KNOWN_ERRORS: Record<string, string> = {
     'メール配信の設定が不足しています（UNSUBSCRIBE_SECRET が未設定）。',
   'Email delivery could not be started; no e-mail was sent':
     '配信を開始できませんでした。メールは送信されていません。',
+  'Suppression not found': 'この配信停止はすでに解除されています。',
   'preorder-cancelled': 'アーカイブ用トークンが入力されなかったため、中止しました。',
   'preorder-refused': 'アーカイブ用トークンが正しくありません。もう一度お試しください。',
   network: 'サーバーに接続できませんでした。通信状況を確認してください。',
@@ -67,6 +68,9 @@ export function japaneseError(message: string, status: number): string {
     const from = RESERVATION_STATUS_LABELS[transition[1]] ?? transition[1]
     const to = RESERVATION_STATUS_LABELS[transition[2]] ?? transition[2]
     return `現在のステータス「${from}」から「${to}」へは変更できません。`
+  }
+  if (/^Sender details are not configured/.test(message)) {
+    return 'メールの送信者情報（ショップ名・所在地・お問い合わせ先）が設定されていないため送信できません。サイトの設定を確認してください。'
   }
   if (/^Failed to /.test(message)) return '保存に失敗しました。もう一度お試しください。'
   return `エラーが発生しました（${status}）: ${message}`

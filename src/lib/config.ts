@@ -33,6 +33,20 @@ export interface AppConfig {
   unsubscribeSecret: string | null
   /** `OUTBOUND_TIMEOUT_MS`: timeout of every webhook and e-mail call (D10). Default: 5000. */
   outboundTimeoutMs: number
+  /** `SHOP_NAME`: the sender's name in every restock e-mail (特定電子メール法 Art. 4). Default: unset (production sends refused). */
+  shopName: string | null
+  /** `SHOP_ADDRESS`: the sender's postal address in every restock e-mail (Art. 4). Default: unset (production sends refused). */
+  shopAddress: string | null
+  /** `SHOP_CONTACT`: where complaints and questions go (e-mail, phone or form URL; Art. 4). Default: unset (production sends refused). */
+  shopContact: string | null
+  /** `RESEND_WEBHOOK_SECRET`: Svix signing secret of Resend's webhook (`whsec_…`). Default: unset (events refused with 503). */
+  resendWebhookSecret: string | null
+  /** `NOTIFY_DOUBLE_OPT_IN`: `true` asks every restock sign-up to confirm by e-mail first. Default: false. */
+  notifyDoubleOptIn: boolean
+  /** `RETENTION_DAYS`: days a notified or unsubscribed subscription is kept. Default: 365. */
+  retentionDays: number
+  /** The deploy context this request runs in (`production`, `deploy-preview`, `dev`, …). Default: `CONTEXT`, else `dev`. */
+  deployContext: string
   /**
    * `RESERVATION_LINK_SECRET`: HMAC key of the reservation manage links (`/reservation/manage`).
    * Default: unset (e-mails carry no manage link and the page answers 503).
@@ -104,6 +118,7 @@ function emailDeliveryOf(env: Env): EmailDelivery {
 
 const DEFAULT_SITE_URL = 'http://localhost:8888'
 const DEFAULT_OUTBOUND_TIMEOUT_MS = 5000
+const DEFAULT_RETENTION_DAYS = 365
 
 type Env = Record<string, string | undefined>
 
@@ -112,12 +127,12 @@ function optional(env: Env, name: string): string | null {
   return value ? value : null
 }
 
-function positiveInteger(env: Env, name: string, fallback: number): number {
+function positiveInteger(env: Env, name: string, fallback: number, unit = 'milliseconds'): number {
   const raw = optional(env, name)
   if (raw === null) return fallback
   const value = Number(raw)
   if (!Number.isInteger(value) || value <= 0) {
-    throw new InvalidConfigError(`${name} must be a positive integer (milliseconds), got "${raw}"`)
+    throw new InvalidConfigError(`${name} must be a positive integer (${unit}), got "${raw}"`)
   }
   return value
 }
@@ -184,6 +199,13 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
     outboundTimeoutMs: positiveInteger(env, 'OUTBOUND_TIMEOUT_MS', DEFAULT_OUTBOUND_TIMEOUT_MS),
     reservationLinkSecret: optional(env, 'RESERVATION_LINK_SECRET'),
     reservationStatusEmails: onOff(env, 'RESERVATION_STATUS_EMAILS', true),
+    shopName: optional(env, 'SHOP_NAME'),
+    shopAddress: optional(env, 'SHOP_ADDRESS'),
+    shopContact: optional(env, 'SHOP_CONTACT'),
+    resendWebhookSecret: optional(env, 'RESEND_WEBHOOK_SECRET'),
+    notifyDoubleOptIn: optional(env, 'NOTIFY_DOUBLE_OPT_IN')?.toLowerCase() === 'true',
+    retentionDays: positiveInteger(env, 'RETENTION_DAYS', DEFAULT_RETENTION_DAYS, 'days'),
+    deployContext: (deploy.context || optional(env, 'CONTEXT') || 'dev').toLowerCase(),
     emailDelivery: emailDeliveryOf(env),
   }
 }

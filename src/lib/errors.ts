@@ -35,6 +35,11 @@ export class NotFoundError extends DomainError {
   override name = 'NotFoundError'
 }
 
+/** A signed link's time is up; a new one must be asked for (410). */
+export class LinkExpiredError extends DomainError {
+  override name = 'LinkExpiredError'
+}
+
 /** The record's current status does not allow the change asked for (409). */
 export class TransitionNotAllowedError extends DomainError {
   override name = 'TransitionNotAllowedError'

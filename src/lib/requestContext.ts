@@ -7,6 +7,8 @@ export interface RequestContext {
   requestId?: string
   /** The deploy context (`production`, `deploy-preview`, …): it picks the stores (D12) and links. */
   deploy?: { context?: string }
+  /** The client's IP address (Netlify's `context.ip`); reduced before it is stored. Default: unknown. */
+  ip?: string
   /** Hands over work that may finish after the response. Default: such work is not awaited. */
   waitUntil?: (promise: Promise<unknown>) => void
 }

@@ -268,6 +268,55 @@ export const ROUTES = {
     auth: 'none',
     response: 'keywordRollupAnswer',
   },
+  notifyConfirm: {
+    function: 'notify-confirm',
+    path: '/api/notify-confirm',
+    methods: ['GET', 'POST'],
+    auth: 'none',
+    response: 'confirmedAnswer',
+  },
+  resendWebhook: {
+    function: 'resend-webhook',
+    path: '/api/resend-webhook',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'webhookAnswer',
+  },
+  adminPeopleExport: {
+    function: 'admin-people-export',
+    path: '/api/admin/people/export',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'personExport',
+  },
+  adminPeopleErase: {
+    function: 'admin-people-erase',
+    path: '/api/admin/people/erase',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'personErased',
+  },
+  adminSuppressionsList: {
+    function: 'admin-suppressions-list',
+    path: '/api/admin/suppressions/list',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'suppressionList',
+  },
+  adminSuppressionsLift: {
+    function: 'admin-suppressions-lift',
+    path: '/api/admin/suppressions/lift',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'suppressionLifted',
+  },
+  retentionPurge: {
+    function: 'retention-purge',
+    path: '/.netlify/functions/retention-purge',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'purgeAnswer',
+  },
 } as const satisfies Record<string, RouteSpec>
 
 export type RouteName = keyof typeof ROUTES

@@ -1,3 +1,4 @@
+import { CONSENT_WORDING } from '../lib/compliance/consentWording.js'
 import type { HONEYPOT_FIELD } from '../lib/forms/honeypot.js'
 import type { RouteAnswer, RoutePath } from '../lib/routes.js'
 import { apiUrl, ApiUnreachableError, callApi, failureText, type ApiAnswer } from './widgetApi.js'
@@ -37,6 +38,8 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
   protected abstract readonly fields: FormFieldSpec[]
   protected abstract readonly path: RoutePath<Route>
   protected abstract readonly submitLabel: string
+  /** Which consent wording is shown beside the button (the one configurable text, docs/compliance.md). */
+  protected abstract readonly consentKind: keyof typeof CONSENT_WORDING
   protected abstract successView(answer: RouteAnswer<Route>, sentAt: number): SuccessView
 
   #form: HTMLFormElement | null = null
@@ -60,7 +63,16 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
     form.append(
       trap,
       element('p', { class: 'error', part: 'error', role: 'alert', id: 'form-error' }),
-      element('button', { part: 'button', type: 'submit' }, this.submitLabel),
+      element(
+        'p',
+        { class: 'consent', part: 'consent', id: 'consent-text' },
+        CONSENT_WORDING[this.consentKind],
+      ),
+      element(
+        'button',
+        { part: 'button', type: 'submit', 'aria-describedby': 'consent-text' },
+        this.submitLabel,
+      ),
     )
     const status = element('div', { class: 'status', part: 'status', role: 'status' })
     form.addEventListener('submit', (event) => {
@@ -100,7 +112,11 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
     form.setAttribute('aria-busy', 'true')
     this.#clearErrors(form)
     status.textContent = '送信しています…'
-    const body: Record<string, string> = { productSlug: this.getAttribute('product') ?? '' }
+    // why: `source` tells the consent record the shopper saw the wording in this widget
+    const body: Record<string, string> = {
+      productSlug: this.getAttribute('product') ?? '',
+      source: 'widget',
+    }
     for (const input of form.querySelectorAll('input')) body[input.name] = input.value
     const sentAt = Date.now()
     let answer: ApiAnswer | null = null

@@ -39,6 +39,7 @@ function remember(id: string): void {
 export class ShopNotifyElement extends CustomerFormElement<'notifySignup'> {
   protected readonly path: RoutePath<'notifySignup'> = '/api/notify-signup'
   protected readonly submitLabel = '入荷したら知らせる'
+  protected readonly consentKind = 'restock-notice' as const
   protected readonly fields = [
     { name: 'email', label: 'メールアドレス', type: 'email' as const, autocomplete: 'email' },
   ]

@@ -26,6 +26,7 @@ const SIGNUP_LEAD = '入荷・受付再開のお知らせをご希望の方は�
 export class ShopReserveElement extends CustomerFormElement<'reservation'> {
   protected readonly path: RoutePath<'reservation'> = '/api/reservation'
   protected readonly submitLabel = '予約する'
+  protected readonly consentKind = 'reservation' as const
   protected readonly fields = [
     { name: 'name', label: 'お名前', type: 'text' as const, autocomplete: 'name' },
     { name: 'email', label: 'メールアドレス', type: 'email' as const, autocomplete: 'email' },

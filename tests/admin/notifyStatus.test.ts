@@ -82,7 +82,11 @@ describe('POST /api/admin-notify-status', () => {
       notes: 'x',
       email: 'other@example.com',
     })
-    expect(body.subscription).toEqual({ ...seeded, status: 'unsubscribed' })
+    expect(body.subscription).toEqual({
+      ...seeded,
+      status: 'unsubscribed',
+      unsubscribedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    })
   })
 
   it('404 Subscription not found', async () => {

@@ -47,6 +47,7 @@ describe('rate limits of the public functions, as Netlify reads them', () => {
     ['search', 300],
     ['search-suggest', 600],
     ['notify-unsubscribe', 30],
+    ['notify-confirm', 30],
   ])(
     '%s: %i requests per 60 s per IP and domain',
     async (name, limit) => {

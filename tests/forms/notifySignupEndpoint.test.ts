@@ -64,6 +64,7 @@ describe('POST /api/notify-signup: a new signup', () => {
       status: 'pending',
       createdAt: expect.any(String),
       notifiedAt: null,
+      consentedAt: stored!.createdAt,
     })
     expect(stored!.createdAt >= before && stored!.createdAt <= after).toBe(true)
     const idMs = Number(res.body.subscriptionId.slice(4, 17))

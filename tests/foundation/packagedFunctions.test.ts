@@ -276,6 +276,19 @@ describe('every function, packaged by Netlify and invoked through its entry poin
         path: `/api/search?q=${encodeURIComponent('入荷')}`,
         expect: (answer) => expect(answer.body).toContain('news/yoyaku-shohin-nyuka'),
       },
+      'admin-people-export': {
+        method: 'POST',
+        path: '/api/admin/people/export',
+        token: ADMIN_TOKEN,
+        body: { email: 'packaged@example.com' },
+        expect: (answer) => expect(answer.json.subscriptions[0].id).toBe(subscriptionId),
+      },
+      'retention-purge': {
+        method: 'POST',
+        path: '/.netlify/functions/retention-purge',
+        body: { next_run: '2026-11-24T00:00:00.000Z' },
+        expect: (answer) => expect(answer.json).toMatchObject({ success: true }),
+      },
       'resume-stalled-deliveries': {
         method: 'POST',
         path: '/.netlify/functions/resume-stalled-deliveries',

@@ -14,6 +14,8 @@ export interface BlobOperation {
 /** The running server of `useBlobsServer`, read inside tests and hooks. */
 export interface RunningBlobsServer {
   readonly url: string
+  /** The folder the server keeps its blobs in (a test may read every file of it). */
+  readonly directory: string
   /** Every operation the server handled, in order (clear it with `operations.length = 0`). */
   readonly operations: BlobOperation[]
   /** Value for NETLIFY_BLOBS_CONTEXT pointing at this server. */
@@ -81,6 +83,9 @@ export function useBlobsServer(options: BlobsServerOptions = {}): RunningBlobsSe
   return {
     get url() {
       return running().url
+    },
+    get directory() {
+      return running().directory
     },
     operations,
     get blobsContext() {

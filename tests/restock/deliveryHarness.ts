@@ -19,6 +19,7 @@ import {
   resendReply,
   SECRET,
   useRestockSettings,
+  SEND_CONFIG,
 } from './restockTestKit.js'
 
 export const SITE = 'https://shop.example.test'
@@ -66,7 +67,7 @@ export function useDeliveryHarness() {
         },
         {
           repositories: harness.repositories,
-          config: { emailDelivery: EMAIL_READY },
+          config: { ...SEND_CONFIG, emailDelivery: EMAIL_READY },
           log: createLogger('test'),
           startDelivery: async (id) => {
             started = id

@@ -18,6 +18,13 @@ import { ADMIN_TOKEN, useApiTokens } from '../helpers/tokens.js'
 export const SECRET = 'restock-unsubscribe-secret'
 export const FROM = 'Shop <shop@example.test>'
 export const PRODUCT = 'hario-v60-dripper'
+/** The send configuration of service-level tests: Resend on, the sender's details set, local deploy. */
+export const SEND_CONFIG = {
+  shopName: 'テスト商店',
+  shopAddress: '東京都千代田区千代田1-1',
+  shopContact: 'support@example.test',
+  deployContext: 'dev',
+}
 export const PRODUCT_TITLE = 'HARIO V60 透過ドリッパー 02 セラミック ホワイト'
 
 let sequence = 0
@@ -194,7 +201,7 @@ export const VALID_SEND = {
 
 /**
  * `useRestockSettings()` for the send endpoint: before every test both token groups are set
- * (`useApiTokens`) and no e-mail provider is configured.
+ * (`useApiTokens`), the sender's details too, and no e-mail provider is configured.
  */
 export function useSendSettings(): RunningBlobsServer {
   const blobs = useRestockSettings()
@@ -202,6 +209,10 @@ export function useSendSettings(): RunningBlobsServer {
   beforeEach(() => {
     delete process.env.RESEND_API_KEY
     delete process.env.RESEND_FROM_EMAIL
+    // why: a production send needs the sender's details (特定電子メール法 Art. 4)
+    process.env.SHOP_NAME = SEND_CONFIG.shopName
+    process.env.SHOP_ADDRESS = SEND_CONFIG.shopAddress
+    process.env.SHOP_CONTACT = SEND_CONFIG.shopContact
   })
   return blobs
 }

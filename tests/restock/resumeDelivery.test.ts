@@ -13,7 +13,15 @@ import { fakeContext } from '../helpers/context.js'
 import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import { EMAIL_READY, useDeliveryHarness } from './deliveryHarness.js'
-import { fakeClock, FROM, resendReply, SECRET, seedMany, ticketIn } from './restockTestKit.js'
+import {
+  fakeClock,
+  FROM,
+  resendReply,
+  SECRET,
+  seedMany,
+  SEND_CONFIG,
+  ticketIn,
+} from './restockTestKit.js'
 import { captureLogs } from '../helpers/logs.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
@@ -54,7 +62,7 @@ async function queueAt(clock: ReturnType<typeof fakeClock>, count: number): Prom
     { productSlug, emailTitle: '再入荷', emailBody: '入荷しました。' },
     {
       repositories: harness.repositories,
-      config: { emailDelivery: EMAIL_READY },
+      config: { ...SEND_CONFIG, emailDelivery: EMAIL_READY },
       log: createLogger('test'),
       startDelivery: async () => undefined,
       now: clock.now,

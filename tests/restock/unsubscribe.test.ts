@@ -130,6 +130,7 @@ describe('/api/notify-unsubscribe', () => {
     expect(await restock.repositories.subscriptions.get(subscription)).toEqual({
       ...subscription,
       status: 'unsubscribed',
+      unsubscribedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     })
   })
 
@@ -146,6 +147,7 @@ describe('/api/notify-unsubscribe', () => {
     expect(await restock.repositories.subscriptions.get(subscription)).toEqual({
       ...subscription,
       status: 'unsubscribed',
+      unsubscribedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     })
   })
 

@@ -1,4 +1,5 @@
 import { ADMIN_OPERATIONS } from './adminOperations.js'
+import { COMPLIANCE_OPERATIONS } from './complianceOperations.js'
 import { DELIVERY_OPERATIONS } from './deliveryOperations.js'
 import type { ApiOperation } from './operationSpec.js'
 import { PREORDER_OPERATIONS } from './preorderOperations.js'
@@ -12,4 +13,5 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...PREORDER_OPERATIONS,
   ...SERVICE_OPERATIONS,
   ...DELIVERY_OPERATIONS,
+  ...COMPLIANCE_OPERATIONS,
 ]

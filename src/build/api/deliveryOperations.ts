@@ -20,7 +20,7 @@ const NOTIFICATION_ID = 'notif_6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b'
 
 const notificationIdRequest = z.object({ notificationId: z.string().min(1) })
 
-const scheduledRequest = z
+export const scheduledRequest = z
   .object({ next_run: z.string().optional() })
   .meta({ description: "Netlify's scheduler sends the time of the next run." })
 
@@ -28,7 +28,7 @@ function admin(responses: Responses): Responses {
   return mergeResponses(responses, adminErrors())
 }
 
-const SCHEDULED_NOTE =
+export const SCHEDULED_NOTE =
   ' Netlify runs it on the published deploy on its schedule; it has no public path and is not meant to be called. (`npm start` runs it on a POST to this path, but Netlify CLI answers with its own plain text, not this JSON.)'
 
 const PROGRESS = {

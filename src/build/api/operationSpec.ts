@@ -96,3 +96,33 @@ export function adminErrors(): Responses {
     ),
   }
 }
+
+/** The error texts of a signed-link page (unsubscribe, double opt-in confirmation). */
+export interface SignedLinkTexts {
+  /** 400: the token is missing or garbled. */
+  invalid: string
+  /** 403: the signature does not match. */
+  forged: string
+  /** 503: `UNSUBSCRIBE_SECRET` is not set. */
+  unavailable: string
+}
+
+/** The answers of a signed-link page: each error also as a Japanese HTML page. */
+export function signedLinkResponses(
+  success: Responses,
+  texts: SignedLinkTexts,
+  extra: Responses = {},
+): Responses {
+  const asPage = (spec: ResponseSpec) => ({ ...spec, alsoHtml: true })
+  return {
+    ...success,
+    400: asPage(failure('The token is missing or garbled.', texts.invalid)),
+    403: asPage(failure('The signature does not match.', texts.forged)),
+    404: asPage(failure('The subscription no longer exists.', 'Subscription not found')),
+    405: asPage(METHOD_NOT_ALLOWED),
+    ...Object.fromEntries(Object.entries(extra).map(([status, spec]) => [status, asPage(spec)])),
+    429: RATE_LIMITED,
+    500: asPage(failure('Unexpected failure.', 'Internal server error')),
+    503: asPage(failure('`UNSUBSCRIBE_SECRET` is not set.', texts.unavailable)),
+  }
+}

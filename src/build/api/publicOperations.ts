@@ -17,6 +17,7 @@ import {
   type ApiOperation,
   type Responses,
   type ResponseSpec,
+  signedLinkResponses,
 } from './operationSpec.js'
 import {
   BUSY_MESSAGE,
@@ -337,19 +338,9 @@ function manageResponses(success: Responses): Responses {
 }
 
 function unsubscribeResponses(success: Responses): Responses {
-  const asPage = (spec: ReturnType<typeof failure>) => ({ ...spec, alsoHtml: true })
-  return {
-    ...success,
-    400: asPage(failure('The token is missing or garbled.', 'Invalid unsubscribe link')),
-    403: asPage(
-      failure('The signature does not match.', 'Unsubscribe link signature is not valid'),
-    ),
-    404: asPage(failure('The subscription no longer exists.', 'Subscription not found')),
-    405: asPage(METHOD_NOT_ALLOWED),
-    429: RATE_LIMITED,
-    500: asPage(failure('Unexpected failure.', 'Internal server error')),
-    503: asPage(
-      failure('`UNSUBSCRIBE_SECRET` is not set.', 'Unsubscribe is not available right now'),
-    ),
-  }
+  return signedLinkResponses(success, {
+    invalid: 'Invalid unsubscribe link',
+    forged: 'Unsubscribe link signature is not valid',
+    unavailable: 'Unsubscribe is not available right now',
+  })
 }

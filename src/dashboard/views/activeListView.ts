@@ -11,6 +11,7 @@ import {
   type RecordRow,
 } from '../recordResources.js'
 import { runBulkAction } from './bulkActions.js'
+import { optedOutPendingConfirmed } from './optOutWarning.js'
 import { showLoadFailure } from './loadFailure.js'
 import { recordTable } from './recordTable.js'
 import type { ViewContext } from './viewContext.js'
@@ -125,6 +126,10 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   }
 
   async function changeStatus(row: RecordRow, status: string, control: HTMLSelectElement) {
+    if (!(await optedOutPendingConfirmed(row, status))) {
+      control.value = row.status
+      return
+    }
     control.disabled = true
     const answer = await context.attempt(() =>
       context.api.post(resource.routes.status, {

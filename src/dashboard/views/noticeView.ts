@@ -65,6 +65,13 @@ export function noticeView(context: ViewContext): HTMLElement {
       productTitle: productLabel(product.value),
       productUrl: productUrl(product.value, origin),
       unsubscribeUrl: `${origin}${ROUTES.notifyUnsubscribe.path}?token=（受信者ごとの署名付きリンク）`,
+      // why: the server fills in the shop's configured sender details when it sends
+      sender: {
+        name: '（ショップ名）',
+        address: '（所在地）',
+        contact: '（お問い合わせ先）',
+        missing: [],
+      },
     })
     const frame = el('iframe', {
       sandbox: '',

@@ -47,7 +47,9 @@ export function applyReservationStatus(
 /**
  * §3.1: any status may be set. `notifiedAt` becomes now when the subscription becomes notified
  * (kept when it already was), null when it goes back to pending, and is kept on unsubscribe
- * (it records that a notification was sent).
+ * (it records that a notification was sent). `unsubscribedAt` becomes now when it becomes
+ * unsubscribed and is kept afterwards, also when it is set back to pending: a send still skips
+ * it (docs/compliance.md, "Opt-out").
  */
 export function applySubscriptionStatus(
   record: NotifySubscription,
@@ -58,5 +60,7 @@ export function applySubscriptionStatus(
   let notifiedAt = record.notifiedAt ?? null
   if (status === 'notified') notifiedAt = record.status === 'notified' ? (notifiedAt ?? now) : now
   if (status === 'pending') notifiedAt = null
-  return { ...record, status, notifiedAt }
+  const optedOut =
+    status === 'unsubscribed' && record.status !== 'unsubscribed' ? { unsubscribedAt: now } : {}
+  return { ...record, status, notifiedAt, ...optedOut }
 }

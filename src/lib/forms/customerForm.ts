@@ -118,14 +118,20 @@ const quantity = z
   .transform((value) => value ?? 1)
 
 /**
- * Body of POST /api/reservation (§4.10): name trimmed, e-mail trimmed and lower-cased, optional
- * `quantity` (default 1; the product's `maxPerReservation` is checked by the service).
+ * Where the shopper filled in the form (the consent record's source, docs/compliance.md):
+ * `widget` (our storefront widgets send it), `form` (a shop's own HTML form); absent: `api`.
  */
-export const reservationForm = z.object({ name, email, productSlug, quantity })
+const source = z.enum(['widget', 'form']).optional().catch(undefined)
+
+/**
+ * Body of POST /api/reservation (§4.10): name trimmed, e-mail trimmed and lower-cased, optional
+ * `quantity` (default 1; the product's `maxPerReservation` is checked by the service), `source`.
+ */
+export const reservationForm = z.object({ name, email, productSlug, quantity, source })
 export type ReservationForm = z.output<typeof reservationForm>
 
 /** Body of POST /api/notify-signup (D2): e-mail trimmed and lower-cased. */
-export const signupForm = z.object({ email, productSlug })
+export const signupForm = z.object({ email, productSlug, source })
 export type SignupForm = z.output<typeof signupForm>
 
 /** The documented 400 with one detail (a check the service makes after the schema's). */

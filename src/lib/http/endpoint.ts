@@ -11,6 +11,7 @@ import {
   InvalidInputError,
   InvalidSignatureError,
   NotAvailableError,
+  LinkExpiredError,
   NotConfiguredError,
   NotFoundError,
   TransitionNotAllowedError,
@@ -58,9 +59,10 @@ export interface EndpointOptions<Schema extends z.ZodType> {
   body?: Schema
   /**
    * How a POST body is read: `json` (D8) or `form` (the fields of an
-   * `application/x-www-form-urlencoded` body; a body of any other type has no fields). Default: `json`.
+   * `application/x-www-form-urlencoded` body; a body of any other type has no fields) or `text`
+   * (the body exactly as sent, for signature checks). Default: `json`.
    */
-  bodyKind?: 'json' | 'form'
+  bodyKind?: 'json' | 'form' | 'text'
   /**
    * The answer to a failure for this endpoint's callers (e.g. an HTML page), or null for the JSON
    * shape; `headers` (such as `Allow`) are added to it. Default: always JSON.
@@ -84,6 +86,7 @@ const DOMAIN_STATUS: readonly [abstract new (...args: never[]) => DomainError, n
   [NotFoundError, 404],
   [TransitionNotAllowedError, 409],
   [NotAvailableError, 409],
+  [LinkExpiredError, 410],
   [NotConfiguredError, 503],
   [TryAgainLaterError, 503],
 ]
@@ -182,7 +185,9 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
       const fields =
         options.bodyKind === 'form'
           ? formFields(req, raw)
-          : parseJsonObject(raw, auth === 'none' ? null : {})
+          : options.bodyKind === 'text'
+            ? raw
+            : parseJsonObject(raw, auth === 'none' ? null : {})
       const parsed = options.body.safeParse(fields)
       if (!parsed.success) throw invalid(parsed.error)
       body = parsed.data

@@ -1,4 +1,6 @@
+import type { SenderIdentity } from '../compliance/senderIdentity.js'
 import { escapeHtml } from '../htmlEscape.js'
+import { senderLines } from './senderFooter.js'
 
 /** What a restock e-mail says; every text is the shop owner's or ours, never markup from users. */
 export interface RestockEmailInput {
@@ -12,6 +14,8 @@ export interface RestockEmailInput {
   productUrl: string
   /** Signed one-recipient unsubscribe link (D9). */
   unsubscribeUrl: string
+  /** Who sends it (特定電子メール法 Art. 4; docs/compliance.md). */
+  sender: SenderIdentity
 }
 
 export interface RenderedEmail {
@@ -30,6 +34,8 @@ function footerLines(input: RestockEmailInput): string[] {
     `このメールは「${input.productTitle}」の再入荷通知にご登録いただいた方へお送りしています。`,
     'この商品の再入荷通知が今後不要な場合は、以下のリンクから配信を停止できます。',
     `配信停止: ${input.unsubscribeUrl}`,
+    '',
+    ...senderLines(input.sender),
   ]
 }
 
@@ -55,6 +61,7 @@ export function renderRestockEmail(input: RestockEmailInput): RenderedEmail {
     `<p>このメールは「${escapeHtml(input.productTitle)}」の再入荷通知にご登録いただいた方へお送りしています。<br>`,
     'この商品の再入荷通知が今後不要な場合は、以下のリンクから配信を停止できます。</p>',
     `<p>配信停止: ${linkHtml(input.unsubscribeUrl)}</p>`,
+    `<p>${senderLines(input.sender).map(paragraphHtml).join('<br>\n')}</p>`,
     '</div>',
     '</body></html>',
   ].join('\n')

@@ -8,6 +8,7 @@ import { dispatchNotifications } from '../notifiers/dispatch.js'
 import { productUrl } from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import { newReservationId, reservationClaimKey } from '../storage/blobLayout.js'
+import { isSuppressed, recordFormConsent } from '../compliance/signupCompliance.js'
 import type { Reservation } from '../storage/records.js'
 import { manageLinkFor } from './manageLink.js'
 import { checkReservable } from './preorderRules.js'
@@ -86,6 +87,22 @@ export async function createReservation(
     productSlug: product.slug,
     quantity: form.quantity,
   })
+  const compliance = {
+    repositories: services.repositories,
+    config,
+    log,
+    now,
+    clientIp: context.ip,
+  }
+  await recordFormConsent(compliance, {
+    email: reservation.email,
+    kind: 'reservation',
+    recordId: reservation.id,
+    productSlug: product.slug,
+    source: form.source,
+  })
+  // why: a bounced or complaining address gets no confirmation e-mail (docs/compliance.md)
+  const mailable = !(await isSuppressed(compliance, reservation.email))
 
   const { notifiers } = services
   const input = {
@@ -96,19 +113,23 @@ export async function createReservation(
   }
   dispatchNotifications(context, log, [
     () => notifiers.teamchatReservation.send(reservationTeamChatMessage(input).slackText),
-    () =>
-      sendConfirmation(
-        { to: reservation.email, ...reservationConfirmationEmail(input) },
-        {
-          mailer: notifiers.mailer,
-          limits: services.repositories.confirmationLimits,
-          // why: a replayed call (platform retry) must not mail the customer twice
-          idempotencyKey: `reservation-confirmation/${reservation.id}`,
-          recordId: reservation.id,
-          now: now(),
-          log,
-        },
-      ),
+    ...(mailable
+      ? [
+          () =>
+            sendConfirmation(
+              { to: reservation.email, ...reservationConfirmationEmail(input) },
+              {
+                mailer: notifiers.mailer,
+                limits: services.repositories.confirmationLimits,
+                // why: a replayed call (platform retry) must not mail the customer twice
+                idempotencyKey: `reservation-confirmation/${reservation.id}`,
+                recordId: reservation.id,
+                now: now(),
+                log,
+              },
+            ),
+        ]
+      : []),
   ])
   return { reservationId: reservation.id }
 }

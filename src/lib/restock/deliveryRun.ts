@@ -1,3 +1,4 @@
+import { senderIdentity } from '../compliance/senderIdentity.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
 import { findProduct, productUrl } from '../productCatalogue.js'
@@ -79,6 +80,7 @@ export function restockEmailFor(
     productTitle: findProduct(job.productSlug)?.title ?? job.productSlug,
     productUrl: productUrl(job.productSlug, siteUrl),
     unsubscribeUrl: link,
+    sender: job.sender ?? senderIdentity({ shopName: null, shopAddress: null, shopContact: null }),
   })
   return {
     to: recipient.email,

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { mayReceiveRestockEmail, suppressedHashes } from '../compliance/restockRecipients.js'
+import { requireSenderIdentity, SenderIdentityMissingError } from '../compliance/senderIdentity.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { AppConfig } from '../config.js'
 import { InvalidInputError, NotConfiguredError, TryAgainLaterError } from '../errors.js'
@@ -97,8 +99,11 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
 }
 
 export interface SendOptions {
-  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries'>
-  config: Pick<AppConfig, 'emailDelivery'>
+  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries' | 'suppressions'>
+  config: Pick<
+    AppConfig,
+    'emailDelivery' | 'shopName' | 'shopAddress' | 'shopContact' | 'deployContext'
+  >
   log: Logger
   /** Starts the background delivery; rejects with DeliveryStartError when it cannot. */
   startDelivery: (notificationId: string) => Promise<void>
@@ -106,14 +111,20 @@ export interface SendOptions {
   now?: () => number
 }
 
-/** Pending, non-archived subscribers of one product, oldest signup first. */
+/**
+ * Pending, non-archived subscribers of one product that may be e-mailed (not opted out without a
+ * newer consent, confirmed, not suppressed: docs/compliance.md), oldest signup first.
+ */
 async function pendingSubscribers(
-  repositories: SendOptions['repositories'],
+  options: Pick<SendOptions, 'repositories'>,
   productSlug: string,
 ): Promise<NotifySubscription[]> {
-  const { records } = await repositories.subscriptions.listProduct(productSlug)
+  const [{ records }, suppressed] = await Promise.all([
+    options.repositories.subscriptions.listProduct(productSlug),
+    suppressedHashes(options.repositories.suppressions),
+  ])
   return records
-    .filter((subscription) => subscription.status === 'pending' && !subscription.isArchived)
+    .filter((subscription) => mayReceiveRestockEmail(subscription, suppressed))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
 }
 
@@ -136,7 +147,16 @@ export async function sendRestockNotification(
     log.error('restock.send.misconfigured', new NotConfiguredError(delivery.fix))
     throw new NotConfiguredError(delivery.message)
   }
-  const subscribers = await pendingSubscribers(repositories, request.productSlug)
+  let sender
+  try {
+    sender = requireSenderIdentity(options.config)
+  } catch (error) {
+    if (error instanceof SenderIdentityMissingError) {
+      log.error('restock.send.misconfigured', error, { fix: error.fix })
+    }
+    throw error
+  }
+  const subscribers = await pendingSubscribers(options, request.productSlug)
   if (subscribers.length === 0) {
     throw new InvalidInputError('No pending subscribers found for this product')
   }
@@ -183,6 +203,7 @@ export async function sendRestockNotification(
       emailBody: request.emailBody,
       recipients: subscribers.map(({ id, email }) => ({ subscriptionId: id, email })),
       createdAt: timestamp,
+      sender,
     } satisfies DeliveryJob)
   }
   const winner = await storeHistory(repositories.history, history, open)

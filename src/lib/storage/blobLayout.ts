@@ -18,6 +18,11 @@ import { createHash } from 'node:crypto'
  * | `delivery-tickets/{nonce}`             | a spent delivery ticket (replay guard)    | onlyIfNew, once   |
  * | `journal/{collection}/{hour}/{entry}`  | change journal of a collection's listing  | new blob per write|
  * | `snapshots/{collection}`               | listing snapshot of a collection          | overwritten       |
+ * | `consents/{emailHash}/{cns_id}`        | a consent record (docs/compliance.md)     | onlyIfNew         |
+ * | `consent-wordings/{version}`           | the text of one consent wording version   | onlyIfNew, once   |
+ * | `suppressions/{emailHash}`             | a bounced or complaining address          | onlyIfNew / CAS   |
+ * | `webhook-receipts/{source}/{id}`       | a webhook message handled (replay guard)  | onlyIfNew, once   |
+ * | `confirmation-sends/{emailHash}`       | when the last double opt-in link went     | onlyIfNew / CAS   |
  *
  * Store `keyword-logs` (§2.6): `{YYYY-MM-DD}/{timestamp}-{random}` one search each,
  * `rollups/v1/{hour|day}/{period}` closed periods (onlyIfNew), `late/{entry key}` late entries
@@ -92,3 +97,31 @@ export function newReservationId(): string {
 export function newSubscriptionId(at: Date): string {
   return `ntf_${at.getTime()}-${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`
 }
+
+/** Consent records of one address: `consents/{emailHash}/`; a record `consents/{emailHash}/{id}`. */
+export const CONSENTS_PREFIX = 'consents'
+/** The text of a consent wording version: `consent-wordings/{version}`. */
+export function consentWordingKey(version: string): string {
+  return `consent-wordings/${version}`
+}
+
+/** A new consent id: `cns_<ms>-<10 hex>`. */
+export function newConsentId(at: Date): string {
+  return `cns_${at.getTime()}-${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`
+}
+
+/** Suppressed addresses: `suppressions/{emailHash}`. */
+export const SUPPRESSIONS_PREFIX = 'suppressions'
+
+/** A webhook message already handled: `webhook-receipts/{source}/{message id}`. */
+export function webhookReceiptKey(source: string, messageId: string): string {
+  return `webhook-receipts/${source}/${messageId}`
+}
+
+/** When the last double opt-in link went to an address: `confirmation-sends/{emailHash}`. */
+export function confirmationSendKey(emailHash: string): string {
+  return `confirmation-sends/${emailHash}`
+}
+
+/** Where listing snapshots live (an erase drops them all). */
+export const SNAPSHOTS_PREFIX = 'snapshots/'

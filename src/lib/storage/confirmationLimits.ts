@@ -82,8 +82,18 @@ async function takeConfirmationSlot(
 export interface ConfirmationLimits {
   /** `takeConfirmationSlot` on this store. */
   take(address: string, now: Date, perHour?: number): Promise<boolean>
+  /** Deletes the address's counter (an erase, docs/compliance.md); false when there was none. */
+  forget(address: string): Promise<boolean>
 }
 
 export function confirmationLimits(store: Store): ConfirmationLimits {
-  return { take: (address, now, perHour) => takeConfirmationSlot(store, address, now, perHour) }
+  return {
+    take: (address, now, perHour) => takeConfirmationSlot(store, address, now, perHour),
+    async forget(address) {
+      const key = limitKey(address)
+      if (!(await store.getMetadata(key))) return false
+      await store.delete(key)
+      return true
+    },
+  }
 }

@@ -1,4 +1,5 @@
 import type { Store } from '@netlify/blobs'
+import type { SenderIdentity } from '../compliance/senderIdentity.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import { deliveryKeys, spentTicketKey } from './blobLayout.js'
 
@@ -24,6 +25,8 @@ export interface DeliveryJob {
   emailBody: string
   recipients: DeliveryRecipient[]
   createdAt: string
+  /** Who sends it (特定電子メール法 Art. 4), fixed at the send so every batch says the same. */
+  sender?: SenderIdentity
 }
 
 /** What happened to one batch. */

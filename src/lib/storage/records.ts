@@ -41,6 +41,12 @@ export interface NotifySubscription extends Archivable {
   status: SubscriptionStatus
   createdAt: string
   notifiedAt: string | null
+  /** When the subscriber opted out (link, one-click, bounce, staff); kept when set back to `pending`. */
+  unsubscribedAt?: string
+  /** When the latest consent was given for it (sign-up, or a repeated sign-up); absent on older records. */
+  consentedAt?: string
+  /** Double opt-in: null until the confirmation link was used; absent when none was asked. */
+  confirmedAt?: string | null
 }
 
 /** Where a restock delivery is: `queued` (not started) → `delivering` → `complete`. */
@@ -71,6 +77,8 @@ export interface NotificationHistory {
   deliveryMode?: DeliveryMode
   /** When the last batch was settled. */
   completedAt?: string
+  /** Recipients removed from this record by a personal-data erase (docs/compliance.md). */
+  erasedRecipientCount?: number
 }
 
 /** Names one record of a product-scoped collection. */

@@ -1,4 +1,6 @@
 import type { Store } from '@netlify/blobs'
+import { consentRepository, type ConsentRepository } from './consentRepository.js'
+import { suppressionRepository, type SuppressionRepository } from './suppressionRepository.js'
 import { createLogger } from '../log.js'
 import {
   HISTORY_PREFIX,
@@ -108,6 +110,15 @@ export interface Repositories {
   confirmationLimits: ConfirmationLimits
   /** The unit ledger of a capped product (storage/reservationUnits.ts). */
   unitLedger(productSlug: string, options: UnitLedgerOptions): UnitLedgerStore
+  /** Consent records and wording versions (docs/compliance.md). */
+  consents: ConsentRepository
+  /** Addresses no e-mail may go to (bounces, complaints). */
+  suppressions: SuppressionRepository
+  /**
+   * The records store itself, for the storage functions of consent and personal data that take
+   * it (webhook receipts, confirmation throttle, erase): they build every key themselves.
+   */
+  store: Store
 }
 
 /**
@@ -146,5 +157,8 @@ export function openRepositories(context: RequestContext): Repositories {
     confirmationLimits: confirmationLimits(store),
     unitLedger: (productSlug, ledgerOptions) =>
       new UnitLedgerStore(store, productSlug, ledgerOptions),
+    consents: consentRepository(store, options),
+    suppressions: suppressionRepository(store, options),
+    store,
   }
 }

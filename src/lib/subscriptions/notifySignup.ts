@@ -5,10 +5,17 @@ import {
   signupTeamChatMessage,
 } from '../messages/signupMessages.js'
 import { sendConfirmation } from '../notifiers/confirmationEmail.js'
-import { dispatchNotifications } from '../notifiers/dispatch.js'
+import { dispatchNotifications, type Delivery } from '../notifiers/dispatch.js'
 import { productUrl } from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import { newSubscriptionId, signupClaimKey } from '../storage/blobLayout.js'
+import {
+  onSignupCreated,
+  onSignupRepeated,
+  newSubscriptionConsent,
+  type ComplianceDeps,
+  type SignupEmail,
+} from '../compliance/signupCompliance.js'
 import type { NotifySubscription } from '../storage/records.js'
 
 export interface NotifySignupOptions {
@@ -73,6 +80,7 @@ export async function notifySignup(
         status: 'pending',
         createdAt: at.toISOString(),
         notifiedAt: null,
+        ...newSubscriptionConsent(config, at),
       })
       return id
     },
@@ -84,12 +92,29 @@ export async function notifySignup(
     },
     remove: async (id) => void (await subscriptions.remove(refOf(id))),
   })
+  const compliance: ComplianceDeps = {
+    repositories: services.repositories,
+    config,
+    log,
+    now: clock,
+    clientIp: context.ip,
+  }
   if (!outcome.won) {
     log.info('signup.already_pending', { subscriptionId: outcome.holderId })
+    const email = await onSignupRepeated(
+      compliance,
+      subscriptions,
+      outcome.holderId,
+      product,
+      form.source,
+    )
+    const key = `${outcome.holderId}/${clock().getTime()}`
+    dispatchNotifications(context, log, shopperEmails(services, form.email, email, key, clock()))
     return { subscriptionId: outcome.holderId, created: false }
   }
   const subscription = created.get(outcome.holderId)!
   log.info('signup.created', { subscriptionId: subscription.id, productSlug: product.slug })
+  const email = await onSignupCreated(compliance, subscription, product, form.source)
 
   const { notifiers } = services
   const url = productUrl(product.slug, config.siteUrl)
@@ -100,18 +125,48 @@ export async function notifySignup(
       notifiers.communitychat.send(
         signupCommunityChatMessage({ product, productUrl: url }).discordContent,
       ),
-    () =>
-      sendConfirmation(
-        { to: subscription.email, ...signupConfirmationEmail(input) },
-        {
-          mailer: notifiers.mailer,
-          limits: services.repositories.confirmationLimits,
-          idempotencyKey: `signup-confirmation/${subscription.id}`,
-          recordId: subscription.id,
-          now: clock(),
-          log,
-        },
-      ),
+    ...(email.kind === 'welcome'
+      ? [
+          () =>
+            sendConfirmation(
+              { to: subscription.email, ...signupConfirmationEmail(input) },
+              {
+                mailer: notifiers.mailer,
+                limits: services.repositories.confirmationLimits,
+                idempotencyKey: `signup-confirmation/${subscription.id}`,
+                recordId: subscription.id,
+                now: clock(),
+                log,
+              },
+            ),
+        ]
+      : shopperEmails(services, subscription.email, email, subscription.id, clock())),
   ])
   return { subscriptionId: subscription.id, created: true }
+}
+
+/** The double opt-in link as a delivery (under the hourly confirmation cap), or none. */
+function shopperEmails(
+  services: Pick<Services, 'notifiers' | 'repositories' | 'log'>,
+  to: string,
+  email: SignupEmail,
+  key: string,
+  now: Date,
+): Delivery[] {
+  if (email.kind !== 'link') return []
+  return [
+    () =>
+      sendConfirmation(
+        { to, ...email.email },
+        {
+          mailer: services.notifiers.mailer,
+          limits: services.repositories.confirmationLimits,
+          // why: `key` makes a retried call send it once
+          idempotencyKey: `signup-confirmation-link/${key}`,
+          recordId: key.split('/')[0],
+          now,
+          log: services.log,
+        },
+      ),
+  ]
 }

@@ -14,7 +14,7 @@ import { MissingUnsubscribeSecretError, verifyUnsubscribeToken } from './unsubsc
 export const unsubscribeForm = z.object({ token: z.string().optional() })
 
 /** Whether the caller asked for JSON rather than a page (scripts, the admin UI). */
-function wantsJson(req: Request): boolean {
+export function wantsJson(req: Request): boolean {
   const accept = req.headers.get('accept') ?? ''
   return accept.includes('application/json') && !accept.includes('text/html')
 }
@@ -65,7 +65,9 @@ export async function answerUnsubscribe(input: UnsubscribeInput): Promise<Respon
   }
   if (!already) {
     const updated = await subscriptions.update(check.ref, (current) =>
-      current.status === 'unsubscribed' ? current : { ...current, status: 'unsubscribed' },
+      current.status === 'unsubscribed'
+        ? current
+        : { ...current, status: 'unsubscribed', unsubscribedAt: new Date().toISOString() },
     )
     if (!updated) throw new NotFoundError('Subscription not found')
     log.info('unsubscribe.done', {

@@ -1,0 +1,18 @@
+import type { Config } from '@netlify/functions'
+import { erasePerson } from '../../src/lib/compliance/personalData.js'
+import { openPersonalData, personRequestSchema } from '../../src/lib/compliance/personRequest.js'
+import { defineEndpoint } from '../../src/lib/http/endpoint.js'
+
+export default defineEndpoint({
+  methods: ['POST'],
+  auth: 'admin',
+  body: personRequestSchema,
+  handle: async ({ body, context, config, log }) => {
+    const deps = openPersonalData(context, config, log)
+    const answer = await erasePerson(body.email, deps)
+    await deps.settle()
+    return { erased: answer }
+  },
+})
+
+export const config: Config = { path: '/api/admin/people/erase' }

@@ -1,0 +1,21 @@
+import type { Config } from '@netlify/functions'
+import { z } from '../../src/generated/zod.js'
+import { handleResendWebhook } from '../../src/lib/compliance/resendWebhook.js'
+import { defineEndpoint } from '../../src/lib/http/endpoint.js'
+import { openServices } from '../../src/lib/services.js'
+
+export default defineEndpoint({
+  methods: ['POST'],
+  auth: 'none',
+  // why: the Svix signature covers the body exactly as sent
+  body: z.string(),
+  bodyKind: 'text',
+  handle: async ({ req, body, context, config, log }) =>
+    handleResendWebhook(body, req.headers, {
+      repositories: openServices(context, config, log).repositories,
+      secret: config.resendWebhookSecret,
+      log,
+    }),
+})
+
+export const config: Config = { path: '/api/resend-webhook' }

@@ -1,0 +1,25 @@
+import type { Config } from '@netlify/functions'
+import { z } from '../../src/generated/zod.js'
+import { purgeExpiredData } from '../../src/lib/compliance/retentionPurge.js'
+import { defineEndpoint } from '../../src/lib/http/endpoint.js'
+import { openServices } from '../../src/lib/services.js'
+
+/**
+ * Scheduled function: once a day, deletes what the retention periods of docs/compliance.md let
+ * go. Netlify calls it with `{"next_run": …}`; it has no public path.
+ */
+export default defineEndpoint({
+  methods: ['POST'],
+  auth: 'none',
+  body: z.object({ next_run: z.string().optional() }),
+  handle: async ({ context, config, log }) => ({
+    deleted: await purgeExpiredData({
+      repositories: openServices(context, config, log).repositories,
+      log,
+      retentionDays: config.retentionDays,
+      now: () => new Date(),
+    }),
+  }),
+})
+
+export const config: Config = { schedule: '@daily' }

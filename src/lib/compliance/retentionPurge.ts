@@ -1,0 +1,120 @@
+import { mapWithConcurrency } from '../concurrency.js'
+import type { Logger } from '../log.js'
+import type { ConsentRecord } from '../storage/consentRepository.js'
+import type { NotifySubscription } from '../storage/records.js'
+import type { Repositories } from '../storage/repositories.js'
+import { UNCONFIRMED_TTL_MS } from '../subscriptions/confirmationToken.js'
+import { signupClaimKey } from '../storage/blobLayout.js'
+
+/**
+ * The scheduled retention purge (docs/compliance.md, "Retention"):
+ * - a consent record goes one month after the last e-mail sent on it (its subscription's
+ *   `notifiedAt`) or after its unsubscribe (特定電子メール法 Art. 3 asks for one month); while the
+ *   subscription is pending, or its reservation exists, it stays; one whose record was deleted
+ *   goes RETENTION_DAYS after it was given (when it was last used is no longer known);
+ * - a subscription notified or unsubscribed more than RETENTION_DAYS ago goes, with its claim;
+ * - an unconfirmed double opt-in sign-up goes 7 days after it was made, with its consent.
+ * Reservations stay (the shop's records) unless erased on request.
+ */
+
+const DAY_MS = 24 * 60 * 60_000
+
+export interface PurgeDeps {
+  repositories: Pick<Repositories, 'reservations' | 'subscriptions' | 'consents' | 'store'>
+  log: Logger
+  /** `RETENTION_DAYS`. */
+  retentionDays: number
+  /** Clock. */
+  now: () => Date
+}
+
+export interface PurgeSummary {
+  subscriptions: number
+  unconfirmed: number
+  consents: number
+}
+
+/** `iso` plus one calendar month (UTC), in ms. */
+function oneMonthAfter(iso: string): number {
+  const date = new Date(iso)
+  date.setUTCMonth(date.getUTCMonth() + 1)
+  return date.getTime()
+}
+
+/** When the subscription's last e-mail went or it was opted out of; null while it may still be sent to. */
+function endOf(subscription: NotifySubscription): string | null {
+  if (subscription.status === 'pending') return null
+  const times = [subscription.notifiedAt, subscription.unsubscribedAt].filter(
+    (time): time is string => typeof time === 'string',
+  )
+  return times.sort().at(-1) ?? subscription.createdAt
+}
+
+export function isExpiredUnconfirmed(subscription: NotifySubscription, now: Date): boolean {
+  return (
+    subscription.confirmedAt === null &&
+    now.getTime() - Date.parse(subscription.createdAt) > UNCONFIRMED_TTL_MS
+  )
+}
+
+export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
+  const now = deps.now()
+  const retentionMs = deps.retentionDays * DAY_MS
+  const [subscriptions, reservations, consents] = await Promise.all([
+    deps.repositories.subscriptions.list(),
+    deps.repositories.reservations.list(),
+    deps.repositories.consents.list(),
+  ])
+  const subscriptionsById = new Map(subscriptions.records.map((s) => [s.id, s]))
+  const reservationIds = new Set(reservations.records.map((r) => r.id))
+
+  const unconfirmed = subscriptions.records.filter((s) => isExpiredUnconfirmed(s, now))
+  const old = subscriptions.records.filter((s) => {
+    const end = endOf(s)
+    return end !== null && !unconfirmed.includes(s) && now.getTime() - Date.parse(end) > retentionMs
+  })
+  const expiredIds = new Set(unconfirmed.map((s) => s.id))
+  const consentGoes = (consent: ConsentRecord): boolean => {
+    if (consent.kind === 'reservation') {
+      return (
+        !reservationIds.has(consent.recordId) &&
+        now.getTime() - Date.parse(consent.createdAt) > retentionMs
+      )
+    }
+    if (expiredIds.has(consent.recordId)) return true
+    const subscription = subscriptionsById.get(consent.recordId)
+    if (!subscription) return now.getTime() - Date.parse(consent.createdAt) > retentionMs
+    const end = endOf(subscription)
+    return end !== null && now.getTime() > oneMonthAfter(end)
+  }
+  const goneConsents = consents.records.filter(consentGoes)
+
+  await mapWithConcurrency(goneConsents, 10, (consent) =>
+    deps.repositories.consents.remove(consent),
+  )
+  await mapWithConcurrency([...unconfirmed, ...old], 10, async (subscription) => {
+    // why: a record changed since it was judged (signed up again, confirmed) is judged next time
+    const current = await deps.repositories.subscriptions.get(subscription)
+    if (
+      !current ||
+      current.status !== subscription.status ||
+      current.confirmedAt !== subscription.confirmedAt ||
+      current.notifiedAt !== subscription.notifiedAt
+    ) {
+      return
+    }
+    await deps.repositories.subscriptions.remove(subscription)
+    const claim = signupClaimKey(subscription.productSlug, subscription.email)
+    const held = await deps.repositories.store.get(claim, { type: 'json' })
+    if ((held as { holderId?: string } | null)?.holderId === subscription.id) {
+      await deps.repositories.store.delete(claim)
+    }
+  })
+  const summary = {
+    subscriptions: old.length,
+    unconfirmed: unconfirmed.length,
+    consents: goneConsents.length,
+  }
+  deps.log.info('retention.purged', { ...summary, retentionDays: deps.retentionDays })
+  return summary
+}

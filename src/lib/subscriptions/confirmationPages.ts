@@ -1,0 +1,62 @@
+import { escapeHtml } from '../htmlEscape.js'
+import { htmlPage as page } from '../pages/htmlPage.js'
+
+/** Small Japanese HTML pages of the double opt-in confirmation link. Every inserted text is escaped. */
+
+/** GET: asks the shopper to confirm; the button POSTs the same token. Changes nothing. */
+export function confirmSignupPage(productTitle: string, token: string): Response {
+  const action = `/api/notify-confirm?token=${encodeURIComponent(token)}`
+  return page(
+    200,
+    '再入荷通知の登録確認',
+    `<p>「${escapeHtml(productTitle)}」の再入荷通知メールの受け取りを確定します。よろしければ下のボタンを押してください。</p>
+<form method="post" action="${escapeHtml(action)}">
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+<button type="submit">登録を確定する</button>
+</form>`,
+  )
+}
+
+/** POST done, or GET on a sign-up that is already confirmed. */
+export function signupConfirmedPage(productTitle: string, alreadyDone = false): Response {
+  const lead = alreadyDone ? 'この登録はすでに確定しています。' : '登録が確定しました。'
+  return page(
+    200,
+    '再入荷通知の登録が確定しました',
+    `<p>${lead}</p>
+<p>「${escapeHtml(productTitle)}」が再入荷しましたら、メールでお知らせします。</p>`,
+  )
+}
+
+const ERROR_TEXTS: Record<number, { title: string; text: string }> = {
+  400: {
+    title: '確認リンクが正しくありません',
+    text: 'リンクが途中で切れている可能性があります。メールに記載されたリンクをそのまま開いてください。',
+  },
+  403: {
+    title: '確認リンクが無効です',
+    text: 'このリンクは確認できませんでした。お届けしたメールに記載のリンクをそのままご利用ください。',
+  },
+  404: {
+    title: 'ご登録が見つかりませんでした',
+    text: 'このご登録は期限切れなどにより削除されています。お手数ですが、もう一度ご登録ください。',
+  },
+  405: { title: 'この操作はできません', text: 'メールに記載のリンクから操作してください。' },
+  410: {
+    title: '確認リンクの有効期限が切れています',
+    text: '確認リンクの有効期限（7日間）が過ぎました。お手数ですが、もう一度ご登録ください。',
+  },
+  503: {
+    title: 'ただいま登録の確定を受け付けられません',
+    text: '時間をおいて再度お試しください。解決しない場合はお問い合わせください。',
+  },
+}
+
+/** An error page for `status`; unknown statuses read as a server error. */
+export function confirmationErrorPage(status: number): Response {
+  const known = ERROR_TEXTS[status] ?? {
+    title: 'エラーが発生しました',
+    text: '時間をおいて再度お試しください。',
+  }
+  return page(status, known.title, `<p>${escapeHtml(known.text)}</p>`)
+}

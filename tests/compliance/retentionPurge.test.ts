@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest'
+import purgeModule from '../../netlify/functions/retention-purge.js'
+import { recordConsent } from '../../src/lib/compliance/recordConsent.js'
+import { purgeExpiredData } from '../../src/lib/compliance/retentionPurge.js'
+import { createLogger } from '../../src/lib/log.js'
+import type { NotifySubscription } from '../../src/lib/storage/records.js'
+import { fakeContext } from '../helpers/context.js'
+import { jsonRequest, readJson } from '../helpers/requests.js'
+import { freshProduct, seedSubscription, useSendSettings } from '../restock/restockTestKit.js'
+
+const restock = useSendSettings()
+const DAY = 24 * 60 * 60_000
+const T0 = Date.UTC(2026, 0, 10, 0, 0, 0)
+const at = (ms: number) => new Date(ms).toISOString()
+
+async function seedWithConsent(overrides: Partial<NotifySubscription>) {
+  const subscription = await seedSubscription(restock.repositories, overrides)
+  const { consents } = restock.repositories
+  const consent = await recordConsent(consents, {
+    email: subscription.email,
+    kind: 'restock-notice',
+    recordId: subscription.id,
+    productSlug: subscription.productSlug,
+    source: 'widget',
+    at: new Date(subscription.createdAt),
+  })
+  return { subscription, consent }
+}
+
+function purgeAt(ms: number, retentionDays = 365) {
+  return purgeExpiredData({
+    repositories: restock.repositories,
+    log: createLogger('test'),
+    retentionDays,
+    now: () => new Date(ms),
+  })
+}
+
+describe('retention purge', () => {
+  it('keeps consents for one month after the last e-mail or unsubscribe, subscriptions for RETENTION_DAYS', async () => {
+    const productSlug = freshProduct()
+    const pending = await seedWithConsent({ productSlug, createdAt: at(T0) })
+    const notified = await seedWithConsent({
+      productSlug,
+      createdAt: at(T0),
+      status: 'notified',
+      notifiedAt: at(T0 + 10 * DAY),
+    })
+    const unsubscribed = await seedWithConsent({
+      productSlug,
+      createdAt: at(T0),
+      status: 'unsubscribed',
+      unsubscribedAt: at(T0 + 20 * DAY),
+    })
+    const { consents } = restock.repositories
+    const consentOf = (seeded: { consent: { emailHash: string; id: string } }) =>
+      consents.get(seeded.consent)
+
+    // 30 days after the notice (Jan 20 → Feb 19): not yet a month
+    await purgeAt(T0 + 40 * DAY)
+    expect(await consentOf(notified)).not.toBeNull()
+    // Feb 21: a month after the notice (Jan 20), not yet after the unsubscribe (Jan 30 + a month rolls over to Mar 2 = T0 + 51 days)
+    await purgeAt(T0 + 42 * DAY)
+    expect(await consentOf(notified)).toBeNull()
+    expect(await consentOf(unsubscribed)).not.toBeNull()
+    expect(await restock.repositories.subscriptions.get(notified.subscription)).not.toBeNull()
+    await purgeAt(T0 + 51 * DAY - 1)
+    expect(await consentOf(unsubscribed)).not.toBeNull()
+    await purgeAt(T0 + 51 * DAY + 1)
+    expect(await consentOf(unsubscribed)).toBeNull()
+
+    // RETENTION_DAYS after the notice / unsubscribe, the subscriptions go; a pending one stays
+    await purgeAt(T0 + 10 * DAY + 365 * DAY - 1)
+    expect(await restock.repositories.subscriptions.get(notified.subscription)).not.toBeNull()
+    const summary = await purgeAt(T0 + 20 * DAY + 365 * DAY + 1)
+    expect(summary.subscriptions).toBe(2)
+    expect(await restock.repositories.subscriptions.get(notified.subscription)).toBeNull()
+    expect(await restock.repositories.subscriptions.get(unsubscribed.subscription)).toBeNull()
+    expect(await restock.repositories.subscriptions.get(pending.subscription)).not.toBeNull()
+    expect(await consentOf(pending)).not.toBeNull()
+
+    // a shorter RETENTION_DAYS is honoured
+    await restock.repositories.subscriptions.update(
+      pending.subscription,
+      (s: NotifySubscription) => ({
+        ...s,
+        status: 'notified',
+        notifiedAt: at(T0 + 30 * DAY),
+      }),
+    )
+    await purgeAt(T0 + 40 * DAY, 30)
+    expect(await restock.repositories.subscriptions.get(pending.subscription)).not.toBeNull()
+    await purgeAt(T0 + 61 * DAY, 30)
+    expect(await restock.repositories.subscriptions.get(pending.subscription)).toBeNull()
+  })
+
+  it('deletes unconfirmed sign-ups and their consents 7 days after they were made', async () => {
+    const productSlug = freshProduct()
+    const unconfirmed = await seedWithConsent({ productSlug, createdAt: at(T0), confirmedAt: null })
+    const confirmed = await seedWithConsent({
+      productSlug,
+      createdAt: at(T0),
+      confirmedAt: at(T0 + DAY),
+    })
+    expect((await purgeAt(T0 + 7 * DAY - 1)).unconfirmed).toBe(0)
+    expect(await restock.repositories.subscriptions.get(unconfirmed.subscription)).not.toBeNull()
+    expect((await purgeAt(T0 + 7 * DAY + 1)).unconfirmed).toBe(1)
+    expect(await restock.repositories.subscriptions.get(unconfirmed.subscription)).toBeNull()
+    const { consents } = restock.repositories
+    expect(await consents.get(unconfirmed.consent)).toBeNull()
+    expect(await restock.repositories.subscriptions.get(confirmed.subscription)).not.toBeNull()
+  })
+
+  it('runs as the scheduled function', async () => {
+    const productSlug = freshProduct()
+    const old = await seedSubscription(restock.repositories, {
+      productSlug,
+      createdAt: '2020-01-01T00:00:00.000Z',
+      status: 'notified',
+      notifiedAt: '2020-01-02T00:00:00.000Z',
+    })
+    const response = await purgeModule(
+      jsonRequest('/.netlify/functions/retention-purge', { next_run: '2026-11-23T00:00:00Z' }),
+      fakeContext(),
+    )
+    const { status, body } = await readJson(response)
+    expect(status).toBe(200)
+    expect(body.success).toBe(true)
+    expect(body.deleted.subscriptions).toBeGreaterThanOrEqual(1)
+    expect(await restock.repositories.subscriptions.get(old)).toBeNull()
+  })
+})
