@@ -26,8 +26,10 @@ button { font-size: 1rem; padding: 0.6rem 1.4rem; cursor: pointer; }
 </style>
 </head>
 <body>
+<main>
 <h1>${escapeHtml(title)}</h1>
 ${body}
+</main>
 </body>
 </html>
 `
