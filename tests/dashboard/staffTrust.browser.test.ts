@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { launchChromium } from '../helpers/chromium.js'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { launchChromium } from '../../platform/chromium.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import { axeViolations } from './axeCheck.js'
 import {
   buildDashboard,

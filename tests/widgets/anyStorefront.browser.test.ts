@@ -5,8 +5,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
 import { axeViolations } from '../dashboard/axeCheck.js'
 import { buildDashboard, describeInChromium } from '../dashboard/browserKit.js'
-import { launchChromium } from '../helpers/chromium.js'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { launchChromium } from '../../platform/chromium.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 
 /**
  * Issue 23, defect 7: the widgets in a storefront that is not ours — on another origin, loaded by
