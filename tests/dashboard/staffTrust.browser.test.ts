@@ -19,6 +19,7 @@ import {
  */
 
 const ADMIN = 'trust-admin-token'
+const SATO = 'trust-sato-staff-token'
 const PAGE_BOX = 'このページをすべて選択'
 const THREE = 'hasami-rim-plate'
 const STATUS = 'chasen-takayama'
@@ -77,7 +78,10 @@ async function showProduct(slug: string): Promise<void> {
 describeInChromium('dashboard staff can trust (issue 23)', () => {
   beforeAll(async () => {
     await buildDashboard()
-    server = await startDevServer({ ADMIN_API_TOKEN: ADMIN })
+    server = await startDevServer({
+      ADMIN_API_TOKEN: ADMIN,
+      STAFF_TOKENS: `sato:${SATO}:admin`,
+    })
     browser = await launchChromium()
     for (const name of ['一 一', '一 二', '一 三']) await reserve(name, THREE)
     for (const name of ['山田 花子', '佐藤 次郎', '高橋 五郎']) await reserve(name, STATUS)
@@ -275,6 +279,14 @@ describeInChromium('dashboard staff can trust (issue 23)', () => {
     found.push(...(await axeViolations(signInPage)).map((line) => `sign-in: ${line}`))
     await signInPage.context().close()
     expect(found).toEqual([])
+  })
+
+  it('a staff member signs in with their own named token (STAFF_TOKENS)', async () => {
+    const { page: own } = await openPage(browser)
+    await signIn(own, server.url, SATO)
+    await loaded(own)
+    expect(await own.locator('main').innerText()).toContain('合計')
+    await own.context().close()
   })
 
   it('keyboard only: sign in → find by 予約番号 → confirm with a note → archive, focus kept', async () => {

@@ -1,6 +1,6 @@
 import type { Context } from '@netlify/functions'
 import type { z } from 'zod'
-import { requireToken, type TokenGroup } from './auth.js'
+import { requireToken, type Actor, type TokenGroup } from './auth.js'
 import { loadConfig, type AppConfig } from '../config.js'
 import { createLogger, type Logger } from '../log.js'
 import { RecordUpdateConflictError } from '../storage/recordCollection.js'
@@ -17,6 +17,8 @@ export interface EndpointInput<Body> {
   body: Body
   config: AppConfig
   log: Logger
+  /** Who sent it (the token's name, STAFF_TOKENS); null on public endpoints. */
+  actor: Actor | null
 }
 
 export interface EndpointOptions<Schema extends z.ZodType> {
@@ -123,7 +125,7 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
     if (!options.methods.includes(req.method as Method)) {
       throw new HttpError(405, 'Method not allowed', {}, { Allow: allow })
     }
-    if (options.auth !== 'none') requireToken(req, options.auth, config, log)
+    const actor = options.auth === 'none' ? null : requireToken(req, options.auth, config, log)
     let body: unknown = undefined
     if (options.body && req.method === 'POST') {
       const raw = await readBodyText(req)
@@ -135,7 +137,7 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
       if (!parsed.success) throw invalid(parsed.error)
       body = parsed.data
     }
-    return options.handle({ req, context, body: body as z.output<Schema>, config, log })
+    return options.handle({ req, context, body: body as z.output<Schema>, config, log, actor })
   }
 }
 
