@@ -1,4 +1,5 @@
 import { ADMIN_OPERATIONS } from './adminOperations.js'
+import { AUDIT_OPERATIONS } from './auditOperations.js'
 import { DELIVERY_OPERATIONS } from './deliveryOperations.js'
 import type { ApiOperation } from './operationSpec.js'
 import { PUBLIC_OPERATIONS } from './publicOperations.js'
@@ -10,4 +11,5 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...ADMIN_OPERATIONS,
   ...SERVICE_OPERATIONS,
   ...DELIVERY_OPERATIONS,
+  ...AUDIT_OPERATIONS,
 ]

@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../http/endpoint.js'
 import { jsonResponse } from '../http/response.js'
 import { openRepositories } from '../storage/repositories.js'
+import { openAuditRecorder } from '../audit/openAuditRecorder.js'
 import type { AdminRecord, AdminResource } from './adminResources.js'
 import {
   archiveListSchema,
@@ -42,9 +43,10 @@ export function statusUpdateEndpoint<T extends AdminRecord>(resource: AdminResou
     methods: ['POST'],
     auth: 'admin',
     body: statusUpdateSchema(resource.statuses, { notes: resource.hasNotes }),
-    handle: async ({ context, body }) => {
+    handle: async ({ context, body, actor, log }) => {
       const repository = resource.repository(openRepositories(context))
-      const record = await updateRecordStatus(resource, repository, body)
+      const audit = openAuditRecorder(context, actor, log)
+      const record = await updateRecordStatus(resource, repository, body, { audit })
       return jsonResponse({ success: true, [resource.recordField]: record })
     },
   })
@@ -59,9 +61,10 @@ export function bulkActionEndpoint<T extends AdminRecord>(
     methods: ['POST'],
     auth: 'preorder',
     body: bulkIdsSchema,
-    handle: async ({ context, body, log }) => {
+    handle: async ({ context, body, log, actor }) => {
       const repository = resource.repository(openRepositories(context))
-      const result = await runBulkAction(resource, repository, action, body.ids, { log })
+      const audit = openAuditRecorder(context, actor, log)
+      const result = await runBulkAction(resource, repository, action, body.ids, { log, audit })
       return jsonResponse(bulkResponseBody(action, result))
     },
   })

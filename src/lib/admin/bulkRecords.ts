@@ -3,6 +3,7 @@ import type { Logger } from '../log.js'
 import type { ProductRecordRepository } from '../storage/repositories.js'
 import type { ProductRecordRef } from '../storage/records.js'
 import type { AdminRecord, AdminResource } from './adminResources.js'
+import type { AuditRecorder } from '../audit/auditTrail.js'
 
 /** The bulk operations of §4.6, §4.7 and D3. */
 export type BulkAction = 'archive' | 'unarchive' | 'delete'
@@ -34,6 +35,8 @@ export interface BulkOptions {
   now?: () => Date
   /** Items in flight at once. Default: BULK_CONCURRENCY. */
   concurrency?: number
+  /** Where each item done is recorded. Default: nowhere. */
+  audit?: AuditRecorder
 }
 
 type Outcome = 'done' | 'not-found'
@@ -76,6 +79,16 @@ export async function runBulkAction<T extends AdminRecord>(
     [`${PAST_TENSE[action]}Count`]: doneIds.length,
     errorCount: errors.length,
   })
+  await options.audit?.record(
+    unique
+      .filter((_, index) => results[index] === null)
+      .map(({ id, productSlug }) => ({
+        action,
+        record: { type: resource.noun, id, productSlug },
+        from: null,
+        to: null,
+      })),
+  )
   return { doneIds, errors }
 }
 

@@ -6,6 +6,8 @@ import type { RequestContext } from '../requestContext.js'
 export const RECORDS_STORE = 'shop-records'
 /** Name of the keyword log store (§2.6). */
 export const KEYWORD_LOGS_STORE = 'keyword-logs'
+/** Name of the audit trail store: who changed what, one blob per change, never rewritten. */
+export const AUDIT_STORE = 'audit-trail'
 
 /**
  * Local development only: a Blobs server of ours that functions use instead of the platform's
