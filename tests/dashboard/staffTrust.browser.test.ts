@@ -286,6 +286,19 @@ describeInChromium('dashboard staff can trust (issue 23)', () => {
     await signIn(own, server.url, SATO)
     await loaded(own)
     expect(await own.locator('main').innerText()).toContain('合計')
+    await openRoute(own, '#/reservations')
+    await own.getByLabel('商品').selectOption(FIND)
+    await loaded(own)
+    await own.getByLabel('ステータス: 田中 一郎').selectOption('confirmed')
+    await own.getByRole('button', { name: 'ステータスを変更: 田中 一郎' }).click()
+    await own.getByText('田中 一郎: ステータスを「確定」に変更しました。').waitFor()
+    // the record's timeline names who changed it
+    await own.getByLabel('変更履歴: 田中 一郎').click()
+    const timeline = own.getByRole('row').filter({ hasText: '田中 一郎' }).locator('.timeline li')
+    await timeline.first().waitFor()
+    expect(await timeline.allInnerTexts()).toEqual([
+      expect.stringMatching(/ sato — ステータス変更: 「未対応」→「確定」$/),
+    ])
     await own.context().close()
   })
 

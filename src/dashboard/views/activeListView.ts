@@ -16,6 +16,7 @@ import {
 import { focusRowAt, runBulkAction } from './bulkActions.js'
 import { showLoadFailure } from './loadFailure.js'
 import { recordTable } from './recordTable.js'
+import { recordTimeline } from './recordTimeline.js'
 import type { ViewContext } from './viewContext.js'
 
 /** Rows drawn at once; the whole list stays in memory, so filtering and paging are instant. */
@@ -84,6 +85,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
         onSelection: renderSelection,
         onStatus: changeStatus,
         onNotes: resource.hasNotes ? saveNotes : undefined,
+        timeline: (row, label) => recordTimeline(context, resource, row, label),
       }),
       rows.length > PAGE_SIZE &&
         pagerControls(

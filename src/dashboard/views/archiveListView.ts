@@ -13,6 +13,7 @@ import {
 import { focusRowAt, runBulkAction, type BulkAction } from './bulkActions.js'
 import { showLoadFailure } from './loadFailure.js'
 import { recordTable } from './recordTable.js'
+import { recordTimeline } from './recordTimeline.js'
 import type { ViewContext } from './viewContext.js'
 
 /** §4.3 default page size. */
@@ -91,7 +92,12 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
     rows = recordsOf(answer)
     selected.clear()
     replaceChildren(listArea, [
-      recordTable(resource, rows, { selected, onSelection: renderSelection, archived: true }),
+      recordTable(resource, rows, {
+        selected,
+        onSelection: renderSelection,
+        archived: true,
+        timeline: (row, label) => recordTimeline(context, resource, row, label),
+      }),
       answer.totalPages > 1 &&
         pagerControls(
           answer.page,

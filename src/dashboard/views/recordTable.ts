@@ -22,6 +22,8 @@ export interface RecordTableOptions {
   onNotes?: (row: RecordRow, notes: string) => void
   /** Show when the row was archived. */
   archived?: boolean
+  /** The row's timeline (audit trail), in a column of its own; none when absent. */
+  timeline?: (row: RecordRow, label: string) => HTMLElement
 }
 
 /**
@@ -65,6 +67,7 @@ export function recordTable(
     resource.hasNotes && el('th', { scope: 'col' }, ['メモ']),
     !resource.hasNotes && el('th', { scope: 'col' }, ['通知日時']),
     options.archived && el('th', { scope: 'col' }, ['アーカイブ日時']),
+    options.timeline && el('th', { scope: 'col' }, ['変更履歴']),
   ]
   const table = el('table', { class: 'records' }, [
     el('thead', {}, [el('tr', {}, headers)]),
@@ -111,6 +114,7 @@ function recordRow(
     resource.hasNotes && cell('メモ', [notesCell(row, label, options)]),
     !resource.hasNotes && cell('通知日時', [formatTime(row.notifiedAt)]),
     options.archived && cell('アーカイブ日時', [formatTime(row.archivedAt)]),
+    options.timeline && cell('変更履歴', [options.timeline(row, label)]),
   ])
 }
 
