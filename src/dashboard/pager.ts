@@ -37,3 +37,22 @@ export function refocusPager(area: HTMLElement, pressed: 'previous' | 'next'): v
   const target = wanted && !wanted.disabled ? wanted : buttons.find((button) => !button.disabled)
   target?.focus()
 }
+
+/**
+ * The pager of a list the server pages (`answer` is its page): `show` loads another page, after
+ * which the focus is back on the pager; nothing when there is one page.
+ */
+export function serverPager(
+  answer: { page: number; totalPages: number; total: number },
+  label: string,
+  area: HTMLElement,
+  show: (page: number) => Promise<void>,
+): HTMLElement | false {
+  return (
+    answer.totalPages > 1 &&
+    pagerControls(answer.page, answer.totalPages, answer.total, label, async (to, pressed) => {
+      await show(to)
+      refocusPager(area, pressed)
+    })
+  )
+}

@@ -1,7 +1,7 @@
 import { csvFileName, downloadCsv, toCsv } from '../csvExport.js'
 import { confirmAction } from '../dialogs.js'
 import { el, field, replaceChildren, select } from '../elements.js'
-import { pagerControls, refocusPager } from '../pager.js'
+import { serverPager } from '../pager.js'
 import {
   productOptions,
   recordsOf,
@@ -98,18 +98,10 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
         archived: true,
         timeline: (row, label) => recordTimeline(context, resource, row, label),
       }),
-      answer.totalPages > 1 &&
-        pagerControls(
-          answer.page,
-          answer.totalPages,
-          answer.total,
-          'アーカイブのページ',
-          async (to, pressed) => {
-            page = to
-            await load()
-            refocusPager(listArea, pressed)
-          },
-        ),
+      serverPager(answer, 'アーカイブのページ', listArea, (to) => {
+        page = to
+        return load()
+      }),
     ])
     listArea.setAttribute('aria-busy', 'false')
     renderSelection()

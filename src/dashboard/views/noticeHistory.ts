@@ -1,6 +1,6 @@
 import { csvFileName, downloadCsv, toCsv, type CsvColumn } from '../csvExport.js'
 import { el, replaceChildren } from '../elements.js'
-import { pagerControls, refocusPager } from '../pager.js'
+import { serverPager } from '../pager.js'
 import { productLabel } from '../recordResources.js'
 import { DELIVERY_STATE_LABELS, formatTime } from '../texts.js'
 import type { NotificationSummary } from './deliveryProgress.js'
@@ -84,18 +84,10 @@ export function noticeHistory(
         ]),
         el('tbody', {}, shown.map(historyRow)),
       ]),
-      answer.totalPages > 1 &&
-        pagerControls(
-          answer.page,
-          answer.totalPages,
-          answer.total,
-          '送信履歴のページ',
-          async (to, pressed) => {
-            page = to
-            await load()
-            refocusPager(area, pressed)
-          },
-        ),
+      serverPager(answer, '送信履歴のページ', area, (to) => {
+        page = to
+        return load()
+      }),
     ])
   }
 
