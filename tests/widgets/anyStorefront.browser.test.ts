@@ -96,7 +96,7 @@ describeInChromium('storefront widgets in any storefront (issue 23)', () => {
   )
 
   it('shows typed text on a dark host theme', async () => {
-    const { page } = await openShop('/classic')
+    const { page } = await openShop('/module')
     const input = page.locator(`shop-reserve[product="${FIRST}"]`).getByLabel('お名前')
     await input.fill('夜 見える')
     const colours = await input.evaluate((element) => {
@@ -107,11 +107,11 @@ describeInChromium('storefront widgets in any storefront (issue 23)', () => {
   })
 
   it('after success: the form is gone, the focus is on the answer, nothing is sent twice', async () => {
-    const { page, errors } = await openShop('/classic')
+    const { page, errors } = await openShop('/module')
     const widget = page.locator(`shop-reserve[product="${FIRST}"]`)
     await widget.getByLabel('お名前').fill('一度 だけ')
     await widget.getByLabel('メールアドレス').fill('once@example.jp')
-    await widget.getByRole('button', { name: '予約する（茶筅 高山）' }).click()
+    await widget.getByRole('button', { name: /予約する/ }).click()
     await widget.locator('[part=reference]').waitFor()
     expect(await widget.locator('form').isVisible()).toBe(false)
     expect(
@@ -141,7 +141,7 @@ describeInChromium('storefront widgets in any storefront (issue 23)', () => {
     const widget = page.locator(`shop-reserve[product="${SECOND}"]`)
     await widget.getByLabel('お名前').fill('全角 花子')
     await widget.getByLabel('メールアドレス').fill('ｈａｎａｋｏ＠ｅｘａｍｐｌｅ．ｊｐ')
-    await widget.getByRole('button', { name: '予約する（常滑の急須）' }).click()
+    await widget.getByRole('button', { name: /予約する/ }).click()
     await widget.locator('[part=reference]').waitFor()
     expect(await reservationsOf(SECOND, 'hanako@example.jp')).toHaveLength(1)
 
