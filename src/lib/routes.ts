@@ -10,8 +10,11 @@ import type { TokenGroup } from './http/auth.js'
  * `config.path`. Plain data and types only: the browser bundles import it.
  */
 
-/** Who may call a route: a token group (§5, D7), or anyone. */
-export type RouteAuth = TokenGroup | 'none'
+/**
+ * Who may call a route: a token group (§5, D7), anyone, or the holder of a delivery ticket (the
+ * signed, short-lived ticket a send issues to its own background delivery).
+ */
+export type RouteAuth = TokenGroup | 'none' | 'deliveryTicket'
 
 export interface RouteSpec {
   /** The file under netlify/functions/ that answers it, without `.ts`. */
@@ -191,7 +194,7 @@ export const ROUTES = {
     function: 'notify-deliver-background',
     path: '/.netlify/functions/notify-deliver-background',
     methods: ['POST'],
-    auth: 'admin',
+    auth: 'deliveryTicket',
     response: null,
   },
   resumeStalledDeliveries: {

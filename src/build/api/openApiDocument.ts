@@ -24,9 +24,19 @@ const SECURITY_SCHEMES = {
     description:
       'The `PREORDER_API_TOKEN` group: archive, archive lists, unarchive, delete. When `PREORDER_API_TOKEN` is unset, the `ADMIN_API_TOKEN` is accepted instead.',
   },
+  deliveryTicket: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "A delivery ticket: signed with the deploy's secret, naming one notification, valid for 5 minutes and spent by the run that uses it. Only a send or resume of this deploy issues one, to start its own background delivery; the admin tokens are not tickets.",
+  },
 }
 
-const SCHEME_OF = { admin: 'adminToken', preorder: 'preorderToken' } as const
+const SCHEME_OF = {
+  admin: 'adminToken',
+  preorder: 'preorderToken',
+  deliveryTicket: 'deliveryTicket',
+} as const
 
 const DESCRIPTION = [
   'The back end of a Japanese online shop: reservations, restock notifications, site search and the admin API.',

@@ -1,7 +1,8 @@
-import { defineEndpoint } from '../http/endpoint.js'
-import { jsonResponse } from '../http/response.js'
-import { openRepositories } from '../storage/repositories.js'
-import { openAuditRecorder } from '../audit/openAuditRecorder.js'
+import type { AppConfig } from '../config.js'
+import type { Actor } from '../http/auth.js'
+import type { Logger } from '../log.js'
+import type { RequestContext } from '../requestContext.js'
+import { openServices } from '../services.js'
 import type { AdminRecord, AdminResource } from './adminResources.js'
 import {
   archiveListSchema,
@@ -15,41 +16,68 @@ import { listActiveRecords, unreadableField } from './recordLists.js'
 import { updateRecordStatus } from './statusUpdates.js'
 
 /**
- * The admin record endpoints, built once for both resources: each file in netlify/functions is
- * `export default <factory>(<resource>)` plus its path. Token groups follow §5 and D7.
+ * The options of the admin record endpoints, written once for both resources: each file in
+ * netlify/functions is `export default defineEndpoint(<endpoint>(<resource>))` plus its path.
+ * Token groups follow §5 and D7. The handlers answer the fields of a success; the wrapper adds
+ * `success: true`.
  */
+
+interface AdminInput<Body> {
+  context: RequestContext
+  config: AppConfig
+  log: Logger
+  body: Body
+  actor: Actor | null
+}
+
+/** The services of this request, with its actor (who the audit trail names). */
+function servicesFor({ context, config, log, actor }: AdminInput<unknown>) {
+  return openServices(context, config, log, { actor })
+}
+
+/** The records of `resource` this request works on. */
+function repositoryFor<T extends AdminRecord>(
+  resource: AdminResource<T>,
+  input: AdminInput<unknown>,
+) {
+  return resource.repository(servicesFor(input).repositories)
+}
 
 /** POST /api/admin-{reservations,notify}-list (§4.1, §4.2, D3). */
 export function activeListEndpoint<T extends AdminRecord>(resource: AdminResource<T>) {
-  return defineEndpoint({
-    methods: ['POST'],
-    auth: 'admin',
-    body: listFiltersSchema(resource.statuses),
-    handle: async ({ context, body }) => {
-      const repository = resource.repository(openRepositories(context))
-      const { records, unreadable } = await listActiveRecords(repository, body)
-      return jsonResponse({
-        success: true,
-        [resource.listField]: records,
-        ...unreadableField(unreadable),
-      })
+  const body = listFiltersSchema(resource.statuses)
+  return {
+    methods: ['POST'] as const,
+    auth: 'admin' as const,
+    body,
+    handle: async (input: AdminInput<(typeof body)['_output']>) => {
+      const { records, unreadable } = await listActiveRecords(
+        repositoryFor(resource, input),
+        input.body,
+      )
+      return { [resource.listField]: records, ...unreadableField(unreadable) }
     },
-  })
+  }
 }
 
 /** POST /api/admin-{reservations,notify}-status (§4.4, §4.5, D4, D6). */
 export function statusUpdateEndpoint<T extends AdminRecord>(resource: AdminResource<T>) {
-  return defineEndpoint({
-    methods: ['POST'],
-    auth: 'admin',
-    body: statusUpdateSchema(resource.statuses, { notes: resource.hasNotes }),
-    handle: async ({ context, body, actor, log }) => {
-      const repository = resource.repository(openRepositories(context))
-      const audit = openAuditRecorder(context, actor, log)
-      const record = await updateRecordStatus(resource, repository, body, { audit })
-      return jsonResponse({ success: true, [resource.recordField]: record })
+  const body = statusUpdateSchema(resource.statuses, { notes: resource.hasNotes })
+  return {
+    methods: ['POST'] as const,
+    auth: 'admin' as const,
+    body,
+    handle: async (input: AdminInput<(typeof body)['_output']>) => {
+      const services = servicesFor(input)
+      const record = await updateRecordStatus(
+        resource,
+        resource.repository(services.repositories),
+        input.body,
+        { audit: services.audit },
+      )
+      return { [resource.recordField]: record }
     },
-  })
+  }
 }
 
 /** POST /api/admin/{reservations,notify}/{archive,unarchive,delete} (§4.6, §4.7, D3, D5). */
@@ -57,34 +85,34 @@ export function bulkActionEndpoint<T extends AdminRecord>(
   resource: AdminResource<T>,
   action: BulkAction,
 ) {
-  return defineEndpoint({
-    methods: ['POST'],
-    auth: 'preorder',
+  return {
+    methods: ['POST'] as const,
+    auth: 'preorder' as const,
     body: bulkIdsSchema,
-    handle: async ({ context, body, log, actor }) => {
-      const repository = resource.repository(openRepositories(context))
-      const audit = openAuditRecorder(context, actor, log)
-      const result = await runBulkAction(resource, repository, action, body.ids, { log, audit })
-      return jsonResponse(bulkResponseBody(action, result))
+    handle: async (input: AdminInput<(typeof bulkIdsSchema)['_output']>) => {
+      const services = servicesFor(input)
+      const repository = resource.repository(services.repositories)
+      const result = await runBulkAction(resource, repository, action, input.body.ids, {
+        log: input.log,
+        audit: services.audit,
+      })
+      return bulkResponseBody(action, result)
     },
-  })
+  }
 }
 
 /** POST /api/admin/{reservations,notify}/archives/list (§4.3, D3, D5). */
 export function archiveListEndpoint<T extends AdminRecord>(resource: AdminResource<T>) {
-  return defineEndpoint({
-    methods: ['POST'],
-    auth: 'preorder',
+  return {
+    methods: ['POST'] as const,
+    auth: 'preorder' as const,
     body: archiveListSchema,
-    handle: async ({ context, body }) => {
-      const repository = resource.repository(openRepositories(context))
-      const { items, unreadable, ...paging } = await listArchivedRecords(repository, body)
-      return jsonResponse({
-        success: true,
-        [resource.listField]: items,
-        ...paging,
-        ...unreadableField(unreadable),
-      })
+    handle: async (input: AdminInput<(typeof archiveListSchema)['_output']>) => {
+      const { items, unreadable, ...paging } = await listArchivedRecords(
+        repositoryFor(resource, input),
+        input.body,
+      )
+      return { [resource.listField]: items, ...paging, ...unreadableField(unreadable) }
     },
-  })
+  }
 }

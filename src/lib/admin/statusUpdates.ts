@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors.js'
+import { NotFoundError } from '../errors.js'
 import type { ProductRecordRepository } from '../storage/repositories.js'
 import type { AdminRecord, AdminResource } from './adminResources.js'
 import type { StatusUpdateRequest } from './adminSchemas.js'
@@ -36,7 +36,7 @@ export async function updateRecordStatus<T extends AdminRecord>(
       createdAt: record.createdAt,
     }
   })
-  if (!updated) throw new HttpError(404, resource.notFoundMessage)
+  if (!updated) throw new NotFoundError(resource.notFoundMessage)
   if (before) await options.audit?.record(statusChanges(resource, before, updated))
   return updated
 }

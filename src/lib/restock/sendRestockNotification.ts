@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto'
+import type { AuditRecorder } from '../audit/auditTrail.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { AppConfig } from '../config.js'
-import { HttpError } from '../http/errors.js'
+import { InvalidInputError, NotConfiguredError, TryAgainLaterError } from '../errors.js'
 import type { Logger } from '../log.js'
+import type { DeliveryJob } from '../storage/deliveryJobStore.js'
 import type { NotificationHistory, NotifySubscription } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
-import type { DeliveryJob, DeliveryJobStore } from './deliveryJobStore.js'
-import { DeliveryStartError } from './deliveryTrigger.js'
-import { MissingUnsubscribeSecretError } from '../subscriptions/unsubscribeToken.js'
+import { DeliveryStartError } from './deliveryStarter.js'
+import { isRunning, noticeStateOf, storedState } from './noticeState.js'
 
 /** A checked §4.8 request. */
 export interface SendRequest {
@@ -16,9 +17,8 @@ export interface SendRequest {
   emailBody: string
 }
 
-/** The §4.8 answer. With e-mail delivery, `sentCount` is the number of recipients queued. */
+/** The §4.8 answer's fields. With e-mail delivery, `sentCount` is the number of recipients queued. */
 export interface SendSummary {
-  success: true
   notificationId: string
   sentCount: number
   recipientEmails: string[]
@@ -30,7 +30,7 @@ export interface SendSummary {
  * were delivered before, so that two identical sends, even simultaneous ones that cannot see
  * each other, agree on one notification: same job, same batches, same idempotency keys (D9).
  */
-export function restockNotificationId(request: SendRequest, earlierIdenticalSends: number): string {
+function restockNotificationId(request: SendRequest, earlierIdenticalSends: number): string {
   const digest = createHash('sha256')
     .update(JSON.stringify([request.productSlug, request.emailTitle, request.emailBody]))
     .update(`\n${earlierIdenticalSends}`)
@@ -41,10 +41,8 @@ export function restockNotificationId(request: SendRequest, earlierIdenticalSend
 
 /** A notification still being delivered, or one whose delivery never started (safe to redo). */
 function isOpen(history: NotificationHistory): boolean {
-  if (history.deliveryState === 'queued' || history.deliveryState === 'delivering') return true
-  return (
-    history.deliveryState === 'complete' && history.status === 'failed' && history.sentCount === 0
-  )
+  const state = noticeStateOf(history)
+  return isRunning(state) || (state === 'failed' && history.sentCount === 0)
 }
 
 /**
@@ -80,17 +78,17 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
   for (const field of FIELDS) {
     const value = body[field]
     if (typeof value !== 'string' || value.trim() === '') {
-      throw new HttpError(400, `${field} is required`)
+      throw new InvalidInputError(`${field} is required`)
     }
   }
   for (const field of FIELDS) {
     if ([...(body[field] as string)].length > SEND_LIMITS[field]) {
-      throw new HttpError(400, `${field} must be at most ${SEND_LIMITS[field]} characters`)
+      throw new InvalidInputError(`${field} must be at most ${SEND_LIMITS[field]} characters`)
     }
   }
   // why: the title is the e-mail subject, one header line; CR/LF there is refused, not folded
   if (/[\p{Cc}\u2028\u2029]/u.test((body.emailTitle as string).trim())) {
-    throw new HttpError(400, EMAIL_TITLE_NOT_ONE_LINE)
+    throw new InvalidInputError(EMAIL_TITLE_NOT_ONE_LINE)
   }
   return {
     productSlug: (body.productSlug as string).trim(),
@@ -100,18 +98,15 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
 }
 
 export interface SendOptions {
-  repositories: Pick<Repositories, 'subscriptions' | 'history'>
-  jobs: DeliveryJobStore
-  config: Pick<AppConfig, 'resendApiKey' | 'resendFromEmail' | 'unsubscribeSecret'>
+  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries'>
+  config: Pick<AppConfig, 'emailDelivery'>
   log: Logger
   /** Starts the background delivery; rejects with DeliveryStartError when it cannot. */
   startDelivery: (notificationId: string) => Promise<void>
   /** Clock. Default: `Date.now`. */
   now?: () => number
-}
-
-function isEmailConfigured(config: SendOptions['config']): boolean {
-  return Boolean(config.resendApiKey && config.resendFromEmail)
+  /** Where the send is recorded (who sent which notice to how many). Default: nowhere. */
+  audit?: AuditRecorder
 }
 
 /** Pending, non-archived subscribers of one product, oldest signup first. */
@@ -137,28 +132,29 @@ export async function sendRestockNotification(
 ): Promise<SendSummary> {
   const { repositories, log } = options
   const now = options.now ?? Date.now
-  const emailConfigured = isEmailConfigured(options.config)
-  if (emailConfigured && !options.config.unsubscribeSecret) {
-    log.error('restock.send.misconfigured', new MissingUnsubscribeSecretError())
-    throw new HttpError(503, 'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set')
+  const delivery = options.config.emailDelivery
+  // why: without a provider a send only records (§4.8); with one, every e-mail needs its link
+  const emailConfigured = delivery.ready
+  if (!delivery.ready && delivery.missing !== 'provider') {
+    log.error('restock.send.misconfigured', new NotConfiguredError(delivery.fix))
+    throw new NotConfiguredError(delivery.message)
   }
   const subscribers = await pendingSubscribers(repositories, request.productSlug)
   if (subscribers.length === 0) {
-    throw new HttpError(400, 'No pending subscribers found for this product')
+    throw new InvalidInputError('No pending subscribers found for this product')
   }
 
   const { id: notificationId, open } = await notificationIdFor(request, repositories.history)
   const repeated = (existing: NotificationHistory): SendSummary => {
     log.info('restock.send.repeated', { notificationId, productSlug: request.productSlug })
     return {
-      success: true,
       notificationId,
       sentCount: existing.sentCount,
       recipientEmails: existing.recipientEmails,
       timestamp: existing.timestamp,
     }
   }
-  if (open && open.deliveryState !== 'complete') return repeated(open)
+  if (open && isRunning(noticeStateOf(open))) return repeated(open)
 
   const recipientEmails = subscribers.map((subscription) => subscription.email)
   const timestamp = new Date(now()).toISOString()
@@ -170,15 +166,11 @@ export async function sendRestockNotification(
     recipientEmails,
     sentCount: subscribers.length,
     timestamp,
-    status: 'sent',
+    ...storedState(emailConfigured ? 'queued' : 'recorded'),
     failedRecipients: [],
-    deliveryMode: emailConfigured ? 'email' : 'record-only',
-    ...(emailConfigured
-      ? { deliveryState: 'queued' as const }
-      : { deliveryState: 'complete' as const, completedAt: timestamp }),
+    ...(emailConfigured ? {} : { completedAt: timestamp }),
   }
   const summary: SendSummary = {
-    success: true,
     notificationId,
     sentCount: subscribers.length,
     recipientEmails,
@@ -187,7 +179,7 @@ export async function sendRestockNotification(
 
   if (emailConfigured) {
     // why: a job already stored under this id is the same notice (the id derives from it)
-    await options.jobs.saveJob({
+    await repositories.deliveries.saveJob({
       notificationId,
       productSlug: request.productSlug,
       emailTitle: request.emailTitle,
@@ -198,6 +190,14 @@ export async function sendRestockNotification(
   }
   const winner = await storeHistory(repositories.history, history, open)
   if (winner !== history) return repeated(winner)
+  await options.audit?.record([
+    {
+      action: 'send',
+      record: { type: 'notification', id: notificationId, productSlug: request.productSlug },
+      from: null,
+      to: String(subscribers.length),
+    },
+  ])
 
   if (!emailConfigured) {
     await mapWithConcurrency(subscribers, 20, (subscription) =>
@@ -212,7 +212,7 @@ export async function sendRestockNotification(
       notificationId,
       productSlug: request.productSlug,
       recipients: subscribers.length,
-      reason: 'RESEND_API_KEY or RESEND_FROM_EMAIL is not set: no e-mail was sent',
+      reason: `${delivery.ready ? '' : delivery.fix}: no e-mail was sent`,
     })
     return summary
   }
@@ -224,18 +224,17 @@ export async function sendRestockNotification(
     log.error('restock.send.start_failed', error, { notificationId })
     const reason = 'Delivery could not be started'
     await repositories.history.update({ id: notificationId }, (current) =>
-      current.deliveryState === 'queued'
+      noticeStateOf(current) === 'queued'
         ? {
             ...current,
-            status: 'failed',
+            ...storedState('failed'),
             sentCount: 0,
             failedRecipients: recipientEmails.map((email) => ({ email, error: reason })),
-            deliveryState: 'complete',
             completedAt: new Date(now()).toISOString(),
           }
         : current,
     )
-    throw new HttpError(503, 'Email delivery could not be started; no e-mail was sent')
+    throw new TryAgainLaterError('Email delivery could not be started; no e-mail was sent')
   }
   log.info('restock.send.queued', { notificationId, recipients: subscribers.length })
   return summary
@@ -257,7 +256,7 @@ async function storeHistory(
   } else {
     let replaced = false
     const stored = await history.update(ref, (current) => {
-      replaced = isOpen(current) && current.deliveryState === 'complete'
+      replaced = isOpen(current) && !isRunning(noticeStateOf(current))
       return replaced ? record : current
     })
     if (replaced) return record

@@ -1,7 +1,8 @@
 import type { Store } from '@netlify/blobs'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { RequestContext } from '../requestContext.js'
-import { AUDIT_STORE, openStore } from './blobStore.js'
+import { AUDIT_KEYS as KEYS, AUDIT_STORE } from './blobLayout.js'
+import { openStore } from './blobStore.js'
 
 /** The kinds of change the audit trail records. */
 export const AUDIT_ACTIONS = ['status', 'notes', 'archive', 'unarchive', 'delete', 'send'] as const
@@ -49,15 +50,6 @@ const READ_CONCURRENCY = 10
 function entryName(at: string): string {
   const countdown = String(LATEST_MS - new Date(at).getTime()).padStart(16, '0')
   return `${countdown}-${crypto.randomUUID()}`
-}
-
-// why: ids and staff names are [A-Za-z0-9._-]; encoding keeps any other text from making a path
-const segment = (value: string) => encodeURIComponent(value)
-
-const KEYS = {
-  all: 'all/',
-  record: (id: string) => `record/${segment(id)}/`,
-  actor: (actor: string) => `actor/${segment(actor)}/`,
 }
 
 async function listKeys(store: Store, prefix: string): Promise<string[]> {

@@ -1,6 +1,14 @@
 import type { Store } from '@netlify/blobs'
 import { createLogger } from '../log.js'
-import { openStore, RECORDS_STORE, storeScope } from './blobStore.js'
+import {
+  HISTORY_PREFIX,
+  RECORDS_STORE,
+  RESERVATIONS_PREFIX,
+  SUBSCRIPTIONS_PREFIX,
+} from './blobLayout.js'
+import { openStore, storeScope } from './blobStore.js'
+import { DeliveryJobStore } from './deliveryJobStore.js'
+import { claimBook, type ClaimBook } from './recordClaims.js'
 import {
   RecordCollection,
   type CollectionLayout,
@@ -63,11 +71,11 @@ export type SubscriptionRepository = ProductRecordRepository<NotifySubscription>
 export type HistoryRepository = RecordCollection<NotificationHistory, { id: string }>
 
 export function reservationRepository(store: Store, options?: RecordCollectionOptions) {
-  return new ProductRecordRepository<Reservation>(store, 'reservations', options)
+  return new ProductRecordRepository<Reservation>(store, RESERVATIONS_PREFIX, options)
 }
 
 export function subscriptionRepository(store: Store, options?: RecordCollectionOptions) {
-  return new ProductRecordRepository<NotifySubscription>(store, 'notify', options)
+  return new ProductRecordRepository<NotifySubscription>(store, SUBSCRIPTIONS_PREFIX, options)
 }
 
 /** Notification history under `notif-history:{id}` (§2.3). */
@@ -76,8 +84,8 @@ export function historyRepository(store: Store, options?: RecordCollectionOption
     store,
     {
       name: 'notif-history',
-      prefix: 'notif-history:',
-      keyOf: ({ id }) => (isUsableRecordId(id) ? `notif-history:${id}` : null),
+      prefix: HISTORY_PREFIX,
+      keyOf: ({ id }) => (isUsableRecordId(id) ? `${HISTORY_PREFIX}${id}` : null),
       isRecord: (value): value is NotificationHistory =>
         hasStringFields(value, ['id', 'productSlug', 'timestamp']),
     },
@@ -85,13 +93,21 @@ export function historyRepository(store: Store, options?: RecordCollectionOption
   )
 }
 
+/** Everything stored in the records store, for one request. */
 export interface Repositories {
   reservations: ReservationRepository
   subscriptions: SubscriptionRepository
   history: HistoryRepository
+  /** Restock delivery jobs, settled batches and spent delivery tickets. */
+  deliveries: DeliveryJobStore
+  /** Claims that make "one record per key" atomic (reservations, signups). */
+  claims: ClaimBook
 }
 
-/** Every record repository for one request; background snapshot writes go to `waitUntil`. */
+/**
+ * Every repository of the records store for one request; background snapshot writes go to
+ * `waitUntil`. Opened by the wiring (services.ts), or by a test.
+ */
 export function openRepositories(context: RequestContext): Repositories {
   const store = openStore(RECORDS_STORE, context)
   const log = createLogger(context.requestId ?? 'background')
@@ -113,5 +129,7 @@ export function openRepositories(context: RequestContext): Repositories {
     reservations: reservationRepository(store, options),
     subscriptions: subscriptionRepository(store, options),
     history: historyRepository(store, options),
+    deliveries: new DeliveryJobStore(store),
+    claims: claimBook(store),
   }
 }
