@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import * as auditListModule from '../../netlify/functions/admin-audit-list.js'
+import * as sendModule from '../../netlify/functions/admin-notify-send.js'
 import * as notifyStatusModule from '../../netlify/functions/admin-notify-status.js'
 import * as reservationsArchiveModule from '../../netlify/functions/admin-reservations-archive.js'
 import * as reservationsDeleteModule from '../../netlify/functions/admin-reservations-delete.js'
@@ -21,6 +22,7 @@ const archive = endpoint(reservationsArchiveModule, 'preorder')
 const unarchive = endpoint(reservationsUnarchiveModule, 'preorder')
 const remove = endpoint(reservationsDeleteModule, 'preorder')
 const auditList = endpoint(auditListModule, 'admin')
+const send = endpoint(sendModule, 'admin')
 
 useBlobsServer({ beforeStop: settleScopes })
 useApiTokens()
@@ -95,6 +97,31 @@ describe('audit trail', () => {
         record: { type: 'subscription', id: sub.id, productSlug: sub.productSlug },
       }),
     ])
+  })
+
+  it('records a restock send with its sender and the number of recipients', async () => {
+    const scope = isolatedScope()
+    const sub = await scope.seedSubscription({ email: 'waiting@example.jp' })
+    const sent = await scope.call(
+      send,
+      { productSlug: sub.productSlug, emailTitle: '再入荷', emailBody: '入荷しました' },
+      { token: SATO },
+    )
+    expect(sent.status).toBe(200)
+    const trail = await scope.call(auditList, { recordId: sent.body.notificationId })
+    expect(trail.body.entries).toEqual([
+      expect.objectContaining({
+        actor: 'sato',
+        action: 'send',
+        record: {
+          type: 'notification',
+          id: sent.body.notificationId,
+          productSlug: sub.productSlug,
+        },
+        to: '1',
+      }),
+    ])
+    expect(JSON.stringify(trail.body)).not.toContain('waiting@example.jp')
   })
 
   it('filters by actor and by record and actor, pages as D5, and refuses bad paging', async () => {
