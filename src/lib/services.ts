@@ -1,6 +1,6 @@
 import { auditRecorder, type AuditRecorder } from './audit/auditTrail.js'
 import type { AppConfig } from './config.js'
-import type { Actor } from './http/auth.js'
+import type { Actor } from './audit/auditTrail.js'
 import { NotConfiguredError } from './errors.js'
 import type { Logger } from './log.js'
 import { createResendMailer } from './notifiers/resendMailer.js'

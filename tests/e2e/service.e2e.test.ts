@@ -113,7 +113,7 @@ describe('ids that cannot name a record over HTTP', () => {
       body: {
         success: false,
         error:
-          'id and productSlug must be 1 to 200 characters with no spaces, slashes or control characters',
+          'id and productSlug must be 1 to 200 characters (at most 255 bytes URL-encoded) with no spaces, slashes or control characters',
       },
     })
   })

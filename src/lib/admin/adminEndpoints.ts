@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.js'
-import type { Actor } from '../http/auth.js'
+import type { Actor } from '../audit/auditTrail.js'
 import type { Logger } from '../log.js'
 import type { RequestContext } from '../requestContext.js'
 import { openServices } from '../services.js'

@@ -3,6 +3,13 @@ import { pagingFields } from '../admin/adminSchemas.js'
 import type { Logger } from '../log.js'
 import type { AuditEntry, AuditRepository } from '../storage/auditRepository.js'
 
+/**
+ * Who made a request: a `STAFF_TOKENS` name, or `admin` / `preorder` for ADMIN_API_TOKEN /
+ * PREORDER_API_TOKEN (http/auth.ts answers it). Written to the audit trail and logs; never put
+ * in an answer.
+ */
+export type Actor = string
+
 /** A change as a service reports it; the recorder adds when, who and the request. */
 export type AuditChange = Omit<AuditEntry, 'at' | 'actor' | 'requestId'>
 

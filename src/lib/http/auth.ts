@@ -1,19 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
+import type { Actor } from '../audit/auditTrail.js'
+import type { TokenGroup } from '../routes.js'
 import type { AppConfig } from '../config.js'
 import { HttpError } from './errors.js'
 import type { Logger } from '../log.js'
-
-/**
- * The two token groups of §5. `admin`: lists, status updates, stats, send (ADMIN_API_TOKEN).
- * `preorder`: archive, archive lists, unarchive, delete (PREORDER_API_TOKEN, D7).
- */
-export type TokenGroup = 'admin' | 'preorder'
-
-/**
- * Who made a request: a `STAFF_TOKENS` name, or `admin` / `preorder` for ADMIN_API_TOKEN /
- * PREORDER_API_TOKEN. Written to the audit trail and logs; never put in an answer.
- */
-export type Actor = string
 
 /** Neither ADMIN_API_TOKEN, PREORDER_API_TOKEN nor a STAFF_TOKENS entry is set: every admin request is refused. */
 export class MissingAdminTokenError extends Error {

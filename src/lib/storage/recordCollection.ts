@@ -1,6 +1,6 @@
 import type { Store } from '@netlify/blobs'
 import { ConcurrentChangeError } from '../errors.js'
-import { ListingCache, type Listing } from './listing/listingCache.js'
+import { ListingCache, type Listing, type ListingCacheOptions } from './listing/listingCache.js'
 
 export type { Listing } from './listing/listingCache.js'
 export { clearInstanceSnapshots } from './listing/listingSnapshot.js'
@@ -29,24 +29,24 @@ export interface CollectionLayout<T, Ref> {
   isRecord(value: unknown): value is T
 }
 
-export interface RecordCollectionOptions {
-  /**
-   * Which blobs the store reaches (`storeScope`); collections of one scope share the listing
-   * cache kept between requests. Default: a scope of this collection alone.
-   */
-  scope?: string
-  /** Blob reads in flight at once while listing. Default: 50. */
-  readConcurrency?: number
-  /** Hands over work that may finish after the response (Netlify's `context.waitUntil`). Default: left running unawaited. */
-  defer?: (work: Promise<unknown>) => void
-  /** Clock. Default: `Date.now`. */
-  now?: () => number
-  /** How often every key is listed and compared, whatever the journal says (ms). Default: 600,000. */
-  fullCheckIntervalMs?: number
-  /** Told about failed background work (snapshot saves, journal pruning). Default: ignored. */
-  onBackgroundError?: (work: string, error: unknown) => void
-  /** Told about a blob that is not a readable record; it is skipped. Default: ignored. */
-  onUnreadable?: (key: string) => void
+/**
+ * The listing cache's options (listing/listingCache.ts, where each is described with its
+ * default), all optional here: `scope` defaults to a scope of this collection alone, and
+ * `onUnreadable` to ignoring the blob.
+ */
+export interface RecordCollectionOptions extends Partial<
+  Pick<
+    ListingCacheOptions,
+    | 'scope'
+    | 'readConcurrency'
+    | 'defer'
+    | 'now'
+    | 'fullCheckIntervalMs'
+    | 'onBackgroundError'
+    | 'onDamagedCache'
+    | 'onUnreadable'
+  >
+> {
   /** Reads and writes an update may take before it gives up. Default: 5. */
   updateAttempts?: number
 }
