@@ -20,7 +20,8 @@ const BROWSER_ENTRIES: BrowserEntry[] = [
   // The admin dashboard at /admin/ (README "Admin dashboard")
   { entry: 'src/dashboard/main.ts', outfile: 'public/admin/app.js', format: 'iife' },
   // The storefront widgets: <shop-reserve>, <shop-notify>, <shop-search> (README "Storefront widgets")
-  { entry: 'src/widget/shopWidget.ts', outfile: 'public/widget/shop-widget.js', format: 'esm' },
+  // why: a classic (IIFE) bundle runs as `<script src>` and as `<script type="module" src>` alike
+  { entry: 'src/widget/shopWidget.ts', outfile: 'public/widget/shop-widget.js', format: 'iife' },
 ]
 
 const started = performance.now()

@@ -12,10 +12,10 @@ export default defineEndpoint({
   auth: 'admin',
   // why: §4.8 fixes the order of the field messages, which parseSendRequest checks by hand
   body: z.record(z.string(), z.unknown()),
-  handle: async ({ req, context, body, config, log }) =>
+  handle: async ({ req, context, body, config, log, actor }) =>
     sendRestockNotification(
       parseSendRequest(body),
-      openServices(context, config, log, { origin: new URL(req.url).origin }),
+      openServices(context, config, log, { origin: new URL(req.url).origin, actor }),
     ),
 })
 

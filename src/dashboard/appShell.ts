@@ -12,13 +12,15 @@ import { personalDataView } from './views/personalDataView.js'
 import { signInView } from './views/signInView.js'
 import { synonymView } from './views/synonymView.js'
 import type { ViewContext } from './views/viewContext.js'
+import type { RouteAnswer } from '../lib/routes.js'
 
 interface Route {
   hash: string
   label: string
   /** The main menu entry this route belongs to. */
   menu: string
-  render: (context: ViewContext) => HTMLElement
+  /** `stats`: the statistics answered at sign-in, once, for the first view shown. */
+  render: (context: ViewContext, stats: RouteAnswer<'adminStats'> | null) => HTMLElement
 }
 
 const ROUTES: Route[] = [
@@ -63,14 +65,22 @@ const MENU = ROUTES.filter((route) => route.hash === route.menu)
 export function startDashboard(root: HTMLElement): void {
   const api = new AdminApi({ askPreorderToken })
   const message = el('div', { class: 'message', 'aria-live': 'polite' })
+  // why: the message's place at the top of the page, for messages about the page as a whole
+  const messageHome = el('div', { class: 'message-home' })
+  let signInStats: RouteAnswer<'adminStats'> | null = null
   const context: ViewContext = {
     api,
-    notify(text, kind = 'info') {
-      message.className = `message ${kind}`
+    notify(text, kind = 'info', near, action) {
+      if (near?.isConnected) {
+        if (message.previousElementSibling !== near) near.after(message)
+      } else if (message.parentElement !== messageHome) {
+        messageHome.append(message)
+      }
+      message.className = `message ${kind}${near ? ' near' : ''}`
       message.setAttribute('role', kind === 'error' ? 'alert' : 'status')
-      message.textContent = text
+      replaceChildren(message, [text, action && ' ', action])
     },
-    async attempt(work) {
+    async attempt(work, near) {
       try {
         return await work()
       } catch (error) {
@@ -80,6 +90,7 @@ export function startDashboard(root: HTMLElement): void {
           context.notify(
             error instanceof ApiError ? error.message : '予期しないエラーが発生しました。',
             'error',
+            near,
           )
           if (!(error instanceof ApiError)) console.warn(error)
         }
@@ -105,7 +116,7 @@ export function startDashboard(root: HTMLElement): void {
   async function checkToken(token: string): Promise<string | null> {
     setAdminToken(token)
     try {
-      await api.post('adminStats', {})
+      signInStats = await api.post('adminStats', {})
     } catch (error) {
       clearSession()
       return error instanceof ApiError ? error.message : '予期しないエラーが発生しました。'
@@ -134,6 +145,10 @@ export function startDashboard(root: HTMLElement): void {
     document.title = `${route.menu === route.hash ? route.label : `${menu.label}（${route.label}）`} | ショップ管理`
     message.textContent = ''
     message.className = 'message'
+    messageHome.append(message)
+    // why: the statistics fetched to check the token are shown, not asked for a second time
+    const stats = signInStats
+    signInStats = null
     root.dataset.route = route.hash
     const tabs = ROUTES.filter(
       (candidate) =>
@@ -173,11 +188,18 @@ export function startDashboard(root: HTMLElement): void {
             ),
           ),
         ]),
-      message,
-      el('main', { id: 'main' }, [route.render(context)]),
+      messageHome,
+      el('main', { id: 'main' }, [route.render(context, stats)]),
     ])
   }
 
-  window.addEventListener('hashchange', showRoute)
+  window.addEventListener('hashchange', () => {
+    showRoute()
+    // why: the menu link pressed was redrawn; the focus goes to the new view's heading, not the
+    // page's start
+    const heading = root.querySelector<HTMLElement>('main h2')
+    heading?.setAttribute('tabindex', '-1')
+    heading?.focus()
+  })
   showRoute()
 }

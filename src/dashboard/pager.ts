@@ -14,13 +14,45 @@ export function pagerControls(
   totalPages: number,
   total: number,
   label: string,
-  go: (page: number) => void,
+  go: (page: number, pressed: 'previous' | 'next') => void,
 ): HTMLElement {
   return el('nav', { class: 'pager', 'aria-label': label }, [
-    el('button', { type: 'button', disabled: page <= 1 }, ['前へ'], { click: () => go(page - 1) }),
+    el('button', { type: 'button', disabled: page <= 1 }, ['前へ'], {
+      click: () => go(page - 1, 'previous'),
+    }),
     el('span', { 'aria-live': 'polite' }, [`${page} / ${totalPages} ページ（全 ${total} 件）`]),
     el('button', { type: 'button', disabled: page >= totalPages }, ['次へ'], {
-      click: () => go(page + 1),
+      click: () => go(page + 1, 'next'),
     }),
   ])
+}
+
+/**
+ * After a page change redrew `area`: focus stays on the pager button that was pressed (or its
+ * other button when that one is now disabled), not on the page's start.
+ */
+export function refocusPager(area: HTMLElement, pressed: 'previous' | 'next'): void {
+  const buttons = [...area.querySelectorAll<HTMLButtonElement>('.pager button')]
+  const wanted = pressed === 'next' ? buttons.at(-1) : buttons[0]
+  const target = wanted && !wanted.disabled ? wanted : buttons.find((button) => !button.disabled)
+  target?.focus()
+}
+
+/**
+ * The pager of a list the server pages (`answer` is its page): `show` loads another page, after
+ * which the focus is back on the pager; nothing when there is one page.
+ */
+export function serverPager(
+  answer: { page: number; totalPages: number; total: number },
+  label: string,
+  area: HTMLElement,
+  show: (page: number) => Promise<void>,
+): HTMLElement | false {
+  return (
+    answer.totalPages > 1 &&
+    pagerControls(answer.page, answer.totalPages, answer.total, label, async (to, pressed) => {
+      await show(to)
+      refocusPager(area, pressed)
+    })
+  )
 }

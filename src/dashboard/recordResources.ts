@@ -32,6 +32,8 @@ export interface DashboardResource {
   title: string
   /** Noun in messages: 予約 / 登録. */
   noun: string
+  /** What staff and shoppers call a record's id (the confirmation e-mail quotes it). */
+  idLabel: string
   /** Its routes in the route table (src/lib/routes.ts). */
   routes: {
     list: 'adminReservationsList' | 'adminNotifyList'
@@ -78,6 +80,7 @@ export const reservationScreen: DashboardResource = {
   name: 'reservations',
   title: '予約',
   noun: '予約',
+  idLabel: '予約番号',
   routes: {
     list: 'adminReservationsList',
     status: 'adminReservationsStatus',
@@ -98,7 +101,7 @@ export const reservationScreen: DashboardResource = {
   hasName: true,
   hasNotes: true,
   csvColumns: [
-    { header: 'ID', value: (row) => row.id },
+    { header: '予約番号', value: (row) => row.id },
     { header: '受付日時', value: (row) => formatTime(row.createdAt) },
     { header: '名前', value: (row) => row.name },
     { header: 'メールアドレス', value: (row) => row.email },
@@ -116,6 +119,7 @@ export const subscriptionScreen: DashboardResource = {
   name: 'subscriptions',
   title: '再入荷通知の登録',
   noun: '登録',
+  idLabel: '登録番号',
   routes: {
     list: 'adminNotifyList',
     status: 'adminNotifyStatus',
@@ -133,7 +137,7 @@ export const subscriptionScreen: DashboardResource = {
   hasName: false,
   hasNotes: false,
   csvColumns: [
-    { header: 'ID', value: (row) => row.id },
+    { header: '登録番号', value: (row) => row.id },
     { header: '登録日時', value: (row) => formatTime(row.createdAt) },
     { header: 'メールアドレス', value: (row) => row.email },
     { header: '商品', value: (row) => productLabel(row.productSlug) },

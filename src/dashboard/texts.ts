@@ -50,7 +50,7 @@ const KNOWN_ERRORS: Record<string, string> = {
   'No pending subscribers found for this product':
     'この商品には送信対象（未通知の購読者）がいません。',
   'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set':
-    'メール配信の設定が不足しています（UNSUBSCRIBE_SECRET が未設定）。',
+    'メール配信の設定が不足しています（配信停止リンクの署名用の鍵が未設定です）。サイトの管理者に連絡してください。',
   'Email delivery could not be started; no e-mail was sent':
     '配信を開始できませんでした。メールは送信されていません。',
   'Suppression not found': 'この配信停止はすでに解除されています。',

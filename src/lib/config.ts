@@ -10,6 +10,14 @@ export interface AppConfig {
   adminApiToken: string | null
   /** `PREORDER_API_TOKEN`: token of the archive/delete group (§5, D7). Default: unset. */
   preorderApiToken: string | null
+  /**
+   * `STAFF_TOKENS`: named tokens, `name:token:group` separated by commas, group `admin` or
+   * `preorder`; each is accepted by its group's endpoints and names its holder in the audit
+   * trail. Default: none.
+   */
+  staffTokens: StaffToken[]
+  /** Entries of `STAFF_TOKENS` that were not understood (they match nothing). Default: none. */
+  malformedStaffTokens: MalformedStaffToken[]
   /** `ADMIN_ALLOWED_ORIGINS`: browser origins allowed to call admin endpoints (D8). Default: none (same origin only). */
   adminAllowedOrigins: string[]
   /**
@@ -116,6 +124,53 @@ function emailDeliveryOf(env: Env): EmailDelivery {
   return { ready: true, apiKey, from, unsubscribeSecret }
 }
 
+/** One entry of `STAFF_TOKENS`. */
+export interface StaffToken {
+  /** Who holds it: the actor of every change made with it. */
+  name: string
+  token: string
+  group: 'admin' | 'preorder'
+}
+
+/** An entry of `STAFF_TOKENS` that was not understood: its 1-based position and why, never its text. */
+export interface MalformedStaffToken {
+  position: number
+  reason: string
+}
+
+const STAFF_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/
+// why: the actors of ADMIN_API_TOKEN and PREORDER_API_TOKEN; a person named so would be mistaken for them
+const RESERVED_STAFF_NAMES = new Set(['admin', 'preorder'])
+
+/** `STAFF_TOKENS` read entry by entry; empty entries (a trailing comma) are skipped. */
+function parseStaffTokens(
+  raw: string | null,
+): Pick<AppConfig, 'staffTokens' | 'malformedStaffTokens'> {
+  const staffTokens: StaffToken[] = []
+  const malformedStaffTokens: MalformedStaffToken[] = []
+  for (const [index, entry] of (raw ?? '').split(',').entries()) {
+    const text = entry.trim()
+    if (!text) continue
+    const parts = text.split(':')
+    const [name, token, group] = parts.map((part) => part.trim())
+    const reason =
+      parts.length !== 3
+        ? 'expected name:token:group'
+        : !STAFF_NAME.test(name)
+          ? 'the name must be 1-40 letters, digits, ".", "_" or "-"'
+          : RESERVED_STAFF_NAMES.has(name.toLowerCase())
+            ? `the name "${name}" is reserved`
+            : !token || /\s/.test(token)
+              ? 'the token is empty or contains spaces'
+              : group !== 'admin' && group !== 'preorder'
+                ? 'the group must be admin or preorder'
+                : null
+    if (reason) malformedStaffTokens.push({ position: index + 1, reason })
+    else staffTokens.push({ name, token, group: group as StaffToken['group'] })
+  }
+  return { staffTokens, malformedStaffTokens }
+}
+
 const DEFAULT_SITE_URL = 'http://localhost:8888'
 const DEFAULT_OUTBOUND_TIMEOUT_MS = 5000
 const DEFAULT_RETENTION_DAYS = 365
@@ -185,6 +240,7 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
   return {
     adminApiToken: optional(env, 'ADMIN_API_TOKEN'),
     preorderApiToken: optional(env, 'PREORDER_API_TOKEN'),
+    ...parseStaffTokens(optional(env, 'STAFF_TOKENS')),
     adminAllowedOrigins: (optional(env, 'ADMIN_ALLOWED_ORIGINS') ?? '')
       .split(',')
       .map((origin) => origin.trim().replace(/\/+$/, ''))

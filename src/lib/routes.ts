@@ -205,6 +205,13 @@ export const ROUTES = {
     auth: 'admin',
     response: 'historyPage',
   },
+  adminAuditList: {
+    function: 'admin-audit-list',
+    path: '/api/admin/audit/list',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'auditPage',
+  },
   adminNotifyResume: {
     function: 'admin-notify-resume',
     path: '/api/admin/notify/resume',

@@ -1,4 +1,6 @@
+import { auditRecorder, type AuditRecorder } from './audit/auditTrail.js'
 import type { AppConfig } from './config.js'
+import type { Actor } from './audit/auditTrail.js'
 import { NotConfiguredError } from './errors.js'
 import type { Logger } from './log.js'
 import { createResendMailer } from './notifiers/resendMailer.js'
@@ -16,6 +18,7 @@ import {
   openSearchSynonymRepository,
   type SearchSynonymRepository,
 } from './storage/searchSynonymRepository.js'
+import { openAuditRepository, type AuditRepository } from './storage/auditRepository.js'
 
 /**
  * What one request's services work with, built here and nowhere else: the one wiring of the
@@ -35,6 +38,12 @@ export interface Services {
   readonly searchSynonyms: SearchSynonymRepository
   /** Team chat, community chat and customer e-mail (§6). */
   readonly notifiers: ShopNotifiers
+  /** Who made the request (auth's actor: a STAFF_TOKENS name, `admin`, `preorder`); null when public. */
+  readonly actor: Actor | null
+  /** The audit trail store (who changed what). */
+  readonly auditTrail: AuditRepository
+  /** Where the request's changes are recorded, with its actor; records nothing without one. */
+  readonly audit: AuditRecorder
   /** Hands over work that may finish after the response (`context.waitUntil`). */
   defer(work: Promise<unknown>): void
   /** Starts a run of the background restock delivery on this deploy (deliveryStarter.ts). */
@@ -53,7 +62,12 @@ export interface ServiceOptions {
    * request names no deploy address).
    */
   origin?: string
+  /** Who made the request (`EndpointInput.actor`). Default: null (nothing is audited). */
+  actor?: Actor | null
 }
+
+// why: public requests (a shopper's reservation) change records without an actor to name
+const NO_AUDIT: AuditRecorder = { record: async () => {} }
 
 export function openServices(
   context: RequestContext,
@@ -65,6 +79,9 @@ export function openServices(
   let keywordLog: KeywordLogRepository | undefined
   let searchSynonyms: SearchSynonymRepository | undefined
   let notifiers: ShopNotifiers | undefined
+  let auditTrail: AuditRepository | undefined
+  let audit: AuditRecorder | undefined
+  const actor = options.actor ?? null
   const defer = (work: Promise<unknown>) => context.waitUntil?.(work)
   const startDelivery = deliveryStarter({
     origin: options.origin ?? config.siteUrl,
@@ -88,6 +105,14 @@ export function openServices(
     },
     get notifiers() {
       return (notifiers ??= createShopNotifiers(config, log))
+    },
+    actor,
+    get auditTrail() {
+      return (auditTrail ??= openAuditRepository(context))
+    },
+    get audit() {
+      return (audit ??=
+        actor === null ? NO_AUDIT : auditRecorder({ repository: services.auditTrail, actor, log }))
     },
     defer,
     startDelivery,

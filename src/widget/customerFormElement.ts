@@ -32,7 +32,9 @@ export interface SuccessView {
 /**
  * The shared form of `<shop-reserve>` and `<shop-notify>`: labelled fields, the hidden honeypot,
  * the server's field errors under each field, one request at a time, a success state.
- * Attributes: `product` (slug), `endpoint` (service base URL; default: the script's origin).
+ * Attributes: `product` (slug), `product-name` (the product's name, heard by screen readers in
+ * the form's and the button's names when a page shows several), `endpoint` (service base URL;
+ * default: the script's origin).
  */
 export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLElement {
   protected abstract readonly fields: FormFieldSpec[]
@@ -44,11 +46,18 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
 
   #form: HTMLFormElement | null = null
   #busy = false
+  /** Sent successfully: the form is hidden and never sends again. */
+  #done = false
 
   connectedCallback(): void {
     if (this.#form) return
     const root = widgetRoot(this)
-    const form = element('form', { part: 'form', novalidate: '' })
+    const productName = this.getAttribute('product-name')?.trim()
+    const form = element('form', {
+      part: 'form',
+      novalidate: '',
+      ...(productName ? { 'aria-label': `${productName}: ${this.submitLabel}` } : {}),
+    })
     for (const field of this.fields) form.append(this.#fieldRow(field))
     // why: the honeypot; people never see or reach it, screen readers skip it (aria-hidden)
     const trap = element('div', { class: 'trap', 'aria-hidden': 'true' })
@@ -70,7 +79,12 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
       ),
       element(
         'button',
-        { part: 'button', type: 'submit', 'aria-describedby': 'consent-text' },
+        {
+          part: 'button',
+          type: 'submit',
+          'aria-describedby': 'consent-text',
+          ...(productName ? { 'aria-label': `${this.submitLabel}（${productName}）` } : {}),
+        },
         this.submitLabel,
       ),
     )
@@ -105,7 +119,7 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
 
   async #submit(form: HTMLFormElement, status: HTMLElement): Promise<void> {
     // why: a double click or a second Enter must not send a second reservation
-    if (this.#busy) return
+    if (this.#busy || this.#done) return
     this.#busy = true
     const button = form.querySelector('button')!
     button.disabled = true
@@ -117,7 +131,10 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
       productSlug: this.getAttribute('product') ?? '',
       source: 'widget',
     }
-    for (const input of form.querySelectorAll('input')) body[input.name] = input.value
+    for (const input of form.querySelectorAll('input')) {
+      // why: a full-width address typed with the IME on is the same address (the server agrees)
+      body[input.name] = input.type === 'email' ? input.value.normalize('NFKC') : input.value
+    }
     const sentAt = Date.now()
     let answer: ApiAnswer | null = null
     try {
@@ -192,12 +209,15 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
   }
 
   #showSuccess(form: HTMLFormElement, status: HTMLElement, view: SuccessView): void {
+    this.#done = true
     form.hidden = true
     const success = element('div', { class: 'success', part: 'success', tabindex: '-1' })
     const reference = element('p', {}, `${view.idLabel}: `)
     reference.append(element('code', { part: 'reference' }, view.id))
     success.append(element('p', {}, view.message), reference)
     status.replaceChildren(success)
+    // why: the focused button is gone; focus the answer so keyboard and screen reader users hear it
+    success.focus()
     this.dispatchEvent(new CustomEvent('shop-success', { detail: { id: view.id }, bubbles: true }))
   }
 }

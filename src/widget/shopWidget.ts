@@ -1,6 +1,6 @@
 /**
  * The storefront widget script (`/widget/shop-widget.js`, built by `npm run build`):
- * `<script type="module" src="https://SHOP/widget/shop-widget.js"></script>` defines
+ * `<script src="https://SHOP/widget/shop-widget.js"></script>` (or with `type="module"`) defines
  * `<shop-reserve>`, `<shop-notify>` and `<shop-search>`.
  */
 import { ShopNotifyElement } from './shopNotify.js'

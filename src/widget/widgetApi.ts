@@ -3,8 +3,22 @@
  * origin the widget script itself was loaded from.
  */
 
-// why: read once at load time; import.meta.url is the URL of the bundled widget script
-const SCRIPT_ORIGIN = new URL(import.meta.url).origin
+/**
+ * The origin the widget script was loaded from, read once at load time. No `import.meta`: the one
+ * bundle is a classic script, so that `<script src>` and `<script type="module" src>` both work.
+ * A classic script is `document.currentScript`; a module script is not, so it is found by its name.
+ */
+function scriptOrigin(): string {
+  const current = document.currentScript as HTMLScriptElement | null
+  const script = current?.src
+    ? current
+    : document.querySelector<HTMLScriptElement>(`script[src*="${SCRIPT_NAME}"]`)
+  return new URL(script?.src ?? location.href).origin
+}
+
+/** The file name the widget bundle is served under (scripts/build-browser.ts). */
+const SCRIPT_NAME = 'shop-widget.js'
+const SCRIPT_ORIGIN = scriptOrigin()
 
 /** An answer of the service: status and parsed JSON (`null` when the body was not JSON). */
 export interface ApiAnswer {

@@ -11,6 +11,8 @@ export const WIDGET_CSS = `
   line-height: 1.6;
 }
 :host([hidden]) { display: none; }
+/* why: the grid display of form must not undo the hidden attribute of a sent form */
+[hidden] { display: none !important; }
 form { display: grid; gap: var(--shop-widget-gap, 0.75rem); }
 form[hidden] { display: none; }
 .field { display: grid; gap: 0.25rem; }
@@ -21,7 +23,8 @@ input {
   border: var(--shop-widget-border, 1px solid #8a8a8a);
   border-radius: var(--shop-widget-radius, 0.375rem);
   background: var(--shop-widget-input-background, #fff);
-  color: inherit;
+  /* why: not inherited; a dark host theme's light text would vanish on the white field */
+  color: var(--shop-widget-input-color, #1a1a1a);
 }
 input:focus-visible, button:focus-visible, a:focus-visible {
   outline: 2px solid var(--shop-widget-focus, #1a56db);

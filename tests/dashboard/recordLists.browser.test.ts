@@ -128,6 +128,7 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
       .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))
     expect(offered).toEqual(['pending', 'confirmed', 'cancelled'])
     await control.selectOption('confirmed')
+    await page.getByRole('button', { name: 'ステータスを変更: 山田 花子' }).click()
     await page.getByText('山田 花子: ステータスを「確定」に変更しました。').waitFor()
     const now = await page.getByLabel('ステータス: 山田 花子').locator('option').allInnerTexts()
     expect(now).toEqual(['確定', '未対応', '受け渡し済み', 'キャンセル'])
@@ -143,6 +144,8 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     await setStatus(jiro.id, MAIN, 'confirmed')
     await setStatus(jiro.id, MAIN, 'fulfilled')
     await page.getByLabel('ステータス: 佐藤 次郎').selectOption('cancelled')
+    await page.getByRole('button', { name: 'ステータスを変更: 佐藤 次郎' }).click()
+    await page.getByRole('button', { name: '「キャンセル」に変更する' }).click()
     await page
       .getByRole('alert')
       .filter({ hasText: '「受け渡し済み」から「キャンセル」へは変更できません' })
@@ -169,12 +172,12 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'CSV を書き出す' }).click(),
     ])
-    expect(download.suggestedFilename()).toMatch(/^reservations-\d{8}-\d{4}\.csv$/)
+    expect(download.suggestedFilename()).toMatch(/^予約-\d{8}-\d{4}\.csv$/)
     const bytes = await readFile((await download.path())!)
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const text = bytes.toString('utf8').slice(1)
     expect(text.split('\r\n')[0]).toBe(
-      'ID,受付日時,名前,メールアドレス,商品,商品スラッグ,数量,ステータス,メモ,対応日時,アーカイブ日時',
+      '予約番号,受付日時,名前,メールアドレス,商品,商品スラッグ,数量,ステータス,メモ,対応日時,アーカイブ日時',
     )
     expect(text.split('\r\n')).toHaveLength(3 + 2)
     expect(text).toContain(`,"'=HYPERLINK(""http://evil.test"",""x"")",`)

@@ -156,13 +156,14 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
     await page.getByLabel('ステータス', { exact: true }).selectOption('notified')
     await loaded(page)
     expect(await page.locator('tbody tr').count()).toBe(11)
-    await page.getByLabel('メール', { exact: true }).fill(REJECTED)
+    await page.getByLabel('登録番号・メール', { exact: true }).fill(REJECTED)
     expect(await page.locator('tbody tr').count()).toBe(0)
     await page.getByLabel('ステータス', { exact: true }).selectOption('')
     await loaded(page)
     const control = page.getByLabel(`ステータス: ${REJECTED}`)
     expect(await control.inputValue()).toBe('pending')
     await control.selectOption('unsubscribed')
+    await page.getByRole('button', { name: `ステータスを変更: ${REJECTED}` }).click()
     await page.getByText(`${REJECTED}: ステータスを「配信停止」に変更しました。`).waitFor()
     const stored = await server.postJson(
       '/api/admin-notify-list',

@@ -1,5 +1,6 @@
 import { ADMIN_OPERATIONS } from './adminOperations.js'
 import { COMPLIANCE_OPERATIONS } from './complianceOperations.js'
+import { AUDIT_OPERATIONS } from './auditOperations.js'
 import { DELIVERY_OPERATIONS } from './deliveryOperations.js'
 import type { ApiOperation } from './operationSpec.js'
 import { PREORDER_OPERATIONS } from './preorderOperations.js'
@@ -14,4 +15,5 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...SERVICE_OPERATIONS,
   ...DELIVERY_OPERATIONS,
   ...COMPLIANCE_OPERATIONS,
+  ...AUDIT_OPERATIONS,
 ]

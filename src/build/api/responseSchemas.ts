@@ -250,6 +250,32 @@ export const historyPage = z.strictObject({
   ...paging,
 })
 
+const auditEntry = z.strictObject({
+  at: timestamp,
+  actor: z.string().meta({
+    description:
+      'A STAFF_TOKENS name, or `admin` / `preorder` for ADMIN_API_TOKEN / PREORDER_API_TOKEN.',
+    examples: ['sato'],
+  }),
+  action: z.enum(['status', 'notes', 'archive', 'unarchive', 'delete', 'send']),
+  record: z.strictObject({
+    type: z.enum(['reservation', 'subscription', 'notification']),
+    id: z.string(),
+    productSlug: slug,
+  }),
+  from: z.string().nullable().meta({ description: 'The status before (`status` only).' }),
+  to: z.string().nullable().meta({
+    description: 'The status after (`status`), the recipients queued (`send`); else null.',
+  }),
+  requestId: z.string(),
+})
+
+export const auditPage = z.strictObject({
+  success: z.literal(true),
+  entries: z.array(auditEntry),
+  ...paging,
+})
+
 export const resumeAnswer = z.strictObject({
   success: z.literal(true),
   notificationId,

@@ -1,6 +1,9 @@
 import { csvFileName, downloadCsv, toCsv } from '../csvExport.js'
 import { el, field, replaceChildren, select } from '../elements.js'
-import { pageOf, pagerControls } from '../pager.js'
+import { confirmAction } from '../dialogs.js'
+import { pageOf, pagerControls, refocusPager } from '../pager.js'
+import { isAllowedReservationTransition } from '../../lib/admin/statusRules.js'
+import { foldForSearch, searchText } from '../recordSearch.js'
 import {
   productOptions,
   recordsOf,
@@ -10,10 +13,11 @@ import {
   type DashboardResource,
   type RecordRow,
 } from '../recordResources.js'
-import { runBulkAction } from './bulkActions.js'
+import { focusRowAt, runBulkAction } from './bulkActions.js'
 import { optedOutPendingConfirmed } from './optOutWarning.js'
 import { showLoadFailure } from './loadFailure.js'
 import { recordTable } from './recordTable.js'
+import { recordTimeline } from './recordTimeline.js'
 import type { ViewContext } from './viewContext.js'
 
 /** `{shareNote: true}` when the row's "tell the customer" box is ticked (reservations only). */
@@ -32,7 +36,7 @@ const PAGE_SIZE = 50
  */
 export function activeListView(context: ViewContext, resource: DashboardResource): HTMLElement {
   let records: RecordRow[] = []
-  // why: lower-cased once per load, so a keystroke over thousands of records only compares
+  // why: folded once per load, so a keystroke over thousands of records only compares
   let haystacks: string[] = []
   let shownCount = 0
   let page = 1
@@ -43,9 +47,10 @@ export function activeListView(context: ViewContext, resource: DashboardResource
     '',
   )
   const productFilter = select([['', 'すべての商品'], ...productOptions()], '')
+  const searchLabel = `${resource.idLabel}・${resource.hasName ? '名前・メール' : 'メール'}`
   const textFilter = el('input', {
     type: 'search',
-    placeholder: resource.hasName ? '名前・メールで絞り込み' : 'メールで絞り込み',
+    placeholder: `${searchLabel}で検索`,
   })
   const reload = el('button', { type: 'button' }, ['再読み込み'])
   const archiveButton = el('button', { type: 'button', disabled: true }, [
@@ -61,7 +66,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
     el('form', { class: 'filters', role: 'search' }, [
       field('ステータス', statusFilter),
       field('商品', productFilter),
-      field(resource.hasName ? '名前・メール' : 'メール', textFilter),
+      field(searchLabel, textFilter),
       reload,
     ]),
     el('div', { class: 'toolbar' }, [selectionInfo, archiveButton, csvButton]),
@@ -71,7 +76,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   root.querySelector('form')?.addEventListener('submit', (event) => event.preventDefault())
 
   function visible(): RecordRow[] {
-    const needle = textFilter.value.trim().toLowerCase()
+    const needle = foldForSearch(textFilter.value)
     if (!needle) return records
     return records.filter((_, index) => haystacks[index].includes(needle))
   }
@@ -87,6 +92,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
         onSelection: renderSelection,
         onStatus: changeStatus,
         onNotes: resource.hasNotes ? saveNotes : undefined,
+        timeline: (row, label) => recordTimeline(context, resource, row, label),
       }),
       rows.length > PAGE_SIZE &&
         pagerControls(
@@ -94,9 +100,10 @@ export function activeListView(context: ViewContext, resource: DashboardResource
           shown.totalPages,
           rows.length,
           `${resource.title}のページ`,
-          (to) => {
+          (to, pressed) => {
             page = to
             render()
+            refocusPager(listArea, pressed)
           },
         ),
     ])
@@ -117,70 +124,140 @@ export function activeListView(context: ViewContext, resource: DashboardResource
         productSlug: productFilter.value,
       }),
     )
-    if (!answer) return showLoadFailure(listArea)
+    if (!answer) {
+      // why: no count of an older list may stay beside 「読み込めませんでした」
+      records = []
+      haystacks = []
+      selected.clear()
+      archiveButton.disabled = true
+      selectionInfo.textContent = ''
+      return showLoadFailure(listArea)
+    }
     records = recordsOf(answer)
-    haystacks = records.map((row) => `${row.name ?? ''}\n${row.email}`.toLowerCase())
+    haystacks = records.map(searchText)
     const present = new Set(records.map(rowKey))
     for (const key of selected) if (!present.has(key)) selected.delete(key)
     render()
   }
 
-  async function changeStatus(row: RecordRow, status: string, control: HTMLSelectElement) {
+  /** The row of `key` as drawn now, and its control labelled `label`. */
+  function rowControl(key: string, label: string): HTMLElement | null {
+    const row = listArea.querySelector(`tr[data-key="${CSS.escape(key)}"]`)
+    return row?.querySelector<HTMLElement>(`[aria-label="${CSS.escape(label)}"]`) ?? null
+  }
+
+  /**
+   * §3.2 from the row's 変更 button. Cancelling, and leaving キャンセル, ask first; afterwards
+   * the message beside the row offers 元に戻す when the way back is allowed.
+   */
+  async function changeStatus(row: RecordRow, status: string, undo = false): Promise<void> {
+    const label = rowLabel(row)
+    const key = rowKey(row)
+    const control = rowControl(key, `ステータス: ${label}`)
+    const from = statusText(resource, row.status)
+    const to = statusText(resource, status)
     if (!(await optedOutPendingConfirmed(row, status))) {
-      control.value = row.status
+      control?.focus()
       return
     }
-    control.disabled = true
-    const answer = await context.attempt(() =>
-      context.api.post(resource.routes.status, {
-        id: row.id,
-        productSlug: row.productSlug,
-        status,
-        ...shareNoteOf(control),
-      }),
+    if (!undo && resource.name === 'reservations') {
+      const risky = status === 'cancelled' || row.status === 'cancelled'
+      if (
+        risky &&
+        !(await confirmAction(
+          'ステータスを変更しますか？',
+          `${label}（${resource.idLabel} ${row.id}）の${resource.noun}を「${from}」から「${to}」に変更します。`,
+          `「${to}」に変更する`,
+          { danger: status === 'cancelled' },
+        ))
+      ) {
+        control?.focus()
+        return
+      }
+    }
+    const near = control?.parentElement ?? undefined
+    const answer = await context.attempt(
+      () =>
+        context.api.post(resource.routes.status, {
+          id: row.id,
+          productSlug: row.productSlug,
+          status,
+          ...(control ? shareNoteOf(control) : {}),
+        }),
+      near,
     )
-    if (answer) {
-      context.notify(
-        `${rowLabel(row)}: ステータスを「${statusText(resource, status)}」に変更しました。`,
-      )
-      replaceRecord('reservation' in answer ? answer.reservation : answer.subscription)
-    } else {
+    if (!answer) {
       // why: a refused change usually means someone else changed it; show what is stored now
       await load()
+      const again = rowControl(key, `ステータス: ${label}`)
+      again?.focus()
+      if (again) context.notify(message(), 'error', again.parentElement ?? undefined)
+      return
     }
+    replaceRecord('reservation' in answer ? answer.reservation : answer.subscription)
+    const now = rowControl(key, `ステータス: ${label}`)
+    now?.focus()
+    const canUndo =
+      !undo &&
+      (resource.name !== 'reservations' || isAllowedReservationTransition(status, row.status))
+    const undoButton =
+      canUndo &&
+      el('button', { type: 'button', class: 'link' }, [`元に戻す（${from}）`], {
+        click: () => void changeStatus({ ...row, status } as RecordRow, row.status, true),
+      })
+    context.notify(
+      `${label}: ステータスを「${to}」に変更しました。`,
+      'info',
+      now?.parentElement ?? undefined,
+      undoButton || undefined,
+    )
+  }
+
+  /** The text of the message region, kept when the list is redrawn after an error. */
+  function message(): string {
+    return document.querySelector('.message')?.textContent ?? ''
   }
 
   async function saveNotes(row: RecordRow, notes: string) {
-    const answer = await context.attempt(() =>
-      context.api.post('adminReservationsStatus', {
-        id: row.id,
-        productSlug: row.productSlug,
-        status: row.status,
-        notes,
-      }),
+    const label = rowLabel(row)
+    const editor = rowControl(rowKey(row), `メモ: ${label}`)
+    const answer = await context.attempt(
+      () =>
+        context.api.post('adminReservationsStatus', {
+          id: row.id,
+          productSlug: row.productSlug,
+          status: row.status,
+          notes,
+        }),
+      editor?.parentElement ?? undefined,
     )
     if (answer) {
-      context.notify(`${rowLabel(row)}: メモを保存しました。`)
       replaceRecord(answer.reservation)
+      const now = rowControl(rowKey(row), `メモ: ${label}`)
+      now?.focus()
+      context.notify(`${label}: メモを保存しました。`, 'info', now?.parentElement ?? undefined)
     }
   }
 
   function replaceRecord(updated: RecordRow): void {
-    // why: status and notes change, name and e-mail do not, so the haystacks stay valid
+    // why: status and notes change, id, name and e-mail do not, so the haystacks stay valid
     records = records.map((row) => (rowKey(row) === rowKey(updated) ? updated : row))
     render()
   }
 
   archiveButton.addEventListener('click', async () => {
     const rows = records.filter((row) => selected.has(rowKey(row)))
+    const shownRows = [...listArea.querySelectorAll('tbody tr')]
+    const firstIndex = shownRows.findIndex((tr) => selected.has(tr.getAttribute('data-key') ?? ''))
     archiveButton.disabled = true
     const panel = await runBulkAction(context, resource, 'archive', rows)
     replaceChildren(result, [panel])
     selected.clear()
     await load()
+    focusRowAt(listArea, firstIndex, panel)
   })
   csvButton.addEventListener('click', () => {
-    downloadCsv(csvFileName(resource.name), toCsv(visible(), resource.csvColumns))
+    downloadCsv(csvFileName(resource.title), toCsv(visible(), resource.csvColumns))
   })
   statusFilter.addEventListener('change', () => void load())
   productFilter.addEventListener('change', () => void load())

@@ -1,7 +1,7 @@
 import { csvFileName, downloadCsv, toCsv } from '../csvExport.js'
 import { confirmAction } from '../dialogs.js'
 import { el, field, replaceChildren, select } from '../elements.js'
-import { pagerControls } from '../pager.js'
+import { serverPager } from '../pager.js'
 import {
   productOptions,
   recordsOf,
@@ -10,9 +10,10 @@ import {
   type DashboardResource,
   type RecordRow,
 } from '../recordResources.js'
-import { runBulkAction, type BulkAction } from './bulkActions.js'
+import { focusRowAt, runBulkAction, type BulkAction } from './bulkActions.js'
 import { showLoadFailure } from './loadFailure.js'
 import { recordTable } from './recordTable.js'
+import { recordTimeline } from './recordTimeline.js'
 import type { ViewContext } from './viewContext.js'
 
 /** §4.3 default page size. */
@@ -40,7 +41,8 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
   const deleteButton = el('button', { type: 'button', class: 'danger', disabled: true }, [
     '選択した項目を削除',
   ])
-  const csvButton = el('button', { type: 'button' }, ['CSV を書き出す'])
+  // why: the archive is paged by the server, so the file holds the page shown; the label says so
+  const csvButton = el('button', { type: 'button' }, ['このページを CSV に書き出す'])
   const selectionInfo = el('span', { 'aria-live': 'polite' }, [])
   const result = el('div', { class: 'result-area' })
   const listArea = el('div', { class: 'list-area', 'aria-busy': 'true' }, ['読み込み中…'])
@@ -74,16 +76,32 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
         productSlug: productFilter.value,
       }),
     )
-    if (!answer) return showLoadFailure(listArea)
+    if (!answer) {
+      rows = []
+      selected.clear()
+      renderSelection()
+      selectionInfo.textContent = ''
+      return showLoadFailure(listArea)
+    }
+    if (answer.total > 0 && recordsOf(answer).length === 0 && page > 1) {
+      // why: every row of the last page was deleted or restored; show the page that is now last
+      page = Math.max(1, answer.totalPages)
+      return load()
+    }
+    page = answer.page
     rows = recordsOf(answer)
     selected.clear()
     replaceChildren(listArea, [
-      recordTable(resource, rows, { selected, onSelection: renderSelection, archived: true }),
-      answer.totalPages > 1 &&
-        pagerControls(answer.page, answer.totalPages, answer.total, 'アーカイブのページ', (to) => {
-          page = to
-          void load()
-        }),
+      recordTable(resource, rows, {
+        selected,
+        onSelection: renderSelection,
+        archived: true,
+        timeline: (row, label) => recordTimeline(context, resource, row, label),
+      }),
+      serverPager(answer, 'アーカイブのページ', listArea, (to) => {
+        page = to
+        return load()
+      }),
     ])
     listArea.setAttribute('aria-busy', 'false')
     renderSelection()
@@ -91,6 +109,7 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
 
   async function apply(action: BulkAction): Promise<void> {
     const chosen = rows.filter((row) => selected.has(rowKey(row)))
+    const firstIndex = rows.findIndex((row) => selected.has(rowKey(row)))
     if (action === 'delete') {
       const confirmed = await confirmAction(
         '完全に削除しますか？',
@@ -103,12 +122,16 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
     const panel = await runBulkAction(context, resource, action, chosen)
     replaceChildren(result, [panel])
     await load()
+    focusRowAt(listArea, firstIndex, panel)
   }
 
   unarchiveButton.addEventListener('click', () => void apply('unarchive'))
   deleteButton.addEventListener('click', () => void apply('delete'))
   csvButton.addEventListener('click', () => {
-    downloadCsv(csvFileName(`${resource.name}-archive`), toCsv(rows, resource.csvColumns))
+    downloadCsv(
+      csvFileName(`${resource.title}-アーカイブ-${page}ページ`),
+      toCsv(rows, resource.csvColumns),
+    )
   })
   for (const filter of [statusFilter, productFilter]) {
     filter.addEventListener('change', () => {

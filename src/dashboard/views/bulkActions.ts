@@ -46,21 +46,35 @@ export async function runBulkAction(
   })
   if (!sent && done.length === 0 && errors.length === 0) return null
   const byId = new Map(rows.map((row) => [row.id, row]))
-  return el('div', { class: errors.length ? 'result has-errors' : 'result', role: 'status' }, [
-    el('p', {}, [`${done.length} 件の${resource.noun}を${DONE_TEXT[action]}。`]),
-    errors.length > 0 &&
-      el('div', {}, [
-        el('p', {}, [`${errors.length} 件は処理できませんでした:`]),
-        el(
-          'ul',
-          { class: 'item-errors' },
-          errors.map((item) => {
-            const row = byId.get(item.id)
-            return el('li', { 'data-id': item.id }, [
-              `${row ? rowLabel(row) : ''}（${item.id}）: ${japaneseError(item.error, 200)}`,
-            ])
-          }),
-        ),
-      ]),
-  ])
+  return el(
+    'div',
+    { class: errors.length ? 'result has-errors' : 'result', role: 'status', tabindex: -1 },
+    [
+      el('p', {}, [`${done.length} 件の${resource.noun}を${DONE_TEXT[action]}。`]),
+      errors.length > 0 &&
+        el('div', {}, [
+          el('p', {}, [`${errors.length} 件は処理できませんでした:`]),
+          el(
+            'ul',
+            { class: 'item-errors' },
+            errors.map((item) => {
+              const row = byId.get(item.id)
+              return el('li', { 'data-id': item.id }, [
+                `${row ? rowLabel(row) : ''}（${item.id}）: ${japaneseError(item.error, 200)}`,
+              ])
+            }),
+          ),
+        ]),
+    ],
+  )
+}
+
+/**
+ * After a bulk action redrew the list: focus on the row now at `index` (where the first chosen
+ * row was), else the last row, else `fallback` (the result panel), never the page's start.
+ */
+export function focusRowAt(listArea: HTMLElement, index: number, fallback: HTMLElement | null) {
+  const boxes = [...listArea.querySelectorAll<HTMLInputElement>('tbody td.select input')]
+  const target = boxes[Math.min(Math.max(index, 0), boxes.length - 1)] ?? fallback
+  target?.focus()
 }

@@ -13,12 +13,14 @@ const RETRY_MS = 5000
 
 /**
  * A live view of one delivery: sent, failed and still pending, polled until it is complete (or
- * until the panel leaves the page). `onComplete` runs once when it completes.
+ * until the panel leaves the page). `onUpdate` gets every answer; `onComplete` runs once when it
+ * completes.
  */
 export function deliveryProgress(
   context: ViewContext,
   notificationId: string,
   onComplete: () => void,
+  onUpdate: (notice: NotificationSummary) => void = () => {},
 ): HTMLElement {
   const body = el('div', { 'aria-live': 'polite' }, ['配信状況を確認しています…'])
   const panel = el('section', { class: 'card progress', 'aria-labelledby': 'progress-title' }, [
@@ -38,6 +40,8 @@ export function deliveryProgress(
     const notice = answer.notifications[0]
     if (!notice) return replaceChildren(body, ['この通知は見つかりません。'])
     render(notice)
+    // why: the history row of this notice shows the same counts as the panel, not older ones
+    onUpdate(notice)
     if (notice.state === 'complete') onComplete()
     else if (panel.isConnected) setTimeout(() => void poll(), POLL_MS)
   }

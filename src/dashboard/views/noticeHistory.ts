@@ -1,6 +1,6 @@
 import { csvFileName, downloadCsv, toCsv, type CsvColumn } from '../csvExport.js'
 import { el, replaceChildren } from '../elements.js'
-import { pagerControls } from '../pager.js'
+import { serverPager } from '../pager.js'
 import { productLabel } from '../recordResources.js'
 import { DELIVERY_STATE_LABELS, formatTime } from '../texts.js'
 import type { NotificationSummary } from './deliveryProgress.js'
@@ -31,6 +31,8 @@ export interface NoticeHistory {
   show(productSlug: string): void
   /** Reloads the page shown. */
   reload(): void
+  /** Redraws the row of `notice` when it is shown (the progress panel's latest answer). */
+  update(notice: NotificationSummary): void
 }
 
 /** Past restock notices of one product (or all), newest first, paged by the server. */
@@ -43,7 +45,7 @@ export function noticeHistory(
   let shown: NotificationSummary[] = []
   const area = el('div', { class: 'list-area' })
   const csvButton = el('button', { type: 'button' }, ['CSV を書き出す'], {
-    click: () => downloadCsv(csvFileName('restock-notices'), toCsv(shown, HISTORY_COLUMNS)),
+    click: () => downloadCsv(csvFileName('再入荷メール送信履歴'), toCsv(shown, HISTORY_COLUMNS)),
   })
   const reloadButton = el('button', { type: 'button' }, ['再読み込み'], {
     click: () => void load(),
@@ -82,11 +84,10 @@ export function noticeHistory(
         ]),
         el('tbody', {}, shown.map(historyRow)),
       ]),
-      answer.totalPages > 1 &&
-        pagerControls(answer.page, answer.totalPages, answer.total, '送信履歴のページ', (to) => {
-          page = to
-          void load()
-        }),
+      serverPager(answer, '送信履歴のページ', area, (to) => {
+        page = to
+        return load()
+      }),
     ])
   }
 
@@ -119,5 +120,11 @@ export function noticeHistory(
       void load()
     },
     reload: () => void load(),
+    update(notice) {
+      const index = shown.findIndex((item) => item.id === notice.id)
+      if (index < 0) return
+      shown[index] = { ...notice, failedRecipients: undefined }
+      area.querySelector(`tr[data-id="${CSS.escape(notice.id)}"]`)?.replaceWith(historyRow(notice))
+    },
   }
 }

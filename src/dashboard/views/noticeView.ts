@@ -87,7 +87,7 @@ export function noticeView(context: ViewContext): HTMLElement {
         el('pre', { class: 'preview-text' }, [email.text]),
       ]),
       el('p', { class: 'hint' }, [
-        '配信停止リンクは受信者ごとに異なります。リンク先のドメインはサイトの設定（SITE_URL）に従います。',
+        '配信停止リンクは受信者ごとに異なります。リンク先はサイトの設定で決まるショップの URL になります。',
       ]),
     ])
   }
@@ -120,10 +120,15 @@ export function noticeView(context: ViewContext): HTMLElement {
 
   function showProgress(notificationId: string): void {
     replaceChildren(progressArea, [
-      deliveryProgress(context, notificationId, () => {
-        history.reload()
-        void loadRecipients()
-      }),
+      deliveryProgress(
+        context,
+        notificationId,
+        () => {
+          history.reload()
+          void loadRecipients()
+        },
+        history.update,
+      ),
     ])
     progressArea.scrollIntoView({ block: 'nearest' })
   }

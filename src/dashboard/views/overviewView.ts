@@ -7,6 +7,18 @@ import type { ViewContext } from './viewContext.js'
 type RecordStats = RouteAnswer<'adminStats'>['stats']['notify']
 type QueryCount = RouteAnswer<'adminSearchKeywords'>['topQueries'][number]
 
+/** Queries shown per table; more are asked for, so the card can say how many there were. */
+const KEYWORDS_SHOWN = 20
+/** The endpoint's largest `limit`. */
+const KEYWORD_LIMIT = 100
+
+/** 「全 22 語のうち上位 20 語を表示」 when a table shows only part of the queries. */
+function shownOf(list: QueryCount[]): HTMLElement | null {
+  if (list.length <= KEYWORDS_SHOWN) return null
+  const all = list.length >= KEYWORD_LIMIT ? `${KEYWORD_LIMIT} 語以上` : `全 ${list.length} 語`
+  return el('p', { class: 'hint' }, [`${all}のうち上位 ${KEYWORDS_SHOWN} 語を表示しています。`])
+}
+
 /** A two-column table of `[label, count]`, largest first. */
 function countTable(caption: string, heading: string, counts: [string, number][]): HTMLElement {
   if (counts.length === 0) return el('p', { class: 'empty' }, [`${caption}: まだありません。`])
@@ -48,7 +60,10 @@ function statsCard(title: string, stats: RecordStats, statusLabels: Record<strin
 }
 
 /** §4.9 statistics and what shoppers searched for (top and zero-result queries, period selectable). */
-export function overviewView(context: ViewContext): HTMLElement {
+export function overviewView(
+  context: ViewContext,
+  signInStats: RouteAnswer<'adminStats'> | null = null,
+): HTMLElement {
   const statsArea = el('div', { class: 'cards', 'aria-busy': 'true' }, ['読み込み中…'])
   const period = select(
     [
@@ -61,7 +76,7 @@ export function overviewView(context: ViewContext): HTMLElement {
   const keywordArea = el('div', { class: 'cards', 'aria-busy': 'true' }, ['読み込み中…'])
 
   async function loadStats(): Promise<void> {
-    const answer = await context.attempt(() => context.api.post('adminStats', {}))
+    const answer = signInStats ?? (await context.attempt(() => context.api.post('adminStats', {})))
     statsArea.setAttribute('aria-busy', 'false')
     if (!answer) return replaceChildren(statsArea, [])
     replaceChildren(statsArea, [
@@ -75,21 +90,23 @@ export function overviewView(context: ViewContext): HTMLElement {
     const answer = await context.attempt(() =>
       context.api.post('adminSearchKeywords', {
         days: Number(period.value),
-        limit: 20,
+        limit: KEYWORD_LIMIT,
       }),
     )
     keywordArea.setAttribute('aria-busy', 'false')
     if (!answer) return replaceChildren(keywordArea, [])
     const rows = (list: QueryCount[]) =>
-      list.map(({ query, count }) => [query, count] as [string, number])
+      list.slice(0, KEYWORDS_SHOWN).map(({ query, count }) => [query, count] as [string, number])
     replaceChildren(keywordArea, [
       el('section', { class: 'card' }, [
         el('h3', {}, ['よく検索された言葉']),
         el('p', { class: 'total' }, [`検索回数 ${answer.totalSearches} 回`]),
+        shownOf(answer.topQueries),
         countTable('よく検索された言葉', '検索語', rows(answer.topQueries)),
       ]),
       el('section', { class: 'card' }, [
         el('h3', {}, ['結果が 0 件だった検索']),
+        shownOf(answer.zeroResultQueries),
         countTable('結果が 0 件だった検索', '検索語', rows(answer.zeroResultQueries)),
       ]),
     ])

@@ -14,11 +14,16 @@ export interface RecordTableOptions {
   selected: Set<string>
   /** Called after the selection changed. */
   onSelection: () => void
-  /** Status control and notes editor (active list); read-only text when absent. */
-  onStatus?: (row: RecordRow, status: string, control: HTMLSelectElement) => void
+  /**
+   * Status control and notes editor (active list); read-only text when absent. The status is
+   * sent only by its 変更 button, never when the select changes (arrow keys move through it).
+   */
+  onStatus?: (row: RecordRow, status: string) => void
   onNotes?: (row: RecordRow, notes: string) => void
   /** Show when the row was archived. */
   archived?: boolean
+  /** The row's timeline (audit trail), in a column of its own; none when absent. */
+  timeline?: (row: RecordRow, label: string) => HTMLElement
 }
 
 /**
@@ -31,20 +36,29 @@ export function recordTable(
   options: RecordTableOptions,
 ): HTMLElement {
   if (rows.length === 0) return el('p', { class: 'empty' }, ['該当する項目はありません。'])
-  const pageBox = el('input', {
-    type: 'checkbox',
-    'aria-label': 'このページをすべて選択',
-    checked: rows.every((row) => options.selected.has(rowKey(row))),
-  })
+  const pageBox = el('input', { type: 'checkbox', 'aria-label': 'このページをすべて選択' })
+  const rowBoxes = new Map<string, HTMLInputElement>()
+  // why: the page box and the row boxes show the one selection, whichever was clicked
+  const syncPageBox = () => {
+    const ticked = rows.filter((row) => options.selected.has(rowKey(row))).length
+    pageBox.checked = ticked === rows.length
+    pageBox.indeterminate = ticked > 0 && ticked < rows.length
+  }
   pageBox.addEventListener('change', () => {
     for (const row of rows) {
       if (pageBox.checked) options.selected.add(rowKey(row))
       else options.selected.delete(rowKey(row))
     }
+    for (const [key, box] of rowBoxes) box.checked = options.selected.has(key)
     options.onSelection()
   })
+  const onRowBox = () => {
+    syncPageBox()
+    options.onSelection()
+  }
   const headers = [
     el('th', { scope: 'col', class: 'select' }, [pageBox]),
+    el('th', { scope: 'col' }, [resource.idLabel]),
     el('th', { scope: 'col' }, [resource.hasName ? '受付日時' : '登録日時']),
     resource.hasName && el('th', { scope: 'col' }, ['名前']),
     el('th', { scope: 'col' }, ['メールアドレス']),
@@ -54,37 +68,45 @@ export function recordTable(
     resource.hasNotes && el('th', { scope: 'col' }, ['メモ']),
     !resource.hasNotes && el('th', { scope: 'col' }, ['通知日時']),
     options.archived && el('th', { scope: 'col' }, ['アーカイブ日時']),
+    options.timeline && el('th', { scope: 'col' }, ['変更履歴']),
   ]
-  return el('table', { class: 'records' }, [
+  const table = el('table', { class: 'records' }, [
     el('thead', {}, [el('tr', {}, headers)]),
     el(
       'tbody',
       {},
-      rows.map((row) => recordRow(resource, row, options)),
+      rows.map((row) => recordRow(resource, row, options, rowBoxes, onRowBox)),
     ),
   ])
+  syncPageBox()
+  return table
 }
 
 function recordRow(
   resource: DashboardResource,
   row: RecordRow,
   options: RecordTableOptions,
+  rowBoxes: Map<string, HTMLInputElement>,
+  onRowBox: () => void,
 ): HTMLTableRowElement {
   const label = rowLabel(row)
+  const key = rowKey(row)
   const box = el('input', {
     type: 'checkbox',
     'aria-label': `選択: ${label}`,
-    checked: options.selected.has(rowKey(row)),
+    checked: options.selected.has(key),
   })
+  rowBoxes.set(key, box)
   box.addEventListener('change', () => {
-    if (box.checked) options.selected.add(rowKey(row))
-    else options.selected.delete(rowKey(row))
-    options.onSelection()
+    if (box.checked) options.selected.add(key)
+    else options.selected.delete(key)
+    onRowBox()
   })
   const cell = (name: string, children: (Node | string | null | undefined)[]) =>
     el('td', { 'data-label': name }, children)
-  return el('tr', { 'data-id': row.id }, [
+  return el('tr', { 'data-id': row.id, 'data-key': key }, [
     el('td', { class: 'select' }, [box]),
+    cell(resource.idLabel, [el('span', { class: 'record-id' }, [row.id])]),
     cell(resource.hasName ? '受付日時' : '登録日時', [formatTime(row.createdAt)]),
     resource.hasName && cell('名前', [row.name]),
     cell('メール', [row.email]),
@@ -94,6 +116,7 @@ function recordRow(
     resource.hasNotes && cell('メモ', [notesCell(row, label, options)]),
     !resource.hasNotes && cell('通知日時', [formatTime(row.notifiedAt)]),
     options.archived && cell('アーカイブ日時', [formatTime(row.archivedAt)]),
+    options.timeline && cell('変更履歴', [options.timeline(row, label)]),
   ])
 }
 
@@ -109,8 +132,14 @@ function statusCell(
     return [status, statusText(resource, status)] as const
   })
   const control = select(choices, row.status, { 'aria-label': `ステータス: ${label}` })
-  control.addEventListener('change', () => onStatus(row, control.value, control))
-  return control
+  const apply = el(
+    'button',
+    { type: 'button', disabled: true, 'aria-label': `ステータスを変更: ${label}` },
+    ['変更'],
+  )
+  control.addEventListener('change', () => (apply.disabled = control.value === row.status))
+  apply.addEventListener('click', () => onStatus(row, control.value))
+  return el('div', { class: 'status-edit' }, [control, apply])
 }
 
 function notesCell(row: RecordRow, label: string, options: RecordTableOptions): Node | string {

@@ -21,7 +21,7 @@ export function signInView(
     el('h2', {}, ['サインイン']),
     field('管理用トークン', token),
     el('p', { id: 'signin-help', class: 'hint' }, [
-      'サイトに設定された ADMIN_API_TOKEN を入力してください。トークンはこのタブを閉じると消去されます。',
+      'サイトの管理者から受け取った管理用トークンを入力してください。トークンはこのタブを閉じると消去されます。',
     ]),
     error,
     submit,

@@ -3,10 +3,15 @@ import type { AdminApi } from '../apiClient.js'
 /** What every view gets from the app shell. */
 export interface ViewContext {
   api: AdminApi
-  /** Shows a message in the page's live region (errors are announced at once). */
-  notify(message: string, kind?: 'info' | 'error'): void
   /**
-   * Runs `work`; an error is shown (a refused admin token signs out instead) and null answered.
+   * Shows a message in the page's live region (errors are announced at once); with `near`, the
+   * region is moved right after that element, where the staff member is looking; `action` (an
+   * undo button) follows the text.
    */
-  attempt<T>(work: () => Promise<T>): Promise<T | null>
+  notify(message: string, kind?: 'info' | 'error', near?: Element, action?: HTMLElement): void
+  /**
+   * Runs `work`; an error is shown (next to `near` when given; a refused admin token signs out
+   * instead) and null answered.
+   */
+  attempt<T>(work: () => Promise<T>, near?: Element): Promise<T | null>
 }

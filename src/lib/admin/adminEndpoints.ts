@@ -1,4 +1,5 @@
 import type { AppConfig } from '../config.js'
+import type { Actor } from '../audit/auditTrail.js'
 import type { Logger } from '../log.js'
 import type { RequestContext } from '../requestContext.js'
 import { openServices } from '../services.js'
@@ -26,14 +27,20 @@ interface AdminInput<Body> {
   config: AppConfig
   log: Logger
   body: Body
+  actor: Actor | null
+}
+
+/** The services of this request, with its actor (who the audit trail names). */
+function servicesFor({ context, config, log, actor }: AdminInput<unknown>) {
+  return openServices(context, config, log, { actor })
 }
 
 /** The records of `resource` this request works on. */
 function repositoryFor<T extends AdminRecord>(
   resource: AdminResource<T>,
-  { context, config, log }: AdminInput<unknown>,
+  input: AdminInput<unknown>,
 ) {
-  return resource.repository(openServices(context, config, log).repositories)
+  return resource.repository(servicesFor(input).repositories)
 }
 
 /** POST /api/admin-{reservations,notify}-list (§4.1, §4.2, D3). */
@@ -61,7 +68,13 @@ export function statusUpdateEndpoint<T extends AdminRecord>(resource: AdminResou
     auth: 'admin' as const,
     body,
     handle: async (input: AdminInput<(typeof body)['_output']>) => {
-      const record = await updateRecordStatus(resource, repositoryFor(resource, input), input.body)
+      const services = servicesFor(input)
+      const record = await updateRecordStatus(
+        resource,
+        resource.repository(services.repositories),
+        input.body,
+        { audit: services.audit },
+      )
       return { [resource.recordField]: record }
     },
   }
@@ -77,11 +90,12 @@ export function bulkActionEndpoint<T extends AdminRecord>(
     auth: 'preorder' as const,
     body: bulkIdsSchema,
     handle: async (input: AdminInput<(typeof bulkIdsSchema)['_output']>) => {
-      const repository = repositoryFor(resource, input)
+      const services = servicesFor(input)
+      const repository = resource.repository(services.repositories)
       const removed = resource.removed
-      const services = openServices(input.context, input.config, input.log)
       const result = await runBulkAction(resource, repository, action, input.body.ids, {
         log: input.log,
+        audit: services.audit,
         onRemoved: removed && ((ref) => removed(ref, services)),
       })
       return bulkResponseBody(action, result)

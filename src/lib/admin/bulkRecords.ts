@@ -3,6 +3,7 @@ import type { Logger } from '../log.js'
 import type { ProductRecordRepository } from '../storage/repositories.js'
 import type { ProductRecordRef } from '../storage/records.js'
 import type { AdminRecord, AdminResource } from './adminResources.js'
+import type { AuditRecorder } from '../audit/auditTrail.js'
 
 /** The bulk operations of §4.6, §4.7 and D3. */
 export type BulkAction = 'archive' | 'unarchive' | 'delete'
@@ -36,6 +37,8 @@ export interface BulkOptions {
   concurrency?: number
   /** Called after a record was deleted (a reservation frees its units). Default: nothing. */
   onRemoved?: (ref: ProductRecordRef) => Promise<void>
+  /** Where each item done is recorded. Default: nowhere. */
+  audit?: AuditRecorder
 }
 
 type Outcome = 'done' | 'not-found'
@@ -79,6 +82,16 @@ export async function runBulkAction<T extends AdminRecord>(
     [`${PAST_TENSE[action]}Count`]: doneIds.length,
     errorCount: errors.length,
   })
+  await options.audit?.record(
+    unique
+      .filter((_, index) => results[index] === null)
+      .map(({ id, productSlug }) => ({
+        action,
+        record: { type: resource.noun, id, productSlug },
+        from: null,
+        to: null,
+      })),
+  )
   return { doneIds, errors }
 }
 

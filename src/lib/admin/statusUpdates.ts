@@ -2,10 +2,13 @@ import { NotFoundError } from '../errors.js'
 import type { ProductRecordRepository } from '../storage/repositories.js'
 import type { AdminRecord, AdminResource } from './adminResources.js'
 import type { StatusUpdateRequest } from './adminSchemas.js'
+import type { AuditChange, AuditRecorder } from '../audit/auditTrail.js'
 
 export interface StatusUpdateOptions {
   /** Clock, for tests. Default: the current time. */
   now?: () => Date
+  /** Where the change is recorded (status and notes, each when it changed). Default: nowhere. */
+  audit?: AuditRecorder
 }
 
 /**
@@ -22,12 +25,36 @@ export async function updateRecordStatus<T extends AdminRecord>(
 ): Promise<T> {
   const ref = { id: update.id, productSlug: update.productSlug }
   const now = (options.now?.() ?? new Date()).toISOString()
-  const updated = await repository.update(ref, (record) => ({
-    ...resource.applyStatus(record, update, now),
-    id: record.id,
-    productSlug: record.productSlug,
-    createdAt: record.createdAt,
-  }))
+  // why: the state the change replaced, as the compare-and-swap saw it (its last attempt)
+  let before: T | null = null
+  const updated = await repository.update(ref, (record) => {
+    before = record
+    return {
+      ...resource.applyStatus(record, update, now),
+      id: record.id,
+      productSlug: record.productSlug,
+      createdAt: record.createdAt,
+    }
+  })
   if (!updated) throw new NotFoundError(resource.notFoundMessage)
+  if (before) await options.audit?.record(statusChanges(resource, before, updated))
   return updated
+}
+
+/** The audit entries of one update: the status when it changed, the notes (never their text) when they did. */
+function statusChanges<T extends AdminRecord>(
+  resource: AdminResource<T>,
+  before: T,
+  after: T,
+): AuditChange[] {
+  const record = { type: resource.noun, id: after.id, productSlug: after.productSlug }
+  const changes: AuditChange[] = []
+  if (before.status !== after.status) {
+    changes.push({ action: 'status', record, from: before.status, to: after.status })
+  }
+  const notes = (value: T) => ('notes' in value ? String(value.notes ?? '') : '')
+  if (notes(before) !== notes(after)) {
+    changes.push({ action: 'notes', record, from: null, to: null })
+  }
+  return changes
 }

@@ -67,7 +67,8 @@ const email = textField(
   'メールアドレスを入力してください。',
   'メールアドレスは文字列で入力してください。',
 )
-  .trim()
+  // why: a full-width address (ｈａｎａｋｏ＠ｅｘａｍｐｌｅ．ｊｐ, typed with the IME on) is the same address
+  .overwrite((value) => value.normalize('NFKC').trim())
   .min(1, { error: 'メールアドレスを入力してください。' })
   .max(EMAIL_MAX_LENGTH, {
     error: `メールアドレスは${EMAIL_MAX_LENGTH}文字以内で入力してください。`,

@@ -1,5 +1,6 @@
 import type { Context } from '@netlify/functions'
 import type { z } from 'zod'
+import type { Actor } from '../audit/auditTrail.js'
 import type { TokenGroup } from '../routes.js'
 import { bearerToken, requireToken } from './auth.js'
 import { loadConfig, type AppConfig } from '../config.js'
@@ -33,6 +34,8 @@ export interface EndpointInput<Body> {
   body: Body
   config: AppConfig
   log: Logger
+  /** Who sent it (the token's name, STAFF_TOKENS); null on public endpoints. */
+  actor: Actor | null
 }
 
 /**
@@ -177,8 +180,9 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
     if (!options.methods.includes(req.method as Method)) {
       throw new HttpError(405, 'Method not allowed', {}, { Allow: allow })
     }
+    let actor: Actor | null = null
     if (typeof auth === 'function') auth(bearerToken(req), config, log)
-    else if (auth !== 'none') requireToken(req, auth, config, log)
+    else if (auth !== 'none') actor = requireToken(req, auth, config, log)
     let body: unknown = undefined
     if (options.body && req.method === 'POST') {
       const raw = await readBodyText(req)
@@ -198,6 +202,7 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
       body: body as z.output<Schema>,
       config,
       log,
+      actor,
     })
     return answer instanceof Response ? answer : jsonResponse({ success: true, ...answer })
   }

@@ -32,8 +32,10 @@ dd { margin: 0; }
 </style>
 </head>
 <body>
+<main>
 <h1>${escapeHtml(title)}</h1>
 ${body}
+</main>
 </body>
 </html>
 `

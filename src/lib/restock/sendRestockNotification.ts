@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { mayReceiveRestockEmail, suppressedHashes } from '../compliance/restockRecipients.js'
 import { requireSenderIdentity, SenderIdentityMissingError } from '../compliance/senderIdentity.js'
+import type { AuditRecorder } from '../audit/auditTrail.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { AppConfig } from '../config.js'
 import { InvalidInputError, NotConfiguredError, TryAgainLaterError } from '../errors.js'
@@ -109,6 +110,8 @@ export interface SendOptions {
   startDelivery: (notificationId: string) => Promise<void>
   /** Clock. Default: `Date.now`. */
   now?: () => number
+  /** Where the send is recorded (who sent which notice to how many). Default: nowhere. */
+  audit?: AuditRecorder
 }
 
 /**
@@ -208,6 +211,14 @@ export async function sendRestockNotification(
   }
   const winner = await storeHistory(repositories.history, history, open)
   if (winner !== history) return repeated(winner)
+  await options.audit?.record([
+    {
+      action: 'send',
+      record: { type: 'notification', id: notificationId, productSlug: request.productSlug },
+      from: null,
+      to: String(subscribers.length),
+    },
+  ])
 
   if (!emailConfigured) {
     await mapWithConcurrency(subscribers, 20, (subscription) =>

@@ -24,6 +24,9 @@ import { createHash } from 'node:crypto'
  * | `webhook-receipts/{source}/{id}`       | a webhook message handled (replay guard)  | onlyIfNew, once   |
  * | `confirmation-sends/{emailHash}`       | when the last double opt-in link went     | onlyIfNew / CAS   |
  *
+ * Store `audit-trail`: `all/{n}`, `record/{recordId}/{n}`, `actor/{actor}/{n}`, the same entry
+ * three times, each onlyIfNew, never rewritten; `{n}` = the time counted down + a UUID.
+ *
  * Store `keyword-logs` (§2.6): `{YYYY-MM-DD}/{timestamp}-{random}` one search each,
  * `rollups/v1/{hour|day}/{period}` closed periods (onlyIfNew), `late/{entry key}` late entries
  * (storage/keywordLogRepository.ts).
@@ -40,6 +43,21 @@ export const KEYWORD_LOGS_STORE = 'keyword-logs'
 export const SEARCH_SYNONYMS_STORE = 'search-synonyms'
 /** One blob holds the whole synonym list: staff add a few hundred groups at most, read as one. */
 export const SYNONYMS_KEY = 'synonyms/v1'
+/** Name of the audit trail store: who changed what, one blob per change, never rewritten. */
+export const AUDIT_STORE = 'audit-trail'
+
+// why: ids and staff names are [A-Za-z0-9._-]; encoding keeps any other text from making a path
+const keySegment = (value: string) => encodeURIComponent(value)
+
+/**
+ * The three keys of one audit entry (`name` orders them newest first, storage/auditRepository.ts):
+ * the whole trail, its record's, its actor's. Prefixes of each for listing.
+ */
+export const AUDIT_KEYS = {
+  all: 'all/',
+  record: (recordId: string) => `record/${keySegment(recordId)}/`,
+  actor: (actor: string) => `actor/${keySegment(actor)}/`,
+}
 
 /** Record prefixes of the product-scoped collections. */
 export const RESERVATIONS_PREFIX = 'reservations'
