@@ -80,7 +80,12 @@ export async function buildSiteContent({
   const { bytes, dataId, eagerBytes } = searchDataOf(pages, index, formatVersion)
   const productCatalogue: CatalogueProduct[] = pages
     .filter((page) => page.contentType === PRODUCT_CONTENT_TYPE)
-    .map((page) => ({ slug: page.fileSlug, title: page.title, path: page.slug }))
+    .map((page) => ({
+      slug: page.fileSlug,
+      title: page.title,
+      path: page.slug,
+      ...(page.sku ? { sku: page.sku } : {}),
+    }))
 
   let typesImport = path.relative(path.dirname(outFile), TYPES_MODULE).split(path.sep).join('/')
   if (!typesImport.startsWith('.')) typesImport = `./${typesImport}`

@@ -33,6 +33,10 @@ export interface AppConfig {
   unsubscribeSecret: string | null
   /** `OUTBOUND_TIMEOUT_MS`: timeout of every webhook and e-mail call (D10). Default: 5000. */
   outboundTimeoutMs: number
+  /** `STOCK_WEBHOOK_SECRET`: HMAC key of `X-Stock-Signature` (POST /api/stock-webhook). Default: unset (the webhook answers 503). */
+  stockWebhookSecret: string | null
+  /** `STOCK_FEED_URL`: JSON or CSV stock feed the scheduled reconciliation reads. Default: unset (no reconciliation). */
+  stockFeedUrl: string | null
 }
 
 const DEFAULT_SITE_URL = 'http://localhost:8888'
@@ -107,5 +111,7 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
     communitychatWebhookUrl: optional(env, 'COMMUNITYCHAT_WEBHOOK_URL'),
     unsubscribeSecret: optional(env, 'UNSUBSCRIBE_SECRET'),
     outboundTimeoutMs: positiveInteger(env, 'OUTBOUND_TIMEOUT_MS', DEFAULT_OUTBOUND_TIMEOUT_MS),
+    stockWebhookSecret: optional(env, 'STOCK_WEBHOOK_SECRET'),
+    stockFeedUrl: optional(env, 'STOCK_FEED_URL'),
   }
 }

@@ -23,4 +23,6 @@ export interface CatalogueProduct {
   title: string
   /** URL path `/products/<slug>`. */
   path: string
+  /** Stock-keeping code (`sku:` in the front matter), used by stock webhooks and feeds. */
+  sku?: string
 }

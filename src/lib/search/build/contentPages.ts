@@ -51,11 +51,19 @@ const frontMatterSchema = z.object({
   createdAt: createdAtSchema,
   image: z.string().optional(),
   price: z.number().nonnegative().optional(),
+  // why: a POS or inventory system names products by its own code; YAML may read digits as a number
+  sku: z
+    .union([z.string(), z.number()], 'sku must be text')
+    .transform((value) => String(value).trim())
+    .refine((value) => value.length > 0, 'sku must not be empty')
+    .optional(),
 })
 
 export interface ContentPage extends StoredPage {
   contentType: string
   fileSlug: string
+  /** The product's stock-keeping code from the front matter (`sku:`), if any. */
+  sku?: string
 }
 
 /** Reads every `<contentDir>/<contentType>/<fileSlug>.md`, sorted by id. */
@@ -122,6 +130,7 @@ function parseContentPage(file: string, contentType: string, source: string): Co
     tags: data.tags,
     createdAt: formatCreatedAt(data.createdAt),
     text: markdownToPlainText(parsed.content),
+    ...(data.sku ? { sku: data.sku } : {}),
   }
 }
 
