@@ -38,6 +38,11 @@ export interface EndpointOptions<Schema extends z.ZodType> {
    * shape; `headers` (such as `Allow`) are added to it. Default: always JSON.
    */
   errorPage?: (req: Request, status: number) => Response | null
+  /**
+   * Checks the body exactly as received, before it is parsed (a signed webhook's signature); it
+   * throws the answer to a refused request. Default: none.
+   */
+  verifyBody?: (input: { req: Request; rawBody: string; config: AppConfig; log: Logger }) => void
   /** Turns a failed validation into the endpoint's documented 400. Default: the first issue's message. */
   invalid?: (error: z.ZodError) => HttpError
   /** Text of the 500 answer (D8: the public forms answer in Japanese). Default: `Internal server error`. */
@@ -127,6 +132,7 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
     let body: unknown = undefined
     if (options.body && req.method === 'POST') {
       const raw = await readBodyText(req)
+      options.verifyBody?.({ req, rawBody: raw, config, log })
       const fields =
         options.bodyKind === 'form'
           ? formFields(req, raw)

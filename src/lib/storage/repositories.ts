@@ -15,6 +15,7 @@ import type {
   Reservation,
 } from './records.js'
 import type { RequestContext } from '../requestContext.js'
+import { stockRepository, type StockRepository } from './stockRecords.js'
 
 /** Records keyed `{prefix}/{productSlug}/{id}` (§2.1, §2.2); the key listing is the product index. */
 export class ProductRecordRepository<T extends ProductRecordRef> extends RecordCollection<
@@ -89,6 +90,7 @@ export interface Repositories {
   reservations: ReservationRepository
   subscriptions: SubscriptionRepository
   history: HistoryRepository
+  stock: StockRepository
 }
 
 /** Every record repository for one request; background snapshot writes go to `waitUntil`. */
@@ -113,5 +115,6 @@ export function openRepositories(context: RequestContext): Repositories {
     reservations: reservationRepository(store, options),
     subscriptions: subscriptionRepository(store, options),
     history: historyRepository(store, options),
+    stock: stockRepository(store, options),
   }
 }

@@ -55,8 +55,11 @@ export function stockEventLog(store: Store): StockEventLog {
         const found = await store.getWithMetadata(keyOf(eventId), { type: 'json' })
         const seen = (found?.data as StockEventMark | undefined) ?? null
         if (seen?.completedAt) return
-        const done = { ...(seen ?? { eventId, receivedAt: new Date(now).toISOString() }) }
-        done.completedAt = new Date(now).toISOString()
+        const done: StockEventMark = {
+          eventId,
+          receivedAt: seen?.receivedAt ?? new Date(now).toISOString(),
+          completedAt: new Date(now).toISOString(),
+        }
         const condition = found ? { onlyIfMatch: found.etag } : { onlyIfNew: true as const }
         if ((await store.setJSON(keyOf(eventId), done, condition)).modified) return
       }

@@ -87,7 +87,8 @@ export class StockRepository extends RecordCollection<StockRecord, StockRef> {
       {
         name: 'stock',
         prefix: PREFIX,
-        keyOf: ({ productSlug }) => (isUsableRecordId(productSlug) ? `${PREFIX}${productSlug}` : null),
+        keyOf: ({ productSlug }) =>
+          isUsableRecordId(productSlug) ? `${PREFIX}${productSlug}` : null,
         isRecord: isStockRecord,
       },
       options,

@@ -1,0 +1,55 @@
+import type { Config } from '@netlify/functions'
+import { defineEndpoint } from '../../src/lib/http/endpoint.js'
+import { HttpError } from '../../src/lib/http/errors.js'
+import { jsonResponse } from '../../src/lib/http/response.js'
+import { receiveStockEvent } from '../../src/lib/stock/stockEvent.js'
+import { stockWebhookSchema } from '../../src/lib/stock/stockSchemas.js'
+import {
+  isValidStockSignature,
+  STOCK_SIGNATURE_HEADER,
+} from '../../src/lib/stock/stockSignature.js'
+import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
+import { openRepositories } from '../../src/lib/storage/repositories.js'
+import { stockEventLog } from '../../src/lib/storage/stockEvents.js'
+
+/**
+ * The inventory system's or POS's signed stock webhook (docs/api.md): the signature is checked
+ * on the raw body before anything is parsed; an event id seen before changes nothing.
+ */
+export default defineEndpoint({
+  methods: ['POST'],
+  auth: 'none',
+  verifyBody: ({ req, rawBody, config, log }) => {
+    if (!config.stockWebhookSecret) {
+      log.error('stock.webhook.misconfigured', new Error('STOCK_WEBHOOK_SECRET is not set'))
+      throw new HttpError(503, 'Stock webhook is not configured')
+    }
+    const valid = isValidStockSignature({
+      header: req.headers.get(STOCK_SIGNATURE_HEADER),
+      rawBody,
+      secret: config.stockWebhookSecret,
+      now: Date.now(),
+    })
+    if (!valid) {
+      log.warn('stock.webhook.refused', { reason: 'bad, missing or stale signature' })
+      throw new HttpError(401, 'Invalid signature')
+    }
+  },
+  body: stockWebhookSchema,
+  handle: async ({ context, body, log }) => {
+    const outcome = await receiveStockEvent(body, {
+      stock: openRepositories(context).stock,
+      events: stockEventLog(openStore(RECORDS_STORE, context)),
+      log,
+    })
+    if (outcome.duplicate) return jsonResponse({ success: true, duplicate: true })
+    return jsonResponse({
+      success: true,
+      duplicate: false,
+      updated: outcome.updated,
+      ...(outcome.errors.length > 0 ? { errors: outcome.errors } : {}),
+    })
+  },
+})
+
+export const config: Config = { path: '/api/stock-webhook' }
