@@ -3,6 +3,7 @@ import { DELIVERY_OPERATIONS } from './deliveryOperations.js'
 import type { ApiOperation } from './operationSpec.js'
 import { PUBLIC_OPERATIONS } from './publicOperations.js'
 import { SERVICE_OPERATIONS } from './serviceOperations.js'
+import { STOCK_OPERATIONS } from './stockOperations.js'
 
 /** Every operation of the service, in the order the reference presents them. */
 export const API_OPERATIONS: ApiOperation[] = [
@@ -10,4 +11,5 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...ADMIN_OPERATIONS,
   ...SERVICE_OPERATIONS,
   ...DELIVERY_OPERATIONS,
+  ...STOCK_OPERATIONS,
 ]
