@@ -8,6 +8,7 @@ import { archiveListView } from './views/archiveListView.js'
 import { noticeView } from './views/noticeView.js'
 import { overviewView } from './views/overviewView.js'
 import { signInView } from './views/signInView.js'
+import { stockView } from './views/stockView.js'
 import type { ViewContext } from './views/viewContext.js'
 
 interface Route {
@@ -45,6 +46,7 @@ const ROUTES: Route[] = [
     render: (c) => archiveListView(c, subscriptionScreen),
   },
   { hash: '#/notices', label: '再入荷メール', menu: '#/notices', render: noticeView },
+  { hash: '#/stock', label: '在庫', menu: '#/stock', render: stockView },
 ]
 const MENU = ROUTES.filter((route) => route.hash === route.menu)
 
