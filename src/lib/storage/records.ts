@@ -52,7 +52,17 @@ export interface NotificationHistory {
   deliveryMode?: 'email' | 'record-only'
   /** When the last batch was settled. */
   completedAt?: string
+  /** What started the notice; absent on manual sends written before waves existed. */
+  trigger?: NotificationTrigger
 }
+
+/**
+ * What started a notice: staff (`admin/notify/send`), or wave `wave` of a product's automatic
+ * notice, the `episode`-th time its stock rose from 0, sized `quantity` × `perUnit`.
+ */
+export type NotificationTrigger =
+  | { kind: 'manual' }
+  | { kind: 'stock-wave'; episode: number; wave: number; quantity: number; perUnit: number }
 
 /** Names one record of a product-scoped collection. */
 export interface ProductRecordRef {
