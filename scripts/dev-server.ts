@@ -30,6 +30,7 @@ import { startLimitingProxy } from './limitingProxy.js'
 const LOCAL_DEFAULTS: Record<string, string> = {
   ADMIN_API_TOKEN: 'local-admin-token',
   UNSUBSCRIBE_SECRET: 'local-unsubscribe-secret',
+  STOCK_WEBHOOK_SECRET: 'local-stock-webhook-secret',
 }
 const DEFAULT_PORT = 8888
 const BLOBS_DIRECTORY = '.netlify/local-blobs'
