@@ -7,7 +7,7 @@ import { isUsableRecordId } from './recordIds.js'
  * - `send-locks/{productSlug}`: the one send (or wave) choosing this product's recipients right
  *   now. Taken with `onlyIfNew`, or `onlyIfMatch` over a released or expired lock; released by
  *   compare-and-swap. A second, different send meanwhile is refused (409).
- * - `notify-claims/{productSlug}/{subscriptionId}`: the notice a subscriber was claimed by,
+ * - `send-claims/{productSlug}/{subscriptionId}`: the notice a subscriber was claimed by,
  *   written `onlyIfNew` (or `onlyIfMatch` over a claim the caller may take over), so that a
  *   subscriber is in at most one open send or wave whatever runs at once.
  */
@@ -26,7 +26,7 @@ export interface SendLock {
 export const SEND_LOCK_EXPIRY_MS = 60_000
 
 const LOCK_PREFIX = 'send-locks/'
-const CLAIM_PREFIX = 'notify-claims/'
+const CLAIM_PREFIX = 'send-claims/'
 const CLAIM_CONCURRENCY = 20
 
 export type LockOutcome = { taken: true } | { taken: false; holderId: string }
