@@ -8,9 +8,7 @@ import {
   isValidStockSignature,
   STOCK_SIGNATURE_HEADER,
 } from '../../src/lib/stock/stockSignature.js'
-import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
-import { stockEventLog } from '../../src/lib/storage/stockEvents.js'
 
 /**
  * The inventory system's or POS's signed stock webhook (docs/api.md): the signature is checked
@@ -37,11 +35,8 @@ export default defineEndpoint({
   },
   body: stockWebhookSchema,
   handle: async ({ context, body, log }) => {
-    const outcome = await receiveStockEvent(body, {
-      stock: openRepositories(context).stock,
-      events: stockEventLog(openStore(RECORDS_STORE, context)),
-      log,
-    })
+    const { stock, stockEvents } = openRepositories(context)
+    const outcome = await receiveStockEvent(body, { stock, events: stockEvents, log })
     if (outcome.duplicate) return jsonResponse({ success: true, duplicate: true })
     return jsonResponse({
       success: true,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { chooseRecipients } from '../../src/lib/restock/recipientChoice.js'
-import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { SEND_LOCK_EXPIRY_MS } from '../../src/lib/storage/sendClaims.js'
 import { seedMany } from '../restock/restockTestKit.js'
@@ -26,10 +25,9 @@ function historyOf(id: string, finished: boolean): NotificationHistory {
 describe('chooseRecipients (send lock and claims, on a real Blobs server)', () => {
   const world = useStockEnvironment()
   const sources = () => {
-    const context = world.context()
     const repositories = world.repositories()
     return {
-      store: openStore(RECORDS_STORE, context),
+      sendClaims: repositories.sendClaims,
       subscriptions: repositories.subscriptions,
       history: repositories.history,
       isFinished: (history: NotificationHistory) => history.deliveryState === 'complete',

@@ -1,11 +1,8 @@
-import type { Store } from '@netlify/blobs'
 import type { NotificationHistory, NotifySubscription } from '../storage/records.js'
 import type { HistoryRepository, SubscriptionRepository } from '../storage/repositories.js'
 import {
-  claimSubscribers,
-  releaseSendLock,
   SEND_LOCK_EXPIRY_MS,
-  takeSendLock,
+  type SendClaimBook,
   type SubscriberClaim,
 } from '../storage/sendClaims.js'
 
@@ -27,8 +24,7 @@ export interface RecipientRequest {
 }
 
 export interface RecipientSources {
-  /** The records store, where locks and claims live. */
-  store: Store
+  sendClaims: SendClaimBook
   subscriptions: SubscriptionRepository
   history: HistoryRepository
   /** Whether a stored notice is over (its claims may be taken over by a manual send). */
@@ -55,10 +51,11 @@ export async function chooseRecipients(
   request: RecipientRequest,
   sources: RecipientSources,
 ): Promise<RecipientChoice> {
-  const { store, productSlug, notificationId } = { ...sources, ...request }
-  const lock = await takeSendLock(store, productSlug, notificationId, request.now)
+  const { productSlug, notificationId } = request
+  const { sendClaims } = sources
+  const lock = await sendClaims.takeLock(productSlug, notificationId, request.now)
   if (!lock.taken) return { state: 'busy' }
-  const release = () => releaseSendLock(store, productSlug, notificationId, Date.now())
+  const release = () => sendClaims.releaseLock(productSlug, notificationId, request.now)
   try {
     const pending = await pendingSubscribers(sources.subscriptions, productSlug)
     // why: per holder, whether its claims are free: a notice that never got stored (its claimer
@@ -79,7 +76,7 @@ export async function chooseRecipients(
       return known
     }
     const claimed = new Set(
-      await claimSubscribers(store, {
+      await sendClaims.claim({
         productSlug,
         subscriptionIds: pending.map((subscription) => subscription.id),
         holderId: notificationId,

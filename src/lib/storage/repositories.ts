@@ -15,6 +15,8 @@ import type {
   Reservation,
 } from './records.js'
 import type { RequestContext } from '../requestContext.js'
+import { sendClaimBook, type SendClaimBook } from './sendClaims.js'
+import { stockEventLog, type StockEventLog } from './stockEvents.js'
 import { stockRepository, type StockRepository } from './stockRecords.js'
 
 /** Records keyed `{prefix}/{productSlug}/{id}` (§2.1, §2.2); the key listing is the product index. */
@@ -91,6 +93,10 @@ export interface Repositories {
   subscriptions: SubscriptionRepository
   history: HistoryRepository
   stock: StockRepository
+  /** Stock webhook events seen (replay protection). */
+  stockEvents: StockEventLog
+  /** Which send chooses a product's recipients now, and which notice holds each subscriber. */
+  sendClaims: SendClaimBook
 }
 
 /** Every record repository for one request; background snapshot writes go to `waitUntil`. */
@@ -116,5 +122,7 @@ export function openRepositories(context: RequestContext): Repositories {
     subscriptions: subscriptionRepository(store, options),
     history: historyRepository(store, options),
     stock: stockRepository(store, options),
+    stockEvents: stockEventLog(store),
+    sendClaims: sendClaimBook(store),
   }
 }

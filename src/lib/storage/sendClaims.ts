@@ -37,7 +37,7 @@ function lockKey(productSlug: string): string {
 }
 
 /** Takes the product's send lock for `holderId` (again, if it holds it already). */
-export async function takeSendLock(
+async function takeSendLock(
   store: Store,
   productSlug: string,
   holderId: string,
@@ -61,7 +61,7 @@ export async function takeSendLock(
 }
 
 /** Releases the lock if `holderId` still holds it. */
-export async function releaseSendLock(
+async function releaseSendLock(
   store: Store,
   productSlug: string,
   holderId: string,
@@ -99,7 +99,7 @@ export interface ClaimRequest {
  * Claims subscribers for `holderId`, in order, up to `limit`: answers the ids it holds
  * (claimed now, or by the same holder before: a re-run of one notice claims the same people).
  */
-export async function claimSubscribers(store: Store, request: ClaimRequest): Promise<string[]> {
+async function claimSubscribers(store: Store, request: ClaimRequest): Promise<string[]> {
   const limit = request.limit ?? request.subscriptionIds.length
   const won: string[] = []
   let next = 0
@@ -133,5 +133,26 @@ async function claimOne(store: Store, request: ClaimRequest, subscriptionId: str
     }
     const condition = found ? { onlyIfMatch: found.etag } : { onlyIfNew: true as const }
     if ((await store.setJSON(key, mine, condition)).modified) return true
+  }
+}
+
+/** The send locks and subscriber claims of the records store. */
+export interface SendClaimBook {
+  /** Takes the product's send lock for `holderId` (again, if it holds it already). */
+  takeLock(productSlug: string, holderId: string, now: number): Promise<LockOutcome>
+  /** Releases the lock if `holderId` still holds it. */
+  releaseLock(productSlug: string, holderId: string, now: number): Promise<void>
+  /**
+   * Claims subscribers for `holderId`, in order, up to `limit`: answers the ids it holds
+   * (claimed now, or by the same holder before: a re-run of one notice claims the same people).
+   */
+  claim(request: ClaimRequest): Promise<string[]>
+}
+
+export function sendClaimBook(store: Store): SendClaimBook {
+  return {
+    takeLock: (productSlug, holderId, now) => takeSendLock(store, productSlug, holderId, now),
+    releaseLock: (productSlug, holderId, now) => releaseSendLock(store, productSlug, holderId, now),
+    claim: (request) => claimSubscribers(store, request),
   }
 }
