@@ -3,29 +3,36 @@ import { z } from '../../src/generated/zod.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
 import { reconcileStockFeed } from '../../src/lib/stock/stockFeed.js'
-import { openRepositories } from '../../src/lib/storage/repositories.js'
+import { runDueWave, runDueWaves } from '../../src/lib/stock/stockWaves.js'
+import { waveOptionsFrom } from '../../src/lib/stock/stockWiring.js'
 
 /**
  * Scheduled every 10 minutes (no public path): reads `STOCK_FEED_URL` when it is set and applies
- * it, so a stock change no webhook announced is caught. Netlify calls it with `{"next_run": …}`.
+ * it, so a stock change no webhook announced is caught; then sends every automatic wave that is
+ * due. Netlify calls it with `{"next_run": …}`.
  */
 export default defineEndpoint({
   methods: ['POST'],
   auth: 'none',
   body: z.object({ next_run: z.string().optional() }),
   handle: async ({ context, config, log }) => {
-    const { stock } = openRepositories(context)
+    // why: the scheduler's request names no deploy address; the site's own is this deploy's
+    const waves = waveOptionsFrom({ origin: config.siteUrl, context, config, log })
+    const { stock } = waves
     const feed = config.stockFeedUrl
       ? await reconcileStockFeed({
           url: config.stockFeedUrl,
           timeoutMs: config.outboundTimeoutMs,
           stock,
           log,
+          startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
         })
       : null
+    const sent = await runDueWaves(waves)
     return jsonResponse({
       success: true,
       feed: feed === null ? 'not-configured' : feed.state,
+      wavesSent: Object.values(sent).filter((run) => run.state === 'sent').length,
       changed:
         feed?.state === 'read'
           ? feed.result.updated.filter((c) => c.previous !== c.quantity).length

@@ -8,6 +8,8 @@ import {
   isValidStockSignature,
   STOCK_SIGNATURE_HEADER,
 } from '../../src/lib/stock/stockSignature.js'
+import { runDueWave } from '../../src/lib/stock/stockWaves.js'
+import { waveOptionsFrom } from '../../src/lib/stock/stockWiring.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
 
 /**
@@ -34,9 +36,14 @@ export default defineEndpoint({
     }
   },
   body: stockWebhookSchema,
-  handle: async ({ context, body, log }) => {
-    const { stock, stockEvents } = openRepositories(context)
-    const outcome = await receiveStockEvent(body, { stock, events: stockEvents, log })
+  handle: async ({ req, context, body, config, log }) => {
+    const waves = waveOptionsFrom({ origin: new URL(req.url).origin, context, config, log })
+    const outcome = await receiveStockEvent(body, {
+      stock: waves.stock,
+      events: openRepositories(context).stockEvents,
+      log,
+      startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
+    })
     if (outcome.duplicate) return jsonResponse({ success: true, duplicate: true })
     return jsonResponse({
       success: true,

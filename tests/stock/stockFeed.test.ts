@@ -62,7 +62,7 @@ describe('the scheduled reconciliation (stock-reconcile)', () => {
       ]),
     }
     const answer = await run()
-    expect(answer.body).toEqual({ success: true, feed: 'read', changed: 2 })
+    expect(answer.body).toEqual({ success: true, feed: 'read', wavesSent: 0, changed: 2 })
     const { stock } = world.repositories()
     expect(await stock.get({ productSlug: PRODUCT })).toMatchObject({ quantity: 2, source: 'feed' })
     expect(await stock.get({ productSlug: OTHER_PRODUCT })).toMatchObject({ quantity: 0 })
@@ -79,24 +79,29 @@ describe('the scheduled reconciliation (stock-reconcile)', () => {
       unknownProducts: ['UNKNOWN'],
     })
     world.blobs.operations.length = 0
-    expect((await run()).body).toEqual({ success: true, feed: 'read', changed: 0 })
+    expect((await run()).body).toEqual({ success: true, feed: 'read', wavesSent: 0, changed: 0 })
     expect(world.blobs.operations.filter((op) => op.type === 'set')).toEqual([])
   })
 
   it('reads a CSV feed with a header row', async () => {
     process.env.STOCK_FEED_URL = `${feed.url}/stock.csv`
     served = { type: 'text/csv', body: `sku,quantity\r\n${PRODUCT_SKU},7\r\n` }
-    expect((await run()).body).toEqual({ success: true, feed: 'read', changed: 1 })
+    expect((await run()).body).toEqual({ success: true, feed: 'read', wavesSent: 0, changed: 1 })
     expect(await world.repositories().stock.get({ productSlug: PRODUCT })).toMatchObject({
       quantity: 7,
     })
   })
 
   it('changes nothing and logs when the feed fails or is unreadable; nothing to do without a URL', async () => {
-    expect((await run()).body).toEqual({ success: true, feed: 'not-configured', changed: 0 })
+    expect((await run()).body).toEqual({
+      success: true,
+      feed: 'not-configured',
+      wavesSent: 0,
+      changed: 0,
+    })
     process.env.STOCK_FEED_URL = `${feed.url}/stock.csv`
     served = { type: 'text/csv', body: 'name,price\nx,1\n' }
-    expect((await run()).body).toEqual({ success: true, feed: 'failed', changed: 0 })
+    expect((await run()).body).toEqual({ success: true, feed: 'failed', wavesSent: 0, changed: 0 })
     expect(await world.repositories().stock.get({ productSlug: PRODUCT })).toBeNull()
   })
 })

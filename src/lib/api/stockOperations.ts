@@ -93,7 +93,8 @@ export const autoSaved = z.strictObject({
 export const stockReconciled = z.strictObject({
   success: z.literal(true),
   feed: z.enum(['read', 'failed', 'not-configured']),
-  changed: count,
+  wavesSent: count.meta({ description: 'Automatic waves this run sent.' }),
+  changed: count.meta({ description: 'Products whose quantity the feed changed.' }),
 })
 
 const AUTO = {
@@ -265,9 +266,9 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     responses: mergeResponses(
       {
         200: {
-          description: 'What the feed did.',
+          description: 'What the feed and the waves did.',
           body: stockReconciled,
-          examples: { success: { success: true, feed: 'read', changed: 2 } },
+          examples: { success: { success: true, feed: 'read', wavesSent: 1, changed: 2 } },
         },
       },
       jsonPostErrors(),

@@ -3,10 +3,16 @@ import { mapWithConcurrency } from '../concurrency.js'
 import type { AppConfig } from '../config.js'
 import { HttpError } from '../http/errors.js'
 import type { Logger } from '../log.js'
-import type { NotificationHistory, NotifySubscription } from '../storage/records.js'
+import type {
+  NotificationHistory,
+  NotificationTrigger,
+  NotifySubscription,
+} from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
+import type { WaveNotice, WaveSendOutcome } from '../stock/stockWaves.js'
 import type { DeliveryJob, DeliveryJobStore } from './deliveryJobStore.js'
 import { DeliveryStartError } from './deliveryTrigger.js'
+import { chooseRecipients } from './recipientChoice.js'
 import { MissingUnsubscribeSecretError } from '../subscriptions/unsubscribeToken.js'
 
 /** A checked §4.8 request. */
@@ -31,10 +37,22 @@ export interface SendSummary {
  * each other, agree on one notification: same job, same batches, same idempotency keys (D9).
  */
 export function restockNotificationId(request: SendRequest, earlierIdenticalSends: number): string {
-  const digest = createHash('sha256')
-    .update(JSON.stringify([request.productSlug, request.emailTitle, request.emailBody]))
-    .update(`\n${earlierIdenticalSends}`)
-    .digest('hex')
+  return notificationIdOf(
+    JSON.stringify([request.productSlug, request.emailTitle, request.emailBody]),
+    `\n${earlierIdenticalSends}`,
+  )
+}
+
+/** The notification id of wave `wave` of the `episode`-th rise of a product's stock. */
+export function waveNotificationId(productSlug: string, episode: number, wave: number): string {
+  return notificationIdOf(JSON.stringify(['stock-wave', productSlug, episode, wave]))
+}
+
+/** `notif_<uuid>` (version-4 shaped) from the SHA-256 of `parts`. */
+function notificationIdOf(...parts: string[]): string {
+  const hash = createHash('sha256')
+  for (const part of parts) hash.update(part)
+  const digest = hash.digest('hex')
   const hex = `${digest.slice(0, 12)}4${digest.slice(13, 16)}8${digest.slice(17, 32)}`
   return `notif_${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
@@ -99,8 +117,11 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
   }
 }
 
+/** 409 while another send chooses the same product's recipients. */
+export const SEND_IN_PROGRESS = 'A send for this product is already in progress'
+
 export interface SendOptions {
-  repositories: Pick<Repositories, 'subscriptions' | 'history'>
+  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'sendClaims'>
   jobs: DeliveryJobStore
   config: Pick<AppConfig, 'resendApiKey' | 'resendFromEmail' | 'unsubscribeSecret'>
   log: Logger
@@ -114,22 +135,13 @@ function isEmailConfigured(config: SendOptions['config']): boolean {
   return Boolean(config.resendApiKey && config.resendFromEmail)
 }
 
-/** Pending, non-archived subscribers of one product, oldest signup first. */
-async function pendingSubscribers(
-  repositories: SendOptions['repositories'],
-  productSlug: string,
-): Promise<NotifySubscription[]> {
-  const { records } = await repositories.subscriptions.listProduct(productSlug)
-  return records
-    .filter((subscription) => subscription.status === 'pending' && !subscription.isArchived)
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-}
-
 /**
  * POST /api/admin/notify/send (§4.8, D9). Without an e-mail provider: records the history and
  * marks every pending subscriber `notified`. With Resend: snapshots the recipients, records the
  * history as `queued` and starts the background delivery, which sets each recipient `notified`
- * once the provider accepted their e-mail and writes the final history.
+ * once the provider accepted their e-mail and writes the final history. Recipients are chosen
+ * under the product's send lock: a different send meanwhile answers 409 SEND_IN_PROGRESS, and a
+ * subscriber an open notice (a wave) holds is left out.
  */
 export async function sendRestockNotification(
   request: SendRequest,
@@ -137,85 +149,33 @@ export async function sendRestockNotification(
 ): Promise<SendSummary> {
   const { repositories, log } = options
   const now = options.now ?? Date.now
-  const emailConfigured = isEmailConfigured(options.config)
-  if (emailConfigured && !options.config.unsubscribeSecret) {
-    log.error('restock.send.misconfigured', new MissingUnsubscribeSecretError())
-    throw new HttpError(503, 'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set')
-  }
-  const subscribers = await pendingSubscribers(repositories, request.productSlug)
-  if (subscribers.length === 0) {
-    throw new HttpError(400, 'No pending subscribers found for this product')
-  }
-
+  const emailConfigured = checkEmailConfig(options)
   const { id: notificationId, open } = await notificationIdFor(request, repositories.history)
-  const repeated = (existing: NotificationHistory): SendSummary => {
-    log.info('restock.send.repeated', { notificationId, productSlug: request.productSlug })
-    return {
-      success: true,
-      notificationId,
-      sentCount: existing.sentCount,
-      recipientEmails: existing.recipientEmails,
-      timestamp: existing.timestamp,
+  if (open && open.deliveryState !== 'complete') return repeated(open, options)
+
+  const choice = await chooseRecipients(
+    { productSlug: request.productSlug, notificationId, kind: 'manual', now: now() },
+    { ...repositories, isFinished },
+  )
+  if (choice.state === 'busy') throw new HttpError(409, SEND_IN_PROGRESS)
+  let stored: StoredNotice
+  try {
+    if (choice.subscribers.length === 0) {
+      throw new HttpError(400, 'No pending subscribers found for this product')
     }
-  }
-  if (open && open.deliveryState !== 'complete') return repeated(open)
-
-  const recipientEmails = subscribers.map((subscription) => subscription.email)
-  const timestamp = new Date(now()).toISOString()
-  const history: NotificationHistory = {
-    id: notificationId,
-    productSlug: request.productSlug,
-    emailTitle: request.emailTitle,
-    emailBody: request.emailBody,
-    recipientEmails,
-    sentCount: subscribers.length,
-    timestamp,
-    status: 'sent',
-    failedRecipients: [],
-    deliveryMode: emailConfigured ? 'email' : 'record-only',
-    ...(emailConfigured
-      ? { deliveryState: 'queued' as const }
-      : { deliveryState: 'complete' as const, completedAt: timestamp }),
-  }
-  const summary: SendSummary = {
-    success: true,
-    notificationId,
-    sentCount: subscribers.length,
-    recipientEmails,
-    timestamp,
-  }
-
-  if (emailConfigured) {
-    // why: a job already stored under this id is the same notice (the id derives from it)
-    await options.jobs.saveJob({
-      notificationId,
-      productSlug: request.productSlug,
-      emailTitle: request.emailTitle,
-      emailBody: request.emailBody,
-      recipients: subscribers.map(({ id, email }) => ({ subscriptionId: id, email })),
-      createdAt: timestamp,
-    } satisfies DeliveryJob)
-  }
-  const winner = await storeHistory(repositories.history, history, open)
-  if (winner !== history) return repeated(winner)
-
-  if (!emailConfigured) {
-    await mapWithConcurrency(subscribers, 20, (subscription) =>
-      repositories.subscriptions.update(subscription, (current) =>
-        // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
-        current.status === 'pending'
-          ? { ...current, status: 'notified', notifiedAt: timestamp }
-          : current,
-      ),
+    stored = await storeNotice(
+      { ...request, notificationId },
+      choice.subscribers,
+      open,
+      emailConfigured,
+      options,
     )
-    log.info('restock.send.recorded', {
-      notificationId,
-      productSlug: request.productSlug,
-      recipients: subscribers.length,
-      reason: 'RESEND_API_KEY or RESEND_FROM_EMAIL is not set: no e-mail was sent',
-    })
-    return summary
+  } finally {
+    await choice.release()
   }
+  if (!stored.isNew) return repeated(stored.history, options)
+  const summary = summaryOf(stored.history)
+  if (!emailConfigured) return summary
 
   try {
     await options.startDelivery(notificationId)
@@ -229,7 +189,7 @@ export async function sendRestockNotification(
             ...current,
             status: 'failed',
             sentCount: 0,
-            failedRecipients: recipientEmails.map((email) => ({ email, error: reason })),
+            failedRecipients: current.recipientEmails.map((email) => ({ email, error: reason })),
             deliveryState: 'complete',
             completedAt: new Date(now()).toISOString(),
           }
@@ -237,8 +197,168 @@ export async function sendRestockNotification(
     )
     throw new HttpError(503, 'Email delivery could not be started; no e-mail was sent')
   }
-  log.info('restock.send.queued', { notificationId, recipients: subscribers.length })
+  log.info('restock.send.queued', { notificationId, recipients: summary.sentCount })
   return summary
+}
+
+/**
+ * One wave of a product's automatic notice (stock/stockWaves.ts): the same path as a manual send,
+ * for at most `notice.limit` of the oldest pending subscribers no notice held before. A wave whose
+ * notice is stored already (run twice) sends nothing more. When the background delivery cannot be
+ * started, the notice stays `queued` for the scheduled resume.
+ */
+export async function sendRestockWave(
+  notice: WaveNotice,
+  options: SendOptions,
+): Promise<WaveSendOutcome> {
+  const { repositories, log } = options
+  const now = options.now ?? Date.now
+  const { notificationId } = notice
+  const emailConfigured = checkEmailConfig(options)
+  const existing = await repositories.history.get({ id: notificationId })
+  if (existing) {
+    return { state: 'sent', notificationId, recipients: existing.recipientEmails.length }
+  }
+  const choice = await chooseRecipients(
+    {
+      productSlug: notice.productSlug,
+      notificationId,
+      kind: 'wave',
+      limit: notice.limit,
+      now: now(),
+    },
+    { ...repositories, isFinished },
+  )
+  if (choice.state === 'busy') return { state: 'busy' }
+  let stored: StoredNotice
+  try {
+    if (choice.subscribers.length === 0) return { state: 'nobody-waiting' }
+    stored = await storeNotice(notice, choice.subscribers, null, emailConfigured, options)
+  } finally {
+    await choice.release()
+  }
+  const recipients = stored.history.recipientEmails.length
+  if (stored.isNew && emailConfigured) {
+    try {
+      await options.startDelivery(notificationId)
+    } catch (error) {
+      if (!(error instanceof DeliveryStartError)) throw error
+      log.error('stock.wave.start_failed', error, {
+        notificationId,
+        resumedBy: 'resume-stalled-deliveries, or POST /api/admin/notify/resume',
+      })
+    }
+  }
+  return { state: 'sent', notificationId, recipients }
+}
+
+function isFinished(history: NotificationHistory): boolean {
+  return (history.deliveryState ?? 'complete') === 'complete'
+}
+
+/** Whether e-mail is configured; 503 when it is, but without a way to unsubscribe. */
+function checkEmailConfig(options: SendOptions): boolean {
+  const emailConfigured = isEmailConfigured(options.config)
+  if (emailConfigured && !options.config.unsubscribeSecret) {
+    options.log.error('restock.send.misconfigured', new MissingUnsubscribeSecretError())
+    throw new HttpError(503, 'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set')
+  }
+  return emailConfigured
+}
+
+function summaryOf(history: NotificationHistory): SendSummary {
+  return {
+    success: true,
+    notificationId: history.id,
+    sentCount: history.sentCount,
+    recipientEmails: history.recipientEmails,
+    timestamp: history.timestamp,
+  }
+}
+
+function repeated(existing: NotificationHistory, options: SendOptions): SendSummary {
+  options.log.info('restock.send.repeated', {
+    notificationId: existing.id,
+    productSlug: existing.productSlug,
+  })
+  return summaryOf(existing)
+}
+
+interface NoticeToStore extends SendRequest {
+  notificationId: string
+  /** A wave's trigger; none for a staff member's send. */
+  trigger?: NotificationTrigger
+}
+
+/** `isNew`: this call stored the notice; else `history` is the one stored before (the same notice). */
+interface StoredNotice {
+  history: NotificationHistory
+  isNew: boolean
+}
+
+/**
+ * Stores the delivery job (with e-mail) and the history of a notice for `subscribers`; without
+ * e-mail, marks them `notified` at once (§4.8).
+ */
+async function storeNotice(
+  notice: NoticeToStore,
+  subscribers: NotifySubscription[],
+  retried: NotificationHistory | null,
+  emailConfigured: boolean,
+  options: SendOptions,
+): Promise<StoredNotice> {
+  const { repositories, log } = options
+  const now = options.now ?? Date.now
+  const { notificationId } = notice
+  const recipientEmails = subscribers.map((subscription) => subscription.email)
+  const timestamp = new Date(now()).toISOString()
+  const history: NotificationHistory = {
+    id: notificationId,
+    productSlug: notice.productSlug,
+    emailTitle: notice.emailTitle,
+    emailBody: notice.emailBody,
+    recipientEmails,
+    sentCount: subscribers.length,
+    timestamp,
+    status: 'sent',
+    failedRecipients: [],
+    deliveryMode: emailConfigured ? 'email' : 'record-only',
+    ...(emailConfigured
+      ? { deliveryState: 'queued' as const }
+      : { deliveryState: 'complete' as const, completedAt: timestamp }),
+    ...(notice.trigger ? { trigger: notice.trigger } : {}),
+  }
+  if (emailConfigured) {
+    // why: a job already stored under this id is the same notice (the id derives from it)
+    await options.jobs.saveJob({
+      notificationId,
+      productSlug: notice.productSlug,
+      emailTitle: notice.emailTitle,
+      emailBody: notice.emailBody,
+      recipients: subscribers.map(({ id, email }) => ({ subscriptionId: id, email })),
+      createdAt: timestamp,
+    } satisfies DeliveryJob)
+  }
+  const winner = await storeHistory(repositories.history, history, retried)
+  if (winner !== history) return { history: winner, isNew: false }
+  if (!emailConfigured) {
+    await mapWithConcurrency(subscribers, 20, (subscription) =>
+      repositories.subscriptions.update(subscription, (current) =>
+        // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
+        current.status === 'pending'
+          ? { ...current, status: 'notified', notifiedAt: timestamp }
+          : current,
+      ),
+    )
+    log.info('restock.send.recorded', {
+      notificationId,
+      productSlug: notice.productSlug,
+      recipients: subscribers.length,
+      trigger: notice.trigger?.kind ?? 'staff',
+      reason: 'RESEND_API_KEY or RESEND_FROM_EMAIL is not set: no e-mail was sent',
+    })
+  }
+  return { history, isNew: true }
 }
 
 /**

@@ -25,7 +25,7 @@ export interface WaveNotice {
   emailBody: string
   /** The most subscribers this wave may e-mail. */
   limit: number
-  trigger: Extract<NotificationTrigger, { kind: 'stock-wave' }>
+  trigger: NotificationTrigger
 }
 
 /**

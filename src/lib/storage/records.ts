@@ -52,17 +52,21 @@ export interface NotificationHistory {
   deliveryMode?: 'email' | 'record-only'
   /** When the last batch was settled. */
   completedAt?: string
-  /** What started the notice; absent on manual sends written before waves existed. */
+  /** Set when an automatic wave sent the notice; absent on a staff member's send. */
   trigger?: NotificationTrigger
 }
 
 /**
- * What started a notice: staff (`admin/notify/send`), or wave `wave` of a product's automatic
- * notice, the `episode`-th time its stock rose from 0, sized `quantity` × `perUnit`.
+ * What started an automatic notice: wave `wave` of a product's automatic notice, the
+ * `episode`-th time its stock rose from 0, sized `quantity` × `perUnit`.
  */
-export type NotificationTrigger =
-  | { kind: 'manual' }
-  | { kind: 'stock-wave'; episode: number; wave: number; quantity: number; perUnit: number }
+export interface NotificationTrigger {
+  kind: 'stock-wave'
+  episode: number
+  wave: number
+  quantity: number
+  perUnit: number
+}
 
 /** Names one record of a product-scoped collection. */
 export interface ProductRecordRef {
