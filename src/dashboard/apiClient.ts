@@ -1,8 +1,10 @@
+import type { TokenGroup } from '../lib/http/auth.js'
+import { ROUTES, type AnsweringRoute, type RouteAnswer, type RoutesOf } from '../lib/routes.js'
 import { adminToken, preorderToken, setPreorderToken } from './session.js'
 import { japaneseError } from './texts.js'
 
-/** §5 token groups: `preorder` is archive, archive lists, unarchive and delete. */
-export type TokenGroup = 'admin' | 'preorder'
+/** The routes the dashboard may call: those of a token group (§5) with a JSON answer. */
+export type AdminRoute = RoutesOf<'admin' | 'preorder'> & AnsweringRoute
 
 /** An answer other than 2xx, with the server's `error` text and its Japanese rendering. */
 export class ApiError extends Error {
@@ -36,19 +38,27 @@ export class AdminApi {
     this.#options = options
   }
 
-  /** POSTs JSON to `path` with the group's token; the parsed answer, or ApiError. */
-  async post<T>(path: string, body: unknown, group: TokenGroup = 'admin'): Promise<T> {
-    if (group === 'admin') return this.#send<T>(path, body, adminToken())
+  /**
+   * POSTs JSON to `route` with the token of its group (the route table's `auth`); the parsed
+   * answer, typed by the route's response schema, or ApiError.
+   */
+  async post<Name extends AdminRoute>(route: Name, body: object): Promise<RouteAnswer<Name>> {
+    const { path, auth } = ROUTES[route]
+    return (await this.#post(path, body, auth)) as RouteAnswer<Name>
+  }
+
+  async #post(path: string, body: object, group: TokenGroup): Promise<unknown> {
+    if (group === 'admin') return this.#send(path, body, adminToken())
     const stored = preorderToken()
     try {
-      return await this.#send<T>(path, body, stored ?? adminToken())
+      return await this.#send(path, body, stored ?? adminToken())
     } catch (error) {
       if (!(error instanceof UnauthorizedError)) throw error
       if (stored) setPreorderToken(null)
       const token = await this.#options.askPreorderToken()
       if (!token) throw new ApiError(401, 'preorder-cancelled')
       try {
-        const answer = await this.#send<T>(path, body, token)
+        const answer = await this.#send(path, body, token)
         setPreorderToken(token)
         return answer
       } catch (retryError) {
@@ -58,7 +68,7 @@ export class AdminApi {
     }
   }
 
-  async #send<T>(path: string, body: unknown, token: string | null): Promise<T> {
+  async #send(path: string, body: object, token: string | null): Promise<unknown> {
     let response: Response
     try {
       response = await fetch(path, {
@@ -74,7 +84,7 @@ export class AdminApi {
       success?: boolean
       error?: string
     } | null
-    if (response.ok && answer) return answer as T
+    if (response.ok && answer) return answer
     const message = answer?.error ?? `HTTP ${response.status}`
     if (response.status === 401) throw new UnauthorizedError(401, message)
     throw new ApiError(response.status, message)

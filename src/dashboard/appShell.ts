@@ -96,7 +96,7 @@ export function startDashboard(root: HTMLElement): void {
   async function checkToken(token: string): Promise<string | null> {
     setAdminToken(token)
     try {
-      await api.post('/api/admin-stats', {})
+      await api.post('adminStats', {})
     } catch (error) {
       clearSession()
       return error instanceof ApiError ? error.message : '予期しないエラーが発生しました。'

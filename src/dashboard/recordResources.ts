@@ -1,21 +1,28 @@
 import { isAllowedReservationTransition } from '../lib/admin/statusRules.js'
 import { listProducts, findProduct } from '../lib/productCatalogue.js'
+import type { RouteAnswer } from '../lib/routes.js'
+import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../lib/storage/records.js'
 import type { CsvColumn } from './csvExport.js'
 import { formatTime, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from './texts.js'
 
-/** A reservation or a restock subscription as the list endpoints answer it (§2.1, §2.2). */
-export interface RecordRow {
-  id: string
-  productSlug: string
-  status: string
-  createdAt: string
-  email: string
-  name?: string
-  notes?: string
-  respondedAt?: string | null
-  notifiedAt?: string | null
-  isArchived?: boolean
-  archivedAt?: string
+type Reservation = RouteAnswer<'adminReservationsList'>['reservations'][number]
+type Subscription = RouteAnswer<'adminNotifyList'>['subscriptions'][number]
+/** The fields of `Other` that `Own` lacks, as optional. */
+type OthersFields<Own, Other> = Partial<Omit<Other, keyof Own>>
+
+/**
+ * A reservation or a restock subscription as the list endpoints answer it (§2.1, §2.2); the
+ * fields only the other resource has are optional, so one table renders both.
+ */
+export type RecordRow =
+  | (Reservation & OthersFields<Reservation, Subscription>)
+  | (Subscription & OthersFields<Subscription, Reservation>)
+
+/** The records of a list or archive-list answer, whichever resource it lists. */
+export function recordsOf(
+  answer: { reservations: RecordRow[] } | { subscriptions: RecordRow[] },
+): RecordRow[] {
+  return 'reservations' in answer ? answer.reservations : answer.subscriptions
 }
 
 /** Everything that differs between the reservation and the subscription screens. */
@@ -25,14 +32,14 @@ export interface DashboardResource {
   title: string
   /** Noun in messages: 予約 / 登録. */
   noun: string
-  listField: 'reservations' | 'subscriptions'
-  paths: {
-    list: string
-    status: string
-    archive: string
-    unarchive: string
-    delete: string
-    archives: string
+  /** Its routes in the route table (src/lib/routes.ts). */
+  routes: {
+    list: 'adminReservationsList' | 'adminNotifyList'
+    status: 'adminReservationsStatus' | 'adminNotifyStatus'
+    archive: 'adminReservationsArchive' | 'adminNotifyArchive'
+    unarchive: 'adminReservationsUnarchive' | 'adminNotifyUnarchive'
+    delete: 'adminReservationsDelete' | 'adminNotifyDelete'
+    archives: 'adminReservationsArchivesList' | 'adminNotifyArchivesList'
   }
   statusLabels: Record<string, string>
   /** Statuses the active list can be filtered by. */
@@ -67,21 +74,17 @@ function statusLabel(labels: Record<string, string>, status: string): string {
   return labels[status] ?? status
 }
 
-const RESERVATION_STATUSES = ['pending', 'confirmed', 'fulfilled', 'cancelled'] as const
-const SUBSCRIPTION_STATUSES = ['pending', 'notified', 'unsubscribed'] as const
-
 export const reservationScreen: DashboardResource = {
   name: 'reservations',
   title: '予約',
   noun: '予約',
-  listField: 'reservations',
-  paths: {
-    list: '/api/admin-reservations-list',
-    status: '/api/admin-reservations-status',
-    archive: '/api/admin/reservations/archive',
-    unarchive: '/api/admin/reservations/unarchive',
-    delete: '/api/admin/reservations/delete',
-    archives: '/api/admin/reservations/archives/list',
+  routes: {
+    list: 'adminReservationsList',
+    status: 'adminReservationsStatus',
+    archive: 'adminReservationsArchive',
+    unarchive: 'adminReservationsUnarchive',
+    delete: 'adminReservationsDelete',
+    archives: 'adminReservationsArchivesList',
   },
   statusLabels: RESERVATION_STATUS_LABELS,
   statuses: RESERVATION_STATUSES,
@@ -112,14 +115,13 @@ export const subscriptionScreen: DashboardResource = {
   name: 'subscriptions',
   title: '再入荷通知の登録',
   noun: '登録',
-  listField: 'subscriptions',
-  paths: {
-    list: '/api/admin-notify-list',
-    status: '/api/admin-notify-status',
-    archive: '/api/admin/notify/archive',
-    unarchive: '/api/admin/notify/unarchive',
-    delete: '/api/admin/notify/delete',
-    archives: '/api/admin/notify/archives/list',
+  routes: {
+    list: 'adminNotifyList',
+    status: 'adminNotifyStatus',
+    archive: 'adminNotifyArchive',
+    unarchive: 'adminNotifyUnarchive',
+    delete: 'adminNotifyDelete',
+    archives: 'adminNotifyArchivesList',
   },
   statusLabels: SUBSCRIPTION_STATUS_LABELS,
   statuses: SUBSCRIPTION_STATUSES,

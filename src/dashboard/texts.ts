@@ -1,3 +1,5 @@
+import type { RouteAnswer } from '../lib/routes.js'
+
 /** Every Japanese word the dashboard shows for a stored value, and its error texts. */
 
 export const RESERVATION_STATUS_LABELS: Record<string, string> = {
@@ -15,7 +17,10 @@ export const SUBSCRIPTION_STATUS_LABELS: Record<string, string> = {
   unsubscribed: '配信停止',
 }
 
-export const DELIVERY_STATE_LABELS: Record<string, string> = {
+type DeliveryState = RouteAnswer<'adminNotifyHistory'>['notifications'][number]['state']
+
+// why: one label per state the history answer can carry, so a new state cannot go unlabelled
+export const DELIVERY_STATE_LABELS: Record<DeliveryState, string> = {
   queued: '待機中',
   delivering: '配信中',
   complete: '完了',

@@ -1,5 +1,14 @@
+import type { HONEYPOT_FIELD } from '../lib/forms/honeypot.js'
+import type { RouteAnswer, RoutePath } from '../lib/routes.js'
 import { apiUrl, ApiUnreachableError, callApi, failureText, type ApiAnswer } from './widgetApi.js'
 import { element, widgetRoot } from './widgetStyles.js'
+
+/** The routes of the customer forms. */
+export type FormRoute = 'reservation' | 'notifySignup'
+
+// why: typed by the server's constant (a type-only import), so the two cannot differ and no server
+// code enters the storefront bundle
+const HONEYPOT: typeof HONEYPOT_FIELD = 'website'
 
 /** One visible field of a customer form; `name` is the API's field name. */
 export interface FormFieldSpec {
@@ -22,11 +31,11 @@ export interface SuccessView {
  * the server's field errors under each field, one request at a time, a success state.
  * Attributes: `product` (slug), `endpoint` (service base URL; default: the script's origin).
  */
-export abstract class CustomerFormElement extends HTMLElement {
+export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLElement {
   protected abstract readonly fields: FormFieldSpec[]
-  protected abstract readonly path: string
+  protected abstract readonly path: RoutePath<Route>
   protected abstract readonly submitLabel: string
-  protected abstract successView(answer: Record<string, unknown>, sentAt: number): SuccessView
+  protected abstract successView(answer: RouteAnswer<Route>, sentAt: number): SuccessView
 
   #form: HTMLFormElement | null = null
   #busy = false
@@ -39,13 +48,13 @@ export abstract class CustomerFormElement extends HTMLElement {
     // why: the honeypot; people never see or reach it, screen readers skip it (aria-hidden)
     const trap = element('div', { class: 'trap', 'aria-hidden': 'true' })
     const trapInput = element('input', {
-      id: 'field-website',
-      name: 'website',
+      id: `field-${HONEYPOT}`,
+      name: HONEYPOT,
       type: 'text',
       tabindex: '-1',
       autocomplete: 'off',
     })
-    trap.append(element('label', { for: 'field-website' }, 'Website'), trapInput)
+    trap.append(element('label', { for: `field-${HONEYPOT}` }, 'Website'), trapInput)
     form.append(
       trap,
       element('p', { class: 'error', part: 'error', role: 'alert', id: 'form-error' }),
@@ -107,7 +116,9 @@ export abstract class CustomerFormElement extends HTMLElement {
       status.textContent = ''
     }
     if (answer?.status === 200 && answer.body?.success === true) {
-      this.#showSuccess(form, status, this.successView(answer.body, sentAt))
+      // why: a 200 with `success: true` is the route's success answer (its response schema)
+      const success = answer.body as RouteAnswer<Route>
+      this.#showSuccess(form, status, this.successView(success, sentAt))
     } else {
       this.#showErrors(form, answer)
     }
@@ -125,7 +136,7 @@ export abstract class CustomerFormElement extends HTMLElement {
     for (const detail of details as { field?: unknown; message?: unknown }[]) {
       const input = form.querySelector<HTMLInputElement>(`#field-${String(detail.field)}`)
       const message = typeof detail.message === 'string' ? detail.message : ''
-      if (input && input.name !== 'website') {
+      if (input && input.name !== HONEYPOT) {
         input.setAttribute('aria-invalid', 'true')
         form.querySelector(`#field-${input.name}-error`)!.textContent = message
         firstInvalid ??= input

@@ -1,3 +1,4 @@
+import type { RouteAnswer, RoutePath } from '../lib/routes.js'
 import { CustomerFormElement, type SuccessView } from './customerFormElement.js'
 
 /**
@@ -35,15 +36,15 @@ function remember(id: string): void {
 }
 
 /** `<shop-notify product="SLUG" endpoint="…">`: the restock sign-up (POST /api/notify-signup). */
-export class ShopNotifyElement extends CustomerFormElement {
-  protected readonly path = '/api/notify-signup'
+export class ShopNotifyElement extends CustomerFormElement<'notifySignup'> {
+  protected readonly path: RoutePath<'notifySignup'> = '/api/notify-signup'
   protected readonly submitLabel = '入荷したら知らせる'
   protected readonly fields = [
     { name: 'email', label: 'メールアドレス', type: 'email' as const, autocomplete: 'email' },
   ]
 
-  protected successView(answer: Record<string, unknown>, sentAt: number): SuccessView {
-    const id = String(answer.subscriptionId)
+  protected successView(answer: RouteAnswer<'notifySignup'>, sentAt: number): SuccessView {
+    const id = answer.subscriptionId
     const created = createdAt(id)
     const already =
       rememberedIds().includes(id) ||

@@ -1,3 +1,4 @@
+import type { RouteAnswer, RoutePath } from '../lib/routes.js'
 import { markedNodes } from './markedText.js'
 import { apiUrl, ApiUnreachableError, callApi, failureText } from './widgetApi.js'
 import { element, widgetRoot } from './widgetStyles.js'
@@ -5,12 +6,8 @@ import { element, widgetRoot } from './widgetStyles.js'
 /** Quiet time after the last keystroke before searching as you type. */
 const TYPING_DELAY_MS = 250
 
-interface SearchHit {
-  slug: string
-  title: string
-  highlighted_title: string
-  highlighted_excerpt: string
-}
+type SearchHit = RouteAnswer<'search'>['results'][number]
+const SEARCH_PATH: RoutePath<'search'> = '/api/search'
 
 /**
  * `<shop-search endpoint="…" base="…">`: a search box (GET /api/search) with results as you type
@@ -77,7 +74,7 @@ export class ShopSearchElement extends HTMLElement {
     }
     const controller = new AbortController()
     this.#inFlight = controller
-    const url = apiUrl(this, '/api/search')
+    const url = apiUrl(this, SEARCH_PATH)
     url.searchParams.set('q', query)
     const length = this.getAttribute('excerpt-length')
     if (length) url.searchParams.set('excerpt_length', length)

@@ -3,6 +3,7 @@ import { el, field, replaceChildren, select } from '../elements.js'
 import { pageOf, pagerControls } from '../pager.js'
 import {
   productOptions,
+  recordsOf,
   rowKey,
   rowLabel,
   statusText,
@@ -104,13 +105,13 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   async function load(): Promise<void> {
     listArea.setAttribute('aria-busy', 'true')
     const answer = await context.attempt(() =>
-      context.api.post<Record<string, RecordRow[]>>(resource.paths.list, {
+      context.api.post(resource.routes.list, {
         status: statusFilter.value,
         productSlug: productFilter.value,
       }),
     )
     if (!answer) return showLoadFailure(listArea)
-    records = answer[resource.listField] ?? []
+    records = recordsOf(answer)
     haystacks = records.map((row) => `${row.name ?? ''}\n${row.email}`.toLowerCase())
     const present = new Set(records.map(rowKey))
     for (const key of selected) if (!present.has(key)) selected.delete(key)
@@ -120,7 +121,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   async function changeStatus(row: RecordRow, status: string, control: HTMLSelectElement) {
     control.disabled = true
     const answer = await context.attempt(() =>
-      context.api.post<Record<string, RecordRow>>(resource.paths.status, {
+      context.api.post(resource.routes.status, {
         id: row.id,
         productSlug: row.productSlug,
         status,
@@ -130,7 +131,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
       context.notify(
         `${rowLabel(row)}: ステータスを「${statusText(resource, status)}」に変更しました。`,
       )
-      replaceRecord(answer[resource.listField === 'reservations' ? 'reservation' : 'subscription'])
+      replaceRecord('reservation' in answer ? answer.reservation : answer.subscription)
     } else {
       // why: a refused change usually means someone else changed it; show what is stored now
       await load()
@@ -139,7 +140,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
 
   async function saveNotes(row: RecordRow, notes: string) {
     const answer = await context.attempt(() =>
-      context.api.post<{ reservation: RecordRow }>(resource.paths.status, {
+      context.api.post('adminReservationsStatus', {
         id: row.id,
         productSlug: row.productSlug,
         status: row.status,

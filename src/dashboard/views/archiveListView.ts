@@ -4,6 +4,7 @@ import { el, field, replaceChildren, select } from '../elements.js'
 import { pagerControls } from '../pager.js'
 import {
   productOptions,
+  recordsOf,
   rowKey,
   statusText,
   type DashboardResource,
@@ -16,13 +17,6 @@ import type { ViewContext } from './viewContext.js'
 
 /** §4.3 default page size. */
 const PAGE_SIZE = 20
-
-interface ArchivePage {
-  total: number
-  page: number
-  totalPages: number
-  [listField: string]: unknown
-}
 
 /**
  * The archive of a resource, paged by the server (most recently archived first): filters,
@@ -73,14 +67,15 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
   async function load(): Promise<void> {
     listArea.setAttribute('aria-busy', 'true')
     const answer = await context.attempt(() =>
-      context.api.post<ArchivePage>(
-        resource.paths.archives,
-        { page, pageSize: PAGE_SIZE, status: statusFilter.value, productSlug: productFilter.value },
-        'preorder',
-      ),
+      context.api.post(resource.routes.archives, {
+        page,
+        pageSize: PAGE_SIZE,
+        status: statusFilter.value,
+        productSlug: productFilter.value,
+      }),
     )
     if (!answer) return showLoadFailure(listArea)
-    rows = (answer[resource.listField] as RecordRow[] | undefined) ?? []
+    rows = recordsOf(answer)
     selected.clear()
     replaceChildren(listArea, [
       recordTable(resource, rows, { selected, onSelection: renderSelection, archived: true }),

@@ -10,17 +10,15 @@ const DONE_TEXT: Record<BulkAction, string> = {
   unarchive: 'アーカイブから戻しました',
   delete: '削除しました',
 }
-const PAST: Record<BulkAction, string> = {
-  archive: 'archived',
-  unarchive: 'unarchived',
-  delete: 'deleted',
-}
 /** D5: most items per request. */
 const MAX_ITEMS = 100
 
-interface BulkAnswer {
-  errors?: { id: string; error: string }[]
-  [doneIds: string]: unknown
+/** The ids an answer reports done, whichever of the three actions it answers. */
+function doneIds(
+  answer: { archivedIds: string[] } | { unarchivedIds: string[] } | { deletedIds: string[] },
+): string[] {
+  if ('archivedIds' in answer) return answer.archivedIds
+  return 'unarchivedIds' in answer ? answer.unarchivedIds : answer.deletedIds
 }
 
 /**
@@ -40,8 +38,8 @@ export async function runBulkAction(
       const ids = rows
         .slice(start, start + MAX_ITEMS)
         .map(({ id, productSlug }) => ({ id, productSlug }))
-      const answer = await context.api.post<BulkAnswer>(resource.paths[action], { ids }, 'preorder')
-      done.push(...((answer[`${PAST[action]}Ids`] as string[] | undefined) ?? []))
+      const answer = await context.api.post(resource.routes[action], { ids })
+      done.push(...doneIds(answer))
       errors.push(...(answer.errors ?? []))
     }
     return true

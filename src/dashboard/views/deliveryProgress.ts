@@ -1,17 +1,10 @@
 import { el, replaceChildren } from '../elements.js'
 import { DELIVERY_STATE_LABELS } from '../texts.js'
-import type {
-  NotificationHistoryPage as HistoryPage,
-  NotificationSummary,
-} from '../../lib/restock/notificationHistoryList.js'
+import type { RouteAnswer } from '../../lib/routes.js'
 import type { ViewContext } from './viewContext.js'
 
-// why: the answer's own types, so the screen cannot drift from the endpoint (types only: nothing
-// of the server code reaches the bundle)
-export type {
-  NotificationHistoryPage as HistoryPage,
-  NotificationSummary,
-} from '../../lib/restock/notificationHistoryList.js'
+/** One notice of the history answer, as its response schema describes it. */
+export type NotificationSummary = RouteAnswer<'adminNotifyHistory'>['notifications'][number]
 
 /** How often a running delivery is asked for (it settles one batch of 10 per second). */
 const POLL_MS = 1000
@@ -35,7 +28,7 @@ export function deliveryProgress(
 
   async function poll(): Promise<void> {
     const answer = await context.attempt(() =>
-      context.api.post<HistoryPage>('/api/admin/notify/history', { notificationId }),
+      context.api.post('adminNotifyHistory', { notificationId }),
     )
     if (!answer) {
       // why: a passing network error must not end the watch; the error itself is shown above

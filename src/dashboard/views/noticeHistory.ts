@@ -3,7 +3,7 @@ import { el, replaceChildren } from '../elements.js'
 import { pagerControls } from '../pager.js'
 import { productLabel } from '../recordResources.js'
 import { DELIVERY_STATE_LABELS, formatTime } from '../texts.js'
-import type { HistoryPage, NotificationSummary } from './deliveryProgress.js'
+import type { NotificationSummary } from './deliveryProgress.js'
 import type { ViewContext } from './viewContext.js'
 
 const PAGE_SIZE = 20
@@ -57,7 +57,7 @@ export function noticeHistory(
   async function load(): Promise<void> {
     area.setAttribute('aria-busy', 'true')
     const answer = await context.attempt(() =>
-      context.api.post<HistoryPage>('/api/admin/notify/history', {
+      context.api.post('adminNotifyHistory', {
         productSlug,
         page,
         pageSize: PAGE_SIZE,

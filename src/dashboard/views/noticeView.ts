@@ -1,8 +1,9 @@
 import { renderRestockEmail } from '../../lib/messages/restockMessages.js'
 import { productUrl } from '../../lib/productCatalogue.js'
+import { ROUTES } from '../../lib/routes.js'
 import { confirmAction } from '../dialogs.js'
 import { el, field, replaceChildren, select } from '../elements.js'
-import { productLabel, productOptions, type RecordRow } from '../recordResources.js'
+import { productLabel, productOptions } from '../recordResources.js'
 import { deliveryProgress } from './deliveryProgress.js'
 import { noticeHistory } from './noticeHistory.js'
 import type { ViewContext } from './viewContext.js'
@@ -10,12 +11,6 @@ import type { ViewContext } from './viewContext.js'
 /** §4.8 / D6 limits, in characters. */
 const TITLE_MAX = 200
 const BODY_MAX = 20000
-
-interface SendAnswer {
-  notificationId: string
-  sentCount: number
-  timestamp: string
-}
 
 /**
  * Send a restock notice: product, subject, body; a preview rendered by the very template the
@@ -69,7 +64,7 @@ export function noticeView(context: ViewContext): HTMLElement {
       emailBody: body.value,
       productTitle: productLabel(product.value),
       productUrl: productUrl(product.value, origin),
-      unsubscribeUrl: `${origin}/api/notify-unsubscribe?token=（受信者ごとの署名付きリンク）`,
+      unsubscribeUrl: `${origin}${ROUTES.notifyUnsubscribe.path}?token=（受信者ごとの署名付きリンク）`,
     })
     const frame = el('iframe', {
       sandbox: '',
@@ -100,7 +95,7 @@ export function noticeView(context: ViewContext): HTMLElement {
     recipientInfo.textContent = '送信対象を数えています…'
     recipientInfo.setAttribute('aria-busy', 'true')
     const answer = await context.attempt(() =>
-      context.api.post<{ subscriptions: RecordRow[] }>('/api/admin-notify-list', {
+      context.api.post('adminNotifyList', {
         productSlug: product.value,
         status: 'pending',
       }),
@@ -137,7 +132,7 @@ export function noticeView(context: ViewContext): HTMLElement {
     if (!confirmed) return
     send.disabled = true
     const answer = await context.attempt(() =>
-      context.api.post<SendAnswer>('/api/admin/notify/send', {
+      context.api.post('adminNotifySend', {
         productSlug: product.value,
         emailTitle: title.value,
         emailBody: body.value,

@@ -1,19 +1,11 @@
 import { el, field, replaceChildren, select } from '../elements.js'
 import { productLabel } from '../recordResources.js'
 import { RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from '../texts.js'
+import type { RouteAnswer } from '../../lib/routes.js'
 import type { ViewContext } from './viewContext.js'
 
-interface RecordStats {
-  total: number
-  byStatus: Record<string, number>
-  byProduct: Record<string, number>
-}
-
-interface KeywordSummary {
-  totalSearches: number
-  topQueries: { query: string; count: number }[]
-  zeroResultQueries: { query: string; count: number }[]
-}
+type RecordStats = RouteAnswer<'adminStats'>['stats']['notify']
+type QueryCount = RouteAnswer<'adminSearchKeywords'>['topQueries'][number]
 
 /** A two-column table of `[label, count]`, largest first. */
 function countTable(caption: string, heading: string, counts: [string, number][]): HTMLElement {
@@ -69,12 +61,7 @@ export function overviewView(context: ViewContext): HTMLElement {
   const keywordArea = el('div', { class: 'cards', 'aria-busy': 'true' }, ['読み込み中…'])
 
   async function loadStats(): Promise<void> {
-    const answer = await context.attempt(() =>
-      context.api.post<{ stats: { notify: RecordStats; reservations: RecordStats } }>(
-        '/api/admin-stats',
-        {},
-      ),
-    )
+    const answer = await context.attempt(() => context.api.post('adminStats', {}))
     statsArea.setAttribute('aria-busy', 'false')
     if (!answer) return replaceChildren(statsArea, [])
     replaceChildren(statsArea, [
@@ -86,14 +73,14 @@ export function overviewView(context: ViewContext): HTMLElement {
   async function loadKeywords(): Promise<void> {
     keywordArea.setAttribute('aria-busy', 'true')
     const answer = await context.attempt(() =>
-      context.api.post<KeywordSummary>('/api/admin/search-keywords', {
+      context.api.post('adminSearchKeywords', {
         days: Number(period.value),
         limit: 20,
       }),
     )
     keywordArea.setAttribute('aria-busy', 'false')
     if (!answer) return replaceChildren(keywordArea, [])
-    const rows = (list: { query: string; count: number }[]) =>
+    const rows = (list: QueryCount[]) =>
       list.map(({ query, count }) => [query, count] as [string, number])
     replaceChildren(keywordArea, [
       el('section', { class: 'card' }, [

@@ -12,6 +12,7 @@ import {
   PAGE_SIZE_INVALID,
   statusUpdateSchema,
 } from '../admin/adminSchemas.js'
+import type { RouteName } from '../routes.js'
 import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.js'
 import {
   adminErrors,
@@ -27,9 +28,7 @@ import { EXAMPLE_RESERVATION, EXAMPLE_SUBSCRIPTION } from './apiExamples.js'
 
 interface ResourceDoc {
   noun: 'reservation' | 'subscription'
-  plural: 'reservations' | 'notify'
-  listPath: string
-  statusPath: string
+  routes: Record<'list' | 'status' | 'archives' | 'archive' | 'unarchive' | 'delete', RouteName>
   statuses: readonly [string, ...string[]]
   list: z.ZodType
   archivePage: z.ZodType
@@ -41,9 +40,14 @@ interface ResourceDoc {
 const RESOURCES: ResourceDoc[] = [
   {
     noun: 'reservation',
-    plural: 'reservations',
-    listPath: '/api/admin-reservations-list',
-    statusPath: '/api/admin-reservations-status',
+    routes: {
+      list: 'adminReservationsList',
+      status: 'adminReservationsStatus',
+      archives: 'adminReservationsArchivesList',
+      archive: 'adminReservationsArchive',
+      unarchive: 'adminReservationsUnarchive',
+      delete: 'adminReservationsDelete',
+    },
     statuses: RESERVATION_STATUSES,
     list: answers.reservationList,
     archivePage: answers.reservationArchivePage,
@@ -53,9 +57,14 @@ const RESOURCES: ResourceDoc[] = [
   },
   {
     noun: 'subscription',
-    plural: 'notify',
-    listPath: '/api/admin-notify-list',
-    statusPath: '/api/admin-notify-status',
+    routes: {
+      list: 'adminNotifyList',
+      status: 'adminNotifyStatus',
+      archives: 'adminNotifyArchivesList',
+      archive: 'adminNotifyArchive',
+      unarchive: 'adminNotifyUnarchive',
+      delete: 'adminNotifyDelete',
+    },
     statuses: SUBSCRIPTION_STATUSES,
     list: answers.subscriptionList,
     archivePage: answers.subscriptionArchivePage,
@@ -79,7 +88,7 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
   const ref = { id: r.example.id, productSlug: r.example.productSlug }
   const bulk = (action: 'archive' | 'unarchive' | 'delete', past: string, schema: z.ZodType) => ({
     method: 'post' as const,
-    path: `/api/admin/${r.plural}/${action}`,
+    route: r.routes[action],
     operationId: `${action}${Noun}s`,
     tag: 'Archive' as const,
     summary: `${action[0].toUpperCase()}${action.slice(1)} ${r.noun}s (at most 100 per request)`,
@@ -89,7 +98,6 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
         : action === 'archive'
           ? `Archives ${r.noun}s (\`isArchived: true\`, \`archivedAt\` = first archiving); the status is kept.`
           : `Makes archived ${r.noun}s active again (\`archivedAt\` removed, status kept).`,
-    security: 'preorder' as const,
     body: { schema: bulkIdsSchema, view: 'output' as const, example: { ids: [ref] } },
     responses: admin({
       200: {
@@ -124,12 +132,11 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
   return [
     {
       method: 'post',
-      path: r.listPath,
+      route: r.routes.list,
       operationId: `list${Noun}s`,
       tag: 'Admin',
       summary: `Active ${r.noun}s, newest first`,
       description: `Every ${r.noun} that is not archived, filtered by \`status\` and \`productSlug\` (\`""\` or \`null\` = no filter).`,
-      security: 'admin',
       body: {
         schema: listFiltersSchema(r.statuses),
         view: 'input',
@@ -146,7 +153,7 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
     },
     {
       method: 'post',
-      path: r.statusPath,
+      route: r.routes.status,
       operationId: `update${Noun}Status`,
       tag: 'Admin',
       summary:
@@ -157,7 +164,6 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
         r.noun === 'reservation'
           ? 'Transitions of §3.2 only (409 otherwise); the same status again edits the notes alone. `notes` replaces, `""` clears, omitted keeps.'
           : 'Any status may be set; `notifiedAt` follows §3.1.',
-      security: 'admin',
       body: {
         schema: statusUpdateSchema(r.statuses, { notes: r.noun === 'reservation' }),
         view: 'output',
@@ -193,12 +199,11 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
     },
     {
       method: 'post',
-      path: `/api/admin/${r.plural}/archives/list`,
+      route: r.routes.archives,
       operationId: `listArchived${Noun}s`,
       tag: 'Archive',
       summary: `Archived ${r.noun}s, most recently archived first, paged`,
       description: 'A page beyond the last is empty but reports the true `total` and `totalPages`.',
-      security: 'preorder',
       body: { schema: archiveListSchema, view: 'input', example: { page: 1, pageSize: 20 } },
       responses: admin({
         ...ok('One page.', r.archivePage, {

@@ -51,13 +51,12 @@ const PROGRESS = {
 export const DELIVERY_OPERATIONS: ApiOperation[] = [
   {
     method: 'post',
-    path: '/api/admin/notify/history',
+    route: 'adminNotifyHistory',
     operationId: 'listNotificationHistory',
     tag: 'Admin',
     summary: 'Past restock notices, newest first, paged, with delivery progress',
     description:
       'Each notice with its counts so far (read from the settled batches while it is delivering), filtered by `productSlug` (`""` or `null` = all). With `notificationId`: just that notice with its `failedRecipients` (an empty page when there is none), what a progress view polls. Read-only.',
-    security: 'admin',
     body: {
       schema: historyListSchema,
       view: 'input',
@@ -104,13 +103,12 @@ export const DELIVERY_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/admin/notify/resume',
+    route: 'adminNotifyResume',
     operationId: 'resumeRestockDelivery',
     tag: 'Admin',
     summary: 'Where a restock delivery stands; starts it again unless complete',
     description:
       'Safe at any time: settled batches are never sent again, an unsettled one is resent with its own idempotency key. A complete or record-only delivery is only reported (`started: false`).',
-    security: 'admin',
     body: {
       schema: notificationIdRequest,
       view: 'input',
@@ -145,13 +143,12 @@ export const DELIVERY_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/.netlify/functions/notify-deliver-background',
+    route: 'notifyDeliverBackground',
     operationId: 'runRestockDelivery',
     tag: 'Service',
     summary: 'Deliver a restock notice (background function)',
     description:
       'Started by the send endpoint, by `POST /api/admin/notify/resume` and by the scheduled `resume-stalled-deliveries`; to resume by hand, use the resume endpoint, which also reports progress. Safe at any time: settled batches are skipped. Netlify answers 202 at once and runs it in the background.',
-    security: 'admin',
     body: {
       schema: notificationIdRequest,
       view: 'input',
@@ -163,14 +160,13 @@ export const DELIVERY_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/.netlify/functions/resume-stalled-deliveries',
+    route: 'resumeStalledDeliveries',
     operationId: 'resumeStalledDeliveries',
     tag: 'Service',
     summary: 'Restart stalled restock deliveries (scheduled every 10 minutes)',
     description:
       'Starts the background delivery of every notice still `queued` or `delivering` with no settled batch for 20 minutes; one idle for more than 23 hours is left for a person (logged).' +
       SCHEDULED_NOTE,
-    security: 'none',
     body: {
       schema: scheduledRequest,
       view: 'input',
@@ -191,14 +187,13 @@ export const DELIVERY_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/.netlify/functions/search-keywords-rollup',
+    route: 'searchKeywordsRollup',
     operationId: 'rollUpSearchKeywords',
     tag: 'Service',
     summary: 'Roll up the search keyword log (scheduled hourly)',
     description:
       'Sums the closed hours and days of the keyword log so that `POST /api/admin/search-keywords` reads a few dozen blobs. A failure is a logged 500; the next run builds what is missing.' +
       SCHEDULED_NOTE,
-    security: 'none',
     body: {
       schema: scheduledRequest,
       view: 'input',

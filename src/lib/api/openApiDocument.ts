@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ROUTES } from '../routes.js'
 import type { ApiOperation, ResponseSpec } from './operationSpec.js'
 import {
   errorBody,
@@ -109,7 +110,7 @@ function requestBody(operation: ApiOperation, names: SchemaNames): Json | undefi
       schema: z.toJSONSchema(operation.formBody, { target: 'draft-2020-12', io: 'input' }),
     }
   }
-  return { required: operation.security === 'none', content }
+  return { required: ROUTES[operation.route].auth === 'none', content }
 }
 
 function response(
@@ -147,6 +148,12 @@ export function buildOpenApiDocument(operations: ApiOperation[], version: string
   const names = new SchemaNames()
   const paths: Record<string, Json> = {}
   for (const operation of operations) {
+    const { path, methods, auth } = ROUTES[operation.route]
+    if (!(methods as readonly string[]).includes(operation.method.toUpperCase())) {
+      throw new Error(
+        `${operation.operationId}: ${operation.route} answers ${methods.join(', ')}, not ${operation.method.toUpperCase()} (src/lib/routes.ts)`,
+      )
+    }
     const responses = Object.fromEntries(
       Object.entries(operation.responses)
         .sort(([a], [b]) => Number(a) - Number(b))
@@ -157,13 +164,13 @@ export function buildOpenApiDocument(operations: ApiOperation[], version: string
       tags: [operation.tag],
       summary: operation.summary,
       description: operation.description,
-      security: operation.security === 'none' ? [] : [{ [SCHEME_OF[operation.security]]: [] }],
+      security: auth === 'none' ? [] : [{ [SCHEME_OF[auth]]: [] }],
       parameters: parameters(operation),
       requestBody: requestBody(operation, names),
       responses,
     }
-    paths[operation.path] = {
-      ...paths[operation.path],
+    paths[path] = {
+      ...paths[path],
       [operation.method]: JSON.parse(JSON.stringify(entry)),
     }
   }

@@ -1,17 +1,17 @@
 import type { z } from 'zod'
 import { INTERNAL_ERROR_MESSAGE } from '../http/endpoint.js'
+import type { RouteName } from '../routes.js'
 import { errorBody } from './responseSchemas.js'
 
 /** One documented operation: the source of its OpenAPI entry and of its docs/api.md section. */
 export interface ApiOperation {
   method: 'get' | 'post'
-  path: string
+  /** Its route in src/lib/routes.ts: the path and the token group (§5, D7) come from there. */
+  route: RouteName
   operationId: string
   tag: 'Storefront' | 'Admin' | 'Archive' | 'Service'
   summary: string
   description: string
-  /** Token group (§5, D7), or `none`. */
-  security: 'admin' | 'preorder' | 'none'
   /** Query parameters, as one zod object (each property one parameter). */
   query?: z.ZodObject
   /** JSON request body; `view` picks which side of a transforming schema is shown. */

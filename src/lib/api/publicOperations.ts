@@ -52,14 +52,13 @@ const HONEYPOT_NOTE =
 export const PUBLIC_OPERATIONS: ApiOperation[] = [
   {
     method: 'post',
-    path: '/api/reservation',
+    route: 'reservation',
     operationId: 'createReservation',
     tag: 'Storefront',
     summary: 'Reserve a product',
     description:
       'Stores a pending reservation, answers its id, then notifies the reservation channel and e-mails a confirmation (their failures never change the answer). The same address may reserve again.' +
       HONEYPOT_NOTE,
-    security: 'none',
     body: {
       schema: withHoneypot(reservationForm),
       view: 'input',
@@ -81,14 +80,13 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/notify-signup',
+    route: 'notifySignup',
     operationId: 'signUpForRestock',
     tag: 'Storefront',
     summary: 'Ask for a restock e-mail',
     description:
       'One pending subscription per address and product: signing up again while one is pending answers its id (its `ntf_<ms>` shows when it was made) and sends nothing.' +
       HONEYPOT_NOTE,
-    security: 'none',
     body: {
       schema: withHoneypot(signupForm),
       view: 'input',
@@ -108,13 +106,12 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'get',
-    path: '/api/search',
+    route: 'search',
     operationId: 'search',
     tag: 'Storefront',
     summary: 'Site search',
     description:
       'Prefix and fuzzy matching, Japanese inner words found, matches in `<mark>` in the highlighted fields (everything else HTML-escaped). `Cache-Control: public, max-age=300`.',
-    security: 'none',
     query: z.object({
       q: z.string().optional().meta({
         description: 'The query; trimmed, cut to 200 characters. Empty or missing: no results.',
@@ -139,13 +136,12 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'get',
-    path: '/api/notify-unsubscribe',
+    route: 'notifyUnsubscribe',
     operationId: 'showUnsubscribePage',
     tag: 'Storefront',
     summary: 'Unsubscribe confirmation page (the link in restock e-mails)',
     description:
       'An HTML page with a button that POSTs the same token. Changes nothing (mail scanners follow links).',
-    security: 'none',
     query: z.object({ token: z.string().meta({ description: 'The signed token of the link.' }) }),
     responses: unsubscribeResponses({
       200: { description: 'The confirmation page.', body: 'html' },
@@ -153,13 +149,12 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/notify-unsubscribe',
+    route: 'notifyUnsubscribe',
     operationId: 'unsubscribe',
     tag: 'Storefront',
     summary: 'Unsubscribe (button or RFC 8058 one-click)',
     description:
       'Sets the subscription `unsubscribed` (repeating is harmless). The token is in the query or in an urlencoded body. Answers the done page, or JSON when `Accept` asks for JSON only (errors too).',
-    security: 'none',
     query: z.object({
       token: z.string().optional().meta({ description: 'The signed token of the link.' }),
     }),
@@ -179,13 +174,12 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'get',
-    path: '/api/openapi.json',
+    route: 'openapi',
     operationId: 'getOpenApiDocument',
     tag: 'Service',
     summary: 'This document',
     description:
       'OpenAPI 3.1, generated at build time from the schemas the endpoints use. `Cache-Control: public, max-age=300`.',
-    security: 'none',
     responses: {
       200: { description: 'The document.', body: answers.openApiAnswer },
       405: METHOD_NOT_ALLOWED,

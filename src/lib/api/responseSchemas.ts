@@ -128,13 +128,20 @@ const itemErrors = z
   .optional()
   .meta({ description: 'Items that failed, in request order; omitted when none did.' })
 
-function bulkAnswer(past: 'archived' | 'unarchived' | 'deleted') {
-  return z.strictObject({
+function bulkAnswer<Past extends 'archived' | 'unarchived' | 'deleted'>(past: Past) {
+  // why: computed keys would type the answer as an index signature; the dashboard reads these
+  // fields by name (z.output of the route's schema)
+  const shape = {
     success: z.literal(true),
     [`${past}Count`]: count,
     [`${past}Ids`]: z.array(z.string()),
     errors: itemErrors,
-  })
+  } as { success: z.ZodLiteral<true>; errors: typeof itemErrors } & Record<
+    `${Past}Count`,
+    typeof count
+  > &
+    Record<`${Past}Ids`, z.ZodArray<z.ZodString>>
+  return z.strictObject(shape)
 }
 
 export const archivedAnswer = bulkAnswer('archived')

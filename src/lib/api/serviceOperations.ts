@@ -31,12 +31,11 @@ function admin(responses: Responses): Responses {
 export const SERVICE_OPERATIONS: ApiOperation[] = [
   {
     method: 'post',
-    path: '/api/admin-stats',
+    route: 'adminStats',
     operationId: 'getStats',
     tag: 'Admin',
     summary: 'Counts by status and product',
     description: 'Over every stored record, archived ones included.',
-    security: 'admin',
     body: { schema: noBody, view: 'input', example: {} },
     responses: admin(
       ok('The statistics.', answers.statsAnswer, {
@@ -50,13 +49,12 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/admin/notify/send',
+    route: 'adminNotifySend',
     operationId: 'sendRestockNotification',
     tag: 'Admin',
     summary: 'Restock e-mail to every pending subscriber of a product',
     description:
       'Without an e-mail provider: records the notification and marks the subscribers notified. With Resend: queues delivery in a background function (10 per batch, 1 s apart) and answers at once; `sentCount` = recipients queued. An identical send while one is delivering answers the same notification.',
-    security: 'admin',
     body: {
       schema: sendRequestBody,
       view: 'input',
@@ -93,12 +91,11 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/admin/search-keywords',
+    route: 'adminSearchKeywords',
     operationId: 'getSearchKeywords',
     tag: 'Admin',
     summary: 'Top and zero-result search queries',
     description: 'Searches of the last `days` UTC days (today included), queries normalized.',
-    security: 'admin',
     body: { schema: searchKeywordsRequestSchema, view: 'input', example: { days: 7, limit: 10 } },
     responses: admin({
       ...ok('The summary.', answers.keywordSummary, {

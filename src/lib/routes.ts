@@ -1,0 +1,227 @@
+import type { z } from 'zod'
+import type * as answers from './api/responseSchemas.js'
+import type { TokenGroup } from './http/auth.js'
+
+/**
+ * Every route of the service, once: the function file that answers it, its path, its methods,
+ * who may call it and the schema of its successful answer. The OpenAPI document takes paths and
+ * token groups from here (src/lib/api), the dashboard and the widgets take paths and answer types
+ * from here, and tests/api/routeTable.test.ts checks it against every function file's
+ * `config.path`. Plain data and types only: the browser bundles import it.
+ */
+
+/** Who may call a route: a token group (§5, D7), or anyone. */
+export type RouteAuth = TokenGroup | 'none'
+
+export interface RouteSpec {
+  /** The file under netlify/functions/ that answers it, without `.ts`. */
+  function: string
+  /** Its `config.path`; `/.netlify/functions/<function>` for one without (background, scheduled). */
+  path: string
+  /** The methods it answers (any other gets 405 + `Allow`, D8). */
+  methods: readonly ('GET' | 'POST')[]
+  auth: RouteAuth
+  /** The export of src/lib/api/responseSchemas.ts its JSON success answer has; null when none. */
+  response: keyof typeof answers | null
+}
+
+export const ROUTES = {
+  reservation: {
+    function: 'reservation',
+    path: '/api/reservation',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'reservationCreated',
+  },
+  notifySignup: {
+    function: 'notify-signup',
+    path: '/api/notify-signup',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'subscriptionCreated',
+  },
+  notifyUnsubscribe: {
+    function: 'notify-unsubscribe',
+    path: '/api/notify-unsubscribe',
+    methods: ['GET', 'POST'],
+    auth: 'none',
+    response: 'unsubscribedAnswer',
+  },
+  search: {
+    function: 'search',
+    path: '/api/search',
+    methods: ['GET'],
+    auth: 'none',
+    response: 'searchAnswer',
+  },
+  openapi: {
+    function: 'openapi',
+    path: '/api/openapi.json',
+    methods: ['GET'],
+    auth: 'none',
+    response: 'openApiAnswer',
+  },
+  adminReservationsList: {
+    function: 'admin-reservations-list',
+    path: '/api/admin-reservations-list',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'reservationList',
+  },
+  adminReservationsStatus: {
+    function: 'admin-reservations-status',
+    path: '/api/admin-reservations-status',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'reservationUpdated',
+  },
+  adminReservationsArchive: {
+    function: 'admin-reservations-archive',
+    path: '/api/admin/reservations/archive',
+    methods: ['POST'],
+    auth: 'preorder',
+    response: 'archivedAnswer',
+  },
+  adminReservationsUnarchive: {
+    function: 'admin-reservations-unarchive',
+    path: '/api/admin/reservations/unarchive',
+    methods: ['POST'],
+    auth: 'preorder',
+    response: 'unarchivedAnswer',
+  },
+  adminReservationsDelete: {
+    function: 'admin-reservations-delete',
+    path: '/api/admin/reservations/delete',
+    methods: ['POST'],
+    auth: 'preorder',
+    response: 'deletedAnswer',
+  },
+  adminReservationsArchivesList: {
+    function: 'admin-reservations-archives-list',
+    path: '/api/admin/reservations/archives/list',
+    methods: ['POST'],
+    auth: 'preorder',
+    response: 'reservationArchivePage',
+  },
+  adminNotifyList: {
+    function: 'admin-notify-list',
+    path: '/api/admin-notify-list',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'subscriptionList',
+  },
+  adminNotifyStatus: {
+    function: 'admin-notify-status',
+    path: '/api/admin-notify-status',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'subscriptionUpdated',
+  },
+  adminNotifyArchive: {
+    function: 'admin-notify-archive',
+    path: '/api/admin/notify/archive',
+    methods: ['POST'],
+    auth: 'preorder',
+    response: 'archivedAnswer',
+  },
+  adminNotifyUnarchive: {
+    function: 'admin-notify-unarchive',
+    path: '/api/admin/notify/unarchive',
+    methods: ['POST'],
+    auth: 'preorder',
+    response: 'unarchivedAnswer',
+  },
+  adminNotifyDelete: {
+    function: 'admin-notify-delete',
+    path: '/api/admin/notify/delete',
+    methods: ['POST'],
+    auth: 'preorder',
+    response: 'deletedAnswer',
+  },
+  adminNotifyArchivesList: {
+    function: 'admin-notify-archives-list',
+    path: '/api/admin/notify/archives/list',
+    methods: ['POST'],
+    auth: 'preorder',
+    response: 'subscriptionArchivePage',
+  },
+  adminStats: {
+    function: 'admin-stats',
+    path: '/api/admin-stats',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'statsAnswer',
+  },
+  adminNotifySend: {
+    function: 'admin-notify-send',
+    path: '/api/admin/notify/send',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'sendSummary',
+  },
+  adminNotifyHistory: {
+    function: 'admin-notify-history',
+    path: '/api/admin/notify/history',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'historyPage',
+  },
+  adminNotifyResume: {
+    function: 'admin-notify-resume',
+    path: '/api/admin/notify/resume',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'resumeAnswer',
+  },
+  adminSearchKeywords: {
+    function: 'admin-search-keywords',
+    path: '/api/admin/search-keywords',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'keywordSummary',
+  },
+  notifyDeliverBackground: {
+    function: 'notify-deliver-background',
+    path: '/.netlify/functions/notify-deliver-background',
+    methods: ['POST'],
+    auth: 'admin',
+    response: null,
+  },
+  resumeStalledDeliveries: {
+    function: 'resume-stalled-deliveries',
+    path: '/.netlify/functions/resume-stalled-deliveries',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'stalledSweep',
+  },
+  searchKeywordsRollup: {
+    function: 'search-keywords-rollup',
+    path: '/.netlify/functions/search-keywords-rollup',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'keywordRollupAnswer',
+  },
+} as const satisfies Record<string, RouteSpec>
+
+export type RouteName = keyof typeof ROUTES
+
+/**
+ * The path of `Name` as a type: the storefront widgets type their path literals with it, so the
+ * compiler holds them to this table without the table entering their bundle.
+ */
+export type RoutePath<Name extends RouteName> = (typeof ROUTES)[Name]['path']
+
+/** The routes with a JSON success answer. */
+export type AnsweringRoute = {
+  [Name in RouteName]: (typeof ROUTES)[Name]['response'] extends null ? never : Name
+}[RouteName]
+
+/** The success answer of `Name`, as its response schema outputs it. */
+export type RouteAnswer<Name extends AnsweringRoute> = z.output<
+  (typeof answers)[NonNullable<(typeof ROUTES)[Name]['response']>]
+>
+
+/** The admin routes of one token group (the dashboard's client sends the group's token). */
+export type RoutesOf<Auth extends RouteAuth> = {
+  [Name in RouteName]: (typeof ROUTES)[Name]['auth'] extends Auth ? Name : never
+}[RouteName]
