@@ -47,6 +47,9 @@ const KNOWN_ERRORS: Record<string, string> = {
   Unauthorized: 'トークンが正しくありません。',
   'Reservation not found': '予約が見つかりません（削除された可能性があります）。',
   'Subscription not found': '購読が見つかりません（削除された可能性があります）。',
+  'A send for this product is already in progress':
+    'この商品の別の送信（自動通知を含む）が処理中です。少し待ってからもう一度お試しください。',
+  'Product not found': '商品が見つかりません。',
   'No pending subscribers found for this product':
     'この商品には送信対象（未通知の購読者）がいません。',
   'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set':

@@ -1,5 +1,4 @@
-import type { z } from 'zod'
-import type { autoSaved, stockListAnswer, stockUpdated } from '../../lib/api/stockOperations.js'
+import type { RouteAnswer } from '../../lib/routes.js'
 import { findProductBySku } from '../../lib/productCatalogue.js'
 import { stockTableFromCsv, StockTableFormatError } from '../../lib/stock/stockTable.js'
 import { el, field, replaceChildren } from '../elements.js'
@@ -7,8 +6,7 @@ import { productLabel } from '../recordResources.js'
 import { formatTime } from '../texts.js'
 import type { ViewContext } from './viewContext.js'
 
-type StockRow = z.output<typeof stockListAnswer>['stock'][number]
-type StockUpdated = z.output<typeof stockUpdated>
+type StockRow = RouteAnswer<'adminStockList'>['stock'][number]
 
 /** Items per stock request (the endpoint takes at most 500). */
 const IMPORT_CHUNK = 500
@@ -25,9 +23,7 @@ export function stockView(context: ViewContext): HTMLElement {
 
   async function load(): Promise<void> {
     area.setAttribute('aria-busy', 'true')
-    const answer = await context.attempt(() =>
-      context.api.post<z.output<typeof stockListAnswer>>('/api/admin/stock/list', {}),
-    )
+    const answer = await context.attempt(() => context.api.post('adminStockList', {}))
     area.setAttribute('aria-busy', 'false')
     if (!answer) return
     replaceChildren(area, [stockTable(answer.stock)])
@@ -70,7 +66,7 @@ export function stockView(context: ViewContext): HTMLElement {
       }
       save.disabled = true
       const answer = await context.attempt(() =>
-        context.api.post<StockUpdated>('/api/admin/stock', {
+        context.api.post('adminStock', {
           items: [{ productSlug: row.productSlug, quantity: value }],
         }),
       )
@@ -114,7 +110,7 @@ export function stockView(context: ViewContext): HTMLElement {
     form.addEventListener('submit', async (event) => {
       event.preventDefault()
       const answer = await context.attempt(() =>
-        context.api.post<z.output<typeof autoSaved>>('/api/admin/notify/auto', {
+        context.api.post('adminNotifyAuto', {
           productSlug: row.productSlug,
           enabled: enabled.checked,
           emailTitle: title.value,
@@ -164,7 +160,7 @@ export function stockView(context: ViewContext): HTMLElement {
     let updated = 0
     for (let start = 0; start < items.length; start += IMPORT_CHUNK) {
       const answer = await context.attempt(() =>
-        context.api.post<StockUpdated>('/api/admin/stock', {
+        context.api.post('adminStock', {
           items: items.slice(start, start + IMPORT_CHUNK),
         }),
       )

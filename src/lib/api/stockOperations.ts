@@ -11,6 +11,7 @@ import {
   stockWebhookSchema,
   WEBHOOK_ITEM_INVALID,
 } from '../stock/stockSchemas.js'
+import * as answers from './responseSchemas.js'
 import {
   adminErrors,
   failure,
@@ -23,79 +24,6 @@ import {
  * Stock and automatic restock notices (issue 19): the stock list, the three ways stock comes in
  * (admin, signed webhook, scheduled feed) and the automatic-notice settings.
  */
-
-const timestamp = z.string().meta({ format: 'date-time', examples: ['2026-11-23T02:25:00.000Z'] })
-const count = z.int().min(0)
-
-export const autoNoticeAnswer = z.strictObject({
-  enabled: z.boolean(),
-  emailTitle: z.string(),
-  emailBody: z.string(),
-  perUnit: z.int().min(1).meta({ description: 'Subscribers notified per unit in stock.' }),
-  intervalMinutes: z.int().min(1).meta({ description: 'Minutes between two waves.' }),
-})
-
-export const stockRow = z.strictObject({
-  productSlug: z.string(),
-  quantity: count.nullable().meta({ description: 'null while no source has reported one.' }),
-  updatedAt: timestamp.nullable().meta({ description: 'When the quantity last changed.' }),
-  waiting: count.meta({ description: 'Pending, non-archived subscribers.' }),
-  auto: autoNoticeAnswer.nullable(),
-  nextWaveAt: timestamp
-    .nullable()
-    .meta({ description: 'When the next automatic wave is due, or null when none is.' }),
-})
-
-export const stockListAnswer = z.strictObject({
-  success: z.literal(true),
-  stock: z.array(stockRow),
-})
-
-const stockChange = z.strictObject({
-  productSlug: z.string(),
-  quantity: count,
-  previous: count.nullable().meta({ description: 'The quantity before (null: unknown).' }),
-})
-
-const stockErrors = z
-  .array(
-    z.strictObject({
-      productSlug: z.string().optional(),
-      sku: z.string().optional(),
-      error: z.string(),
-    }),
-  )
-  .optional()
-  .meta({ description: 'Items naming no product (`Product not found`); omitted when none.' })
-
-export const stockUpdated = z.strictObject({
-  success: z.literal(true),
-  updated: z.array(stockChange),
-  errors: stockErrors,
-})
-
-export const stockWebhookAnswer = z.union([
-  z.strictObject({ success: z.literal(true), duplicate: z.literal(true) }),
-  z.strictObject({
-    success: z.literal(true),
-    duplicate: z.literal(false),
-    updated: z.array(stockChange),
-    errors: stockErrors,
-  }),
-])
-
-export const autoSaved = z.strictObject({
-  success: z.literal(true),
-  productSlug: z.string(),
-  auto: autoNoticeAnswer,
-})
-
-export const stockReconciled = z.strictObject({
-  success: z.literal(true),
-  feed: z.enum(['read', 'failed', 'not-configured']),
-  wavesSent: count.meta({ description: 'Automatic waves this run sent.' }),
-  changed: count.meta({ description: 'Products whose quantity the feed changed.' }),
-})
 
 const AUTO = {
   enabled: true,
@@ -110,18 +38,17 @@ const admin = (responses: ApiOperation['responses']) => mergeResponses(responses
 export const STOCK_OPERATIONS: ApiOperation[] = [
   {
     method: 'post',
-    path: '/api/admin/stock/list',
+    route: 'adminStockList',
     operationId: 'listStock',
     tag: 'Admin',
     summary: 'Stock, waiting subscribers and automatic-notice settings of every product',
     description:
       'One line per product of the catalogue. `waiting` counts the pending, non-archived subscribers (who a send would e-mail). Read-only; the body is `{}`.',
-    security: 'admin',
     body: { schema: z.object({}), view: 'input', example: {} },
     responses: admin({
       200: {
         description: 'Every product.',
-        body: stockListAnswer,
+        body: answers.stockListAnswer,
         examples: {
           success: {
             success: true,
@@ -142,13 +69,12 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/admin/stock',
+    route: 'adminStock',
     operationId: 'setStock',
     tag: 'Admin',
     summary: 'Set stock quantities (by hand or a CSV import)',
     description:
       '1–500 items `{productSlug, quantity}` (an integer, 0 to 1,000,000). Nothing changes unless every item has that shape; an item naming no product is reported in `errors` and the others are stored. A product going from 0 (or unknown) to more than 0 with its automatic notice on starts the waves (see `POST /api/admin/notify/auto`). A product named twice takes its last quantity.',
-    security: 'admin',
     body: {
       schema: adminStockSchema,
       view: 'input',
@@ -157,7 +83,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     responses: admin({
       200: {
         description: 'Stored; unknown products in `errors`.',
-        body: stockUpdated,
+        body: answers.stockUpdated,
         examples: {
           success: {
             success: true,
@@ -177,13 +103,12 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/stock-webhook',
+    route: 'stockWebhook',
     operationId: 'receiveStockWebhook',
     tag: 'Service',
     summary: 'Signed stock webhook for an inventory system or POS',
     description:
       'Header `X-Stock-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with `STOCK_WEBHOOK_SECRET` (Stripe\'s scheme): compared in constant time, the timestamp within 5 minutes of the server\'s clock, several `v1` allowed while a secret is rotated. The signature is checked before the body is parsed. Items name a product by `productSlug` or by the `sku:` of its front matter; quantities are absolute. An event `id` seen before (or being applied right now) answers `duplicate: true` and changes nothing. See README for a curl walk-through.',
-    security: 'none',
     body: {
       schema: stockWebhookSchema,
       view: 'input',
@@ -193,7 +118,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
       {
         200: {
           description: 'Applied, or a duplicate (nothing changed).',
-          body: stockWebhookAnswer,
+          body: answers.stockWebhookAnswer,
           examples: {
             applied: {
               success: true,
@@ -219,13 +144,12 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/api/admin/notify/auto',
+    route: 'adminNotifyAuto',
     operationId: 'saveAutoNotice',
     tag: 'Admin',
     summary: "Set a product's automatic restock notice",
     description:
       "When the product's stock rises from 0 (or unknown) to N and `enabled`, a wave e-mails the N × `perUnit` oldest pending subscribers (by sign-up) through the same send and delivery as `POST /api/admin/notify/send`, one history record per wave. While stock stays above 0 and subscribers wait, the next wave goes `intervalMinutes` later, sized by the stock read just before it; stock 0 stops the waves, a later rise starts them again. `{product}` and `{url}` in the title and body are replaced by the product name and page. `perUnit` defaults to 1 (1–100), `intervalMinutes` to 60 (10–10080). Turning it on acts at the next rise; turning it off cancels the waves still due. Left out while off, the texts stored before are kept.",
-    security: 'admin',
     body: {
       schema: autoNoticeSchema,
       view: 'input',
@@ -234,7 +158,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     responses: admin({
       200: {
         description: 'The settings as saved.',
-        body: autoSaved,
+        body: answers.autoSaved,
         examples: { success: { success: true, productSlug: 'hario-v60-dripper', auto: AUTO } },
       },
       400: failure(
@@ -251,13 +175,12 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'post',
-    path: '/.netlify/functions/stock-reconcile',
+    route: 'stockReconcile',
     operationId: 'reconcileStock',
     tag: 'Service',
     summary: 'Read the stock feed and send due waves (scheduled every 10 minutes)',
     description:
       'Reads `STOCK_FEED_URL` (JSON `[{sku|productSlug, quantity}]` or CSV with a header row) when it is set and applies what differs, logging each change, so a lost webhook is caught within 10 minutes; then sends the automatic waves that are due. Netlify runs it on the published deploy; it has no public path.',
-    security: 'none',
     body: {
       schema: z.object({ next_run: z.string().optional() }),
       view: 'input',
@@ -267,7 +190,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
       {
         200: {
           description: 'What the feed and the waves did.',
-          body: stockReconciled,
+          body: answers.stockReconciled,
           examples: { success: { success: true, feed: 'read', wavesSent: 1, changed: 2 } },
         },
       },
