@@ -19,11 +19,9 @@ import { z as fullZod } from 'zod'
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const SOURCE_DIRS = ['src', 'netlify']
 const OUT_DIR = path.join(REPO_ROOT, 'src/generated')
-// why: build-time code (the OpenAPI description, the content build) imports zod itself; its
-// `z.toJSONSchema` and friends would triple the bundle every function loads
-const BUILD_ONLY_DIRS = ['src/lib/api', 'src/lib/search/build'].map((dir) =>
-  path.join(REPO_ROOT, dir),
-)
+// why: build-time code (src/build/: the OpenAPI description, the content build) imports zod
+// itself; its `z.toJSONSchema` and friends would triple the bundle every function loads
+const BUILD_DIR = path.join(REPO_ROOT, 'src/build')
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true })
@@ -31,7 +29,7 @@ async function sourceFiles(dir: string): Promise<string[]> {
     .filter((entry) => entry.isFile() && /\.[cm]?ts$/.test(entry.name))
     .map((entry) => path.join(entry.parentPath, entry.name))
     .filter((file) => !file.startsWith(OUT_DIR))
-    .filter((file) => !BUILD_ONLY_DIRS.some((dir) => file.startsWith(dir + path.sep)))
+    .filter((file) => !file.startsWith(BUILD_DIR + path.sep))
 }
 
 /** Every `z.<name>` in the sources that is a value of zod (types such as `z.output` are not). */

@@ -6,9 +6,9 @@
  */
 import { mkdir } from 'node:fs/promises'
 import type { Browser, Page } from 'playwright-core'
-import { launchChromium } from '../tests/helpers/chromium.js'
-import { startDevServer, type RunningDevServer } from '../tests/helpers/devServer.js'
-import { startRecordingServer } from '../tests/helpers/recordingServer.js'
+import { launchChromium } from '../platform/chromium.js'
+import { startDevServer, type RunningDevServer } from '../platform/startDevServer.js'
+import { startRecordingServer } from '../platform/recordingServer.js'
 
 const TOKEN = 'local-admin-token'
 const OUT = 'docs/screenshots'

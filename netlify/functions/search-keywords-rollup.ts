@@ -5,21 +5,31 @@ import { jsonResponse } from '../../src/lib/http/response.js'
 import { rollUpClosedPeriods } from '../../src/lib/search/analytics/keywordRollups.js'
 import { openKeywordLogRepository } from '../../src/lib/storage/keywordLogRepository.js'
 
+/** Options of `keywordRollup`. */
+export interface KeywordRollupOptions {
+  /** The clock that decides which hours and days are closed. Default: `Date.now`. */
+  now?: () => number
+}
+
 /**
  * Scheduled every hour (no public path): rolls up the keyword log's closed hours and days so that
  * POST /api/admin/search-keywords reads a few dozen blobs (docs/search.md). Netlify calls it with
  * `{"next_run": …}`. A failure is a logged 500; the next run, or the next summary, builds what is
- * missing.
+ * missing. The deployed function is `keywordRollup()`, on the wall clock.
  */
-export default defineEndpoint({
-  methods: ['POST'],
-  auth: 'none',
-  body: z.object({ next_run: z.string().optional() }),
-  handle: async ({ context, log }) => {
-    const rolled = await rollUpClosedPeriods(openKeywordLogRepository(context), { now: Date.now() })
-    log.info('search.keywords.rolled_up', { days: rolled.days, hours: rolled.hours.length })
-    return jsonResponse({ success: true, days: rolled.days, hours: rolled.hours.length })
-  },
-})
+export function keywordRollup({ now = Date.now }: KeywordRollupOptions = {}) {
+  return defineEndpoint({
+    methods: ['POST'],
+    auth: 'none',
+    body: z.object({ next_run: z.string().optional() }),
+    handle: async ({ context, log }) => {
+      const rolled = await rollUpClosedPeriods(openKeywordLogRepository(context), { now: now() })
+      log.info('search.keywords.rolled_up', { days: rolled.days, hours: rolled.hours.length })
+      return jsonResponse({ success: true, days: rolled.days, hours: rolled.hours.length })
+    },
+  })
+}
+
+export default keywordRollup()
 
 export const config: Config = { schedule: '@hourly' }

@@ -1,11 +1,11 @@
 import type { z } from 'zod'
-import type * as answers from './api/responseSchemas.js'
+import type * as answers from '../build/api/responseSchemas.js'
 import type { TokenGroup } from './http/auth.js'
 
 /**
  * Every route of the service, once: the function file that answers it, its path, its methods,
  * who may call it and the schema of its successful answer. The OpenAPI document takes paths and
- * token groups from here (src/lib/api), the dashboard and the widgets take paths and answer types
+ * token groups from here (src/build/api), the dashboard and the widgets take paths and answer types
  * from here, and tests/api/routeTable.test.ts checks it against every function file's
  * `config.path`. Plain data and types only: the browser bundles import it.
  */
@@ -21,7 +21,7 @@ export interface RouteSpec {
   /** The methods it answers (any other gets 405 + `Allow`, D8). */
   methods: readonly ('GET' | 'POST')[]
   auth: RouteAuth
-  /** The export of src/lib/api/responseSchemas.ts its JSON success answer has; null when none. */
+  /** The export of src/build/api/responseSchemas.ts its JSON success answer has; null when none. */
   response: keyof typeof answers | null
 }
 

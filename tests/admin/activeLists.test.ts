@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import * as notifyListModule from '../../netlify/functions/admin-notify-list.js'
 import * as reservationsListModule from '../../netlify/functions/admin-reservations-list.js'
-import { at, endpoint, isolatedScope, useAdminEnvironment } from './adminTestKit.js'
+import { at, endpoint, isolatedScope, settleScopes } from './adminTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
+import { useApiTokens } from '../helpers/tokens.js'
 
 const reservationsList = endpoint(reservationsListModule, 'admin')
 const notifyList = endpoint(notifyListModule, 'admin')
 
-useAdminEnvironment()
+useBlobsServer({ beforeStop: settleScopes })
+useApiTokens()
+useLogCapture()
 
 describe('POST /api/admin-reservations-list', () => {
   async function seeded() {

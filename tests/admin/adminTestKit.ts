@@ -1,26 +1,10 @@
 import type { Context } from '@netlify/functions'
-import { afterAll, beforeAll, beforeEach, vi } from 'vitest'
 import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
 import type { NotifySubscription, Reservation } from '../../src/lib/storage/records.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext, type TestContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-
-export const ADMIN_TOKEN = 'admin-token-for-tests'
-export const PREORDER_TOKEN = 'preorder-token-for-tests'
-
-/** Both token groups set to different values (D7). */
-function useDistinctTokens(): void {
-  process.env.ADMIN_API_TOKEN = ADMIN_TOKEN
-  process.env.PREORDER_API_TOKEN = PREORDER_TOKEN
-}
-
-/** Keeps the JSON log lines of thousands of requests out of the test output. */
-function silenceLogs(): void {
-  vi.spyOn(console, 'log').mockImplementation(() => undefined)
-  vi.spyOn(console, 'error').mockImplementation(() => undefined)
-}
+import { ADMIN_TOKEN, PREORDER_TOKEN } from '../helpers/tokens.js'
 
 type Handler = (req: Request, context: Context) => Promise<Response>
 
@@ -45,37 +29,12 @@ export function endpoint(
 let scopes = 0
 const contexts: TestContext[] = []
 
-/** Waits for the background work of every request and repository made so far (call before stopping the Blobs server). */
-async function settleScopes(): Promise<void> {
-  await Promise.all(contexts.map((context) => context.settled()))
-}
-
-/** Options of `useAdminEnvironment`. */
-export interface AdminEnvironmentOptions {
-  /**
-   * When the two token groups are set (`useDistinctTokens`): `'once'` before the file's first
-   * test, `'eachTest'` before every test (for files whose tests change them). Default: `'once'`.
-   */
-  tokens?: 'once' | 'eachTest'
-}
-
 /**
- * An admin endpoint test file's world: a real Blobs server started once per file with the token
- * groups set and logs silenced; after the last test it waits for every scope's background work
- * (`settleScopes`) and stops the server. Seed and call through `isolatedScope()`.
+ * Waits for the background work of every request and repository made so far: the admin files'
+ * `useBlobsServer({ beforeStop: settleScopes })`.
  */
-export function useAdminEnvironment(options: AdminEnvironmentOptions = {}): void {
-  let blobs: RunningBlobsServer
-  beforeAll(async () => {
-    blobs = await startBlobsServer()
-    if (options.tokens !== 'eachTest') useDistinctTokens()
-    silenceLogs()
-  })
-  afterAll(async () => {
-    await settleScopes()
-    await blobs.stop()
-  })
-  if (options.tokens === 'eachTest') beforeEach(() => useDistinctTokens())
+export async function settleScopes(): Promise<void> {
+  await Promise.all(contexts.map((context) => context.settled()))
 }
 
 /**

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import * as notifyArchivesListModule from '../../netlify/functions/admin-notify-archives-list.js'
 import * as reservationsArchivesListModule from '../../netlify/functions/admin-reservations-archives-list.js'
-import { at, endpoint, isolatedScope, useAdminEnvironment } from './adminTestKit.js'
+import { at, endpoint, isolatedScope, settleScopes } from './adminTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
+import { useApiTokens } from '../helpers/tokens.js'
 
 const reservationsArchives = endpoint(reservationsArchivesListModule, 'preorder')
 const notifyArchives = endpoint(notifyArchivesListModule, 'preorder')
 
-useAdminEnvironment()
+useBlobsServer({ beforeStop: settleScopes })
+useApiTokens()
+useLogCapture()
 
 /** `count` archived reservations, archived at minutes 1..count (so the newest is the last). */
 async function seedArchived(count: number) {

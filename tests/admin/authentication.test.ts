@@ -11,14 +11,10 @@ import * as reservationsDeleteModule from '../../netlify/functions/admin-reserva
 import * as reservationsListModule from '../../netlify/functions/admin-reservations-list.js'
 import * as reservationsStatusModule from '../../netlify/functions/admin-reservations-status.js'
 import * as reservationsUnarchiveModule from '../../netlify/functions/admin-reservations-unarchive.js'
-import {
-  ADMIN_TOKEN,
-  endpoint,
-  isolatedScope,
-  PREORDER_TOKEN,
-  useAdminEnvironment,
-  type EndpointUnderTest,
-} from './adminTestKit.js'
+import { endpoint, isolatedScope, settleScopes, type EndpointUnderTest } from './adminTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
+import { ADMIN_TOKEN, PREORDER_TOKEN, useApiTokens } from '../helpers/tokens.js'
 
 /** Every endpoint with a body that would succeed (or fail validation) once authenticated. */
 const cases: [string, EndpointUnderTest, 'admin' | 'preorder', unknown][] = [
@@ -43,7 +39,9 @@ const cases: [string, EndpointUnderTest, 'admin' | 'preorder', unknown][] = [
 
 const UNAUTHORIZED = { status: 401, body: { success: false, error: 'Unauthorized' } }
 
-useAdminEnvironment({ tokens: 'eachTest' })
+useBlobsServer({ beforeStop: settleScopes })
+useApiTokens('eachTest')
+useLogCapture()
 
 describe.each(cases)('%s', (_name, target, group) => {
   const own = group === 'admin' ? ADMIN_TOKEN : PREORDER_TOKEN

@@ -11,7 +11,10 @@ import * as reservationsDeleteModule from '../../netlify/functions/admin-reserva
 import * as reservationsListModule from '../../netlify/functions/admin-reservations-list.js'
 import * as reservationsStatusModule from '../../netlify/functions/admin-reservations-status.js'
 import * as reservationsUnarchiveModule from '../../netlify/functions/admin-reservations-unarchive.js'
-import { endpoint, isolatedScope, useAdminEnvironment } from './adminTestKit.js'
+import { endpoint, isolatedScope, settleScopes } from './adminTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
+import { useApiTokens } from '../helpers/tokens.js'
 
 const reservations = {
   archive: endpoint(reservationsArchiveModule, 'preorder'),
@@ -31,7 +34,9 @@ const notify = {
 }
 const OLD = '2020-05-05T05:05:05.000Z'
 
-useAdminEnvironment()
+useBlobsServer({ beforeStop: settleScopes })
+useApiTokens()
+useLogCapture()
 
 function refs(...records: { id: string; productSlug: string }[]) {
   return records.map(({ id, productSlug }) => ({ id, productSlug }))

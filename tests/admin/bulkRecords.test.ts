@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { reservationResource, subscriptionResource } from '../../src/lib/admin/adminResources.js'
 import { runBulkAction } from '../../src/lib/admin/bulkRecords.js'
 import { updateRecordStatus } from '../../src/lib/admin/statusUpdates.js'
@@ -9,14 +9,10 @@ import {
 } from '../../src/lib/storage/repositories.js'
 import { openStore } from '../../src/lib/storage/blobStore.js'
 import type { ProductRecordRef } from '../../src/lib/storage/records.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
 import { reservation, subscription } from './adminTestKit.js'
 
-let blobs: RunningBlobsServer
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-})
-afterAll(() => blobs.stop())
+useBlobsServer()
 
 let stores = 0
 function freshStore() {

@@ -7,9 +7,14 @@ import * as reservationsArchive from '../../netlify/functions/admin-reservations
 import * as reservationsDelete from '../../netlify/functions/admin-reservations-delete.js'
 import * as reservationsStatus from '../../netlify/functions/admin-reservations-status.js'
 import * as reservationsUnarchive from '../../netlify/functions/admin-reservations-unarchive.js'
-import { endpoint, isolatedScope, useAdminEnvironment } from './adminTestKit.js'
+import { endpoint, isolatedScope, settleScopes } from './adminTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
+import { useApiTokens } from '../helpers/tokens.js'
 
-useAdminEnvironment()
+useBlobsServer({ beforeStop: settleScopes })
+useApiTokens()
+useLogCapture()
 
 const resources = [
   {

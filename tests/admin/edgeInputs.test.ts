@@ -10,9 +10,14 @@ import * as reservationsListModule from '../../netlify/functions/admin-reservati
 import * as reservationsStatusModule from '../../netlify/functions/admin-reservations-status.js'
 import * as reservationsUnarchiveModule from '../../netlify/functions/admin-reservations-unarchive.js'
 import { UNUSABLE_ID_MESSAGE } from '../../src/lib/storage/recordIds.js'
-import { endpoint, isolatedScope, useAdminEnvironment } from './adminTestKit.js'
+import { endpoint, isolatedScope, settleScopes } from './adminTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
+import { useApiTokens } from '../helpers/tokens.js'
 
-useAdminEnvironment()
+useBlobsServer({ beforeStop: settleScopes })
+useApiTokens()
+useLogCapture()
 
 const UNUSABLE = {
   'whitespace only': ' ',

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import * as notifyStatusModule from '../../netlify/functions/admin-notify-status.js'
-import { endpoint, isolatedScope, useAdminEnvironment } from './adminTestKit.js'
+import { endpoint, isolatedScope, settleScopes } from './adminTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
+import { useApiTokens } from '../helpers/tokens.js'
 
 const notifyStatus = endpoint(notifyStatusModule, 'admin')
 const MISSING = 'Missing required fields: id, productSlug, status'
 const OLD = '2020-05-05T05:05:05.000Z'
 
-useAdminEnvironment()
+useBlobsServer({ beforeStop: settleScopes })
+useApiTokens()
+useLogCapture()
 
 describe('POST /api/admin-notify-status', () => {
   it('pending -> notified sets notifiedAt to now', async () => {

@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import * as reservationsStatusModule from '../../netlify/functions/admin-reservations-status.js'
 import { RESERVATION_STATUSES } from '../../src/lib/storage/records.js'
-import { endpoint, isolatedScope, useAdminEnvironment } from './adminTestKit.js'
+import { endpoint, isolatedScope, settleScopes } from './adminTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
+import { useApiTokens } from '../helpers/tokens.js'
 
 const reservationsStatus = endpoint(reservationsStatusModule, 'admin')
 const MISSING = 'Missing required fields: id, productSlug, status'
 const OLD = '2020-05-05T05:05:05.000Z'
 
-useAdminEnvironment()
+useBlobsServer({ beforeStop: settleScopes })
+useApiTokens()
+useLogCapture()
 
 const ALLOWED = new Set([
   'pending->confirmed',

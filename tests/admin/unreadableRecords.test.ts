@@ -9,9 +9,14 @@ import * as reservationsDelete from '../../netlify/functions/admin-reservations-
 import * as stats from '../../netlify/functions/admin-stats.js'
 import reservationHandler from '../../netlify/functions/reservation.js'
 import signupHandler from '../../netlify/functions/notify-signup.js'
-import { endpoint, isolatedScope, useAdminEnvironment } from './adminTestKit.js'
+import { endpoint, isolatedScope, settleScopes } from './adminTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
+import { useApiTokens } from '../helpers/tokens.js'
 
-useAdminEnvironment()
+useBlobsServer({ beforeStop: settleScopes })
+useApiTokens()
+useLogCapture()
 
 const PRODUCT = 'hario-v60-dripper'
 const OTHER_PRODUCT = 'hasami-rim-plate'

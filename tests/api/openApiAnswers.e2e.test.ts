@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import { answerValidator } from './openApiValidator.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
 /**
  * Real answers of the running service (Netlify's local emulation, over HTTP) checked against the
@@ -10,7 +11,6 @@ import { answerValidator } from './openApiValidator.js'
  * its success and its main failures.
  */
 
-const TOKEN = 'openapi-e2e-token'
 const SECRET = 'openapi-e2e-secret'
 let service: RunningDevServer
 let check: ReturnType<typeof answerValidator>
@@ -18,7 +18,7 @@ let document: Record<string, any>
 const seen = new Set<string>()
 
 beforeAll(async () => {
-  service = await startDevServer({ ADMIN_API_TOKEN: TOKEN, UNSUBSCRIBE_SECRET: SECRET })
+  service = await startDevServer({ ADMIN_API_TOKEN: ADMIN_TOKEN, UNSUBSCRIBE_SECRET: SECRET })
   document = await (await fetch(`${service.url}/api/openapi.json`)).json()
   check = answerValidator(document)
 })
@@ -62,7 +62,7 @@ async function call(route: string, options: CallOptions = {}) {
   }
 }
 
-const admin = (route: string, body: unknown = {}) => call(route, { body, token: TOKEN })
+const admin = (route: string, body: unknown = {}) => call(route, { body, token: ADMIN_TOKEN })
 
 // why: dozens of requests, each function cold-starting once in the local emulation
 describe('the answers of the running service match /api/openapi.json', () => {
@@ -133,7 +133,9 @@ describe('the answers of the running service match /api/openapi.json', () => {
     async () => {
       expect((await call('/api/admin-stats', { body: {} })).status).toBe(401)
       expect((await admin('/api/admin-stats')).body.stats.reservations.total).toBeGreaterThan(0)
-      expect((await call('/api/admin-stats', { method: 'GET', token: TOKEN })).status).toBe(405)
+      expect((await call('/api/admin-stats', { method: 'GET', token: ADMIN_TOKEN })).status).toBe(
+        405,
+      )
 
       const reservations = await admin('/api/admin-reservations-list', {
         productSlug: 'chasen-takayama',

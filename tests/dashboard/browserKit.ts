@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import type { Browser, ConsoleMessage, Page } from 'playwright-core'
 import { describe, it } from 'vitest'
-import { chromiumPath } from '../helpers/chromium.js'
+import { chromiumPath } from '../../platform/chromium.js'
 
 const CHROMIUM_MISSING = 'Chromium is missing: apt-get update && apt-get install -y chromium'
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..')

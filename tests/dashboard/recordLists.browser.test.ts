@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { launchChromium } from '../helpers/chromium.js'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { launchChromium } from '../../platform/chromium.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import {
   buildDashboard,
   describeInChromium,
@@ -12,9 +12,8 @@ import {
   signIn,
   type PageProblems,
 } from './browserKit.js'
+import { ADMIN_TOKEN, PREORDER_TOKEN } from '../helpers/tokens.js'
 
-const ADMIN = 'dashboard-admin-token'
-const PREORDER = 'dashboard-preorder-token'
 const MAIN = 'chasen-takayama'
 const OTHER = 'kyusu-tokoname'
 const BULK = 'hasami-rim-plate'
@@ -37,7 +36,7 @@ async function setStatus(id: string, productSlug: string, status: string, notes?
   const answer = await server.postJson(
     '/api/admin-reservations-status',
     { id, productSlug, status, ...(notes === undefined ? {} : { notes }) },
-    ADMIN,
+    ADMIN_TOKEN,
   )
   expect(answer.status).toBe(200)
 }
@@ -61,7 +60,10 @@ const mainText = () => page.locator('main').innerText()
 describeInChromium('admin dashboard: reservations in a real browser', () => {
   beforeAll(async () => {
     await buildDashboard()
-    server = await startDevServer({ ADMIN_API_TOKEN: ADMIN, PREORDER_API_TOKEN: PREORDER })
+    server = await startDevServer({
+      ADMIN_API_TOKEN: ADMIN_TOKEN,
+      PREORDER_API_TOKEN: PREORDER_TOKEN,
+    })
     browser = await launchChromium()
     await reserve('山田 花子', MAIN)
     await reserve('佐藤 次郎', MAIN)
@@ -88,9 +90,9 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
   })
 
   it('signs in with the keyboard, keeps the token in sessionStorage only, shows the statistics', async () => {
-    await signIn(page, server.url, ADMIN)
+    await signIn(page, server.url, ADMIN_TOKEN)
     await loaded(page)
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN])
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN_TOKEN])
     expect(await page.evaluate(() => localStorage.length)).toBe(0)
     expect(await mainText()).toContain('合計 30 件（アーカイブを含む）')
   })
@@ -132,7 +134,11 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
   })
 
   it('shows a refused transition (changed elsewhere meanwhile) and the stored status', async () => {
-    const list = await server.postJson('/api/admin-reservations-list', { productSlug: MAIN }, ADMIN)
+    const list = await server.postJson(
+      '/api/admin-reservations-list',
+      { productSlug: MAIN },
+      ADMIN_TOKEN,
+    )
     const jiro = list.body.reservations.find((r: { name: string }) => r.name === '佐藤 次郎')
     await setStatus(jiro.id, MAIN, 'confirmed')
     await setStatus(jiro.id, MAIN, 'fulfilled')
@@ -149,7 +155,11 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     await page.getByLabel('メモ: 山田 花子').fill('土曜日に店頭受け取り')
     await page.getByRole('button', { name: 'メモを保存: 山田 花子' }).click()
     await page.getByText('山田 花子: メモを保存しました。').waitFor()
-    const list = await server.postJson('/api/admin-reservations-list', { productSlug: MAIN }, ADMIN)
+    const list = await server.postJson(
+      '/api/admin-reservations-list',
+      { productSlug: MAIN },
+      ADMIN_TOKEN,
+    )
     const hanako = list.body.reservations.find((r: { name: string }) => r.name === '山田 花子')
     expect(hanako).toMatchObject({ notes: '土曜日に店頭受け取り', status: 'confirmed' })
   })
@@ -178,18 +188,22 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     for (const name of ['一括 一', '一括 二', '一括 三']) {
       await page.getByLabel(`選択: ${name}`).check()
     }
-    const list = await server.postJson('/api/admin-reservations-list', { productSlug: BULK }, ADMIN)
+    const list = await server.postJson(
+      '/api/admin-reservations-list',
+      { productSlug: BULK },
+      ADMIN_TOKEN,
+    )
     const gone = list.body.reservations.find((r: { name: string }) => r.name === '一括 二')
     const removed = await server.postJson(
       '/api/admin/reservations/delete',
       { ids: [{ id: gone.id, productSlug: BULK }] },
-      PREORDER,
+      PREORDER_TOKEN,
     )
     expect(removed.body.deletedCount).toBe(1)
 
     await page.getByRole('button', { name: '選択した項目をアーカイブ' }).click()
     const dialog = page.getByRole('dialog', { name: 'アーカイブ・削除用のトークン' })
-    await dialog.getByLabel('アーカイブ用トークン').fill(PREORDER)
+    await dialog.getByLabel('アーカイブ用トークン').fill(PREORDER_TOKEN)
     await dialog.getByRole('button', { name: '続ける' }).click()
     await page.getByText('2 件の予約をアーカイブしました。').waitFor()
     const failure = page.locator(`.item-errors li[data-id="${gone.id}"]`)
@@ -237,13 +251,13 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     const active = await server.postJson(
       '/api/admin-reservations-list',
       { productSlug: MANY },
-      ADMIN,
+      ADMIN_TOKEN,
     )
     expect(active.body.reservations.map((r: { name: string }) => r.name)).toEqual([lastPage[0]])
     const archived = await server.postJson(
       '/api/admin/reservations/archives/list',
       { productSlug: MANY },
-      PREORDER,
+      PREORDER_TOKEN,
     )
     expect(archived.body.total).toBe(21)
   })
@@ -270,7 +284,7 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
       .getByRole('alert')
       .filter({ hasText: 'アーカイブ用トークンが正しくありません。' })
       .waitFor()
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN])
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN_TOKEN])
   })
 
   it('signs out with a message when the admin token stops being accepted', async () => {
@@ -280,7 +294,7 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
       .getByText('トークンが受け付けられませんでした。もう一度サインインしてください。')
       .waitFor()
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
-    await signIn(page, server.url, ADMIN)
+    await signIn(page, server.url, ADMIN_TOKEN)
   })
 
   it('signs out: the tokens are gone', async () => {

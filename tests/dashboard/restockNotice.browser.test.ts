@@ -1,13 +1,13 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { launchChromium } from '../helpers/chromium.js'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { launchChromium } from '../../platform/chromium.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import {
   startRecordingServer,
   type RecordedReply,
   type RecordedRequest,
   type RecordingServer,
-} from '../helpers/recordingServer.js'
+} from '../../platform/recordingServer.js'
 import {
   buildDashboard,
   describeInChromium,
@@ -16,8 +16,8 @@ import {
   openRoute,
   signIn,
 } from './browserKit.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
-const ADMIN = 'dashboard-notice-token'
 const PRODUCT = 'hario-v60-dripper'
 const PRODUCT_TITLE = 'HARIO V60 透過ドリッパー 02 セラミック ホワイト'
 const REJECTED = 'bounce@example.jp'
@@ -59,7 +59,7 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
     resend = await startRecordingServer()
     resend.reply = resendReply
     server = await startDevServer({
-      ADMIN_API_TOKEN: ADMIN,
+      ADMIN_API_TOKEN: ADMIN_TOKEN,
       PREORDER_API_TOKEN: '',
       RESEND_API_KEY: 're_dashboard_test',
       RESEND_FROM_EMAIL: 'Shop <shop@example.jp>',
@@ -73,7 +73,7 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
       expect(answer.status).toBe(200)
     }
     ;({ page } = await openPage(browser))
-    await signIn(page, server.url, ADMIN)
+    await signIn(page, server.url, ADMIN_TOKEN)
   })
   afterAll(async () => {
     await browser?.close()
@@ -106,12 +106,20 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
     await dialog.getByRole('button', { name: '12 人に送信する' }).click()
 
     const progress = page.locator('.progress')
-    const states = new Set<string>()
+    // why: every state the page shows on the way, in order; bounded by a number of polls (at
+    // most ~25 s) so that a delivery that never ends fails here with what it showed
+    const states: string[] = []
     await progress.locator('[data-field="state"]').waitFor()
-    while (!states.has('配信完了')) {
-      states.add(await progress.locator('[data-field="state"]').innerText())
-      await page.waitForTimeout(100)
+    for (let poll = 0; poll < 250 && states.at(-1) !== '配信完了'; poll++) {
+      const state = await progress.locator('[data-field="state"]').innerText()
+      if (state !== states.at(-1)) states.push(state)
+      if (state !== '配信完了') await page.waitForTimeout(100)
     }
+    // the progress only moves forward: queued → delivering → done, each step possibly unseen
+    expect(states.at(-1)).toBe('配信完了')
+    expect(states).toEqual(
+      ['待機中', '配信中', '配信完了'].filter((known) => states.includes(known)),
+    )
     expect(await progress.locator('[data-field="recipients"]').innerText()).toBe('12 人')
     expect(await progress.locator('[data-field="sent"]').innerText()).toBe('11 人')
     expect(await progress.locator('[data-field="failed"]').innerText()).toBe('1 人')
@@ -156,14 +164,18 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
     expect(await control.inputValue()).toBe('pending')
     await control.selectOption('unsubscribed')
     await page.getByText(`${REJECTED}: ステータスを「配信停止」に変更しました。`).waitFor()
-    const stored = await server.postJson('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)
+    const stored = await server.postJson(
+      '/api/admin-notify-list',
+      { productSlug: PRODUCT },
+      ADMIN_TOKEN,
+    )
     const bounced = stored.body.subscriptions.find((s: { email: string }) => s.email === REJECTED)
     expect(bounced.status).toBe('unsubscribed')
   })
 
   it.each([1280, 375])('shows no console error on any view at %i px', async (width) => {
     const fresh = await openPage(browser, width)
-    await signIn(fresh.page, server.url, ADMIN)
+    await signIn(fresh.page, server.url, ADMIN_TOKEN)
     for (const hash of [
       '#/overview',
       '#/reservations',

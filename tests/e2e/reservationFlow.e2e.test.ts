@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
+import { ADMIN_TOKEN, PREORDER_TOKEN } from '../helpers/tokens.js'
 
-const ADMIN = 'e2e-admin-token'
-const PREORDER = 'e2e-preorder-token'
 let server: RunningDevServer
 
 beforeAll(async () => {
-  server = await startDevServer({ ADMIN_API_TOKEN: ADMIN, PREORDER_API_TOKEN: PREORDER })
+  server = await startDevServer({
+    ADMIN_API_TOKEN: ADMIN_TOKEN,
+    PREORDER_API_TOKEN: PREORDER_TOKEN,
+  })
 })
 afterAll(async () => server?.stop())
 
@@ -28,7 +30,7 @@ describe('a reservation, end to end over HTTP', () => {
     const listed = await server.postJson(
       '/api/admin-reservations-list',
       { productSlug: 'kyusu-tokoname' },
-      ADMIN,
+      ADMIN_TOKEN,
     )
     expect(listed.status).toBe(200)
     const mine = listed.body.reservations.find((r: { id: string }) => r.id === id)
@@ -45,7 +47,7 @@ describe('a reservation, end to end over HTTP', () => {
     const confirmed = await server.postJson(
       '/api/admin-reservations-status',
       { id, productSlug: 'kyusu-tokoname', status: 'confirmed', notes: '店頭受け取り' },
-      ADMIN,
+      ADMIN_TOKEN,
     )
     expect(confirmed.status).toBe(200)
     expect(confirmed.body.reservation).toMatchObject({ status: 'confirmed', notes: '店頭受け取り' })
@@ -54,18 +56,18 @@ describe('a reservation, end to end over HTTP', () => {
     const archived = await server.postJson(
       '/api/admin/reservations/archive',
       { ids: [{ id, productSlug: 'kyusu-tokoname' }] },
-      PREORDER,
+      PREORDER_TOKEN,
     )
     expect(archived.status).toBe(200)
     expect(archived.body).toMatchObject({ success: true, archivedCount: 1, archivedIds: [id] })
 
-    const active = await server.postJson('/api/admin-reservations-list', {}, ADMIN)
+    const active = await server.postJson('/api/admin-reservations-list', {}, ADMIN_TOKEN)
     expect(active.body.reservations.some((r: { id: string }) => r.id === id)).toBe(false)
 
     const archive = await server.postJson(
       '/api/admin/reservations/archives/list',
       { productSlug: 'kyusu-tokoname', pageSize: 100 },
-      PREORDER,
+      PREORDER_TOKEN,
     )
     expect(archive.status).toBe(200)
     const found = archive.body.reservations.find((r: { id: string }) => r.id === id)
@@ -112,7 +114,7 @@ describe('a reservation, end to end over HTTP', () => {
     const listed = await server.postJson(
       '/api/admin-reservations-list',
       { productSlug: product },
-      ADMIN,
+      ADMIN_TOKEN,
     )
     expect(listed.status).toBe(200)
     const listedIds = listed.body.reservations.map((r: { id: string }) => r.id)

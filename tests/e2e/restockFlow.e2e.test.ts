@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
-const ADMIN = 'e2e-admin-token'
 const PRODUCT = 'nambu-tekki-kettle'
 let server: RunningDevServer
 let resend: RecordingServer
@@ -10,7 +10,7 @@ let resend: RecordingServer
 beforeAll(async () => {
   resend = await startRecordingServer()
   server = await startDevServer({
-    ADMIN_API_TOKEN: ADMIN,
+    ADMIN_API_TOKEN: ADMIN_TOKEN,
     PREORDER_API_TOKEN: '',
     RESEND_API_KEY: 're_test_key',
     RESEND_FROM_EMAIL: 'shop@example.jp',
@@ -49,7 +49,7 @@ describe('a restock notification, end to end over HTTP', () => {
     const listed = await server.postJson(
       '/api/admin-notify-list',
       { productSlug: PRODUCT, status: 'pending' },
-      ADMIN,
+      ADMIN_TOKEN,
     )
     expect(listed.body.subscriptions.map((s: { id: string }) => s.id)).toContain(id)
 
@@ -60,7 +60,7 @@ describe('a restock notification, end to end over HTTP', () => {
         emailTitle: '南部鉄器の鉄瓶が再入荷しました',
         emailBody: 'お待たせしました。',
       },
-      ADMIN,
+      ADMIN_TOKEN,
     )
     expect(sent.status).toBe(200)
     expect(sent.body).toMatchObject({
@@ -74,7 +74,7 @@ describe('a restock notification, end to end over HTTP', () => {
       const notified = await server.postJson(
         '/api/admin-notify-list',
         { productSlug: PRODUCT },
-        ADMIN,
+        ADMIN_TOKEN,
       )
       subscription = notified.body.subscriptions.find((s: { id: string }) => s.id === id)
       if (subscription?.status !== 'notified') await new Promise((r) => setTimeout(r, 500))
@@ -97,7 +97,7 @@ describe('a restock notification, end to end over HTTP', () => {
     const stillNotified = await server.postJson(
       '/api/admin-notify-list',
       { productSlug: PRODUCT },
-      ADMIN,
+      ADMIN_TOKEN,
     )
     expect(stillNotified.body.subscriptions.find((s: { id: string }) => s.id === id).status).toBe(
       'notified',
@@ -109,7 +109,11 @@ describe('a restock notification, end to end over HTTP', () => {
       body: 'List-Unsubscribe=One-Click',
     })
     expect(oneClick.status).toBe(200)
-    const after = await server.postJson('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)
+    const after = await server.postJson(
+      '/api/admin-notify-list',
+      { productSlug: PRODUCT },
+      ADMIN_TOKEN,
+    )
     expect(after.body.subscriptions.find((s: { id: string }) => s.id === id).status).toBe(
       'unsubscribed',
     )

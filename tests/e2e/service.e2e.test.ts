@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
-const TOKEN = 'e2e-admin-token'
 let server: RunningDevServer
 
 beforeAll(async () => {
-  server = await startDevServer({ ADMIN_API_TOKEN: TOKEN, PREORDER_API_TOKEN: '' })
+  server = await startDevServer({ ADMIN_API_TOKEN: ADMIN_TOKEN, PREORDER_API_TOKEN: '' })
 })
 afterAll(async () => server?.stop())
 
@@ -13,7 +13,7 @@ describe('admin-stats over HTTP through the local Netlify emulation', () => {
   it('answers the stats with the token', async () => {
     const response = await fetch(`${server.url}/api/admin-stats`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${TOKEN}` },
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
     })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
@@ -65,7 +65,7 @@ describe('search over HTTP', () => {
 
 describe('Content-Type is not enforced (docs/decisions-local.md)', () => {
   async function post(path: string, body: string, type: string | null) {
-    const headers: Record<string, string> = { Authorization: `Bearer ${TOKEN}` }
+    const headers: Record<string, string> = { Authorization: `Bearer ${ADMIN_TOKEN}` }
     if (type) headers['Content-Type'] = type
     const response = await fetch(`${server.url}${path}`, {
       method: 'POST',
@@ -106,7 +106,7 @@ describe('ids that cannot name a record over HTTP', () => {
     const answer = await server.postJson(
       '/api/admin/reservations/delete',
       { ids: [{ id: ' ', productSlug: 'chasen-takayama' }] },
-      TOKEN,
+      ADMIN_TOKEN,
     )
     expect(answer).toEqual({
       status: 400,

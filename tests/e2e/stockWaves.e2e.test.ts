@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stockSignature } from '../../src/lib/stock/stockSignature.js'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 
 const ADMIN = 'e2e-stock-admin-token'
 const SECRET = 'e2e-stock-webhook-secret'

@@ -3,19 +3,16 @@ import notifySignup from '../../netlify/functions/notify-signup.js'
 import reservation from '../../netlify/functions/reservation.js'
 import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import { fakeContext } from '../helpers/context.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import {
-  clearOutbound,
-  eventsOf,
-  logText,
-  pointOutboundAt,
-  TEXTS,
-  useFormEnvironment,
-} from './formTestKit.js'
+import { clearOutbound, pointOutboundAt, TEXTS } from './formTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { eventsOf, logText, useLogCapture } from '../helpers/logs.js'
 
 const PRODUCT = 'chasen-takayama'
-const { logs } = useFormEnvironment()
+useBlobsServer()
+beforeAll(clearOutbound)
+const logs = useLogCapture()
 let outbound: RecordingServer
 beforeAll(async () => {
   outbound = await startRecordingServer()

@@ -1,14 +1,18 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import handler from '../../netlify/functions/reservation.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import { eventsOf, TEXTS, useFormEnvironment } from './formTestKit.js'
+import { clearOutbound, TEXTS } from './formTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { eventsOf, useLogCapture } from '../helpers/logs.js'
 
 /** What a reservation name may hold (docs/decisions-local.md, "name"). */
 
 const PRODUCT = 'chasen-takayama'
-const { logs } = useFormEnvironment()
+useBlobsServer()
+beforeAll(clearOutbound)
+const logs = useLogCapture()
 
 const NAME_BIDI = 'お名前に文字の表示方向を変える制御文字は使用できません。'
 const NAME_BROKEN = 'お名前に読み取れない文字が含まれています。入力し直してください。'

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import handler from '../../netlify/functions/notify-signup.js'
 import { signupClaimKey as claimKey } from '../../src/lib/subscriptions/notifySignup.js'
 import { CLAIM_WRITE_GRACE_MS } from '../../src/lib/storage/recordClaims.js'
@@ -8,14 +8,18 @@ import { openRepositories } from '../../src/lib/storage/repositories.js'
 import { blobsContextFor } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import { catalogueProduct, eventsOf, TEXTS, useFormEnvironment } from './formTestKit.js'
+import { catalogueProduct, clearOutbound, TEXTS } from './formTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { eventsOf, useLogCapture } from '../helpers/logs.js'
 
 const PATH = '/api/notify-signup'
 /** Products of the real catalogue (content/products). */
 const PRODUCT = 'chasen-takayama'
 const OTHER_PRODUCT = 'kyusu-tokoname'
 const CROWD_PRODUCT = 'nambu-tekki-kettle'
-const { logs } = useFormEnvironment()
+useBlobsServer()
+beforeAll(clearOutbound)
+const logs = useLogCapture()
 
 async function signup(body: unknown) {
   const context = fakeContext()

@@ -4,12 +4,16 @@ import { openRepositories } from '../../src/lib/storage/repositories.js'
 import { blobsContextFor } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import { catalogueProduct, eventsOf, TEXTS, useFormEnvironment } from './formTestKit.js'
+import { catalogueProduct, clearOutbound, TEXTS } from './formTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { eventsOf, useLogCapture } from '../helpers/logs.js'
 
 const PATH = '/api/reservation'
 /** A product of the real catalogue (content/products). */
 const PRODUCT = 'chasen-takayama'
-const { logs } = useFormEnvironment()
+useBlobsServer()
+beforeAll(clearOutbound)
+const logs = useLogCapture()
 beforeAll(() => {
   process.env.ADMIN_API_TOKEN = 'admin-token'
 })

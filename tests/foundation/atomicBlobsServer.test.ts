@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AtomicBlobsServer } from '../../scripts/atomicBlobsServer.js'
+import { AtomicBlobsServer } from '../../platform/atomicBlobsServer.js'
 
 const WRITERS = 200
 const ROUNDS = 5

@@ -6,9 +6,7 @@ import { jsonResponse } from '../../src/lib/http/response.js'
 import { RecordUpdateConflictError } from '../../src/lib/storage/recordCollection.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-
-const ADMIN = 'admin-secret-token'
-const PREORDER = 'preorder-secret-token'
+import { ADMIN_TOKEN, PREORDER_TOKEN } from '../helpers/tokens.js'
 
 const echo = defineEndpoint({
   methods: ['POST'],
@@ -38,8 +36,8 @@ const publicEcho = defineEndpoint({
 
 let logs: string[]
 beforeEach(() => {
-  process.env.ADMIN_API_TOKEN = ADMIN
-  process.env.PREORDER_API_TOKEN = PREORDER
+  process.env.ADMIN_API_TOKEN = ADMIN_TOKEN
+  process.env.PREORDER_API_TOKEN = PREORDER_TOKEN
   delete process.env.ADMIN_ALLOWED_ORIGINS
   logs = []
   const capture = (...args: unknown[]) => void logs.push(args.join(' '))
@@ -54,7 +52,10 @@ async function call(handler: typeof echo, req: Request) {
 
 describe('method and content type', () => {
   it('answers a wrong method with 405, Allow and the JSON error', async () => {
-    const res = await call(echo, jsonRequest('/x', undefined, { method: 'GET', token: ADMIN }))
+    const res = await call(
+      echo,
+      jsonRequest('/x', undefined, { method: 'GET', token: ADMIN_TOKEN }),
+    )
     expect(res.status).toBe(405)
     expect(res.headers.get('allow')).toBe('POST, OPTIONS')
     expect(res.body).toEqual({ success: false, error: 'Method not allowed' })
@@ -62,7 +63,7 @@ describe('method and content type', () => {
   })
 
   it('answers every success as JSON with charset and the request id', async () => {
-    const res = await call(echo, jsonRequest('/x', { name: 'a' }, { token: ADMIN }))
+    const res = await call(echo, jsonRequest('/x', { name: 'a' }, { token: ADMIN_TOKEN }))
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ success: true, name: 'a' })
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
@@ -72,19 +73,19 @@ describe('method and content type', () => {
 
 describe('body parsing (D8)', () => {
   it('refuses malformed JSON', async () => {
-    const res = await call(echo, jsonRequest('/x', '{"name":', { token: ADMIN }))
+    const res = await call(echo, jsonRequest('/x', '{"name":', { token: ADMIN_TOKEN }))
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ success: false, error: 'Invalid JSON body' })
   })
 
   it.each([['[1,2]'], ['"text"'], ['42'], ['null']])('refuses non-object JSON %s', async (raw) => {
-    const res = await call(echo, jsonRequest('/x', raw, { token: ADMIN }))
+    const res = await call(echo, jsonRequest('/x', raw, { token: ADMIN_TOKEN }))
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ success: false, error: 'Request body must be a JSON object' })
   })
 
   it('treats an empty admin body as {}', async () => {
-    const res = await call(echo, jsonRequest('/x', undefined, { token: ADMIN }))
+    const res = await call(echo, jsonRequest('/x', undefined, { token: ADMIN_TOKEN }))
     expect(res.status).toBe(400)
     expect(res.body.error).toBe('name is required')
   })
@@ -97,7 +98,7 @@ describe('body parsing (D8)', () => {
 
   it('refuses a body over 100 KB with 413, declared or streamed', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(100 * 1024) })
-    const declared = await call(echo, jsonRequest('/x', big, { token: ADMIN }))
+    const declared = await call(echo, jsonRequest('/x', big, { token: ADMIN_TOKEN }))
     expect(declared.status).toBe(413)
     expect(declared.body).toEqual({ success: false, error: 'Request body too large' })
 
@@ -111,7 +112,7 @@ describe('body parsing (D8)', () => {
     })
     const streamed = new Request('http://localhost/x', {
       method: 'POST',
-      headers: { Authorization: `Bearer ${ADMIN}` },
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
       body: stream,
       duplex: 'half',
     } as RequestInit)
@@ -122,7 +123,7 @@ describe('body parsing (D8)', () => {
 
   it('accepts a body just under the limit', async () => {
     const body = JSON.stringify({ name: 'x'.repeat(100 * 1024 - 20) })
-    const res = await call(echo, jsonRequest('/x', body, { token: ADMIN }))
+    const res = await call(echo, jsonRequest('/x', body, { token: ADMIN_TOKEN }))
     expect(res.status).toBe(200)
   })
 })
@@ -131,8 +132,8 @@ describe('authentication (§5, D7)', () => {
   it.each([
     ['no header', {}],
     ['a wrong token', { Authorization: 'Bearer nope' }],
-    ['another scheme', { Authorization: `Basic ${ADMIN}` }],
-    ['the other group token', { Authorization: `Bearer ${PREORDER}` }],
+    ['another scheme', { Authorization: `Basic ${ADMIN_TOKEN}` }],
+    ['the other group token', { Authorization: `Bearer ${PREORDER_TOKEN}` }],
   ])('refuses %s with 401 Unauthorized', async (_label, headers) => {
     const res = await call(echo, jsonRequest('/x', { name: 'a' }, { headers }))
     expect(res.status).toBe(401)
@@ -145,18 +146,24 @@ describe('authentication (§5, D7)', () => {
   })
 
   it('accepts each group its own token only', async () => {
-    expect((await call(preorderEcho, jsonRequest('/x', {}, { token: PREORDER }))).status).toBe(200)
-    expect((await call(preorderEcho, jsonRequest('/x', {}, { token: ADMIN }))).status).toBe(401)
+    expect(
+      (await call(preorderEcho, jsonRequest('/x', {}, { token: PREORDER_TOKEN }))).status,
+    ).toBe(200)
+    expect((await call(preorderEcho, jsonRequest('/x', {}, { token: ADMIN_TOKEN }))).status).toBe(
+      401,
+    )
   })
 
   it('falls back to the other group token when a group variable is unset', async () => {
     delete process.env.PREORDER_API_TOKEN
-    expect((await call(preorderEcho, jsonRequest('/x', {}, { token: ADMIN }))).status).toBe(200)
-    process.env.PREORDER_API_TOKEN = PREORDER
-    process.env.ADMIN_API_TOKEN = ''
-    expect((await call(echo, jsonRequest('/x', { name: 'a' }, { token: PREORDER }))).status).toBe(
+    expect((await call(preorderEcho, jsonRequest('/x', {}, { token: ADMIN_TOKEN }))).status).toBe(
       200,
     )
+    process.env.PREORDER_API_TOKEN = PREORDER_TOKEN
+    process.env.ADMIN_API_TOKEN = ''
+    expect(
+      (await call(echo, jsonRequest('/x', { name: 'a' }, { token: PREORDER_TOKEN }))).status,
+    ).toBe(200)
   })
 
   it('fails closed with one clear log line when no token is configured', async () => {
@@ -172,9 +179,9 @@ describe('authentication (§5, D7)', () => {
 
   it('never logs the token', async () => {
     await call(echo, jsonRequest('/x', { name: 'a' }, { token: 'wrong-guess-123' }))
-    await call(echo, jsonRequest('/x', { name: 'a' }, { token: ADMIN }))
+    await call(echo, jsonRequest('/x', { name: 'a' }, { token: ADMIN_TOKEN }))
     expect(logs.join('\n')).not.toContain('wrong-guess-123')
-    expect(logs.join('\n')).not.toContain(ADMIN)
+    expect(logs.join('\n')).not.toContain(ADMIN_TOKEN)
   })
 })
 
@@ -206,7 +213,7 @@ describe('errors', () => {
         throw new TypeError('boom')
       },
     })
-    const res = await call(failing, jsonRequest('/x', {}, { token: ADMIN }))
+    const res = await call(failing, jsonRequest('/x', {}, { token: ADMIN_TOKEN }))
     expect(res.status).toBe(500)
     expect(res.body).toEqual({ success: false, error: 'Internal server error' })
   })
@@ -220,7 +227,7 @@ describe('errors', () => {
         throw new RecordUpdateConflictError('reservations/mug/res_1', 5)
       },
     })
-    const res = await call(contested, jsonRequest('/x', {}, { token: ADMIN }))
+    const res = await call(contested, jsonRequest('/x', {}, { token: ADMIN_TOKEN }))
     expect(res.status).toBe(409)
     expect(res.body).toEqual({
       success: false,
@@ -249,7 +256,7 @@ describe('CORS (D8)', () => {
       jsonRequest(
         '/x',
         { name: 'a' },
-        { token: ADMIN, headers: { Origin: 'https://admin.example' } },
+        { token: ADMIN_TOKEN, headers: { Origin: 'https://admin.example' } },
       ),
       fakeContext(),
     )
@@ -259,7 +266,7 @@ describe('CORS (D8)', () => {
       jsonRequest(
         '/x',
         { name: 'a' },
-        { token: ADMIN, headers: { Origin: 'https://evil.example' } },
+        { token: ADMIN_TOKEN, headers: { Origin: 'https://evil.example' } },
       ),
       fakeContext(),
     )

@@ -12,24 +12,23 @@ import { mapWithConcurrency } from '../../src/lib/concurrency.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
+import { ADMIN_TOKEN, PREORDER_TOKEN } from '../helpers/tokens.js'
 
 /**
  * Every function as Netlify ships it: netlify.toml read by Netlify's config reader, all functions
  * packaged in one `zipFunctions` call of @netlify/zip-it-and-ship-it (as a Netlify build does),
  * each archive unzipped and invoked in its own Node process through the entry point Netlify
- * generated (tests/helpers/packagedFunctionRunner.mjs), with the Blobs context handed over as the
+ * generated (platform/packagedFunctionRunner.mjs), with the Blobs context handed over as the
  * platform hands it over. Writes must land in the Blobs server, in the deploy preview's own store.
  */
 
 const run = promisify(execFile)
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
-const RUNNER = path.join(repoRoot, 'tests/helpers/packagedFunctionRunner.mjs')
+const RUNNER = path.join(repoRoot, 'platform/packagedFunctionRunner.mjs')
 const SITE = 'https://deploy-preview-3--shop-example.netlify.app'
 const DEPLOY_CONTEXT = 'deploy-preview'
-const ADMIN = 'packaged-admin-token'
-const PREORDER = 'packaged-preorder-token'
 const RESERVED = 'chasen-takayama'
 const WAITED_FOR = 'hario-v60-dripper'
 
@@ -56,7 +55,7 @@ interface Packaged {
   entry: string
 }
 
-let blobs: RunningBlobsServer
+const blobs = useBlobsServer()
 let out: string
 let packaged: Map<string, Packaged>
 let written: { reservationId: string; subscriptionId: string; notificationId: string } | null = null
@@ -115,8 +114,8 @@ async function invoke(name: string, requests: PackagedRequest[]): Promise<Packag
   // why: only what Netlify would set; the Blobs context must come from the invocation
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
-    ADMIN_API_TOKEN: ADMIN,
-    PREORDER_API_TOKEN: PREORDER,
+    ADMIN_API_TOKEN: ADMIN_TOKEN,
+    PREORDER_API_TOKEN: PREORDER_TOKEN,
     UNSUBSCRIBE_SECRET: 'packaged-unsubscribe-secret',
     URL: 'https://shop-example.netlify.app',
     SITE_URL: 'https://shop.example',
@@ -140,13 +139,11 @@ async function invoke(name: string, requests: PackagedRequest[]): Promise<Packag
 }
 
 beforeAll(async () => {
-  blobs = await startBlobsServer()
   out = await mkdtemp(path.join(tmpdir(), 'packaged-all-'))
   packaged = await packageEverything()
 }, 300_000)
 
 afterAll(async () => {
-  await blobs?.stop()
   if (out) await rm(out, { recursive: true, force: true })
 })
 
@@ -185,7 +182,7 @@ describe('every function, packaged by Netlify and invoked through its entry poin
       {
         method: 'POST',
         path: '/api/admin/notify/send',
-        token: ADMIN,
+        token: ADMIN_TOKEN,
         body: { productSlug: WAITED_FOR, emailTitle: '再入荷', emailBody: '入荷しました。' },
       },
     ])
@@ -224,42 +221,42 @@ describe('every function, packaged by Netlify and invoked through its entry poin
       'admin-reservations-list': {
         method: 'POST',
         path: '/api/admin-reservations-list',
-        token: ADMIN,
+        token: ADMIN_TOKEN,
         body: { productSlug: RESERVED },
         expect: (answer) => expect(answer.body).toContain(reservationId),
       },
       'admin-notify-list': {
         method: 'POST',
         path: '/api/admin-notify-list',
-        token: ADMIN,
+        token: ADMIN_TOKEN,
         body: { productSlug: WAITED_FOR },
         expect: (answer) => expect(answer.body).toContain(subscriptionId),
       },
       'admin-reservations-status': {
         method: 'POST',
         path: '/api/admin-reservations-status',
-        token: ADMIN,
+        token: ADMIN_TOKEN,
         body: { id: reservationId, productSlug: RESERVED, status: 'confirmed' },
         expect: (answer) => expect(answer.json.success).toBe(true),
       },
       'admin-notify-status': {
         method: 'POST',
         path: '/api/admin-notify-status',
-        token: ADMIN,
+        token: ADMIN_TOKEN,
         body: { id: 'ntf_1-missing', productSlug: WAITED_FOR, status: 'notified' },
         expect: (answer) => expect(answer.json.error).toBe('Subscription not found'),
       },
       'admin-stats': {
         method: 'POST',
         path: '/api/admin-stats',
-        token: ADMIN,
+        token: ADMIN_TOKEN,
         body: {},
         expect: (answer) => expect(answer.json.stats.reservations.total).toBe(1),
       },
       'admin-notify-resume': {
         method: 'POST',
         path: '/api/admin/notify/resume',
-        token: ADMIN,
+        token: ADMIN_TOKEN,
         body: { notificationId },
         expect: (answer) =>
           expect(answer.json).toMatchObject({ deliveryState: 'complete', started: false }),
@@ -320,7 +317,7 @@ describe('every function, packaged by Netlify and invoked through its entry poin
       {
         method: 'POST',
         path: '/api/admin/notify/archive',
-        token: PREORDER,
+        token: PREORDER_TOKEN,
         body: { ids: [{ id: subscriptionId, productSlug: WAITED_FOR }] },
       },
     ])

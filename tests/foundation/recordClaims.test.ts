@@ -1,6 +1,6 @@
 import type { Store } from '@netlify/blobs'
 import { getStore } from '@netlify/blobs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   claimAndCreate,
   claimRecord,
@@ -8,13 +8,9 @@ import {
   type ClaimedCreateOptions,
   type HolderState,
 } from '../../src/lib/storage/recordClaims.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
 
-let blobs: RunningBlobsServer
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-})
-afterAll(() => blobs.stop())
+useBlobsServer()
 
 const KEY = 'claims/product/pair'
 let counter = 0

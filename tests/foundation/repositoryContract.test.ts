@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { getStore, type Store } from '@netlify/blobs'
 import {
   clearInstanceSnapshots,
@@ -16,7 +16,7 @@ import type {
   NotifySubscription,
   Reservation,
 } from '../../src/lib/storage/records.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
 
 /**
  * One contract, run against every repository (unstorage style): what any record repository must
@@ -94,11 +94,7 @@ function newStore(prefix: string): Store {
   return store
 }
 
-let server: RunningBlobsServer
-beforeAll(async () => {
-  server = await startBlobsServer()
-})
-afterAll(async () => server.stop())
+const server = useBlobsServer()
 
 function runContract<T extends { id: string }, Ref>(testCase: RepositoryCase<T, Ref>) {
   describe(testCase.name, () => {

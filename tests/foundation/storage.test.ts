@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { getStore } from '@netlify/blobs'
 import { openStore, storeNameFor } from '../../src/lib/storage/blobStore.js'
 import { ChangeJournal } from '../../src/lib/storage/listing/changeJournal.js'
 import { clearInstanceSnapshots } from '../../src/lib/storage/recordCollection.js'
 import type { Reservation } from '../../src/lib/storage/records.js'
 import { reservationRepository } from '../../src/lib/storage/repositories.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
 
-let server: RunningBlobsServer
-beforeAll(async () => {
-  server = await startBlobsServer()
-})
-afterAll(async () => server.stop())
+useBlobsServer()
 
 function reservation(productSlug = 'kyusu-tokoname'): Reservation {
   return {

@@ -8,9 +8,11 @@ import {
   startRecordingServer,
   type RecordedRequest,
   type RecordingServer,
-} from '../helpers/recordingServer.js'
+} from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import { catalogueProduct, pointOutboundAt, useFormEnvironment } from '../forms/formTestKit.js'
+import { catalogueProduct, clearOutbound, pointOutboundAt } from '../forms/formTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { useLogCapture } from '../helpers/logs.js'
 
 /**
  * Links in messages point at the deploy that sent them (D1, docs/architecture.md "Links in
@@ -58,7 +60,9 @@ describe('publicBaseUrl', () => {
 
 describe('the public forms link to the deploy that answered', () => {
   let server: RecordingServer
-  useFormEnvironment()
+  useBlobsServer()
+  beforeAll(clearOutbound)
+  useLogCapture()
 
   beforeAll(async () => {
     server = await startRecordingServer()

@@ -7,17 +7,17 @@ import {
   startRecordingServer,
   type RecordedRequest,
   type RecordingServer,
-} from '../helpers/recordingServer.js'
+} from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import {
   catalogueProduct,
-  eventsOf,
+  clearOutbound,
   FROM_EMAIL,
-  logText,
   pointOutboundAt,
   SECRETS,
-  useFormEnvironment,
 } from '../forms/formTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { eventsOf, logText, useLogCapture } from '../helpers/logs.js'
 
 /**
  * The outbound side of the two public forms (§6, D10), against a local server standing in for
@@ -29,7 +29,9 @@ const SITE = 'https://shop.example'
 const RESERVED = catalogueProduct('chasen-takayama')
 const WAITED_FOR = catalogueProduct('hario-v60-dripper')
 let server: RecordingServer
-const { logs } = useFormEnvironment()
+useBlobsServer()
+beforeAll(clearOutbound)
+const logs = useLogCapture()
 
 beforeAll(async () => {
   server = await startRecordingServer()

@@ -11,8 +11,8 @@ import {
   defaultReply,
   startRecordingServer,
   type RecordingServer,
-} from '../helpers/recordingServer.js'
-import { eventsOf, logText, useLogCapture } from '../forms/formTestKit.js'
+} from '../../platform/recordingServer.js'
+import { eventsOf, logText, useLogCapture } from '../helpers/logs.js'
 
 const HOOK_SECRET = 'T000/B000/HOOK-SECRET'
 const API_KEY = 're_unit_SECRET'

@@ -14,25 +14,25 @@ import {
   startRecordingServer,
   type RecordedRequest,
   type RecordingServer,
-} from '../helpers/recordingServer.js'
+} from '../../platform/recordingServer.js'
 import {
   FROM,
   fakeClock,
   freshProduct,
   resendReply,
   SECRET,
-  useRestockEnvironment,
+  useRestockSettings,
 } from './restockTestKit.js'
 
 export const SITE = 'https://shop.example.test'
 const CALL_TIMEOUT_MS = 300
 
 /**
- * Delivery tests' world: `useRestockEnvironment()` plus a recording Resend stand-in
+ * Delivery tests' world: `useRestockSettings()` plus a recording Resend stand-in
  * (RESEND_BASE_URL), started once per test file; the recorded requests are cleared before every test.
  */
 export function useDeliveryHarness() {
-  const environment = useRestockEnvironment()
+  const environment = useRestockSettings()
   const harness = {
     resend: null as unknown as RecordingServer,
     get repositories(): Repositories {

@@ -6,16 +6,10 @@ import { openDeliveryJobStore } from '../../src/lib/restock/deliveryJobStore.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import {
-  ADMIN_TOKEN,
-  callSendEndpoint,
-  freshProduct,
-  PREORDER_TOKEN,
-  seedMany,
-  useSendEnvironment,
-} from './restockTestKit.js'
+import { callSendEndpoint, freshProduct, seedMany, useSendSettings } from './restockTestKit.js'
+import { ADMIN_TOKEN, PREORDER_TOKEN } from '../helpers/tokens.js'
 
-const restock = useSendEnvironment()
+const restock = useSendSettings()
 const PATH = '/api/admin/notify/history'
 
 async function callHistory(body: unknown, token: string | null = ADMIN_TOKEN) {

@@ -1,17 +1,18 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Context } from '@netlify/functions'
-import { afterAll, beforeAll, beforeEach, vi } from 'vitest'
+import { beforeEach } from 'vitest'
 import sendModule from '../../netlify/functions/admin-notify-send.js'
 import { mapWithConcurrency } from '../../src/lib/concurrency.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
-import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import type { Repositories } from '../../src/lib/storage/repositories.js'
+import { useBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
-import type { RecordedReply, RecordedRequest } from '../helpers/recordingServer.js'
+import type { RecordedReply, RecordedRequest } from '../../platform/recordingServer.js'
+import { useLogCapture } from '../helpers/logs.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
+import { ADMIN_TOKEN, useApiTokens } from '../helpers/tokens.js'
 
-export const ADMIN_TOKEN = 'restock-admin-token'
 export const SECRET = 'restock-unsubscribe-secret'
 export const FROM = 'Shop <shop@example.test>'
 export const PRODUCT = 'hario-v60-dripper'
@@ -139,46 +140,20 @@ export async function startSite(
   return site
 }
 
-/** Keeps JSON log lines out of the test output; returns the spies to inspect them. */
-export function captureLogs() {
-  return {
-    info: vi.spyOn(console, 'log').mockImplementation(() => undefined),
-    error: vi.spyOn(console, 'error').mockImplementation(() => undefined),
-  }
-}
-
 /**
- * A restock test file's world: a real Blobs server started once per file (beforeAll, stopped in
- * afterAll) and repositories on it; before every test the logs are captured and
- * UNSUBSCRIBE_SECRET is set to `SECRET`. Read `repositories` inside tests, not at load time.
+ * A restock test file's world: the file's Blobs server (`useBlobsServer`, with `repositories` on
+ * it), the logs captured in every test (`useLogCapture`), and before every test
+ * UNSUBSCRIBE_SECRET set to `SECRET`. Read `repositories` inside tests, not at load time.
  */
-export function useRestockEnvironment() {
-  let blobs: RunningBlobsServer
-  let repositories: Repositories
-
-  beforeAll(async () => {
-    blobs = await startBlobsServer()
-    repositories = openRepositories(fakeContext())
-  })
-
-  afterAll(async () => {
-    await blobs.stop()
-  })
-
+export function useRestockSettings(): RunningBlobsServer {
+  const blobs = useBlobsServer()
+  useLogCapture()
   beforeEach(() => {
-    captureLogs()
     process.env.UNSUBSCRIBE_SECRET = SECRET
   })
-
-  return {
-    get repositories(): Repositories {
-      return repositories
-    },
-  }
+  return blobs
 }
 
-/** The other token group's token: the send endpoint must refuse it. */
-export const PREORDER_TOKEN = 'preorder-only-token'
 export const SEND_PATH = '/api/admin/notify/send'
 /** A send request that passes every check. */
 export const VALID_SEND = {
@@ -188,18 +163,17 @@ export const VALID_SEND = {
 }
 
 /**
- * `useRestockEnvironment()` for the send endpoint: before every test both token groups are set
- * (`ADMIN_TOKEN`, `PREORDER_TOKEN`) and no e-mail provider is configured.
+ * `useRestockSettings()` for the send endpoint: before every test both token groups are set
+ * (`useApiTokens`) and no e-mail provider is configured.
  */
-export function useSendEnvironment() {
-  const environment = useRestockEnvironment()
+export function useSendSettings(): RunningBlobsServer {
+  const blobs = useRestockSettings()
+  useApiTokens('eachTest')
   beforeEach(() => {
-    process.env.ADMIN_API_TOKEN = ADMIN_TOKEN
-    process.env.PREORDER_API_TOKEN = PREORDER_TOKEN
     delete process.env.RESEND_API_KEY
     delete process.env.RESEND_FROM_EMAIL
   })
-  return environment
+  return blobs
 }
 
 /** Options of `callSendEndpoint`. */

@@ -13,18 +13,12 @@ import {
   STALL_AFTER_MS,
 } from '../../src/lib/restock/stalledDeliveries.js'
 import { fakeContext } from '../helpers/context.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import { useDeliveryHarness } from './deliveryHarness.js'
-import {
-  ADMIN_TOKEN,
-  captureLogs,
-  fakeClock,
-  FROM,
-  resendReply,
-  SECRET,
-  seedMany,
-} from './restockTestKit.js'
+import { fakeClock, FROM, resendReply, SECRET, seedMany } from './restockTestKit.js'
+import { captureLogs } from '../helpers/logs.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
 /**
  * Resuming a restock delivery: by hand (POST /api/admin/notify/resume) and by the scheduled
@@ -200,7 +194,7 @@ describe('the scheduled sweep of stalled deliveries', () => {
     expect(sweep.resumed).toContain(id)
     const [start] = startsOf(id)
     expect(start.headers.authorization).toBe(`Bearer ${ADMIN_TOKEN}`)
-    const lines = logs.info.mock.calls.map(([line]) => JSON.parse(String(line)))
+    const lines = logs.filter((line) => line.level === 'info')
     expect(
       lines.filter((line) => line.notificationId === id && line.requestId === 'schedule-test'),
     ).toEqual([
@@ -246,7 +240,7 @@ describe('the scheduled sweep of stalled deliveries', () => {
     expect(sweep.leftForHand).toContain(id)
     expect(sweep.resumed).not.toContain(id)
     expect(startsOf(id)).toEqual([])
-    const warnings = logs.error.mock.calls.map(([line]) => JSON.parse(String(line)))
+    const warnings = logs.filter((line) => line.level !== 'info')
     expect(warnings).toContainEqual(
       expect.objectContaining({
         level: 'warn',

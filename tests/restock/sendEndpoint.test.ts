@@ -4,19 +4,18 @@ import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest } from '../helpers/requests.js'
 import {
-  ADMIN_TOKEN,
   callSendEndpoint,
   freshProduct,
-  PREORDER_TOKEN,
   PRODUCT,
   seedMany,
   seedSubscription,
   SEND_PATH,
-  useSendEnvironment,
+  useSendSettings,
   VALID_SEND,
 } from './restockTestKit.js'
+import { ADMIN_TOKEN, PREORDER_TOKEN } from '../helpers/tokens.js'
 
-const restock = useSendEnvironment()
+const restock = useSendSettings()
 
 describe('POST /api/admin/notify/send: request checks', () => {
   it('is routed at the documented path', () => {

@@ -3,11 +3,11 @@ import {
   callSendEndpoint,
   freshProduct,
   seedSubscription,
-  useSendEnvironment,
+  useSendSettings,
   VALID_SEND,
 } from './restockTestKit.js'
 
-const restock = useSendEnvironment()
+const restock = useSendSettings()
 
 const NOT_ONE_LINE = 'emailTitle must be a single line (no line breaks or control characters)'
 

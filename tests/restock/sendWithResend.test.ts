@@ -3,10 +3,9 @@ import deliverModule from '../../netlify/functions/notify-deliver-background.js'
 import { verifyUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { fakeContext } from '../helpers/context.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { jsonRequest } from '../helpers/requests.js'
 import {
-  ADMIN_TOKEN,
   callSendEndpoint,
   FROM,
   freshProduct,
@@ -17,11 +16,12 @@ import {
   seedMany,
   seedSubscription,
   startSite,
-  useSendEnvironment,
+  useSendSettings,
   VALID_SEND,
 } from './restockTestKit.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
-const restock = useSendEnvironment()
+const restock = useSendSettings()
 
 describe('POST /api/admin/notify/send with Resend configured', () => {
   let resend: RecordingServer

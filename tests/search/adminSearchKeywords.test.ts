@@ -6,13 +6,12 @@ import {
   keywordLogRepository,
   type KeywordLogEntry,
 } from '../../src/lib/storage/keywordLogRepository.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
-const TOKEN = 'admin-token-for-search-keywords'
 const DAY_MS = 24 * 60 * 60 * 1000
-let blobs: RunningBlobsServer
 
 function daysAgo(days: number): string {
   return new Date(Date.now() - days * DAY_MS).toISOString()
@@ -31,18 +30,17 @@ const seeded: KeywordLogEntry[] = [
   { keyword: 'old', timestamp: daysAgo(45), resultCount: 0 },
 ]
 
+useBlobsServer()
 beforeAll(async () => {
-  blobs = await startBlobsServer()
-  vi.stubEnv('ADMIN_API_TOKEN', TOKEN)
+  vi.stubEnv('ADMIN_API_TOKEN', ADMIN_TOKEN)
   const repository = keywordLogRepository(openStore(KEYWORD_LOGS_STORE, fakeContext()))
   await Promise.all(seeded.map((entry) => repository.append(entry)))
 })
-afterAll(async () => {
+afterAll(() => {
   vi.unstubAllEnvs()
-  await blobs.stop()
 })
 
-async function post(body: unknown, token: string | null = TOKEN) {
+async function post(body: unknown, token: string | null = ADMIN_TOKEN) {
   const request = jsonRequest('/api/admin/search-keywords', body, { token })
   return readJson(await adminSearchKeywords(request, fakeContext()))
 }

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
-import { buildSiteContent } from '../../scripts/build-content.js'
+import { buildSiteContent } from '../../src/build/siteContent.js'
 import {
   ContentDirectoryNotFoundError,
   InvalidContentPageError,
-} from '../../src/lib/search/build/contentPages.js'
+} from '../../src/build/search/contentPages.js'
 import { readSearchData } from '../../src/lib/search/index/searchDataFile.js'
 import { createSiteSearch } from '../../src/lib/search/query/siteSearch.js'
 import type { CatalogueProduct } from '../../src/lib/search/siteContentTypes.js'

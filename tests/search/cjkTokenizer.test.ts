@@ -1,8 +1,8 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { tokenizeWords } from '../../src/lib/search/build/comparisonTokenizers.js'
+import { tokenizeWords } from '../../bench/comparisonTokenizers.js'
 import { textRuns, tokenizeBigrams } from '../../src/lib/search/terms/cjkTokenizer.js'
-import { loadContentPages } from '../../src/lib/search/build/contentPages.js'
+import { loadContentPages } from '../../src/build/search/contentPages.js'
 import { normalizeQuery, normalizeSearchText } from '../../src/lib/search/textNormalization.js'
 
 // why: the definition of a run; textRuns classifies character by character to avoid compiling

@@ -4,20 +4,20 @@ import path from 'node:path'
 import MiniSearch, { type Query, type SearchResult } from 'minisearch'
 import SearchableMap from 'minisearch/SearchableMap'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { loadContentPages, type ContentPage } from '../../src/lib/search/build/contentPages.js'
+import { loadContentPages, type ContentPage } from '../../src/build/search/contentPages.js'
 import {
   loadPackedIndex,
   MINISEARCH_SEARCH_DEFAULTS,
 } from '../../src/lib/search/query/packedIndexSearch.js'
-import { encodeSiteSearchData, packIndex } from '../../src/lib/search/build/searchDataWriter.js'
+import { encodeSiteSearchData, packIndex } from '../../src/build/search/searchDataWriter.js'
 import { searchOptions, type IndexedPage } from '../../src/lib/search/terms/indexOptions.js'
 import { bytesSource, decodeSiteSearchData } from '../../src/lib/search/index/searchDataReader.js'
 import type { PackedIndexParts } from '../../src/lib/search/index/packedIndex.js'
 import { PackedTermTree } from '../../src/lib/search/index/termTree.js'
 import { normalizeQuery } from '../../src/lib/search/textNormalization.js'
 import { isLatinIndexTerm } from '../../src/lib/search/terms/termEncoding.js'
-import { generatedSite } from '../../scripts/bench-search-corpus.js'
-import { searchQualityCases } from './searchQualityCases.js'
+import { generatedSite } from '../../bench/bench-search-corpus.js'
+import { searchQualityCases } from '../../bench/searchQualityCases.js'
 
 const repoRoot = path.resolve(import.meta.dirname, '../..')
 let pages: ContentPage[]

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { buildSiteContent } from '../../scripts/build-content.js'
+import { buildSiteContent } from '../../src/build/siteContent.js'
 import {
   MissingSearchDataError,
   readSearchData,
@@ -17,7 +17,7 @@ import {
   fileSource,
   InvalidSearchDataError,
 } from '../../src/lib/search/index/searchDataReader.js'
-import { encodeSiteSearchData, packIndex } from '../../src/lib/search/build/searchDataWriter.js'
+import { encodeSiteSearchData, packIndex } from '../../src/build/search/searchDataWriter.js'
 import MiniSearch from 'minisearch'
 import { searchOptions, type IndexedPage } from '../../src/lib/search/terms/indexOptions.js'
 

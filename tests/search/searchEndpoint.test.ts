@@ -1,25 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import search from '../../netlify/functions/search.js'
 import { KEYWORD_LOGS_STORE, openStore } from '../../src/lib/storage/blobStore.js'
 import { keywordLogRepository } from '../../src/lib/storage/keywordLogRepository.js'
-import {
-  blobsContextFor,
-  startBlobsServer,
-  type RunningBlobsServer,
-} from '../helpers/blobsServer.js'
+import { blobsContextFor, useBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 import { readJson } from '../helpers/requests.js'
 
-let blobs: RunningBlobsServer
-
-beforeAll(async () => {
-  blobs = await startBlobsServer()
-})
-afterAll(async () => {
-  await blobs.stop()
-})
+useBlobsServer()
 afterEach(() => {
-  process.env.NETLIFY_BLOBS_CONTEXT = blobs.blobsContext
   vi.restoreAllMocks()
 })
 

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
-const TOKEN = 'e2e-search-admin-token'
 let server: RunningDevServer
 
 beforeAll(async () => {
-  server = await startDevServer({ ADMIN_API_TOKEN: TOKEN })
+  server = await startDevServer({ ADMIN_API_TOKEN: ADMIN_TOKEN })
 })
 afterAll(async () => server?.stop())
 
 async function keywordSummary(): Promise<{ totalSearches: number; topQueries: unknown[] }> {
   const response = await fetch(`${server.url}/api/admin/search-keywords`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${TOKEN}` },
+    headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
     body: JSON.stringify({ days: 1, limit: 100 }),
   })
   expect(response.status).toBe(200)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { getSiteSearch } from '../../src/lib/search/query/defaultSiteSearch.js'
 import { normalizeQuery } from '../../src/lib/search/textNormalization.js'
-import { searchQualityCases } from './searchQualityCases.js'
+import { searchQualityCases } from '../../bench/searchQualityCases.js'
 
 // why: the generated module comes from `content/` (npm test runs the build first)
 describe('search quality over the sample content', () => {

@@ -67,9 +67,7 @@ describe('the scheduled reconciliation (stock-reconcile)', () => {
     expect(await stock.get({ productSlug: PRODUCT })).toMatchObject({ quantity: 2, source: 'feed' })
     expect(await stock.get({ productSlug: OTHER_PRODUCT })).toMatchObject({ quantity: 0 })
 
-    const logged = (console.log as unknown as { mock: { calls: string[][] } }).mock.calls
-      .map(([line]) => JSON.parse(line))
-      .find((line) => line.event === 'stock.feed.reconciled')
+    const logged = world.logs.find((line) => line.event === 'stock.feed.reconciled')
     expect(logged).toMatchObject({
       changed: 2,
       changes: [

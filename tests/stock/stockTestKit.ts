@@ -1,13 +1,14 @@
 import type { Context } from '@netlify/functions'
-import { afterAll, beforeAll, beforeEach } from 'vitest'
+import { beforeEach } from 'vitest'
 import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
 import { stockSignature } from '../../src/lib/stock/stockSignature.js'
-import { startBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
+import { useBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
+import { useLogCapture, type LogLine } from '../helpers/logs.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import { captureLogs, SECRET } from '../restock/restockTestKit.js'
+import { ADMIN_TOKEN, setApiTokens } from '../helpers/tokens.js'
+import { SECRET } from '../restock/restockTestKit.js'
 
-export const ADMIN_TOKEN = 'stock-admin-token'
 export const WEBHOOK_SECRET = 'stock-webhook-secret'
 /** A product of the sample catalogue and its `sku:` (content/products/hario-v60-dripper.md). */
 export const PRODUCT = 'hario-v60-dripper'
@@ -22,18 +23,12 @@ type Handler = (req: Request, context: Context) => Promise<Response>
  * so stock records of one test never meet another's.
  */
 export function useStockEnvironment() {
-  let blobs: RunningBlobsServer
+  const blobs = useBlobsServer()
+  const logs = useLogCapture()
   let deployContext = 'dev'
-  beforeAll(async () => {
-    blobs = await startBlobsServer()
-  })
-  afterAll(async () => {
-    await blobs.stop()
-  })
   beforeEach(() => {
-    captureLogs()
     deployContext = `stock-${crypto.randomUUID().slice(0, 8)}`
-    process.env.ADMIN_API_TOKEN = ADMIN_TOKEN
+    setApiTokens()
     process.env.STOCK_WEBHOOK_SECRET = WEBHOOK_SECRET
     process.env.UNSUBSCRIBE_SECRET = SECRET
     delete process.env.RESEND_API_KEY
@@ -41,9 +36,9 @@ export function useStockEnvironment() {
     delete process.env.STOCK_FEED_URL
   })
   const environment = {
-    get blobs(): RunningBlobsServer {
-      return blobs
-    },
+    blobs: blobs as RunningBlobsServer,
+    /** The current test's log lines. */
+    logs: logs as LogLine[],
     context: () => fakeContext({ deployContext }),
     repositories(): Repositories {
       return openRepositories(environment.context())

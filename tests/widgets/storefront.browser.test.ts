@@ -2,10 +2,10 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser, ConsoleMessage, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumPath, launchChromium } from '../helpers/chromium.js'
-import { startDevServer, type RunningDevServer } from '../helpers/devServer.js'
+import { chromiumPath, launchChromium } from '../../platform/chromium.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
-const TOKEN = 'widget-admin-token'
 const MISSING = 'Chromium is missing: apt-get update && apt-get install -y chromium'
 const runBrowser = chromiumPath() !== null || process.env.CI === 'true'
 if (!runBrowser) console.warn(`tests/widgets skipped. ${MISSING}`)
@@ -44,7 +44,7 @@ describe.runIf(runBrowser)(
     let browser: Browser
     beforeAll(async () => {
       browser = await launchChromium()
-      service = await startDevServer({ ADMIN_API_TOKEN: TOKEN })
+      service = await startDevServer({ ADMIN_API_TOKEN: ADMIN_TOKEN })
       shop = await startShopSite(service.url)
     })
     afterAll(async () => {
@@ -85,7 +85,7 @@ describe.runIf(runBrowser)(
       const list = await service.postJson(
         '/api/admin-reservations-list',
         { productSlug: 'chasen-takayama' },
-        TOKEN,
+        ADMIN_TOKEN,
       )
       expect(list.body.reservations).toEqual([
         expect.objectContaining({ id, name: '山田 花子', email: 'widget.reserve@example.com' }),
@@ -123,7 +123,7 @@ describe.runIf(runBrowser)(
         element.requestSubmit()
       })
       await form.locator('[part=reference]').waitFor()
-      const list = await service.postJson('/api/admin-reservations-list', {}, TOKEN)
+      const list = await service.postJson('/api/admin-reservations-list', {}, ADMIN_TOKEN)
       const mine = list.body.reservations.filter(
         (reservation: { email: string }) => reservation.email === 'double-submit@example.com',
       )
@@ -142,7 +142,7 @@ describe.runIf(runBrowser)(
       const list = await service.postJson(
         '/api/admin-notify-list',
         { productSlug: 'hario-v60-dripper' },
-        TOKEN,
+        ADMIN_TOKEN,
       )
       expect(list.body.subscriptions).toEqual([
         expect.objectContaining({ id, email: 'widget.notify@example.com', status: 'pending' }),
@@ -187,7 +187,7 @@ describe.runIf(runBrowser)(
       await form.getByRole('button', { name: '予約する' }).click()
       await form.locator('[part=reference]').waitFor()
       await expect(form.locator('[part=reference]').textContent()).resolves.toMatch(/^res_/)
-      const list = await service.postJson('/api/admin-reservations-list', {}, TOKEN)
+      const list = await service.postJson('/api/admin-reservations-list', {}, ADMIN_TOKEN)
       const emails = list.body.reservations.map(
         (reservation: { email: string }) => reservation.email,
       )

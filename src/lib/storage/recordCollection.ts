@@ -73,7 +73,7 @@ export class MissingEtagError extends Error {
   constructor(key: string) {
     super(
       `The Blobs server answered ${key} without an ETag. Netlify's Blobs always sends one; ` +
-        'locally, use scripts/atomicBlobsServer.ts (npm start and the tests do).',
+        'locally, use platform/atomicBlobsServer.ts (npm start and the tests do).',
     )
   }
 }

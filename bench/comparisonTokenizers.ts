@@ -1,5 +1,5 @@
-import { isCjkTerm, tokenizeBigrams } from '../terms/cjkTokenizer.js'
-import { normalizeSearchText } from '../textNormalization.js'
+import { isCjkTerm, tokenizeBigrams } from '../src/lib/search/terms/cjkTokenizer.js'
+import { normalizeSearchText } from '../src/lib/search/textNormalization.js'
 
 /*
  * The tokenizers the bigrams were compared with (docs/search.md, "Japanese tokenizer"). Only the

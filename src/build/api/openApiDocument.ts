@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ROUTES } from '../routes.js'
+import { ROUTES } from '../../lib/routes.js'
 import type { ApiOperation, ResponseSpec } from './operationSpec.js'
 import {
   errorBody,

@@ -23,7 +23,7 @@ for (const [done, file] of chosen.entries()) {
   console.log(`\n=== ${file} ===`)
   const result = spawnSync(
     process.execPath,
-    [resolve('node_modules/tsx/dist/cli.mjs'), resolve('scripts', file)],
+    [resolve('node_modules/tsx/dist/cli.mjs'), resolve('bench', file)],
     { stdio: 'inherit' },
   )
   if (result.status !== 0) failed = true

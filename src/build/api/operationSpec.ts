@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import { INTERNAL_ERROR_MESSAGE } from '../http/endpoint.js'
-import type { RouteName } from '../routes.js'
+import { INTERNAL_ERROR_MESSAGE } from '../../lib/http/endpoint.js'
+import type { RouteName } from '../../lib/routes.js'
 import { errorBody } from './responseSchemas.js'
 
 /** One documented operation: the source of its OpenAPI entry and of its docs/api.md section. */

@@ -1,5 +1,5 @@
 import { Lexer, type Token, type Tokens } from 'marked'
-import { decodeHtmlEntities } from '../../htmlEscape.js'
+import { decodeHtmlEntities } from '../../lib/htmlEscape.js'
 
 /** Plain text of a markdown body: what a reader sees, without markup, raw HTML or link targets. */
 export function markdownToPlainText(markdown: string): string {

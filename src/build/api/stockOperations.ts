@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
-import { autoNoticeSchema } from '../stock/autoNotice.js'
+import { UNUSABLE_ID_MESSAGE } from '../../lib/storage/recordIds.js'
+import { autoNoticeSchema } from '../../lib/stock/autoNotice.js'
 import {
   ADMIN_ITEM_INVALID,
   adminStockSchema,
@@ -10,7 +10,7 @@ import {
   ITEMS_TOO_MANY,
   stockWebhookSchema,
   WEBHOOK_ITEM_INVALID,
-} from '../stock/stockSchemas.js'
+} from '../../lib/stock/stockSchemas.js'
 import * as answers from './responseSchemas.js'
 import {
   adminErrors,

@@ -5,8 +5,8 @@ import {
   PRODUCT_NOT_FOUND_MESSAGE,
   reservationForm,
   signupForm,
-} from '../forms/customerForm.js'
-import { withHoneypot } from '../forms/honeypot.js'
+} from '../../lib/forms/customerForm.js'
+import { withHoneypot } from '../../lib/forms/honeypot.js'
 import { EXAMPLE_SEARCH_RESULT } from './apiExamples.js'
 import {
   failure,

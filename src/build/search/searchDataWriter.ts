@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto'
 import { endianness } from 'node:os'
 import type { AsPlainObject } from 'minisearch'
 import SearchableMap from 'minisearch/SearchableMap'
-import type { PackedIndexParts } from '../index/packedIndex.js'
-import type { StoredPage } from '../siteContentTypes.js'
-import { isPlainText } from '../textNormalization.js'
+import type { PackedIndexParts } from '../../lib/search/index/packedIndex.js'
+import type { StoredPage } from '../../lib/search/siteContentTypes.js'
+import { isPlainText } from '../../lib/search/textNormalization.js'
 import {
   alignUp,
   EAGER_SECTIONS,
@@ -13,8 +13,8 @@ import {
   PREFIX,
   type Header,
   type SectionName,
-} from '../index/searchDataReader.js'
-import type { TermTreeArrays } from '../index/termTree.js'
+} from '../../lib/search/index/searchDataReader.js'
+import type { TermTreeArrays } from '../../lib/search/index/termTree.js'
 
 /*
  * The build's half of the search data file: packs a built MiniSearch index and the pages into

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { searchKeywordsRequestSchema } from '../search/analytics/searchAnalytics.js'
-import { SEND_IN_PROGRESS, SEND_LIMITS } from '../restock/sendRestockNotification.js'
+import { searchKeywordsRequestSchema } from '../../lib/search/analytics/searchAnalytics.js'
+import { SEND_IN_PROGRESS, SEND_LIMITS } from '../../lib/restock/sendRestockNotification.js'
 import {
   adminErrors,
   failure,

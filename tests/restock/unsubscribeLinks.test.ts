@@ -3,19 +3,19 @@ import deliverModule from '../../netlify/functions/notify-deliver-background.js'
 import sendModule from '../../netlify/functions/admin-notify-send.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
 import { fakeContext } from '../helpers/context.js'
-import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer.js'
+import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import {
-  ADMIN_TOKEN,
   FROM,
   freshProduct,
   resendReply,
   seedMany,
   SEND_PATH,
   startSite,
-  useSendEnvironment,
+  useSendSettings,
   VALID_SEND,
 } from './restockTestKit.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
 /**
  * Restock e-mails carry the address of the deploy that sent them: a deploy preview's unsubscribe
@@ -27,7 +27,7 @@ const NETLIFY_URL = 'https://shop-example.netlify.app'
 const PREVIEW = 'https://deploy-preview-7--shop-example.netlify.app'
 const DEPLOY_VARIABLES = ['SITE_URL', 'URL', 'DEPLOY_PRIME_URL', 'DEPLOY_URL']
 
-useSendEnvironment()
+useSendSettings()
 
 describe.each(['deploy-preview', 'production'])('restock e-mails sent from %s', (deployContext) => {
   let resend: RecordingServer

@@ -1,11 +1,11 @@
 /**
- * `npx tsx scripts/bench-dashboard.ts [records]`: how fast the dashboard's reservation list is
+ * `npx tsx bench/bench-dashboard.ts [records]`: how fast the dashboard's reservation list is
  * with a large shop's active list (default 5,000 records), in the installed Chromium. The API is
  * answered by the page's request interception (no server), so the figures are the browser's own
  * work: parse, filter, draw one page of 50 rows. Run `npm run build` first.
  */
 import { readFile } from 'node:fs/promises'
-import { launchChromium } from '../tests/helpers/chromium.js'
+import { launchChromium } from '../platform/chromium.js'
 
 const COUNT = Number(process.argv[2] ?? 5000)
 const ORIGIN = 'http://dashboard.bench'

@@ -12,14 +12,23 @@ export interface RunningDevServer {
   stop(): Promise<void>
 }
 
-const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
-const PROJECT_FILES = ['netlify', 'src', 'public', 'scripts', 'netlify.toml', 'package.json']
+const PROJECT_ROOT = resolve(import.meta.dirname, '..')
+/** What `npm start` needs: the build (scripts/, src/), the site, the functions and the local platform. */
+const PROJECT_FILES = [
+  'netlify',
+  'src',
+  'public',
+  'scripts',
+  'platform',
+  'netlify.toml',
+  'package.json',
+]
 
 /** Variables of the caller's shell that would point the server elsewhere than its own copy. */
 const INHERITED_NOT = ['LOCAL_BLOBS_SERVER', 'NETLIFY_BLOBS_CONTEXT', 'SITE_URL', 'PORT']
 
 /**
- * Starts `scripts/dev-server.ts` (what `npm start` runs: netlify dev with our atomic Blobs server)
+ * Starts `platform/dev-server.ts` (what `npm start` runs: netlify dev with our atomic Blobs server)
  * on a free port, in a copy of the project so that its data under `.netlify/` is its own, and
  * waits until every function answers (the server prints `Service running on …` only then).
  */
@@ -37,7 +46,7 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
   await symlink(join(PROJECT_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir')
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/dev-server.ts'],
+    [join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'platform/dev-server.ts'],
     {
       cwd: root,
       env: { ...inheritedEnvironment(), ...env, PORT: '0' },

@@ -37,7 +37,7 @@ function latencyProcess(mode: LatencyMode, file: string, queriesFile: string): L
     [
       '--import',
       'tsx',
-      path.join(REPO_ROOT, 'scripts/bench-search-latency.ts'),
+      path.join(REPO_ROOT, 'bench/bench-search-latency.ts'),
       mode,
       file,
       queriesFile,

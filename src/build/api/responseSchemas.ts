@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.js'
+import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../../lib/storage/records.js'
 
 /**
  * The answers of every endpoint as zod schemas: the source of the OpenAPI document's response

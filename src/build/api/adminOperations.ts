@@ -11,9 +11,9 @@ import {
   PAGE_INVALID,
   PAGE_SIZE_INVALID,
   statusUpdateSchema,
-} from '../admin/adminSchemas.js'
-import type { RouteName } from '../routes.js'
-import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.js'
+} from '../../lib/admin/adminSchemas.js'
+import type { RouteName } from '../../lib/routes.js'
+import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../../lib/storage/records.js'
 import {
   adminErrors,
   failure,
@@ -21,8 +21,8 @@ import {
   type ApiOperation,
   type Responses,
 } from './operationSpec.js'
-import { CONFLICT_MESSAGE } from '../http/endpoint.js'
-import { UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
+import { CONFLICT_MESSAGE } from '../../lib/http/endpoint.js'
+import { UNUSABLE_ID_MESSAGE } from '../../lib/storage/recordIds.js'
 import * as answers from './responseSchemas.js'
 import { EXAMPLE_RESERVATION, EXAMPLE_SUBSCRIPTION } from './apiExamples.js'
 

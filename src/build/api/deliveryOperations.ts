@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { PAGE_INVALID, PAGE_SIZE_INVALID } from '../admin/adminSchemas.js'
-import { historyListSchema } from '../restock/notificationHistoryList.js'
+import { PAGE_INVALID, PAGE_SIZE_INVALID } from '../../lib/admin/adminSchemas.js'
+import { historyListSchema } from '../../lib/restock/notificationHistoryList.js'
 import {
   adminErrors,
   failure,

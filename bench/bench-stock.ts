@@ -26,9 +26,9 @@ import { runDueWave } from '../src/lib/stock/stockWaves.js'
 import { waveOptionsFrom } from '../src/lib/stock/stockWiring.js'
 import type { NotifySubscription } from '../src/lib/storage/records.js'
 import { openRepositories } from '../src/lib/storage/repositories.js'
-import { startDevServer } from '../tests/helpers/devServer.js'
-import { startRecordingServer } from '../tests/helpers/recordingServer.js'
-import { AtomicBlobsServer } from './atomicBlobsServer.js'
+import { startDevServer } from '../platform/startDevServer.js'
+import { startRecordingServer } from '../platform/recordingServer.js'
+import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
 import { startLatencyProxy } from './latencyProxy.js'
 
 const LATENCY_MS = 10

@@ -20,8 +20,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { resolveConfig } from '@netlify/config'
 import { zipFunction } from '@netlify/zip-it-and-ship-it'
-import { startDevServer, type RunningDevServer } from '../tests/helpers/devServer.js'
-import { AtomicBlobsServer } from './atomicBlobsServer.js'
+import { startDevServer, type RunningDevServer } from '../platform/startDevServer.js'
+import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
 
 const run = promisify(execFile)
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -223,7 +223,7 @@ async function coldStarts(): Promise<void> {
 async function main(): Promise<void> {
   console.log('Packaging the form functions as Netlify does…')
   await coldStarts()
-  // why: `tsx scripts/bench-local.ts --cold-start-only` while working on import costs
+  // why: `tsx bench/bench-local.ts --cold-start-only` while working on import costs
   if (process.argv.includes('--cold-start-only')) return
   console.log(
     '\nStarting the local service as `npm start` does (netlify dev, warming every function)…',

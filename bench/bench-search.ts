@@ -14,12 +14,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { deflateRawSync, gzipSync } from 'node:zlib'
 import MiniSearch from 'minisearch'
-import { searchQualityCases } from '../tests/search/searchQualityCases.js'
-import {
-  COMPARED_TOKENIZERS,
-  type TokenizerName,
-} from '../src/lib/search/build/comparisonTokenizers.js'
-import { loadContentPages } from '../src/lib/search/build/contentPages.js'
+import { searchQualityCases } from './searchQualityCases.js'
+import { COMPARED_TOKENIZERS, type TokenizerName } from './comparisonTokenizers.js'
+import { loadContentPages } from '../src/build/search/contentPages.js'
 import { SEARCH_DATA_PATH } from '../src/lib/search/index/searchDataFile.js'
 import { bytesSource, decodeSiteSearchData } from '../src/lib/search/index/searchDataReader.js'
 import { createSiteSearch } from '../src/lib/search/query/siteSearch.js'
@@ -29,7 +26,7 @@ import {
   type IndexedPage,
 } from '../src/lib/search/terms/indexOptions.js'
 import { normalizeQuery } from '../src/lib/search/textNormalization.js'
-import { buildSiteContent, searchDataOf } from './build-content.js'
+import { buildSiteContent, searchDataOf } from '../src/build/siteContent.js'
 import {
   figure,
   formatValue,

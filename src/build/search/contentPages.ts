@@ -3,7 +3,7 @@ import path from 'node:path'
 import matter from 'gray-matter'
 import { z } from 'zod'
 import { markdownToPlainText } from './markdownText.js'
-import type { StoredPage } from '../siteContentTypes.js'
+import type { StoredPage } from '../../lib/search/siteContentTypes.js'
 
 /** Product slugs and every content file name follow this pattern (D1). */
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
