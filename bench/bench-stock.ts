@@ -23,7 +23,7 @@ import { saveAutoNotice } from '../src/lib/stock/autoNotice.js'
 import { stockSignature } from '../src/lib/stock/stockSignature.js'
 import { applyStockLines } from '../src/lib/stock/stockUpdates.js'
 import { runDueWave } from '../src/lib/stock/stockWaves.js'
-import { waveOptionsFrom } from '../src/lib/stock/stockWiring.js'
+import { openServices } from '../src/lib/services.js'
 import type { NotifySubscription } from '../src/lib/storage/records.js'
 import { openRepositories } from '../src/lib/storage/repositories.js'
 import { startDevServer } from '../platform/startDevServer.js'
@@ -101,7 +101,7 @@ async function inProcess(): Promise<string[][]> {
         { productSlug, enabled: rise, emailTitle: '{product} 再入荷', emailBody: '{url}' },
         repositories.stock,
       )
-      const waves = waveOptionsFrom({ origin: platform.url, context, config, log })
+      const waves = openServices(context, config, log, { origin: platform.url }).waves()
       const update = (quantity: number) =>
         applyStockLines([{ productSlug, quantity }], {
           stock: waves.stock,

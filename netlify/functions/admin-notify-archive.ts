@@ -1,7 +1,8 @@
 import type { Config } from '@netlify/functions'
 import { bulkActionEndpoint } from '../../src/lib/admin/adminEndpoints.js'
 import { subscriptionResource } from '../../src/lib/admin/adminResources.js'
+import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 
-export default bulkActionEndpoint(subscriptionResource, 'archive')
+export default defineEndpoint(bulkActionEndpoint(subscriptionResource, 'archive'))
 
 export const config: Config = { path: '/api/admin/notify/archive' }

@@ -1,11 +1,8 @@
 import type { Config } from '@netlify/functions'
 import { z } from '../../src/generated/zod.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
-import { jsonResponse } from '../../src/lib/http/response.js'
-import { openDeliveryJobStore } from '../../src/lib/restock/deliveryJobStore.js'
-import { startDeliveryFrom } from '../../src/lib/restock/deliveryWorker.js'
 import { resumeDelivery } from '../../src/lib/restock/resumeDelivery.js'
-import { openRepositories } from '../../src/lib/storage/repositories.js'
+import { openServices } from '../../src/lib/services.js'
 
 const required = { error: 'notificationId is required' }
 
@@ -14,16 +11,11 @@ export default defineEndpoint({
   methods: ['POST'],
   auth: 'admin',
   body: z.object({ notificationId: z.string(required).trim().min(1, required) }),
-  handle: async ({ req, context, body, config, log }) => {
-    const answer = await resumeDelivery(body.notificationId, {
-      history: openRepositories(context).history,
-      jobs: openDeliveryJobStore(context),
-      config,
-      log,
-      startDelivery: startDeliveryFrom({ origin: new URL(req.url).origin, context, config, log }),
-    })
-    return jsonResponse(answer)
-  },
+  handle: async ({ req, context, body, config, log }) =>
+    resumeDelivery(
+      body.notificationId,
+      openServices(context, config, log, { origin: new URL(req.url).origin }),
+    ),
 })
 
 export const config: Config = { path: '/api/admin/notify/resume' }

@@ -1,7 +1,8 @@
 import type { Config } from '@netlify/functions'
 import { archiveListEndpoint } from '../../src/lib/admin/adminEndpoints.js'
 import { reservationResource } from '../../src/lib/admin/adminResources.js'
+import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 
-export default archiveListEndpoint(reservationResource)
+export default defineEndpoint(archiveListEndpoint(reservationResource))
 
 export const config: Config = { path: '/api/admin/reservations/archives/list' }

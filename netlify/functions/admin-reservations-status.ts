@@ -1,7 +1,8 @@
 import type { Config } from '@netlify/functions'
 import { statusUpdateEndpoint } from '../../src/lib/admin/adminEndpoints.js'
 import { reservationResource } from '../../src/lib/admin/adminResources.js'
+import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 
-export default statusUpdateEndpoint(reservationResource)
+export default defineEndpoint(statusUpdateEndpoint(reservationResource))
 
 export const config: Config = { path: '/api/admin-reservations-status' }

@@ -1,19 +1,16 @@
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
-import { jsonResponse } from '../../src/lib/http/response.js'
 import {
   searchKeywordsRequestSchema,
   summarizeSearchKeywords,
 } from '../../src/lib/search/analytics/searchAnalytics.js'
-import { openKeywordLogRepository } from '../../src/lib/storage/keywordLogRepository.js'
+import { openServices } from '../../src/lib/services.js'
 
 export default defineEndpoint({
   methods: ['POST'],
   auth: 'admin',
   body: searchKeywordsRequestSchema,
-  handle: async ({ context, body }) => {
-    const summary = await summarizeSearchKeywords(openKeywordLogRepository(context), body)
-    return jsonResponse({ success: true, ...summary })
-  },
+  handle: async ({ context, body, config, log }) =>
+    summarizeSearchKeywords(openServices(context, config, log).keywordLog, body),
 })
 
 export const config = { path: '/api/admin/search-keywords' }

@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions'
 import { customerFormEndpoint, signupForm } from '../../src/lib/forms/customerForm.js'
 import { honeypotAnswer, withHoneypot, withoutHoneypot } from '../../src/lib/forms/honeypot.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
-import { jsonResponse } from '../../src/lib/http/response.js'
+import { openServices } from '../../src/lib/services.js'
 import { notifySignup } from '../../src/lib/subscriptions/notifySignup.js'
 
 export default defineEndpoint({
@@ -12,8 +12,9 @@ export default defineEndpoint({
     const trapped = honeypotAnswer(body, 'signup', log)
     if (trapped) return trapped
     // why: a repeated signup answers the existing pending subscription's id (D2)
-    const { subscriptionId } = await notifySignup(withoutHoneypot(body), { context, config, log })
-    return jsonResponse({ success: true, subscriptionId })
+    const services = openServices(context, config, log)
+    const { subscriptionId } = await notifySignup(withoutHoneypot(body), services)
+    return { subscriptionId }
   },
 })
 

@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
+import { openServices } from '../../src/lib/services.js'
 import {
   answerUnsubscribe,
   unsubscribeErrorPage,
@@ -13,7 +14,7 @@ export default defineEndpoint({
   bodyKind: 'form',
   errorPage: unsubscribeErrorPage,
   handle: ({ req, body, context, config, log }) =>
-    answerUnsubscribe({ req, form: body, context, config, log }),
+    answerUnsubscribe({ req, form: body, services: openServices(context, config, log) }),
 })
 
 // why: a literal, because Netlify reads this config from the source without running it;

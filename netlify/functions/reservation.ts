@@ -2,8 +2,8 @@ import type { Config } from '@netlify/functions'
 import { customerFormEndpoint, reservationForm } from '../../src/lib/forms/customerForm.js'
 import { honeypotAnswer, withHoneypot, withoutHoneypot } from '../../src/lib/forms/honeypot.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
-import { jsonResponse } from '../../src/lib/http/response.js'
 import { createReservation } from '../../src/lib/reservations/createReservation.js'
+import { openServices } from '../../src/lib/services.js'
 
 export default defineEndpoint({
   ...customerFormEndpoint,
@@ -12,8 +12,7 @@ export default defineEndpoint({
     const trapped = honeypotAnswer(body, 'reservation', log)
     if (trapped) return trapped
     const form = withoutHoneypot(body)
-    const { reservationId } = await createReservation(form, { context, config, log })
-    return jsonResponse({ success: true, reservationId })
+    return createReservation(form, openServices(context, config, log))
   },
 })
 

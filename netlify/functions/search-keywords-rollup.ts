@@ -1,9 +1,8 @@
 import type { Config } from '@netlify/functions'
 import { z } from '../../src/generated/zod.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
-import { jsonResponse } from '../../src/lib/http/response.js'
 import { rollUpClosedPeriods } from '../../src/lib/search/analytics/keywordRollups.js'
-import { openKeywordLogRepository } from '../../src/lib/storage/keywordLogRepository.js'
+import { openServices } from '../../src/lib/services.js'
 
 /** Options of `keywordRollup`. */
 export interface KeywordRollupOptions {
@@ -22,10 +21,11 @@ export function keywordRollup({ now = Date.now }: KeywordRollupOptions = {}) {
     methods: ['POST'],
     auth: 'none',
     body: z.object({ next_run: z.string().optional() }),
-    handle: async ({ context, log }) => {
-      const rolled = await rollUpClosedPeriods(openKeywordLogRepository(context), { now: now() })
+    handle: async ({ context, config, log }) => {
+      const { keywordLog } = openServices(context, config, log)
+      const rolled = await rollUpClosedPeriods(keywordLog, { now: now() })
       log.info('search.keywords.rolled_up', { days: rolled.days, hours: rolled.hours.length })
-      return jsonResponse({ success: true, days: rolled.days, hours: rolled.hours.length })
+      return { days: rolled.days, hours: rolled.hours.length }
     },
   })
 }

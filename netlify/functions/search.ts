@@ -2,13 +2,15 @@ import type { Config } from '@netlify/functions'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
 import { answerSearch } from '../../src/lib/search/query/searchService.js'
+import { openServices } from '../../src/lib/services.js'
 
 export default defineEndpoint({
   methods: ['GET'],
   auth: 'none',
   cors: 'public',
-  handle: async ({ req, context, log }) => {
-    const body = answerSearch(new URL(req.url).searchParams, context, log)
+  handle: async ({ req, context, config, log }) => {
+    const services = openServices(context, config, log)
+    const body = answerSearch(new URL(req.url).searchParams, services)
     // why: the answer depends only on the URL and the deployed content (§4.11, §8)
     return jsonResponse(body, { headers: { 'Cache-Control': 'public, max-age=300' } })
   },

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions'
+import { NotConfiguredError, UnauthorizedError } from '../../src/lib/errors.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
-import { HttpError } from '../../src/lib/http/errors.js'
-import { jsonResponse } from '../../src/lib/http/response.js'
+import { openServices } from '../../src/lib/services.js'
 import { receiveStockEvent } from '../../src/lib/stock/stockEvent.js'
 import { stockWebhookSchema } from '../../src/lib/stock/stockSchemas.js'
 import {
@@ -9,8 +9,6 @@ import {
   STOCK_SIGNATURE_HEADER,
 } from '../../src/lib/stock/stockSignature.js'
 import { runDueWave } from '../../src/lib/stock/stockWaves.js'
-import { waveOptionsFrom } from '../../src/lib/stock/stockWiring.js'
-import { openRepositories } from '../../src/lib/storage/repositories.js'
 
 /**
  * The inventory system's or POS's signed stock webhook (docs/api.md): the signature is checked
@@ -22,7 +20,7 @@ export default defineEndpoint({
   verifyBody: ({ req, rawBody, config, log }) => {
     if (!config.stockWebhookSecret) {
       log.error('stock.webhook.misconfigured', new Error('STOCK_WEBHOOK_SECRET is not set'))
-      throw new HttpError(503, 'Stock webhook is not configured')
+      throw new NotConfiguredError('Stock webhook is not configured')
     }
     const valid = isValidStockSignature({
       header: req.headers.get(STOCK_SIGNATURE_HEADER),
@@ -32,25 +30,25 @@ export default defineEndpoint({
     })
     if (!valid) {
       log.warn('stock.webhook.refused', { reason: 'bad, missing or stale signature' })
-      throw new HttpError(401, 'Invalid signature')
+      throw new UnauthorizedError('Invalid signature')
     }
   },
   body: stockWebhookSchema,
   handle: async ({ req, context, body, config, log }) => {
-    const waves = waveOptionsFrom({ origin: new URL(req.url).origin, context, config, log })
+    const services = openServices(context, config, log, { origin: new URL(req.url).origin })
+    const waves = services.waves()
     const outcome = await receiveStockEvent(body, {
       stock: waves.stock,
-      events: openRepositories(context).stockEvents,
+      events: services.repositories.stockEvents,
       log,
       startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
     })
-    if (outcome.duplicate) return jsonResponse({ success: true, duplicate: true })
-    return jsonResponse({
-      success: true,
+    if (outcome.duplicate) return { duplicate: true }
+    return {
       duplicate: false,
       updated: outcome.updated,
       ...(outcome.errors.length > 0 ? { errors: outcome.errors } : {}),
-    })
+    }
   },
 })
 

@@ -37,6 +37,63 @@ export interface AppConfig {
   stockWebhookSecret: string | null
   /** `STOCK_FEED_URL`: JSON or CSV stock feed the scheduled reconciliation reads. Default: unset (no reconciliation). */
   stockFeedUrl: string | null
+  /**
+   * Whether restock e-mails can be delivered, decided once: the settings, or which part is
+   * missing. Default: not ready (`provider` missing).
+   */
+  emailDelivery: EmailDelivery
+}
+
+/** What restock e-mail delivery needs: Resend and the unsubscribe-link secret. */
+export interface EmailDeliverySettings {
+  ready: true
+  apiKey: string
+  from: string
+  unsubscribeSecret: string
+}
+
+/**
+ * Why restock e-mails cannot be delivered. `provider`: RESEND_API_KEY or RESEND_FROM_EMAIL is
+ * unset (a send only records, §4.8). `unsubscribe-secret`: Resend is set but UNSUBSCRIBE_SECRET is
+ * not, so no e-mail could carry its unsubscribe link (a send is refused).
+ */
+export interface EmailDeliveryMissing {
+  ready: false
+  missing: 'provider' | 'unsubscribe-secret'
+  /** The answer's text (503) where delivery is required. */
+  message: string
+  /** For the log: which variables to set, and how. */
+  fix: string
+}
+
+export type EmailDelivery = EmailDeliverySettings | EmailDeliveryMissing
+
+/** The 503 text when restock e-mail delivery is needed but Resend is not set. */
+export const EMAIL_NOT_CONFIGURED = 'Email delivery is not configured'
+
+function emailDeliveryOf(env: Env): EmailDelivery {
+  const apiKey = optional(env, 'RESEND_API_KEY')
+  const from = optional(env, 'RESEND_FROM_EMAIL')
+  const unsubscribeSecret = optional(env, 'UNSUBSCRIBE_SECRET')
+  if (!apiKey || !from) {
+    return {
+      ready: false,
+      missing: 'provider',
+      message: EMAIL_NOT_CONFIGURED,
+      fix: 'RESEND_API_KEY or RESEND_FROM_EMAIL is not set',
+    }
+  }
+  if (!unsubscribeSecret) {
+    return {
+      ready: false,
+      missing: 'unsubscribe-secret',
+      message: `${EMAIL_NOT_CONFIGURED}: UNSUBSCRIBE_SECRET is not set`,
+      fix:
+        'UNSUBSCRIBE_SECRET is not set, so restock e-mails cannot carry a valid unsubscribe link. ' +
+        'Set it to a long random value (e.g. `openssl rand -hex 32`) in the site environment.',
+    }
+  }
+  return { ready: true, apiKey, from, unsubscribeSecret }
 }
 
 const DEFAULT_SITE_URL = 'http://localhost:8888'
@@ -81,7 +138,7 @@ export interface DeployAddress {
  * - any other context (deploy previews, branch deploys): `DEPLOY_PRIME_URL`, else `DEPLOY_URL`,
  *   else the request's origin: a preview's e-mails link to the preview, where its data is.
  */
-export function publicBaseUrl(env: Env, deploy: DeployAddress = {}): string {
+function publicBaseUrl(env: Env, deploy: DeployAddress = {}): string {
   const context = (deploy.context || optional(env, 'CONTEXT') || 'dev').toLowerCase()
   const origin = deploy.origin?.trim() || null
   const candidates =
@@ -113,5 +170,39 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
     outboundTimeoutMs: positiveInteger(env, 'OUTBOUND_TIMEOUT_MS', DEFAULT_OUTBOUND_TIMEOUT_MS),
     stockWebhookSecret: optional(env, 'STOCK_WEBHOOK_SECRET'),
     stockFeedUrl: optional(env, 'STOCK_FEED_URL'),
+    emailDelivery: emailDeliveryOf(env),
+  }
+}
+
+/**
+ * Local development only: a Blobs server of ours that functions use instead of the platform's
+ * (`npm start` sets it to its atomic local server; see scripts/atomicBlobsServer.ts). JSON
+ * `{"edgeURL": "http://127.0.0.1:…", "siteID": "…", "token": "…"}`. Never set it on Netlify.
+ */
+export const LOCAL_BLOBS_SERVER_VARIABLE = 'LOCAL_BLOBS_SERVER'
+
+/** Where storage finds its Blobs (storage/blobStore.ts); read at each store opening. */
+export interface BlobsEnvironment {
+  /** `LOCAL_BLOBS_SERVER` as set (JSON), or null on the platform. Default: unset. */
+  localServer: string | null
+  /** `CONTEXT`: the deploy context when a request names none. Default: unset (`dev`). */
+  deployContext: string | null
+  /**
+   * What names the Blobs environment reached (hashed into cache scopes, never decoded): the local
+   * server, else the platform's Blobs context. Default: `''`.
+   */
+  identity: string
+}
+
+/** The Blobs environment of this process. */
+export function blobsEnvironment(env: Env = process.env): BlobsEnvironment {
+  return {
+    localServer: env[LOCAL_BLOBS_SERVER_VARIABLE] || null,
+    deployContext: env.CONTEXT || null,
+    identity:
+      env[LOCAL_BLOBS_SERVER_VARIABLE] ??
+      (globalThis as { netlifyBlobsContext?: string }).netlifyBlobsContext ??
+      env.NETLIFY_BLOBS_CONTEXT ??
+      '',
   }
 }

@@ -10,8 +10,11 @@ import type { TokenGroup } from './http/auth.js'
  * `config.path`. Plain data and types only: the browser bundles import it.
  */
 
-/** Who may call a route: a token group (§5, D7), or anyone. */
-export type RouteAuth = TokenGroup | 'none'
+/**
+ * Who may call a route: a token group (§5, D7), anyone, or (the background delivery) whoever
+ * holds a delivery ticket this deploy issued (docs/architecture.md "Restock delivery").
+ */
+export type RouteAuth = TokenGroup | 'none' | 'delivery-ticket'
 
 export interface RouteSpec {
   /** The file under netlify/functions/ that answers it, without `.ts`. */
@@ -184,7 +187,7 @@ export const ROUTES = {
     function: 'notify-deliver-background',
     path: '/.netlify/functions/notify-deliver-background',
     methods: ['POST'],
-    auth: 'admin',
+    auth: 'delivery-ticket',
     response: null,
   },
   resumeStalledDeliveries: {

@@ -43,7 +43,9 @@ describe('the OpenAPI document', () => {
         const schemes = operation.security.flatMap((entry: object) => Object.keys(entry))
         if (route.startsWith('/api/admin/') && /archive|unarchive|delete/.test(route)) {
           expect(schemes, route).toEqual(['preorderToken'])
-        } else if (route.includes('admin') || route.endsWith('/notify-deliver-background')) {
+        } else if (route.endsWith('/notify-deliver-background')) {
+          expect(schemes, route).toEqual(['deliveryTicket'])
+        } else if (route.includes('admin')) {
           expect(schemes, route).toEqual(['adminToken'])
         } else {
           expect(schemes, route).toEqual([])

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import handler from '../../netlify/functions/notify-signup.js'
-import { signupClaimKey as claimKey } from '../../src/lib/subscriptions/notifySignup.js'
-import { CLAIM_WRITE_GRACE_MS } from '../../src/lib/storage/recordClaims.js'
+import { signupClaimKey as claimKey } from '../../src/lib/storage/blobLayout.js'
 import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
@@ -11,6 +10,9 @@ import { jsonRequest, readJson } from '../helpers/requests.js'
 import { catalogueProduct, clearOutbound, TEXTS } from './formTestKit.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
 import { eventsOf, useLogCapture } from '../helpers/logs.js'
+
+/** How old a claim whose record never appeared must be to be taken over (storage/recordClaims.ts). */
+const CLAIM_WRITE_GRACE_MS = 3_000
 
 const PATH = '/api/notify-signup'
 /** Products of the real catalogue (content/products). */

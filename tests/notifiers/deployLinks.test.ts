@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import signupHandler from '../../netlify/functions/notify-signup.js'
 import reservationHandler from '../../netlify/functions/reservation.js'
-import { publicBaseUrl } from '../../src/lib/config.js'
+import { loadConfig, type DeployAddress } from '../../src/lib/config.js'
 import { fakeContext } from '../helpers/context.js'
 import {
   defaultReply,
@@ -27,6 +27,11 @@ const PREVIEW_PERMALINK = 'https://6741a0c5e1d2b30008a1b2c3--shop-example.netlif
 const RESERVED = catalogueProduct('chasen-takayama')
 const WAITED_FOR = catalogueProduct('hario-v60-dripper')
 const DEPLOY_VARIABLES = ['SITE_URL', 'URL', 'DEPLOY_PRIME_URL', 'DEPLOY_URL', 'CONTEXT']
+
+/** The links' base the configuration of a request has (`siteUrl`, decided by publicBaseUrl). */
+function publicBaseUrl(env: Record<string, string | undefined>, deploy?: DeployAddress): string {
+  return loadConfig(env, deploy).siteUrl
+}
 
 describe('publicBaseUrl', () => {
   const netlifyEnv = {

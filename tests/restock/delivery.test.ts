@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  BATCH_DELAY_MS,
-  deliverRestockNotification,
-} from '../../src/lib/restock/deliverRestockNotification.js'
+import { BATCH_DELAY_MS, runDelivery } from '../../src/lib/restock/deliveryRun.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import unsubscribe from '../../netlify/functions/notify-unsubscribe.js'
 import {
@@ -24,7 +21,7 @@ describe('restock delivery', () => {
     const id = await queue(productSlug)
     const clock = fakeClock()
 
-    const run = await deliverRestockNotification(id, options(clock).deliveryOptions)
+    const run = await runDelivery(id, options(clock).deliveryOptions)
 
     expect(run.state).toBe('complete')
     const calls = batchCalls()
@@ -52,7 +49,7 @@ describe('restock delivery', () => {
     const productSlug = freshProduct()
     const subscribers = await seedMany(harness.repositories, 12, { productSlug })
     const id = await queue(productSlug)
-    await deliverRestockNotification(id, options(fakeClock()).deliveryOptions)
+    await runDelivery(id, options(fakeClock()).deliveryOptions)
 
     const emails = batchCalls().flatMap((call) => call.json as any[])
     expect(emails).toHaveLength(12)
@@ -80,7 +77,7 @@ describe('restock delivery', () => {
     harness.resend.reply = resendReply(rejected)
     const id = await queue(productSlug)
 
-    const run = await deliverRestockNotification(id, options(fakeClock()).deliveryOptions)
+    const run = await runDelivery(id, options(fakeClock()).deliveryOptions)
 
     expect(run.state).toBe('complete')
     expect(batchCalls()).toHaveLength(3)
@@ -112,7 +109,7 @@ describe('restock delivery', () => {
     })
     const id = await queue(productSlug)
 
-    await deliverRestockNotification(id, options(fakeClock()).deliveryOptions)
+    await runDelivery(id, options(fakeClock()).deliveryOptions)
 
     const history = (await harness.repositories.history.get({ id })) as NotificationHistory
     expect(history.status).toBe('failed')
@@ -148,7 +145,7 @@ describe('restock delivery', () => {
     const id = await queue(productSlug)
     const clock = fakeClock()
 
-    await deliverRestockNotification(id, options(clock).deliveryOptions)
+    await runDelivery(id, options(clock).deliveryOptions)
 
     const [first, second] = batchCalls()
     expect(second.headers['idempotency-key']).toBe(first.headers['idempotency-key'])
@@ -165,7 +162,7 @@ describe('restock delivery', () => {
       sentTo([request]).includes(hangFor) ? 'hang' : resendReply()(request)
     const id = await queue(productSlug)
 
-    await deliverRestockNotification(id, options(fakeClock()).deliveryOptions)
+    await runDelivery(id, options(fakeClock()).deliveryOptions)
 
     expect(batchCalls()).toHaveLength(3) // batch 0, batch 1, and one retry of batch 1
     const stored = await statusesOf(subscribers)
@@ -183,7 +180,7 @@ describe('restock delivery', () => {
     const productSlug = freshProduct()
     const subscribers = await seedMany(harness.repositories, 25, { productSlug })
     const id = await queue(productSlug)
-    await deliverRestockNotification(id, options(fakeClock()).deliveryOptions)
+    await runDelivery(id, options(fakeClock()).deliveryOptions)
     const firstRun = batchCalls().map((call) => ({
       key: call.headers['idempotency-key'],
       body: call.json,
@@ -191,7 +188,7 @@ describe('restock delivery', () => {
 
     // a delivery that completed is not sent again, whoever starts it
     harness.resend.requests.length = 0
-    expect((await deliverRestockNotification(id, options(fakeClock()).deliveryOptions)).state).toBe(
+    expect((await runDelivery(id, options(fakeClock()).deliveryOptions)).state).toBe(
       'already-complete',
     )
     expect(batchCalls()).toEqual([])
@@ -205,7 +202,7 @@ describe('restock delivery', () => {
       deliveryState: 'delivering',
     }))
     const clock = fakeClock()
-    const run = await deliverRestockNotification(id, options(clock).deliveryOptions)
+    const run = await runDelivery(id, options(clock).deliveryOptions)
 
     expect(run.state).toBe('complete')
     const resent = batchCalls()
@@ -226,7 +223,7 @@ describe('restock delivery', () => {
       ...s,
       status: 'unsubscribed',
     }))
-    await deliverRestockNotification(id, options(fakeClock()).deliveryOptions)
+    await runDelivery(id, options(fakeClock()).deliveryOptions)
     const stored = await statusesOf(subscribers)
     expect(stored.map((s) => s.status)).toEqual(['notified', 'unsubscribed'])
   })
@@ -250,7 +247,7 @@ describe('restock delivery', () => {
       return response.status
     })
     const [run, ...statuses] = await Promise.all([
-      deliverRestockNotification(id, options(fakeClock()).deliveryOptions),
+      runDelivery(id, options(fakeClock()).deliveryOptions),
       ...unsubscribes,
     ])
     expect(run.state).toBe('complete')
@@ -260,10 +257,7 @@ describe('restock delivery', () => {
   })
 
   it('reports a missing notification without sending anything', async () => {
-    const run = await deliverRestockNotification(
-      'notif_missing',
-      options(fakeClock()).deliveryOptions,
-    )
+    const run = await runDelivery('notif_missing', options(fakeClock()).deliveryOptions)
     expect(run).toEqual({ state: 'missing' })
     expect(harness.resend.requests).toEqual([])
   })

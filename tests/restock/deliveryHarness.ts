@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest'
 import { createLogger } from '../../src/lib/log.js'
-import type { DeliveryOptions } from '../../src/lib/restock/deliverRestockNotification.js'
-import {
-  openDeliveryJobStore,
-  type DeliveryJobStore,
-} from '../../src/lib/restock/deliveryJobStore.js'
+import type { DeliveryRunOptions } from '../../src/lib/restock/deliveryRun.js'
+import type { DeliveryJobStore } from '../../src/lib/storage/deliveryJobStore.js'
 import { createResendMailer, type Mailer } from '../../src/lib/notifiers/resendMailer.js'
 import { sendRestockNotification } from '../../src/lib/restock/sendRestockNotification.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
-import type { Repositories } from '../../src/lib/storage/repositories.js'
+import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
 import { fakeContext } from '../helpers/context.js'
 import {
   startRecordingServer,
@@ -25,6 +22,13 @@ import {
 } from './restockTestKit.js'
 
 export const SITE = 'https://shop.example.test'
+/** `config.emailDelivery` with Resend (the stand-in) and the unsubscribe secret set. */
+export const EMAIL_READY = {
+  ready: true,
+  apiKey: 're_test',
+  from: FROM,
+  unsubscribeSecret: SECRET,
+} as const
 const CALL_TIMEOUT_MS = 300
 
 /**
@@ -62,8 +66,7 @@ export function useDeliveryHarness() {
         },
         {
           repositories: harness.repositories,
-          jobs: harness.jobs,
-          config: { resendApiKey: 're_test', resendFromEmail: FROM, unsubscribeSecret: SECRET },
+          config: { emailDelivery: EMAIL_READY },
           log: createLogger('test'),
           startDelivery: async (id) => {
             started = id
@@ -75,11 +78,10 @@ export function useDeliveryHarness() {
     },
 
     /** Delivery options on a fake clock; `continued` collects the continuations asked for. */
-    options(clock: ReturnType<typeof fakeClock>, extra: Partial<DeliveryOptions> = {}) {
+    options(clock: ReturnType<typeof fakeClock>, extra: Partial<DeliveryRunOptions> = {}) {
       const continued: string[] = []
-      const deliveryOptions: DeliveryOptions = {
+      const deliveryOptions: DeliveryRunOptions = {
         repositories: harness.repositories,
-        jobs: harness.jobs,
         mailer: harness.mailer(),
         siteUrl: SITE,
         unsubscribeSecret: SECRET,
@@ -108,7 +110,7 @@ export function useDeliveryHarness() {
   beforeAll(async () => {
     harness.resend = await startRecordingServer()
     process.env.RESEND_BASE_URL = harness.resend.url
-    harness.jobs = openDeliveryJobStore(fakeContext())
+    harness.jobs = openRepositories(fakeContext()).deliveries
   })
 
   afterAll(async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import {
   batchAllowanceFor,
-  deliverRestockNotification,
-  type DeliveryRun,
-} from '../../src/lib/restock/deliverRestockNotification.js'
+  runDelivery,
+  type DeliveryRunResult,
+} from '../../src/lib/restock/deliveryRun.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import type { Mailer } from '../../src/lib/notifiers/resendMailer.js'
 import { sentTo, useDeliveryHarness } from './deliveryHarness.js'
@@ -55,7 +55,7 @@ describe('restock delivery at scale', () => {
       },
     }
 
-    const invocations: { elapsed: number; run: DeliveryRun }[] = []
+    const invocations: { elapsed: number; run: DeliveryRunResult }[] = []
     const pending = [id]
     while (pending.length > 0) {
       expect(invocations.length).toBeLessThan(50)
@@ -66,7 +66,7 @@ describe('restock delivery at scale', () => {
         budgetMs,
         batchAllowanceMs: batchAllowanceFor(5000),
       })
-      const run = await deliverRestockNotification(next, deliveryOptions)
+      const run = await runDelivery(next, deliveryOptions)
       invocations.push({ elapsed: clock.now() - startedAt, run })
       pending.push(...continued)
       clock.advance(250) // the platform starting the next invocation

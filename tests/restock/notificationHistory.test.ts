@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import historyModule, {
   config as historyConfig,
 } from '../../netlify/functions/admin-notify-history.js'
-import { openDeliveryJobStore } from '../../src/lib/restock/deliveryJobStore.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
@@ -111,7 +110,7 @@ describe('POST /api/admin/notify/history', () => {
       deliveryState: 'delivering',
       completedAt: undefined,
     })
-    const journal = openDeliveryJobStore(fakeContext())
+    const journal = restock.repositories.deliveries
     await journal.saveBatch(running.id, {
       batch: 0,
       deliveredIds: Array.from({ length: 9 }, (_, i) => `ntf_${i}`),

@@ -4,6 +4,8 @@ import type { Context } from '@netlify/functions'
 import { beforeEach } from 'vitest'
 import sendModule from '../../netlify/functions/admin-notify-send.js'
 import { mapWithConcurrency } from '../../src/lib/concurrency.js'
+import { UnauthorizedError } from '../../src/lib/errors.js'
+import { requireDeliveryTicket } from '../../src/lib/restock/deliveryTicket.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import type { Repositories } from '../../src/lib/storage/repositories.js'
 import { useBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
@@ -138,6 +140,34 @@ export async function startSite(
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
   return site
+}
+
+/**
+ * What the delivery ticket of an `Authorization` header says, checked with `SECRET` at `now`
+ * (default: the current time, for tickets the endpoints issued just now).
+ */
+export function ticketIn(authorization: string | null | undefined, now = Date.now()) {
+  return checkTicket(authorization?.replace(/^Bearer /, '') ?? null, SECRET, now)
+}
+
+/**
+ * What the delivery function's check says of `ticket`: `{ok: true, ...ticket}`, or `{ok: false,
+ * reason}` with the reason it logged.
+ */
+export function checkTicket(ticket: string | null, secret: string, now: number) {
+  const reasons: unknown[] = []
+  const log = {
+    requestId: 'ticket-check',
+    info: () => undefined,
+    warn: (_event: string, fields?: Record<string, unknown>) => void reasons.push(fields?.reason),
+    error: () => undefined,
+  }
+  try {
+    return { ok: true, ...requireDeliveryTicket(ticket, { unsubscribeSecret: secret }, log, now) }
+  } catch (error) {
+    if (!(error instanceof UnauthorizedError)) throw error
+    return { ok: false, reason: reasons[0] }
+  }
 }
 
 /**

@@ -16,10 +16,10 @@ import {
   seedMany,
   seedSubscription,
   startSite,
+  ticketIn,
   useSendSettings,
   VALID_SEND,
 } from './restockTestKit.js'
-import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
 const restock = useSendSettings()
 
@@ -80,7 +80,10 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
     expect(body.sentCount).toBe(4)
     expect(body.recipientEmails).toEqual([rejected.email, ...accepted.map((s) => s.email)])
     expect(site.received).toHaveLength(1)
-    expect(site.received[0].authorization).toBe(`Bearer ${ADMIN_TOKEN}`)
+    expect(ticketIn(site.received[0].authorization)).toMatchObject({
+      ok: true,
+      notificationId: body.notificationId,
+    })
     expect(JSON.parse(site.received[0].body)).toEqual({ notificationId: body.notificationId })
 
     const [workerResponse] = await site.idle()
@@ -159,7 +162,7 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
     expect(resend.requests).toEqual([])
   })
 
-  it('the background function refuses a request without the admin token', async () => {
+  it('the background function refuses a request without a delivery ticket', async () => {
     const context = fakeContext()
     const response = await deliverModule(
       jsonRequest('/.netlify/functions/notify-deliver-background', { notificationId: 'notif_x' }),

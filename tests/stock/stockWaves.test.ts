@@ -6,7 +6,7 @@ import { createLogger } from '../../src/lib/log.js'
 import { saveAutoNotice } from '../../src/lib/stock/autoNotice.js'
 import { applyStockLines } from '../../src/lib/stock/stockUpdates.js'
 import { runDueWave, runDueWaves, type WaveOptions } from '../../src/lib/stock/stockWaves.js'
-import { waveOptionsFrom } from '../../src/lib/stock/stockWiring.js'
+import { openServices } from '../../src/lib/services.js'
 import { fakeClock, seedMany } from '../restock/restockTestKit.js'
 import { PRODUCT, signatureHeader, useStockEnvironment } from './stockTestKit.js'
 
@@ -28,8 +28,7 @@ describe('automatic restock notices in waves (record-only: no e-mail provider)',
   function wavesAt(clock: ReturnType<typeof fakeClock>): WaveOptions {
     const log = createLogger('test')
     const config = loadConfig(process.env, { context: 'dev', origin: 'http://shop.test' })
-    return waveOptionsFrom(
-      { origin: 'http://shop.test', context: world.context(), config, log },
+    return openServices(world.context(), config, log, { origin: 'http://shop.test' }).waves(
       clock.now,
     )
   }

@@ -21,7 +21,7 @@ import {
   type ApiOperation,
   type Responses,
 } from './operationSpec.js'
-import { CONFLICT_MESSAGE } from '../../lib/http/endpoint.js'
+import { CONFLICT_MESSAGE } from '../../lib/errors.js'
 import { UNUSABLE_ID_MESSAGE } from '../../lib/storage/recordIds.js'
 import * as answers from './responseSchemas.js'
 import { EXAMPLE_RESERVATION, EXAMPLE_SUBSCRIPTION } from './apiExamples.js'

@@ -24,9 +24,19 @@ const SECURITY_SCHEMES = {
     description:
       'The `PREORDER_API_TOKEN` group: archive, archive lists, unarchive, delete. When `PREORDER_API_TOKEN` is unset, the `ADMIN_API_TOKEN` is accepted instead.',
   },
+  deliveryTicket: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A delivery ticket: made by this deploy for one run of one notice (signed with a key derived from `UNSUBSCRIBE_SECRET`), valid 5 minutes, used once. Only the send, the resume endpoint and the scheduled resume make them; no token group is accepted.',
+  },
 }
 
-const SCHEME_OF = { admin: 'adminToken', preorder: 'preorderToken' } as const
+const SCHEME_OF = {
+  admin: 'adminToken',
+  preorder: 'preorderToken',
+  'delivery-ticket': 'deliveryTicket',
+} as const
 
 const DESCRIPTION = [
   'The back end of a Japanese online shop: reservations, restock notifications, site search and the admin API.',

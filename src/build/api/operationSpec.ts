@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { INTERNAL_ERROR_MESSAGE } from '../../lib/http/endpoint.js'
+import { INTERNAL_ERROR_MESSAGE } from '../../lib/errors.js'
 import type { RouteName } from '../../lib/routes.js'
 import { errorBody } from './responseSchemas.js'
 

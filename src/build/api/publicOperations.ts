@@ -24,7 +24,7 @@ function validationExample(schema: z.ZodType, body: unknown): unknown {
   const parsed = schema.safeParse(body)
   if (parsed.success) throw new Error('validationExample: the example body is valid')
   const error = formValidationError(parsed.error)
-  return { success: false, error: error.message, ...error.extra }
+  return { success: false, error: error.message, ...error.details }
 }
 
 function formResponses(schema: z.ZodType, invalidBody: unknown, created: Responses): Responses {

@@ -1,5 +1,9 @@
 import { z } from 'zod'
-import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../../lib/storage/records.js'
+import {
+  DELIVERY_STATES,
+  RESERVATION_STATUSES,
+  SUBSCRIPTION_STATUSES,
+} from '../../lib/storage/records.js'
 
 /**
  * The answers of every endpoint as zod schemas: the source of the OpenAPI document's response
@@ -152,7 +156,7 @@ const notificationId = z
   .string()
   .regex(/^notif_/)
   .meta({ examples: ['notif_6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b'] })
-const deliveryState = z.enum(['queued', 'delivering', 'complete']).meta({
+const deliveryState = z.enum(DELIVERY_STATES).meta({
   description: '`queued` → `delivering` → `complete`; records older than delivery are `complete`.',
 })
 const deliveryMode = z.enum(['email', 'record-only']).nullable().meta({
@@ -267,12 +271,6 @@ export const searchAnswer = z.strictObject({
 })
 
 export const unsubscribedAnswer = z.strictObject({ success: z.literal(true) })
-
-export const deliveryStarted = z
-  .strictObject({ success: z.literal(true), state: z.string() })
-  .meta({
-    description: 'Only seen when the function is called directly (not as a background function).',
-  })
 
 export const openApiAnswer = z
   .looseObject({ openapi: z.string() })

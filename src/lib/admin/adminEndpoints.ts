@@ -1,6 +1,7 @@
-import { defineEndpoint } from '../http/endpoint.js'
-import { jsonResponse } from '../http/response.js'
-import { openRepositories } from '../storage/repositories.js'
+import type { AppConfig } from '../config.js'
+import type { Logger } from '../log.js'
+import type { RequestContext } from '../requestContext.js'
+import { openServices } from '../services.js'
 import type { AdminRecord, AdminResource } from './adminResources.js'
 import {
   archiveListSchema,
@@ -14,40 +15,56 @@ import { listActiveRecords, unreadableField } from './recordLists.js'
 import { updateRecordStatus } from './statusUpdates.js'
 
 /**
- * The admin record endpoints, built once for both resources: each file in netlify/functions is
- * `export default <factory>(<resource>)` plus its path. Token groups follow §5 and D7.
+ * The options of the admin record endpoints, written once for both resources: each file in
+ * netlify/functions is `export default defineEndpoint(<endpoint>(<resource>))` plus its path.
+ * Token groups follow §5 and D7. The handlers answer the fields of a success; the wrapper adds
+ * `success: true`.
  */
+
+interface AdminInput<Body> {
+  context: RequestContext
+  config: AppConfig
+  log: Logger
+  body: Body
+}
+
+/** The records of `resource` this request works on. */
+function repositoryFor<T extends AdminRecord>(
+  resource: AdminResource<T>,
+  { context, config, log }: AdminInput<unknown>,
+) {
+  return resource.repository(openServices(context, config, log).repositories)
+}
 
 /** POST /api/admin-{reservations,notify}-list (§4.1, §4.2, D3). */
 export function activeListEndpoint<T extends AdminRecord>(resource: AdminResource<T>) {
-  return defineEndpoint({
-    methods: ['POST'],
-    auth: 'admin',
-    body: listFiltersSchema(resource.statuses),
-    handle: async ({ context, body }) => {
-      const repository = resource.repository(openRepositories(context))
-      const { records, unreadable } = await listActiveRecords(repository, body)
-      return jsonResponse({
-        success: true,
-        [resource.listField]: records,
-        ...unreadableField(unreadable),
-      })
+  const body = listFiltersSchema(resource.statuses)
+  return {
+    methods: ['POST'] as const,
+    auth: 'admin' as const,
+    body,
+    handle: async (input: AdminInput<(typeof body)['_output']>) => {
+      const { records, unreadable } = await listActiveRecords(
+        repositoryFor(resource, input),
+        input.body,
+      )
+      return { [resource.listField]: records, ...unreadableField(unreadable) }
     },
-  })
+  }
 }
 
 /** POST /api/admin-{reservations,notify}-status (§4.4, §4.5, D4, D6). */
 export function statusUpdateEndpoint<T extends AdminRecord>(resource: AdminResource<T>) {
-  return defineEndpoint({
-    methods: ['POST'],
-    auth: 'admin',
-    body: statusUpdateSchema(resource.statuses, { notes: resource.hasNotes }),
-    handle: async ({ context, body }) => {
-      const repository = resource.repository(openRepositories(context))
-      const record = await updateRecordStatus(resource, repository, body)
-      return jsonResponse({ success: true, [resource.recordField]: record })
+  const body = statusUpdateSchema(resource.statuses, { notes: resource.hasNotes })
+  return {
+    methods: ['POST'] as const,
+    auth: 'admin' as const,
+    body,
+    handle: async (input: AdminInput<(typeof body)['_output']>) => {
+      const record = await updateRecordStatus(resource, repositoryFor(resource, input), input.body)
+      return { [resource.recordField]: record }
     },
-  })
+  }
 }
 
 /** POST /api/admin/{reservations,notify}/{archive,unarchive,delete} (§4.6, §4.7, D3, D5). */
@@ -55,33 +72,32 @@ export function bulkActionEndpoint<T extends AdminRecord>(
   resource: AdminResource<T>,
   action: BulkAction,
 ) {
-  return defineEndpoint({
-    methods: ['POST'],
-    auth: 'preorder',
+  return {
+    methods: ['POST'] as const,
+    auth: 'preorder' as const,
     body: bulkIdsSchema,
-    handle: async ({ context, body, log }) => {
-      const repository = resource.repository(openRepositories(context))
-      const result = await runBulkAction(resource, repository, action, body.ids, { log })
-      return jsonResponse(bulkResponseBody(action, result))
+    handle: async (input: AdminInput<(typeof bulkIdsSchema)['_output']>) => {
+      const repository = repositoryFor(resource, input)
+      const result = await runBulkAction(resource, repository, action, input.body.ids, {
+        log: input.log,
+      })
+      return bulkResponseBody(action, result)
     },
-  })
+  }
 }
 
 /** POST /api/admin/{reservations,notify}/archives/list (§4.3, D3, D5). */
 export function archiveListEndpoint<T extends AdminRecord>(resource: AdminResource<T>) {
-  return defineEndpoint({
-    methods: ['POST'],
-    auth: 'preorder',
+  return {
+    methods: ['POST'] as const,
+    auth: 'preorder' as const,
     body: archiveListSchema,
-    handle: async ({ context, body }) => {
-      const repository = resource.repository(openRepositories(context))
-      const { items, unreadable, ...paging } = await listArchivedRecords(repository, body)
-      return jsonResponse({
-        success: true,
-        [resource.listField]: items,
-        ...paging,
-        ...unreadableField(unreadable),
-      })
+    handle: async (input: AdminInput<(typeof archiveListSchema)['_output']>) => {
+      const { items, unreadable, ...paging } = await listArchivedRecords(
+        repositoryFor(resource, input),
+        input.body,
+      )
+      return { [resource.listField]: items, ...paging, ...unreadableField(unreadable) }
     },
-  })
+  }
 }

@@ -34,7 +34,7 @@ export interface AdminResource<T extends AdminRecord> {
   /** Whether a status update carries `notes` (§4.5). */
   hasNotes: boolean
   repository(repositories: Repositories): ProductRecordRepository<T>
-  /** The record after a status update; throws HttpError 409 for a refused transition (D4). */
+  /** The record after a status update; throws TransitionNotAllowedError for a refused transition (D4). */
   applyStatus(record: T, update: StatusUpdateRequest, now: string): T
 }
 

@@ -103,11 +103,10 @@ function unarchived<T extends AdminRecord>(record: T): T {
   return { ...rest, isArchived: false } as T
 }
 
-/** The answer of a bulk endpoint: `{success, <past>Count, <past>Ids, errors?}` (§4.6, §4.7, D3). */
+/** The fields of a bulk endpoint's answer: `<past>Count, <past>Ids, errors?` (§4.6, §4.7, D3). */
 export function bulkResponseBody(action: BulkAction, result: BulkResult): Record<string, unknown> {
   const past = PAST_TENSE[action]
   return {
-    success: true,
     [`${past}Count`]: result.doneIds.length,
     [`${past}Ids`]: result.doneIds,
     ...(result.errors.length > 0 ? { errors: result.errors } : {}),

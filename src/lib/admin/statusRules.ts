@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors.js'
+import { TransitionNotAllowedError } from '../errors.js'
 import type { NotifySubscription, Reservation, ReservationStatus } from '../storage/records.js'
 import type { StatusUpdateRequest } from './adminSchemas.js'
 
@@ -31,7 +31,9 @@ export function applyReservationStatus(
   now: string,
 ): Reservation {
   if (!isAllowedReservationTransition(record.status, update.status)) {
-    throw new HttpError(409, `Invalid status transition: ${record.status} -> ${update.status}`)
+    throw new TransitionNotAllowedError(
+      `Invalid status transition: ${record.status} -> ${update.status}`,
+    )
   }
   const respondedAt = record.respondedAt ?? (update.status === 'pending' ? null : now)
   return {

@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors.js'
+import { NotFoundError } from '../errors.js'
 import type { ProductRecordRepository } from '../storage/repositories.js'
 import type { AdminRecord, AdminResource } from './adminResources.js'
 import type { StatusUpdateRequest } from './adminSchemas.js'
@@ -28,6 +28,6 @@ export async function updateRecordStatus<T extends AdminRecord>(
     productSlug: record.productSlug,
     createdAt: record.createdAt,
   }))
-  if (!updated) throw new HttpError(404, resource.notFoundMessage)
+  if (!updated) throw new NotFoundError(resource.notFoundMessage)
   return updated
 }

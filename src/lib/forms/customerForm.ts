@@ -1,6 +1,5 @@
 import { z } from '../../generated/zod.js'
-import type { EndpointOptions } from '../http/endpoint.js'
-import { HttpError } from '../http/errors.js'
+import { InvalidInputError } from '../errors.js'
 import { findProduct, type CatalogueProduct } from '../productCatalogue.js'
 
 /**
@@ -94,7 +93,7 @@ export const signupForm = z.object({ email, productSlug })
 export type SignupForm = z.output<typeof signupForm>
 
 /** The documented 400: one detail per invalid field (its first problem), in form order. */
-export function formValidationError(error: z.ZodError): HttpError {
+export function formValidationError(error: z.ZodError): InvalidInputError {
   const details: { field: string; message: string }[] = []
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? '')
@@ -102,23 +101,20 @@ export function formValidationError(error: z.ZodError): HttpError {
       details.push({ field, message: issue.message })
     }
   }
-  return new HttpError(400, FORM_INVALID_MESSAGE, { details })
+  return new InvalidInputError(FORM_INVALID_MESSAGE, { details })
 }
 
 /** The catalogue product (D1), or the documented 400 "product not found". */
 export function requireProduct(slug: string): CatalogueProduct {
   const product = findProduct(slug)
-  if (!product) throw new HttpError(400, PRODUCT_NOT_FOUND_MESSAGE)
+  if (!product) throw new InvalidInputError(PRODUCT_NOT_FOUND_MESSAGE)
   return product
 }
 
-/** What both public form endpoints share: POST only, no token, Japanese 400 and 500 texts. */
-export const customerFormEndpoint: Pick<
-  EndpointOptions<z.ZodType>,
-  'methods' | 'auth' | 'invalid' | 'internalErrorMessage'
-> = {
+/** What both public form endpoints share (endpoint options): POST only, no token, Japanese 400 and 500 texts. */
+export const customerFormEndpoint = {
   methods: ['POST'],
   auth: 'none',
   invalid: formValidationError,
   internalErrorMessage: FORM_INTERNAL_ERROR_MESSAGE,
-}
+} as const

@@ -1,6 +1,6 @@
 import { z } from '../../generated/zod.js'
-import { jsonResponse } from '../http/response.js'
 import type { Logger } from '../log.js'
+import { newReservationId, newSubscriptionId } from '../storage/blobLayout.js'
 import { requireProduct } from './customerForm.js'
 
 /**
@@ -44,18 +44,8 @@ export function withoutHoneypot<Form extends { [HONEYPOT_FIELD]?: unknown }>(
   return form
 }
 
-/** A reservation id of the real form (`res_<uuid>`) that names nothing. */
-function decoyReservationId(): string {
-  return `res_${crypto.randomUUID()}`
-}
-
-/** A subscription id of the real form (`ntf_<ms>-<10 hex>`) that names nothing. */
-function decoySubscriptionId(): string {
-  return `ntf_${Date.now()}-${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`
-}
-
 /**
- * The answer to a request whose honeypot is filled, or `null` for a person's request. Called
+ * The answer's fields to a request whose honeypot is filled, or `null` for a person's request. Called
  * after validation and before the service: an unknown product still gets its 400, as it would
  * without the honeypot; otherwise the answer is a success with a decoy id, and one log line
  * (`form.honeypot`, the form's name only: nothing the sender typed).
@@ -64,13 +54,12 @@ export function honeypotAnswer(
   body: { productSlug: string; [HONEYPOT_FIELD]?: unknown },
   form: 'reservation' | 'signup',
   log: Logger,
-): Response | null {
+): { reservationId: string } | { subscriptionId: string } | null {
   if (!isHoneypotFilled(body)) return null
   requireProduct(body.productSlug)
   log.info('form.honeypot', { form })
-  return jsonResponse(
-    form === 'reservation'
-      ? { success: true, reservationId: decoyReservationId() }
-      : { success: true, subscriptionId: decoySubscriptionId() },
-  )
+  // why: an id of the real form (storage's own format) that names nothing
+  return form === 'reservation'
+    ? { reservationId: newReservationId() }
+    : { subscriptionId: newSubscriptionId(new Date()) }
 }

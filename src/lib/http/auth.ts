@@ -36,7 +36,8 @@ export function tokensMatch(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected))
 }
 
-function bearerToken(req: Request): string | null {
+/** The request's `Authorization: Bearer …` credential, or null. */
+export function bearerToken(req: Request): string | null {
   const header = req.headers.get('authorization')
   const match = header?.match(/^Bearer[ \t]+(\S+)\s*$/i)
   return match ? match[1] : null

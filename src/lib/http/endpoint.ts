@@ -1,12 +1,26 @@
 import type { Context } from '@netlify/functions'
 import type { z } from 'zod'
-import { requireToken, type TokenGroup } from './auth.js'
+import { bearerToken, requireToken, type TokenGroup } from './auth.js'
 import { loadConfig, type AppConfig } from '../config.js'
+import {
+  AlreadyInProgressError,
+  CONFLICT_MESSAGE,
+  ConcurrentChangeError,
+  DomainError,
+  INTERNAL_ERROR_MESSAGE,
+  InvalidInputError,
+  InvalidSignatureError,
+  NotConfiguredError,
+  NotFoundError,
+  TransitionNotAllowedError,
+  TryAgainLaterError,
+  UnauthorizedError,
+} from '../errors.js'
 import { createLogger, type Logger } from '../log.js'
-import { RecordUpdateConflictError } from '../storage/recordCollection.js'
 import { corsHeaders, preflightResponse, type CorsPolicy } from './cors.js'
 import { HttpError } from './errors.js'
 import { parseJsonObject, readBodyText } from './requestBody.js'
+import { jsonResponse } from './response.js'
 
 type Method = 'GET' | 'POST'
 
@@ -19,11 +33,24 @@ export interface EndpointInput<Body> {
   log: Logger
 }
 
+/**
+ * Checks the request's bearer credential (null when there is none) before anything else is read;
+ * throws (e.g. UnauthorizedError) to refuse. For callers that prove themselves otherwise than
+ * with a token group (the restock delivery ticket).
+ */
+export type RequestGuard = (bearer: string | null, config: AppConfig, log: Logger) => void
+
+/**
+ * What a handler answers: a Response as it is, or the fields of a success, which the wrapper
+ * answers as JSON `{success: true, ...fields}` (§7).
+ */
+export type HandlerAnswer = Response | object
+
 export interface EndpointOptions<Schema extends z.ZodType> {
   /** Methods the endpoint answers; anything else gets 405 with `Allow` (D8). OPTIONS is always answered. */
-  methods: Method[]
-  /** Token group (§5, D7), or `none` for public endpoints. */
-  auth: TokenGroup | 'none'
+  methods: readonly Method[]
+  /** Token group (§5, D7), `none` for public endpoints, or a guard of its own. */
+  auth: TokenGroup | 'none' | RequestGuard
   /** CORS policy (D8). Default: `admin` for token groups, `public` otherwise. */
   cors?: CorsPolicy
   /** Schema of the body (POST). Omit for GET endpoints. */
@@ -44,19 +71,43 @@ export interface EndpointOptions<Schema extends z.ZodType> {
    */
   verifyBody?: (input: { req: Request; rawBody: string; config: AppConfig; log: Logger }) => void
   /** Turns a failed validation into the endpoint's documented 400. Default: the first issue's message. */
-  invalid?: (error: z.ZodError) => HttpError
+  invalid?: (error: z.ZodError) => Error
   /** Text of the 500 answer (D8: the public forms answer in Japanese). Default: `Internal server error`. */
   internalErrorMessage?: string
-  handle: (input: EndpointInput<z.output<Schema>>) => Promise<Response>
+  handle: (input: EndpointInput<z.output<Schema>>) => Promise<HandlerAnswer>
 }
 
-export const INTERNAL_ERROR_MESSAGE = 'Internal server error'
-/** 409 when a record kept changing under an update (RecordUpdateConflictError); nothing was written. */
-export const CONFLICT_MESSAGE =
-  'The record was changed by another request at the same time; try again'
+/**
+ * The one map from a domain error to its answer (hono's error-handler way): the first row whose
+ * class the error is an instance of gives the status; the text is the error's message.
+ */
+const DOMAIN_STATUS: readonly [abstract new (...args: never[]) => DomainError, number][] = [
+  [InvalidInputError, 400],
+  [UnauthorizedError, 401],
+  [InvalidSignatureError, 403],
+  [NotFoundError, 404],
+  [TransitionNotAllowedError, 409],
+  [AlreadyInProgressError, 409],
+  [NotConfiguredError, 503],
+  [TryAgainLaterError, 503],
+]
 
-function firstIssue(error: z.ZodError): HttpError {
-  return new HttpError(400, error.issues[0]?.message ?? 'Invalid request body')
+function firstIssue(error: z.ZodError): Error {
+  return new InvalidInputError(error.issues[0]?.message ?? 'Invalid request body')
+}
+
+/** The answer an error is given: an HttpError as it is, a domain error by DOMAIN_STATUS, else null. */
+function knownFailure(error: unknown, log: Logger): HttpError | null {
+  if (error instanceof HttpError) return error
+  if (error instanceof ConcurrentChangeError) {
+    log.warn('request.conflict', { key: error.key })
+    return new HttpError(409, CONFLICT_MESSAGE)
+  }
+  if (error instanceof DomainError) {
+    const row = DOMAIN_STATUS.find(([type]) => error instanceof type)
+    if (row) return new HttpError(row[1], error.message, error.details)
+  }
+  return null
 }
 
 function requestIdOf(req: Request, context: Context | undefined): string {
@@ -65,12 +116,14 @@ function requestIdOf(req: Request, context: Context | undefined): string {
 
 /**
  * The one request wrapper every endpoint uses: method, preflight, authentication (before anything
- * else, §5), body size, JSON, validation, then the handler; expected failures answer as
- * HttpError, everything else is a logged 500 without detail (D8).
+ * else, §5), body size, JSON, validation, then the handler; HttpErrors and domain errors
+ * (DOMAIN_STATUS) answer as `{success: false, error, ...details}`, everything else is a logged 500
+ * without detail (D8).
  */
 export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOptions<Schema>) {
   const allow = [...options.methods, 'OPTIONS'].join(', ')
   const cors = options.cors ?? (options.auth === 'none' ? 'public' : 'admin')
+  const auth = options.auth
   const invalid = options.invalid ?? firstIssue
   const internalErrorMessage = options.internalErrorMessage ?? INTERNAL_ERROR_MESSAGE
   if (options.methods.includes('POST') && !options.body) {
@@ -83,7 +136,7 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
     let response: Response
     try {
       // why: links in messages use this deploy's own address (docs/architecture.md)
-      config = loadConfig(process.env, {
+      config = loadConfig(undefined, {
         context: context?.deploy?.context,
         origin: new URL(req.url).origin,
       })
@@ -102,11 +155,8 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
 
   /** The HttpError an error answers as; an unexpected one is logged with its stack (D8). */
   function expectedFailure(error: unknown, req: Request, log: Logger): HttpError {
-    if (error instanceof HttpError) return error
-    if (error instanceof RecordUpdateConflictError) {
-      log.warn('request.conflict', { key: error.key })
-      return new HttpError(409, CONFLICT_MESSAGE)
-    }
+    const known = knownFailure(error, log)
+    if (known) return known
     log.error('request.failed', error, { method: req.method, path: new URL(req.url).pathname })
     return new HttpError(500, internalErrorMessage)
   }
@@ -128,7 +178,8 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
     if (!options.methods.includes(req.method as Method)) {
       throw new HttpError(405, 'Method not allowed', {}, { Allow: allow })
     }
-    if (options.auth !== 'none') requireToken(req, options.auth, config, log)
+    if (typeof auth === 'function') auth(bearerToken(req), config, log)
+    else if (auth !== 'none') requireToken(req, auth, config, log)
     let body: unknown = undefined
     if (options.body && req.method === 'POST') {
       const raw = await readBodyText(req)
@@ -136,12 +187,19 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
       const fields =
         options.bodyKind === 'form'
           ? formFields(req, raw)
-          : parseJsonObject(raw, options.auth === 'none' ? null : {})
+          : parseJsonObject(raw, auth === 'none' ? null : {})
       const parsed = options.body.safeParse(fields)
       if (!parsed.success) throw invalid(parsed.error)
       body = parsed.data
     }
-    return options.handle({ req, context, body: body as z.output<Schema>, config, log })
+    const answer = await options.handle({
+      req,
+      context,
+      body: body as z.output<Schema>,
+      config,
+      log,
+    })
+    return answer instanceof Response ? answer : jsonResponse({ success: true, ...answer })
   }
 }
 

@@ -1,38 +1,23 @@
-import { createHash } from 'node:crypto'
-import type { AppConfig } from '../config.js'
 import { requireProduct, type ReservationForm } from '../forms/customerForm.js'
-import type { Logger } from '../log.js'
 import {
   reservationConfirmationEmail,
   reservationTeamChatMessage,
 } from '../messages/reservationMessages.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
-import { createShopNotifiers } from '../notifiers/shopNotifiers.js'
 import { productUrl } from '../productCatalogue.js'
-import { openStore, RECORDS_STORE } from '../storage/blobStore.js'
-import { claimAndCreate } from '../storage/recordClaims.js'
+import type { Services } from '../services.js'
+import { newReservationId, reservationClaimKey } from '../storage/blobLayout.js'
 import type { Reservation } from '../storage/records.js'
-import { openRepositories } from '../storage/repositories.js'
-import type { RequestContext } from '../requestContext.js'
 
 /**
  * A reservation repeated with the same e-mail, product and name within this time (a double
  * click, a retried request, a reload that re-posts) answers the first one's id and sends nothing
  * again. Later, or with another name, it is a new reservation (§4.10 allows several per e-mail).
  */
-export const REPEAT_WINDOW_MS = 5 * 60_000
+const REPEAT_WINDOW_MS = 5 * 60_000
 
-/** The claim key of a submission; e-mail and name are hashed, so no personal data is in a key. */
-function reservationClaimKey(productSlug: string, email: string, name: string): string {
-  const digest = createHash('sha256').update(`${email}\n${name}`).digest('hex')
-  return `reservation-claims/${productSlug}/${digest}`
-}
-
-export interface CreateReservationDeps {
-  context: RequestContext
-  config: AppConfig
-  log: Logger
-  /** Clock, for tests. Default: `() => new Date()`. */
+export interface CreateReservationOptions {
+  /** Clock. Default: `() => new Date()`. */
   now?: () => Date
 }
 
@@ -44,13 +29,15 @@ export interface CreateReservationDeps {
  */
 export async function createReservation(
   form: ReservationForm,
-  { context, config, log, now = () => new Date() }: CreateReservationDeps,
+  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context'>,
+  { now = () => new Date() }: CreateReservationOptions = {},
 ): Promise<{ reservationId: string }> {
+  const { config, log, context } = services
   const product = requireProduct(form.productSlug)
-  const { reservations } = openRepositories(context)
+  const { reservations, claims } = services.repositories
   const refOf = (id: string) => ({ id, productSlug: product.slug })
   const reservation: Reservation = {
-    id: `res_${crypto.randomUUID()}`,
+    id: newReservationId(),
     name: form.name,
     email: form.email,
     productSlug: product.slug,
@@ -59,8 +46,7 @@ export async function createReservation(
     createdAt: now().toISOString(),
     respondedAt: null,
   }
-  const outcome = await claimAndCreate({
-    store: openStore(RECORDS_STORE, context),
+  const outcome = await claims.claimAndCreate({
     key: reservationClaimKey(product.slug, form.email, form.name),
     now,
     holderState: async ({ holderId, claimedAt }) => {
@@ -82,7 +68,7 @@ export async function createReservation(
   }
   log.info('reservation.created', { reservationId: reservation.id, productSlug: product.slug })
 
-  const notifiers = createShopNotifiers(config, log)
+  const { notifiers } = services
   const input = { reservation, product, productUrl: productUrl(product.slug, config.siteUrl) }
   dispatchNotifications(context, log, [
     () => notifiers.teamchatReservation.send(reservationTeamChatMessage(input).slackText),

@@ -1,9 +1,10 @@
 import { z } from '../../generated/zod.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import { pagingFields } from '../admin/adminSchemas.js'
+import type { DeliveryJobStore } from '../storage/deliveryJobStore.js'
+import type { DeliveryMode, DeliveryState, NotificationHistory } from '../storage/records.js'
 import type { HistoryRepository } from '../storage/repositories.js'
-import type { NotificationHistory } from '../storage/records.js'
-import { summarizeBatches, type DeliveryJobStore } from './deliveryJobStore.js'
+import { progressOf } from './deliveryProgress.js'
 
 /**
  * POST /api/admin/notify/history: past restock notices, newest first, each with the progress of
@@ -32,9 +33,6 @@ export const historyListSchema = z.object({
 
 export type HistoryListRequest = z.output<typeof historyListSchema>
 
-/** Where a delivery is: `queued` (not started), `delivering`, `complete`. */
-export type DeliveryState = 'queued' | 'delivering' | 'complete'
-
 /** One notice as the dashboard shows it. */
 export interface NotificationSummary {
   id: string
@@ -57,7 +55,7 @@ export interface NotificationSummary {
   /** §2.3 status: `failed` only when complete and nobody was reached. */
   status: 'sent' | 'failed'
   /** `email` (Resend) or `record-only` (no provider, §4.8); null on records older than delivery. */
-  deliveryMode: 'email' | 'record-only' | null
+  deliveryMode: DeliveryMode | null
   /** Only when one notification is asked for: who failed and why. */
   failedRecipients?: { email: string; error: string }[]
 }
@@ -118,30 +116,21 @@ async function summarize(
   record: NotificationHistory,
   withFailures: boolean,
 ): Promise<NotificationSummary> {
-  const recipients = record.recipientEmails?.length ?? record.sentCount
-  const state: DeliveryState = record.deliveryState ?? 'complete'
-  let sentCount = record.sentCount
-  let failed = record.failedRecipients ?? []
-  if (state !== 'complete') {
-    // why: while running, the history still says "queued" counts; the settled batches say what happened
-    const settled = summarizeBatches(await sources.jobs.listBatches(record.id))
-    sentCount = settled.sentCount
-    failed = settled.failedRecipients
-  }
+  const progress = await progressOf(record, sources.jobs)
   const summary: NotificationSummary = {
     id: record.id,
     productSlug: record.productSlug,
     title: record.emailTitle,
     timestamp: record.timestamp,
-    completedAt: record.completedAt ?? null,
-    recipients,
-    sentCount,
-    failedCount: failed.length,
-    pendingCount: state === 'complete' ? 0 : Math.max(0, recipients - sentCount - failed.length),
-    state,
-    status: record.status,
-    deliveryMode: record.deliveryMode ?? null,
+    completedAt: progress.completedAt,
+    recipients: progress.recipientCount,
+    sentCount: progress.sentCount,
+    failedCount: progress.failedRecipients.length,
+    pendingCount: progress.pendingCount,
+    state: progress.deliveryState,
+    status: progress.status,
+    deliveryMode: progress.deliveryMode,
   }
-  if (withFailures) summary.failedRecipients = failed
+  if (withFailures) summary.failedRecipients = progress.failedRecipients
   return summary
 }

@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { AppConfig } from '../config.js'
-import { HttpError } from '../http/errors.js'
+import {
+  AlreadyInProgressError,
+  InvalidInputError,
+  NotConfiguredError,
+  TryAgainLaterError,
+} from '../errors.js'
 import type { Logger } from '../log.js'
+import type { DeliveryJob } from '../storage/deliveryJobStore.js'
 import type {
   NotificationHistory,
   NotificationTrigger,
@@ -10,10 +16,9 @@ import type {
 } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import type { WaveNotice, WaveSendOutcome } from '../stock/stockWaves.js'
-import type { DeliveryJob, DeliveryJobStore } from './deliveryJobStore.js'
-import { DeliveryStartError } from './deliveryTrigger.js'
+import { DeliveryStartError } from './deliveryStarter.js'
+import { isRunning, noticeStateOf, storedState } from './noticeState.js'
 import { chooseRecipients } from './recipientChoice.js'
-import { MissingUnsubscribeSecretError } from '../subscriptions/unsubscribeToken.js'
 
 /** A checked §4.8 request. */
 export interface SendRequest {
@@ -22,9 +27,8 @@ export interface SendRequest {
   emailBody: string
 }
 
-/** The §4.8 answer. With e-mail delivery, `sentCount` is the number of recipients queued. */
+/** The §4.8 answer's fields. With e-mail delivery, `sentCount` is the number of recipients queued. */
 export interface SendSummary {
-  success: true
   notificationId: string
   sentCount: number
   recipientEmails: string[]
@@ -59,10 +63,8 @@ function notificationIdOf(...parts: string[]): string {
 
 /** A notification still being delivered, or one whose delivery never started (safe to redo). */
 function isOpen(history: NotificationHistory): boolean {
-  if (history.deliveryState === 'queued' || history.deliveryState === 'delivering') return true
-  return (
-    history.deliveryState === 'complete' && history.status === 'failed' && history.sentCount === 0
-  )
+  const state = noticeStateOf(history)
+  return isRunning(state) || (state === 'failed' && history.sentCount === 0)
 }
 
 /**
@@ -98,17 +100,17 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
   for (const field of FIELDS) {
     const value = body[field]
     if (typeof value !== 'string' || value.trim() === '') {
-      throw new HttpError(400, `${field} is required`)
+      throw new InvalidInputError(`${field} is required`)
     }
   }
   for (const field of FIELDS) {
     if ([...(body[field] as string)].length > SEND_LIMITS[field]) {
-      throw new HttpError(400, `${field} must be at most ${SEND_LIMITS[field]} characters`)
+      throw new InvalidInputError(`${field} must be at most ${SEND_LIMITS[field]} characters`)
     }
   }
   // why: the title is the e-mail subject, one header line; CR/LF there is refused, not folded
   if (/[\p{Cc}\u2028\u2029]/u.test((body.emailTitle as string).trim())) {
-    throw new HttpError(400, EMAIL_TITLE_NOT_ONE_LINE)
+    throw new InvalidInputError(EMAIL_TITLE_NOT_ONE_LINE)
   }
   return {
     productSlug: (body.productSlug as string).trim(),
@@ -121,9 +123,8 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
 export const SEND_IN_PROGRESS = 'A send for this product is already in progress'
 
 export interface SendOptions {
-  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'sendClaims'>
-  jobs: DeliveryJobStore
-  config: Pick<AppConfig, 'resendApiKey' | 'resendFromEmail' | 'unsubscribeSecret'>
+  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries' | 'sendClaims'>
+  config: Pick<AppConfig, 'emailDelivery'>
   log: Logger
   /** Starts the background delivery; rejects with DeliveryStartError when it cannot. */
   startDelivery: (notificationId: string) => Promise<void>
@@ -131,16 +132,12 @@ export interface SendOptions {
   now?: () => number
 }
 
-function isEmailConfigured(config: SendOptions['config']): boolean {
-  return Boolean(config.resendApiKey && config.resendFromEmail)
-}
-
 /**
  * POST /api/admin/notify/send (§4.8, D9). Without an e-mail provider: records the history and
  * marks every pending subscriber `notified`. With Resend: snapshots the recipients, records the
  * history as `queued` and starts the background delivery, which sets each recipient `notified`
  * once the provider accepted their e-mail and writes the final history. Recipients are chosen
- * under the product's send lock: a different send meanwhile answers 409 SEND_IN_PROGRESS, and a
+ * under the product's send lock: a different send meanwhile is refused (SEND_IN_PROGRESS), and a
  * subscriber an open notice (a wave) holds is left out.
  */
 export async function sendRestockNotification(
@@ -149,19 +146,19 @@ export async function sendRestockNotification(
 ): Promise<SendSummary> {
   const { repositories, log } = options
   const now = options.now ?? Date.now
-  const emailConfigured = checkEmailConfig(options)
+  const emailConfigured = checkEmailDelivery(options)
   const { id: notificationId, open } = await notificationIdFor(request, repositories.history)
-  if (open && open.deliveryState !== 'complete') return repeated(open, options)
+  if (open && isRunning(noticeStateOf(open))) return repeated(open, options)
 
   const choice = await chooseRecipients(
     { productSlug: request.productSlug, notificationId, kind: 'manual', now: now() },
     { ...repositories, isFinished },
   )
-  if (choice.state === 'busy') throw new HttpError(409, SEND_IN_PROGRESS)
+  if (choice.state === 'busy') throw new AlreadyInProgressError(SEND_IN_PROGRESS)
   let stored: StoredNotice
   try {
     if (choice.subscribers.length === 0) {
-      throw new HttpError(400, 'No pending subscribers found for this product')
+      throw new InvalidInputError('No pending subscribers found for this product')
     }
     stored = await storeNotice(
       { ...request, notificationId },
@@ -184,18 +181,17 @@ export async function sendRestockNotification(
     log.error('restock.send.start_failed', error, { notificationId })
     const reason = 'Delivery could not be started'
     await repositories.history.update({ id: notificationId }, (current) =>
-      current.deliveryState === 'queued'
+      noticeStateOf(current) === 'queued'
         ? {
             ...current,
-            status: 'failed',
+            ...storedState('failed'),
             sentCount: 0,
             failedRecipients: current.recipientEmails.map((email) => ({ email, error: reason })),
-            deliveryState: 'complete',
             completedAt: new Date(now()).toISOString(),
           }
         : current,
     )
-    throw new HttpError(503, 'Email delivery could not be started; no e-mail was sent')
+    throw new TryAgainLaterError('Email delivery could not be started; no e-mail was sent')
   }
   log.info('restock.send.queued', { notificationId, recipients: summary.sentCount })
   return summary
@@ -214,7 +210,7 @@ export async function sendRestockWave(
   const { repositories, log } = options
   const now = options.now ?? Date.now
   const { notificationId } = notice
-  const emailConfigured = checkEmailConfig(options)
+  const emailConfigured = checkEmailDelivery(options)
   const existing = await repositories.history.get({ id: notificationId })
   if (existing) {
     return { state: 'sent', notificationId, recipients: existing.recipientEmails.length }
@@ -253,22 +249,25 @@ export async function sendRestockWave(
 }
 
 function isFinished(history: NotificationHistory): boolean {
-  return (history.deliveryState ?? 'complete') === 'complete'
+  return !isRunning(noticeStateOf(history))
 }
 
-/** Whether e-mail is configured; 503 when it is, but without a way to unsubscribe. */
-function checkEmailConfig(options: SendOptions): boolean {
-  const emailConfigured = isEmailConfigured(options.config)
-  if (emailConfigured && !options.config.unsubscribeSecret) {
-    options.log.error('restock.send.misconfigured', new MissingUnsubscribeSecretError())
-    throw new HttpError(503, 'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set')
+/**
+ * Whether restock e-mails are delivered (else a send only records, §4.8); NotConfiguredError when
+ * Resend is set but a part e-mails need is not.
+ */
+function checkEmailDelivery(options: SendOptions): boolean {
+  const delivery = options.config.emailDelivery
+  // why: without a provider a send only records (§4.8); with one, every e-mail needs its link
+  if (!delivery.ready && delivery.missing !== 'provider') {
+    options.log.error('restock.send.misconfigured', new NotConfiguredError(delivery.fix))
+    throw new NotConfiguredError(delivery.message)
   }
-  return emailConfigured
+  return delivery.ready
 }
 
 function summaryOf(history: NotificationHistory): SendSummary {
   return {
-    success: true,
     notificationId: history.id,
     sentCount: history.sentCount,
     recipientEmails: history.recipientEmails,
@@ -310,27 +309,23 @@ async function storeNotice(
   const { repositories, log } = options
   const now = options.now ?? Date.now
   const { notificationId } = notice
-  const recipientEmails = subscribers.map((subscription) => subscription.email)
   const timestamp = new Date(now()).toISOString()
   const history: NotificationHistory = {
     id: notificationId,
     productSlug: notice.productSlug,
     emailTitle: notice.emailTitle,
     emailBody: notice.emailBody,
-    recipientEmails,
+    recipientEmails: subscribers.map((subscription) => subscription.email),
     sentCount: subscribers.length,
     timestamp,
-    status: 'sent',
+    ...storedState(emailConfigured ? 'queued' : 'recorded'),
     failedRecipients: [],
-    deliveryMode: emailConfigured ? 'email' : 'record-only',
-    ...(emailConfigured
-      ? { deliveryState: 'queued' as const }
-      : { deliveryState: 'complete' as const, completedAt: timestamp }),
+    ...(emailConfigured ? {} : { completedAt: timestamp }),
     ...(notice.trigger ? { trigger: notice.trigger } : {}),
   }
   if (emailConfigured) {
     // why: a job already stored under this id is the same notice (the id derives from it)
-    await options.jobs.saveJob({
+    await repositories.deliveries.saveJob({
       notificationId,
       productSlug: notice.productSlug,
       emailTitle: notice.emailTitle,
@@ -350,12 +345,13 @@ async function storeNotice(
           : current,
       ),
     )
+    const delivery = options.config.emailDelivery
     log.info('restock.send.recorded', {
       notificationId,
       productSlug: notice.productSlug,
       recipients: subscribers.length,
       trigger: notice.trigger?.kind ?? 'staff',
-      reason: 'RESEND_API_KEY or RESEND_FROM_EMAIL is not set: no e-mail was sent',
+      reason: `${delivery.ready ? '' : delivery.fix}: no e-mail was sent`,
     })
   }
   return { history, isNew: true }
@@ -377,7 +373,7 @@ async function storeHistory(
   } else {
     let replaced = false
     const stored = await history.update(ref, (current) => {
-      replaced = isOpen(current) && current.deliveryState === 'complete'
+      replaced = isOpen(current) && !isRunning(noticeStateOf(current))
       return replaced ? record : current
     })
     if (replaced) return record

@@ -1,6 +1,8 @@
 import type { Logger } from '../log.js'
-import { readDeliveryProgress, type ProgressSources } from './deliveryProgress.js'
-import { DELIVERY_FUNCTION_PATH } from './deliveryTrigger.js'
+import type { Repositories } from '../storage/repositories.js'
+import { readBatchProgress } from './deliveryProgress.js'
+import { DELIVERY_FUNCTION_PATH } from './deliveryStarter.js'
+import { isRunning, noticeStateOf } from './noticeState.js'
 import { isResumable } from './resumeDelivery.js'
 
 /**
@@ -8,15 +10,16 @@ import { isResumable } from './resumeDelivery.js'
  * function is stopped after 15 minutes, and a live run settles a batch at least every
  * ~22 s (one batch's allowance at the default timeout, docs/decisions-local.md).
  */
-export const STALL_AFTER_MS = 20 * 60 * 1000
+const STALL_AFTER_MS = 20 * 60 * 1000
 
 /**
  * Resend keeps an idempotency key 24 hours. A delivery idle longer than this is not resumed by
  * itself: a batch cut short before then could be e-mailed twice. A person resumes it by hand.
  */
-export const AUTO_RESUME_LIMIT_MS = 23 * 60 * 60 * 1000
+const AUTO_RESUME_LIMIT_MS = 23 * 60 * 60 * 1000
 
-export interface StalledDeliveryOptions extends ProgressSources {
+export interface StalledDeliveryOptions {
+  repositories: Pick<Repositories, 'history' | 'deliveries'>
   log: Logger
   /** Starts the background delivery; rejects when it cannot. */
   startDelivery: (notificationId: string) => Promise<void>
@@ -45,11 +48,10 @@ export async function resumeStalledDeliveries(
   const now = options.now ?? Date.now
   const { log } = options
   const sweep: StalledSweep = { resumed: [], leftForHand: [], failed: [] }
-  const open = (await options.history.list()).records.filter(
-    (record) => record.deliveryState === 'queued' || record.deliveryState === 'delivering',
-  )
+  const { history, deliveries } = options.repositories
+  const open = (await history.list()).records.filter((record) => isRunning(noticeStateOf(record)))
   for (const record of open) {
-    const progress = await readDeliveryProgress(record.id, options)
+    const progress = await readBatchProgress(record.id, { history, jobs: deliveries })
     if (!progress || !isResumable(progress)) continue
     const lastActivity = progress.lastBatchAt ?? progress.queuedAt
     const idleMs = now() - Date.parse(lastActivity)

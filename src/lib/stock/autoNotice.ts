@@ -1,4 +1,5 @@
 import { z } from '../../generated/zod.js'
+import { InvalidInputError, NotFoundError } from '../errors.js'
 import { findProduct } from '../productCatalogue.js'
 import { isUsableRecordId, UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
 import type { AutoNotice, StockRecord, StockRepository } from '../storage/stockRecords.js'
@@ -68,23 +69,15 @@ export const autoNoticeSchema = z
 
 export type AutoNoticeRequest = z.output<typeof autoNoticeSchema>
 
-/** The texts an automatic notice cannot be turned on without. */
-export class AutoNoticeTextMissing extends Error {
-  override name = 'AutoNoticeTextMissing'
-  constructor(readonly field: 'emailTitle' | 'emailBody') {
-    super(`${field} is required`)
-  }
-}
-
 /**
- * Saves the settings by compare-and-swap; null when no product has this slug. Throws
- * AutoNoticeTextMissing when turning on without a title or body (sent now or stored before).
+ * Saves the settings by compare-and-swap. NotFoundError when no product has this slug;
+ * InvalidInputError when turning on without a title or body (sent now or stored before).
  */
 export async function saveAutoNotice(
   request: AutoNoticeRequest,
   stock: StockRepository,
-): Promise<AutoNotice | null> {
-  if (!findProduct(request.productSlug)) return null
+): Promise<AutoNotice> {
+  if (!findProduct(request.productSlug)) throw new NotFoundError('Product not found')
   let saved: AutoNotice | null = null
   await stock.change(request.productSlug, (current: StockRecord) => {
     const before = current.auto
@@ -96,12 +89,13 @@ export async function saveAutoNotice(
       intervalMinutes:
         request.intervalMinutes ?? before?.intervalMinutes ?? DEFAULT_INTERVAL_MINUTES,
     }
-    if (auto.enabled && !auto.emailTitle) throw new AutoNoticeTextMissing('emailTitle')
-    if (auto.enabled && !auto.emailBody.trim()) throw new AutoNoticeTextMissing('emailBody')
+    if (auto.enabled && !auto.emailTitle) throw new InvalidInputError('emailTitle is required')
+    if (auto.enabled && !auto.emailBody.trim()) throw new InvalidInputError('emailBody is required')
     saved = auto
     const waves = auto.enabled ? current.waves : { ...current.waves, dueAt: null }
     return { ...current, auto, waves }
   })
+  if (!saved) throw new Error('saveAutoNotice: the change never ran')
   return saved
 }
 

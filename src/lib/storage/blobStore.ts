@@ -1,18 +1,10 @@
 import { createHash } from 'node:crypto'
 import { getStore, type Store } from '@netlify/blobs'
+import { blobsEnvironment, LOCAL_BLOBS_SERVER_VARIABLE } from '../config.js'
 import type { RequestContext } from '../requestContext.js'
 
-/** Name of the store holding reservations, subscriptions and notification history (§2). */
-export const RECORDS_STORE = 'shop-records'
-/** Name of the keyword log store (§2.6). */
-export const KEYWORD_LOGS_STORE = 'keyword-logs'
-
-/**
- * Local development only: a Blobs server of ours that functions use instead of the platform's
- * (`npm start` sets it to its atomic local server; see scripts/atomicBlobsServer.ts). JSON
- * `{"edgeURL": "http://127.0.0.1:…", "siteID": "…", "token": "…"}`. Never set it on Netlify.
- */
-export const LOCAL_BLOBS_SERVER_VARIABLE = 'LOCAL_BLOBS_SERVER'
+export { KEYWORD_LOGS_STORE, RECORDS_STORE } from './blobLayout.js'
+export { LOCAL_BLOBS_SERVER_VARIABLE } from '../config.js'
 
 /** Where `LOCAL_BLOBS_SERVER` points. */
 export interface LocalBlobsServer {
@@ -33,7 +25,7 @@ export class InvalidLocalBlobsServerError extends Error {
 }
 
 function localBlobsServer(): LocalBlobsServer | null {
-  const raw = process.env[LOCAL_BLOBS_SERVER_VARIABLE]
+  const raw = blobsEnvironment().localServer
   if (!raw) return null
   try {
     const value = JSON.parse(raw) as Partial<LocalBlobsServer>
@@ -51,7 +43,7 @@ function localBlobsServer(): LocalBlobsServer | null {
  * (deploy-preview, branch-deploy, local dev) gets its own store, so it never writes production data.
  */
 export function storeNameFor(baseName: string, deployContext: string | undefined): string {
-  const deploy = (deployContext || process.env.CONTEXT || 'dev').toLowerCase()
+  const deploy = (deployContext || blobsEnvironment().deployContext || 'dev').toLowerCase()
   if (deploy === 'production') return baseName
   return `${baseName}--${deploy.replace(/[^a-z0-9-]/g, '-')}`
 }
@@ -76,11 +68,7 @@ export function openStore(baseName: string, context?: RequestContext): Store {
  * environments (tests, benchmarks) never mixes them. The environment is hashed, never decoded.
  */
 export function storeScope(baseName: string, context?: RequestContext): string {
-  const environment =
-    process.env[LOCAL_BLOBS_SERVER_VARIABLE] ??
-    (globalThis as { netlifyBlobsContext?: string }).netlifyBlobsContext ??
-    process.env.NETLIFY_BLOBS_CONTEXT ??
-    ''
+  const environment = blobsEnvironment().identity
   const digest = createHash('sha256').update(environment).digest('hex').slice(0, 16)
   return `${storeNameFor(baseName, context?.deploy?.context)}@${digest}`
 }

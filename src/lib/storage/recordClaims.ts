@@ -24,7 +24,7 @@ export interface RecordClaim {
 export type HolderState = 'live' | 'ended' | 'missing'
 
 /** A claim names a record that never appeared; it is taken over after CLAIM_WRITE_GRACE_MS. */
-export const CLAIM_WRITE_GRACE_MS = 3_000
+const CLAIM_WRITE_GRACE_MS = 3_000
 const POLL_MS = 50
 
 export interface ClaimOptions {
@@ -104,6 +104,15 @@ export async function claimAndCreate(options: ClaimedCreateOptions): Promise<Cla
   if (await holdsClaim(options.store, options.key, outcome.holderId)) return outcome
   await options.remove(outcome.holderId)
   return claimAndCreate(options)
+}
+
+/** Claims on one store: what a service receives, so that it never opens a store itself. */
+export interface ClaimBook {
+  claimAndCreate(options: Omit<ClaimedCreateOptions, 'store'>): Promise<ClaimOutcome>
+}
+
+export function claimBook(store: Store): ClaimBook {
+  return { claimAndCreate: (options) => claimAndCreate({ ...options, store }) }
 }
 
 async function holdsClaim(store: Store, key: string, holderId: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { Store } from '@netlify/blobs'
+import { ConcurrentChangeError } from '../errors.js'
 import { ListingCache, type Listing } from './listing/listingCache.js'
 
 export type { Listing } from './listing/listingCache.js'
@@ -54,13 +55,11 @@ export interface RecordCollectionOptions {
 export type RecordChange<T> = (current: T) => T
 
 /** A record kept changing under an update, more often than it tries; nothing was written. */
-export class RecordUpdateConflictError extends Error {
+export class RecordUpdateConflictError extends ConcurrentChangeError {
   override name = 'RecordUpdateConflictError'
-  constructor(
-    readonly key: string,
-    attempts: number,
-  ) {
+  constructor(key: string, attempts: number) {
     super(
+      key,
       `${key} was changed by other requests during each of ${attempts} attempts to update it; ` +
         'nothing was written. Send the request again.',
     )

@@ -35,7 +35,18 @@ export interface NotifySubscription extends Archivable {
   notifiedAt: string | null
 }
 
-/** §2.3 plus `failedRecipients` (D9) and the delivery fields (docs/decisions-local.md). */
+/** Where a restock delivery is: `queued` (not started) → `delivering` → `complete`. */
+export const DELIVERY_STATES = ['queued', 'delivering', 'complete'] as const
+export type DeliveryState = (typeof DELIVERY_STATES)[number]
+
+/** How a restock notice reached people: `email` (Resend) or `record-only` (no provider, §4.8). */
+export type DeliveryMode = 'email' | 'record-only'
+
+/**
+ * §2.3 plus `failedRecipients` (D9) and the delivery fields (docs/decisions-local.md). The three
+ * fields `status`, `deliveryState` and `deliveryMode` are how one state is stored (readers of
+ * §2.3 see `status`); code reads and writes them only through restock/noticeState.ts.
+ */
 export interface NotificationHistory {
   id: string
   productSlug: string
@@ -47,9 +58,9 @@ export interface NotificationHistory {
   status: 'sent' | 'failed'
   failedRecipients: { email: string; error: string }[]
   /** `queued` → `delivering` → `complete`. Absent on records written before delivery existed. */
-  deliveryState?: 'queued' | 'delivering' | 'complete'
+  deliveryState?: DeliveryState
   /** `email` when Resend delivers, `record-only` when no provider is configured (§4.8). */
-  deliveryMode?: 'email' | 'record-only'
+  deliveryMode?: DeliveryMode
   /** When the last batch was settled. */
   completedAt?: string
   /** Set when an automatic wave sent the notice; absent on a staff member's send. */

@@ -1,6 +1,14 @@
 import type { Store } from '@netlify/blobs'
 import { createLogger } from '../log.js'
-import { openStore, RECORDS_STORE, storeScope } from './blobStore.js'
+import {
+  HISTORY_PREFIX,
+  RECORDS_STORE,
+  RESERVATIONS_PREFIX,
+  SUBSCRIPTIONS_PREFIX,
+} from './blobLayout.js'
+import { openStore, storeScope } from './blobStore.js'
+import { DeliveryJobStore } from './deliveryJobStore.js'
+import { claimBook, type ClaimBook } from './recordClaims.js'
 import {
   RecordCollection,
   type CollectionLayout,
@@ -66,11 +74,11 @@ export type SubscriptionRepository = ProductRecordRepository<NotifySubscription>
 export type HistoryRepository = RecordCollection<NotificationHistory, { id: string }>
 
 export function reservationRepository(store: Store, options?: RecordCollectionOptions) {
-  return new ProductRecordRepository<Reservation>(store, 'reservations', options)
+  return new ProductRecordRepository<Reservation>(store, RESERVATIONS_PREFIX, options)
 }
 
 export function subscriptionRepository(store: Store, options?: RecordCollectionOptions) {
-  return new ProductRecordRepository<NotifySubscription>(store, 'notify', options)
+  return new ProductRecordRepository<NotifySubscription>(store, SUBSCRIPTIONS_PREFIX, options)
 }
 
 /** Notification history under `notif-history:{id}` (§2.3). */
@@ -79,8 +87,8 @@ export function historyRepository(store: Store, options?: RecordCollectionOption
     store,
     {
       name: 'notif-history',
-      prefix: 'notif-history:',
-      keyOf: ({ id }) => (isUsableRecordId(id) ? `notif-history:${id}` : null),
+      prefix: HISTORY_PREFIX,
+      keyOf: ({ id }) => (isUsableRecordId(id) ? `${HISTORY_PREFIX}${id}` : null),
       isRecord: (value): value is NotificationHistory =>
         hasStringFields(value, ['id', 'productSlug', 'timestamp']),
     },
@@ -88,10 +96,15 @@ export function historyRepository(store: Store, options?: RecordCollectionOption
   )
 }
 
+/** Everything stored in the records store, for one request. */
 export interface Repositories {
   reservations: ReservationRepository
   subscriptions: SubscriptionRepository
   history: HistoryRepository
+  /** Restock delivery jobs, settled batches and spent delivery tickets. */
+  deliveries: DeliveryJobStore
+  /** Claims that make "one record per key" atomic (reservations, signups). */
+  claims: ClaimBook
   stock: StockRepository
   /** Stock webhook events seen (replay protection). */
   stockEvents: StockEventLog
@@ -99,7 +112,10 @@ export interface Repositories {
   sendClaims: SendClaimBook
 }
 
-/** Every record repository for one request; background snapshot writes go to `waitUntil`. */
+/**
+ * Every repository of the records store for one request; background snapshot writes go to
+ * `waitUntil`. Opened by the wiring (services.ts), or by a test.
+ */
 export function openRepositories(context: RequestContext): Repositories {
   const store = openStore(RECORDS_STORE, context)
   const log = createLogger(context.requestId ?? 'background')
@@ -121,6 +137,8 @@ export function openRepositories(context: RequestContext): Repositories {
     reservations: reservationRepository(store, options),
     subscriptions: subscriptionRepository(store, options),
     history: historyRepository(store, options),
+    deliveries: new DeliveryJobStore(store),
+    claims: claimBook(store),
     stock: stockRepository(store, options),
     stockEvents: stockEventLog(store),
     sendClaims: sendClaimBook(store),

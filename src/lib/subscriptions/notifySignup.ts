@@ -1,26 +1,17 @@
-import { createHash } from 'node:crypto'
-import type { AppConfig } from '../config.js'
 import { requireProduct, type SignupForm } from '../forms/customerForm.js'
-import type { Logger } from '../log.js'
 import {
   signupCommunityChatMessage,
   signupConfirmationEmail,
   signupTeamChatMessage,
 } from '../messages/signupMessages.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
-import { createShopNotifiers } from '../notifiers/shopNotifiers.js'
 import { productUrl } from '../productCatalogue.js'
-import { openStore, RECORDS_STORE } from '../storage/blobStore.js'
-import { claimAndCreate } from '../storage/recordClaims.js'
+import type { Services } from '../services.js'
+import { newSubscriptionId, signupClaimKey } from '../storage/blobLayout.js'
 import type { NotifySubscription } from '../storage/records.js'
-import { openRepositories } from '../storage/repositories.js'
-import type { RequestContext } from '../requestContext.js'
 
-export interface NotifySignupDeps {
-  context: RequestContext
-  config: AppConfig
-  log: Logger
-  /** Clock, for tests. Default: `() => new Date()`. */
+export interface NotifySignupOptions {
+  /** Clock. Default: `() => new Date()`. */
   now?: () => Date
 }
 
@@ -28,12 +19,6 @@ export interface SignupOutcome {
   subscriptionId: string
   /** False when the pair already had a pending subscription (its id is answered, nothing is sent). */
   created: boolean
-}
-
-/** The claim key of a pair; the e-mail is hashed so that no address appears in a key listing. */
-export function signupClaimKey(productSlug: string, email: string): string {
-  const emailHash = createHash('sha256').update(email.trim().toLowerCase()).digest('hex')
-  return `notify-claims/${productSlug}/${emailHash}`
 }
 
 /** A subscription that the next restock notification would reach. */
@@ -52,15 +37,16 @@ function isLivePending(subscription: NotifySubscription, email: string): boolean
  */
 export async function notifySignup(
   form: SignupForm,
-  { context, config, log, now: clock = () => new Date() }: NotifySignupDeps,
+  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context'>,
+  { now: clock = () => new Date() }: NotifySignupOptions = {},
 ): Promise<SignupOutcome> {
+  const { config, log, context } = services
   const product = requireProduct(form.productSlug)
-  const { subscriptions } = openRepositories(context)
+  const { subscriptions, claims } = services.repositories
   const refOf = (id: string) => ({ id, productSlug: product.slug })
   const created = new Map<string, NotifySubscription>()
 
-  const outcome = await claimAndCreate({
-    store: openStore(RECORDS_STORE, context),
+  const outcome = await claims.claimAndCreate({
     key: signupClaimKey(product.slug, form.email),
     now: clock,
     holderState: async ({ holderId }) => {
@@ -77,8 +63,8 @@ export async function notifySignup(
     },
     newId: () => {
       const at = clock()
-      // why: the id carries its creation time (`ntf_<ms>-…`, §2.1); createdAt matches it
-      const id = `ntf_${at.getTime()}-${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`
+      // why: the id carries its creation time (§2.1); createdAt matches it
+      const id = newSubscriptionId(at)
       created.set(id, {
         id,
         email: form.email,
@@ -104,7 +90,7 @@ export async function notifySignup(
   const subscription = created.get(outcome.holderId)!
   log.info('signup.created', { subscriptionId: subscription.id, productSlug: product.slug })
 
-  const notifiers = createShopNotifiers(config, log)
+  const { notifiers } = services
   const url = productUrl(product.slug, config.siteUrl)
   const input = { subscription, product, productUrl: url }
   dispatchNotifications(context, log, [

@@ -1,19 +1,20 @@
 import { z } from '../../generated/zod.js'
-import type { AppConfig } from '../config.js'
-import { HttpError } from '../http/errors.js'
-import { jsonResponse } from '../http/response.js'
-import type { Logger } from '../log.js'
+import {
+  InvalidInputError,
+  InvalidSignatureError,
+  NotConfiguredError,
+  NotFoundError,
+} from '../errors.js'
 import { findProduct } from '../productCatalogue.js'
-import { openRepositories } from '../storage/repositories.js'
+import type { Services } from '../services.js'
 import { confirmPage, donePage, errorPage } from './unsubscribePages.js'
 import { MissingUnsubscribeSecretError, verifyUnsubscribeToken } from './unsubscribeToken.js'
-import type { RequestContext } from '../requestContext.js'
 
 /** The form body of the confirmation page's button and of an RFC 8058 one-click POST. */
 export const unsubscribeForm = z.object({ token: z.string().optional() })
 
 /** Whether the caller asked for JSON rather than a page (scripts, the admin UI). */
-export function wantsJson(req: Request): boolean {
+function wantsJson(req: Request): boolean {
   const accept = req.headers.get('accept') ?? ''
   return accept.includes('application/json') && !accept.includes('text/html')
 }
@@ -27,9 +28,7 @@ export interface UnsubscribeInput {
   req: Request
   /** The form body of a POST (token), if any. */
   form: z.output<typeof unsubscribeForm> | undefined
-  context: RequestContext
-  config: AppConfig
-  log: Logger
+  services: Pick<Services, 'repositories' | 'config' | 'log'>
 }
 
 /**
@@ -37,27 +36,28 @@ export interface UnsubscribeInput {
  * (mail scanners follow links); POST — the page's button or a mail client's RFC 8058 one-click
  * `List-Unsubscribe=One-Click` — sets the subscription `unsubscribed` (compare-and-swap, so a
  * delivery marking it notified at the same moment cannot undo it). Answers HTML pages, or JSON
- * when the caller accepts only JSON.
+ * when the caller accepts only JSON (the fields of a success: none).
  */
-export async function answerUnsubscribe(input: UnsubscribeInput): Promise<Response> {
-  const { req, config, log } = input
+export async function answerUnsubscribe(input: UnsubscribeInput): Promise<Response | object> {
+  const { req } = input
+  const { config, log } = input.services
   const secret = config.unsubscribeSecret
   if (!secret) {
     log.error('unsubscribe.misconfigured', new MissingUnsubscribeSecretError())
-    throw new HttpError(503, 'Unsubscribe is not available right now')
+    throw new NotConfiguredError('Unsubscribe is not available right now')
   }
   const token = new URL(req.url).searchParams.get('token') || input.form?.token || null
   const check = verifyUnsubscribeToken(token, secret)
   if (!check.ok) {
     log.warn('unsubscribe.rejected', { reason: token ? check.reason : 'missing token' })
     if (check.reason === 'bad-signature') {
-      throw new HttpError(403, 'Unsubscribe link signature is not valid')
+      throw new InvalidSignatureError('Unsubscribe link signature is not valid')
     }
-    throw new HttpError(400, 'Invalid unsubscribe link')
+    throw new InvalidInputError('Invalid unsubscribe link')
   }
-  const { subscriptions } = openRepositories(input.context)
+  const { subscriptions } = input.services.repositories
   const subscription = await subscriptions.get(check.ref)
-  if (!subscription) throw new HttpError(404, 'Subscription not found')
+  if (!subscription) throw new NotFoundError('Subscription not found')
   const productTitle = findProduct(subscription.productSlug)?.title ?? subscription.productSlug
   const already = subscription.status === 'unsubscribed'
   if (req.method === 'GET') {
@@ -67,11 +67,11 @@ export async function answerUnsubscribe(input: UnsubscribeInput): Promise<Respon
     const updated = await subscriptions.update(check.ref, (current) =>
       current.status === 'unsubscribed' ? current : { ...current, status: 'unsubscribed' },
     )
-    if (!updated) throw new HttpError(404, 'Subscription not found')
+    if (!updated) throw new NotFoundError('Subscription not found')
     log.info('unsubscribe.done', {
       subscriptionId: subscription.id,
       productSlug: subscription.productSlug,
     })
   }
-  return wantsJson(req) ? jsonResponse({ success: true }) : donePage(productTitle, already)
+  return wantsJson(req) ? {} : donePage(productTitle, already)
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { createLogger } from '../../src/lib/log.js'
-import { DeliveryStartError, deliveryTrigger } from '../../src/lib/restock/deliveryTrigger.js'
+import { DeliveryStartError, deliveryStarter } from '../../src/lib/restock/deliveryStarter.js'
 import { captureLogs } from '../helpers/logs.js'
 
 function trigger(fetchStub: typeof fetch, deferred: Promise<unknown>[] = []) {
-  return deliveryTrigger({
+  return deliveryStarter({
     origin: 'https://shop.example.test',
-    token: 'admin-token',
+    ticketFor: (notificationId) => `ticket-for-${notificationId}`,
     log: createLogger('test'),
     defer: (work) => deferred.push(work),
     acceptWaitMs: 5,
@@ -15,7 +15,7 @@ function trigger(fetchStub: typeof fetch, deferred: Promise<unknown>[] = []) {
 }
 
 describe('starting the background delivery', () => {
-  it('POSTs the notification id to the background function with the admin token', async () => {
+  it('POSTs the notification id to the background function with a ticket for it', async () => {
     const calls: [URL, RequestInit][] = []
     const start = trigger(async (url, init) => {
       calls.push([url as URL, init!])
@@ -26,7 +26,7 @@ describe('starting the background delivery', () => {
       'https://shop.example.test/.netlify/functions/notify-deliver-background',
     )
     expect(calls[0][1].method).toBe('POST')
-    expect(new Headers(calls[0][1].headers).get('authorization')).toBe('Bearer admin-token')
+    expect(new Headers(calls[0][1].headers).get('authorization')).toBe('Bearer ticket-for-notif_1')
     expect(JSON.parse(String(calls[0][1].body))).toEqual({ notificationId: 'notif_1' })
   })
 

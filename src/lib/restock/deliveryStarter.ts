@@ -8,11 +8,11 @@ export class DeliveryStartError extends Error {
   override name = 'DeliveryStartError'
 }
 
-export interface DeliveryTriggerOptions {
+export interface DeliveryStarterOptions {
   /** Origin of the current deploy (the incoming request's), so previews deliver with their own code and data. */
   origin: string
-  /** The admin token (D7) the delivery function requires. */
-  token: string
+  /** A fresh delivery ticket (deliveryTicket.ts) for one run of this notification. */
+  ticketFor: (notificationId: string) => string
   log: Logger
   /** Hands over a call still under way when we stop waiting (Netlify's `context.waitUntil`). */
   defer: (work: Promise<unknown>) => void
@@ -23,19 +23,23 @@ export interface DeliveryTriggerOptions {
 }
 
 /**
- * Starts the background delivery function for a notification. On Netlify the 202 comes at once;
+ * The HTTP call that starts a run of the background delivery function for a notification,
+ * authenticated by a delivery ticket. On Netlify the 202 comes at once;
  * the local emulation answers only when the function ends, so after `acceptWaitMs` the call is
  * taken as started and left to finish under `defer`. Rejects with DeliveryStartError when the
  * platform refuses the call or the connection fails within that time.
  */
-export function deliveryTrigger(options: DeliveryTriggerOptions) {
+export function deliveryStarter(options: DeliveryStarterOptions) {
   const doFetch = options.fetch ?? fetch
   const waitMs = options.acceptWaitMs ?? 3000
   return async (notificationId: string): Promise<void> => {
     const url = new URL(DELIVERY_FUNCTION_PATH, options.origin)
     const call = doFetch(url, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${options.token}`, 'Content-Type': 'application/json' },
+      headers: {
+        Authorization: `Bearer ${options.ticketFor(notificationId)}`,
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify({ notificationId }),
     }).then(async (response) => {
       await response.body?.cancel()

@@ -2,17 +2,23 @@ import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
 import { findProduct, productUrl } from '../productCatalogue.js'
 import { renderRestockEmail } from '../messages/restockMessages.js'
-import type { NotificationHistory } from '../storage/records.js'
-import type { Repositories } from '../storage/repositories.js'
+import type { Mailer, OutgoingEmail } from '../notifiers/resendMailer.js'
 import {
   summarizeBatches,
   type BatchRecord,
   type DeliveryJob,
-  type DeliveryJobStore,
   type DeliveryRecipient,
-} from './deliveryJobStore.js'
-import type { Mailer, OutgoingEmail } from '../notifiers/resendMailer.js'
+} from '../storage/deliveryJobStore.js'
+import type { NotificationHistory } from '../storage/records.js'
+import type { Repositories } from '../storage/repositories.js'
 import { createUnsubscribeToken, unsubscribeUrl } from '../subscriptions/unsubscribeToken.js'
+import { isRunning, noticeStateOf, storedState } from './noticeState.js'
+
+/**
+ * The worker of a restock delivery: one run of the background function sends the open batches
+ * of one notice until its time budget. (Started over HTTP by deliveryStarter.ts; its
+ * dependencies are wired by services.ts.)
+ */
 
 /** E-mails per provider call (§4.8, §8). */
 export const BATCH_SIZE = 10
@@ -26,9 +32,8 @@ export function batchAllowanceFor(callTimeoutMs: number): number {
   return 2 * callTimeoutMs + BATCH_DELAY_MS + 10_000
 }
 
-export interface DeliveryOptions {
-  repositories: Pick<Repositories, 'subscriptions' | 'history'>
-  jobs: DeliveryJobStore
+export interface DeliveryRunOptions {
+  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries'>
   mailer: Pick<Mailer, 'sendBatch'>
   /** Base of the product and unsubscribe links (config `siteUrl`). */
   siteUrl: string
@@ -46,7 +51,7 @@ export interface DeliveryOptions {
   batchAllowanceMs?: number
 }
 
-export type DeliveryRun =
+export type DeliveryRunResult =
   | { state: 'missing' }
   | { state: 'already-complete' }
   | { state: 'continued'; batchesThisRun: number }
@@ -92,27 +97,28 @@ export function restockEmailFor(
  * Settled batches are never sent again; a batch cut short by a crash is sent again with the
  * same idempotency key, so the provider sends nothing twice (within its 24 h key window).
  */
-export async function deliverRestockNotification(
+export async function runDelivery(
   notificationId: string,
-  options: DeliveryOptions,
-): Promise<DeliveryRun> {
+  options: DeliveryRunOptions,
+): Promise<DeliveryRunResult> {
   const now = options.now ?? Date.now
   const sleep = options.sleep ?? defaultSleep
   const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS
   const allowanceMs = options.batchAllowanceMs ?? batchAllowanceFor(5000)
-  const { jobs, log } = options
+  const { log } = options
+  const jobs = options.repositories.deliveries
   const startedAt = now()
 
   const history = await options.repositories.history.get({ id: notificationId })
-  if (history?.deliveryState === 'complete') return { state: 'already-complete' }
+  if (history && isComplete(history)) return { state: 'already-complete' }
   const job = await jobs.getJob(notificationId)
   if (!history || !job) {
     log.warn('restock.delivery.missing', { notificationId })
     return { state: 'missing' }
   }
-  if (history.deliveryState === 'queued') {
+  if (noticeStateOf(history) === 'queued') {
     await options.repositories.history.update({ id: notificationId }, (current) =>
-      current.deliveryState === 'queued' ? { ...current, deliveryState: 'delivering' } : current,
+      noticeStateOf(current) === 'queued' ? { ...current, ...storedState('delivering') } : current,
     )
   }
 
@@ -198,10 +204,9 @@ export async function deliverRestockNotification(
     const finished =
       (await options.repositories.history.update({ id: notificationId }, (current) => ({
         ...current,
-        status: sentCount > 0 ? 'sent' : 'failed',
+        ...storedState(sentCount > 0 ? 'sent' : 'failed'),
         sentCount,
         failedRecipients,
-        deliveryState: 'complete',
         completedAt: current.completedAt ?? completedAt,
       }))) ?? history
     log.info('restock.delivery.complete', {
@@ -212,4 +217,10 @@ export async function deliverRestockNotification(
     })
     return finished
   }
+}
+
+/** A delivery that ended (a record older than delivery has no run and is not "complete"). */
+function isComplete(history: NotificationHistory): boolean {
+  const state = noticeStateOf(history)
+  return !isRunning(state) && !state.startsWith('legacy-')
 }

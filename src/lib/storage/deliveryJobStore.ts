@@ -1,14 +1,13 @@
 import type { Store } from '@netlify/blobs'
 import { mapWithConcurrency } from '../concurrency.js'
-import { openStore, RECORDS_STORE } from '../storage/blobStore.js'
-import type { RequestContext } from '../requestContext.js'
+import { deliveryKeys, spentTicketKey } from './blobLayout.js'
 
 /**
  * What one restock delivery sends to whom, and how far it got, kept beside the history record so
  * that a delivery can stop at its time budget and continue in another invocation. Every blob is
- * written once and never changed: `notif-delivery/{id}/job` by the send, and
- * `notif-delivery/{id}/batches/{n}` by whoever settled batch n (both `onlyIfNew`, so a second
- * writer of the same blob leaves the first one's).
+ * written once and never changed (keys: blobLayout.ts `deliveryKeys`): the job by the send, and
+ * batch n by whoever settled it (both `onlyIfNew`, so a second writer of the same blob leaves the
+ * first one's); a spent delivery ticket, by the run it started.
  */
 
 export interface DeliveryRecipient {
@@ -56,7 +55,6 @@ export function summarizeBatches(batches: readonly BatchRecord[]): SettledBatche
   return summary
 }
 
-const PREFIX = 'notif-delivery'
 const READ_CONCURRENCY = 50
 
 export class DeliveryJobStore {
@@ -68,25 +66,25 @@ export class DeliveryJobStore {
 
   /** Stores the job; false when the notification already has one (it is never replaced). */
   async saveJob(job: DeliveryJob): Promise<boolean> {
-    const key = `${PREFIX}/${job.notificationId}/job`
+    const key = deliveryKeys.job(job.notificationId)
     return (await this.#store.setJSON(key, job, { onlyIfNew: true })).modified
   }
 
   async getJob(notificationId: string): Promise<DeliveryJob | null> {
-    return (await this.#store.get(`${PREFIX}/${notificationId}/job`, {
+    return (await this.#store.get(deliveryKeys.job(notificationId), {
       type: 'json',
     })) as DeliveryJob | null
   }
 
   /** Records a settled batch; a batch settled before keeps its first record. */
   async saveBatch(notificationId: string, record: BatchRecord): Promise<void> {
-    const key = `${PREFIX}/${notificationId}/batches/${record.batch}`
+    const key = deliveryKeys.batch(notificationId, record.batch)
     await this.#store.setJSON(key, record, { onlyIfNew: true })
   }
 
   /** Numbers of the batches already settled (one key listing, no reads). */
   async settledBatches(notificationId: string): Promise<Set<number>> {
-    const prefix = `${PREFIX}/${notificationId}/batches/`
+    const prefix = deliveryKeys.batchesPrefix(notificationId)
     const settled = new Set<number>()
     for await (const page of this.#store.list({ prefix, paginate: true })) {
       for (const { key } of page.blobs) {
@@ -101,12 +99,20 @@ export class DeliveryJobStore {
   async listBatches(notificationId: string): Promise<BatchRecord[]> {
     const numbers = [...(await this.settledBatches(notificationId))].sort((a, b) => a - b)
     const records = await mapWithConcurrency(numbers, READ_CONCURRENCY, (batch) =>
-      this.#store.get(`${PREFIX}/${notificationId}/batches/${batch}`, { type: 'json' }),
+      this.#store.get(deliveryKeys.batch(notificationId, batch), { type: 'json' }),
     )
     return records.filter(Boolean) as BatchRecord[]
   }
-}
 
-export function openDeliveryJobStore(context: RequestContext): DeliveryJobStore {
-  return new DeliveryJobStore(openStore(RECORDS_STORE, context))
+  /**
+   * Spends a delivery ticket: true the first time its nonce is seen, false for a replay. The
+   * blob keeps when the ticket expires, so old ones can be told apart from live ones.
+   */
+  async spendTicket(nonce: string, expiresAt: number, now: number): Promise<boolean> {
+    const spent = {
+      spentAt: new Date(now).toISOString(),
+      expiresAt: new Date(expiresAt).toISOString(),
+    }
+    return (await this.#store.setJSON(spentTicketKey(nonce), spent, { onlyIfNew: true })).modified
+  }
 }

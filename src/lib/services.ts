@@ -1,0 +1,125 @@
+import type { AppConfig } from './config.js'
+import { NotConfiguredError } from './errors.js'
+import type { Logger } from './log.js'
+import { createResendMailer } from './notifiers/resendMailer.js'
+import { createShopNotifiers, type ShopNotifiers } from './notifiers/shopNotifiers.js'
+import type { RequestContext } from './requestContext.js'
+import { deliveryStarter } from './restock/deliveryStarter.js'
+import { batchAllowanceFor, type DeliveryRunOptions } from './restock/deliveryRun.js'
+import { issueDeliveryTicket } from './restock/deliveryTicket.js'
+import { sendRestockWave, waveNotificationId } from './restock/sendRestockNotification.js'
+import type { WaveOptions } from './stock/stockWaves.js'
+import {
+  openKeywordLogRepository,
+  type KeywordLogRepository,
+} from './storage/keywordLogRepository.js'
+import { openRepositories, type Repositories } from './storage/repositories.js'
+
+/**
+ * What one request's services work with, built here and nowhere else: the one wiring of the
+ * service layer. Every function file calls `openServices` once and hands the services what they
+ * need; services open no store and build no notifier themselves. Each part is built when first
+ * used (a search answer never opens the records store) and then kept for the request.
+ */
+export interface Services {
+  readonly context: RequestContext
+  readonly config: AppConfig
+  readonly log: Logger
+  /** Records store: reservations, subscriptions, history, deliveries, claims. */
+  readonly repositories: Repositories
+  /** Keyword log store (§2.6). */
+  readonly keywordLog: KeywordLogRepository
+  /** Team chat, community chat and customer e-mail (§6). */
+  readonly notifiers: ShopNotifiers
+  /** Hands over work that may finish after the response (`context.waitUntil`). */
+  defer(work: Promise<unknown>): void
+  /** Starts a run of the background restock delivery on this deploy (deliveryStarter.ts). */
+  startDelivery(notificationId: string): Promise<void>
+  /**
+   * What a run of the background delivery needs (restock/deliveryRun.ts); NotConfiguredError
+   * (503, logged) when e-mail delivery is not configured (`config.emailDelivery`).
+   */
+  deliveryRun(): DeliveryRunOptions
+  /**
+   * What automatic restock waves need (stock/stockWaves.ts): the stock, and the send path of a
+   * manual send. `now` is their clock. Default: `Date.now`.
+   */
+  waves(now?: () => number): WaveOptions
+}
+
+export interface ServiceOptions {
+  /**
+   * Origin of this deploy for calls to its own functions: the incoming request's, so previews
+   * deliver with their own code and data. Default: `config.siteUrl` (scheduled functions, whose
+   * request names no deploy address).
+   */
+  origin?: string
+}
+
+export function openServices(
+  context: RequestContext,
+  config: AppConfig,
+  log: Logger,
+  options: ServiceOptions = {},
+): Services {
+  let repositories: Repositories | undefined
+  let keywordLog: KeywordLogRepository | undefined
+  let notifiers: ShopNotifiers | undefined
+  const defer = (work: Promise<unknown>) => context.waitUntil?.(work)
+  const startDelivery = deliveryStarter({
+    origin: options.origin ?? config.siteUrl,
+    ticketFor: (notificationId) =>
+      issueDeliveryTicket(notificationId, config.unsubscribeSecret ?? '', Date.now()),
+    log,
+    defer,
+  })
+  const services: Services = {
+    context,
+    config,
+    log,
+    get repositories() {
+      return (repositories ??= openRepositories(context))
+    },
+    get keywordLog() {
+      return (keywordLog ??= openKeywordLogRepository(context))
+    },
+    get notifiers() {
+      return (notifiers ??= createShopNotifiers(config, log))
+    },
+    defer,
+    startDelivery,
+    deliveryRun() {
+      const delivery = config.emailDelivery
+      if (!delivery.ready) {
+        log.error('restock.delivery.misconfigured', new NotConfiguredError(delivery.fix))
+        throw new NotConfiguredError(delivery.message)
+      }
+      return {
+        repositories: services.repositories,
+        jobs: services.repositories.deliveries,
+        mailer: createResendMailer({
+          apiKey: delivery.apiKey,
+          from: delivery.from,
+          timeoutMs: config.outboundTimeoutMs,
+          log,
+        }),
+        siteUrl: config.siteUrl,
+        unsubscribeSecret: delivery.unsubscribeSecret,
+        log,
+        batchAllowanceMs: batchAllowanceFor(config.outboundTimeoutMs),
+        continueLater: startDelivery,
+      }
+    },
+    waves(now = Date.now) {
+      return {
+        stock: services.repositories.stock,
+        sendWave: (notice) => sendRestockWave(notice, { ...services, now }),
+        waveNotificationId,
+        siteUrl: config.siteUrl,
+        log,
+        now,
+      }
+    },
+  }
+  return services
+}

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto'
+
+/**
+ * Every blob the service writes, in one place: the stores, each key's shape, and the id formats
+ * of new records. Nothing outside storage/ builds a key or an id; docs/architecture.md "Blob
+ * layout" has the same table for people.
+ *
+ * Store `shop-records` (per deploy context, D12):
+ * | key                                    | holds                                     | written           |
+ * | `reservations/{productSlug}/{id}`      | a reservation (§2.2)                      | CAS               |
+ * | `notify/{productSlug}/{id}`            | a restock subscription (§2.1)             | CAS               |
+ * | `notif-history:{id}`                   | a restock notice's history (§2.3)         | CAS               |
+ * | `reservation-claims/{slug}/{sha256}`   | which reservation holds a repeat window   | onlyIfNew / CAS   |
+ * | `notify-claims/{slug}/{sha256(email)}` | which subscription is the pending one     | onlyIfNew / CAS   |
+ * | `notif-delivery/{id}/job`              | who a delivery sends what to              | onlyIfNew, once   |
+ * | `notif-delivery/{id}/batches/{n}`      | what happened to batch n                  | onlyIfNew, once   |
+ * | `delivery-tickets/{nonce}`             | a spent delivery ticket (replay guard)    | onlyIfNew, once   |
+ * | `journal/{collection}/{hour}/{entry}`  | change journal of a collection's listing  | new blob per write|
+ * | `snapshots/{collection}`               | listing snapshot of a collection          | overwritten       |
+ *
+ * Store `keyword-logs` (§2.6): `{YYYY-MM-DD}/{timestamp}-{random}` one search each,
+ * `rollups/v1/{hour|day}/{period}` closed periods (onlyIfNew), `late/{entry key}` late entries
+ * (storage/keywordLogRepository.ts).
+ */
+
+/** Name of the store holding reservations, subscriptions, history, claims and deliveries (§2). */
+export const RECORDS_STORE = 'shop-records'
+/** Name of the keyword log store (§2.6). */
+export const KEYWORD_LOGS_STORE = 'keyword-logs'
+
+/** Record prefixes of the product-scoped collections. */
+export const RESERVATIONS_PREFIX = 'reservations'
+export const SUBSCRIPTIONS_PREFIX = 'notify'
+/** Prefix of history records: `notif-history:{id}`. */
+export const HISTORY_PREFIX = 'notif-history:'
+
+/** The claim of a reservation submission; e-mail and name are hashed, so no personal data is in a key. */
+export function reservationClaimKey(productSlug: string, email: string, name: string): string {
+  const digest = createHash('sha256').update(`${email}\n${name}`).digest('hex')
+  return `reservation-claims/${productSlug}/${digest}`
+}
+
+/** The claim of a (product, e-mail) pair; the e-mail is hashed so that no address appears in a key listing. */
+export function signupClaimKey(productSlug: string, email: string): string {
+  const emailHash = createHash('sha256').update(email.trim().toLowerCase()).digest('hex')
+  return `notify-claims/${productSlug}/${emailHash}`
+}
+
+const DELIVERY_PREFIX = 'notif-delivery'
+
+/** Keys of one restock delivery. */
+export const deliveryKeys = {
+  job: (notificationId: string) => `${DELIVERY_PREFIX}/${notificationId}/job`,
+  batchesPrefix: (notificationId: string) => `${DELIVERY_PREFIX}/${notificationId}/batches/`,
+  batch: (notificationId: string, batch: number) =>
+    `${DELIVERY_PREFIX}/${notificationId}/batches/${batch}`,
+}
+
+/** Key of a spent delivery ticket. */
+export function spentTicketKey(nonce: string): string {
+  return `delivery-tickets/${nonce}`
+}
+
+/** A new reservation id: `res_<uuid>` (§2.2). */
+export function newReservationId(): string {
+  return `res_${crypto.randomUUID()}`
+}
+
+/** A new subscription id: `ntf_<ms>-<10 hex>`; it carries its creation time (§2.1), `at`. */
+export function newSubscriptionId(at: Date): string {
+  return `ntf_${at.getTime()}-${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`
+}
