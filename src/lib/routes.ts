@@ -11,10 +11,10 @@ import type { TokenGroup } from './http/auth.js'
  */
 
 /**
- * Who may call a route: a token group (§5, D7), anyone, or (the background delivery) whoever
- * holds a delivery ticket this deploy issued (docs/architecture.md "Restock delivery").
+ * Who may call a route: a token group (§5, D7), anyone, or the holder of a delivery ticket (the
+ * signed, short-lived ticket a send issues to its own background delivery).
  */
-export type RouteAuth = TokenGroup | 'none' | 'delivery-ticket'
+export type RouteAuth = TokenGroup | 'none' | 'deliveryTicket'
 
 export interface RouteSpec {
   /** The file under netlify/functions/ that answers it, without `.ts`. */
@@ -187,7 +187,7 @@ export const ROUTES = {
     function: 'notify-deliver-background',
     path: '/.netlify/functions/notify-deliver-background',
     methods: ['POST'],
-    auth: 'delivery-ticket',
+    auth: 'deliveryTicket',
     response: null,
   },
   resumeStalledDeliveries: {

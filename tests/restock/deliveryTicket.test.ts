@@ -40,9 +40,13 @@ async function callWith(ticket: string | null, notificationId: string) {
   return readJson(response)
 }
 
-/** The reasons of the refused tickets logged in `lines`. */
-function rejections(lines: LogLine[]): string[] {
-  return lines
+/** The log lines of the current test from here on. */
+function freshLogs(): LogLine[] {
+  return captureLogs()
+}
+
+function rejections(logs: LogLine[]): string[] {
+  return logs
     .filter((line) => line.event === 'restock.delivery.ticket_rejected')
     .map((line) => line.reason)
 }
@@ -86,7 +90,7 @@ describe('checking a delivery ticket', () => {
 
 describe('POST /.netlify/functions/notify-deliver-background', () => {
   it('refuses the admin token, a badly signed ticket and an expired one with 401', async () => {
-    const logs = captureLogs()
+    const logs = freshLogs()
     const badlySigned = issueDeliveryTicket('notif_t1', 'another-secret', Date.now())
     const expired = issueDeliveryTicket('notif_t1', SECRET, Date.UTC(2020, 0, 1))
     for (const ticket of [ADMIN_TOKEN, badlySigned, expired]) {
@@ -98,7 +102,7 @@ describe('POST /.netlify/functions/notify-deliver-background', () => {
   })
 
   it('refuses a ticket for another notification (foreign) with 401', async () => {
-    const logs = captureLogs()
+    const logs = freshLogs()
     const ticket = issueDeliveryTicket('notif_other', SECRET, Date.now())
     const { status, body } = await callWith(ticket, 'notif_t2')
     expect(status).toBe(401)
@@ -107,7 +111,7 @@ describe('POST /.netlify/functions/notify-deliver-background', () => {
   })
 
   it('admits a ticket once; the same ticket again (a replay) gets 401', async () => {
-    const logs = captureLogs()
+    const logs = freshLogs()
     const id = `notif_replay-${crypto.randomUUID()}`
     const ticket = issueDeliveryTicket(id, SECRET, Date.now())
     const first = await callWith(ticket, id)

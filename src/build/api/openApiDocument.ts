@@ -28,14 +28,14 @@ const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     description:
-      'A delivery ticket: made by this deploy for one run of one notice (signed with a key derived from `UNSUBSCRIBE_SECRET`), valid 5 minutes, used once. Only the send, the resume endpoint and the scheduled resume make them; no token group is accepted.',
+      "A delivery ticket: signed with the deploy's secret, naming one notification, valid for 5 minutes and spent by the run that uses it. Only a send or resume of this deploy issues one, to start its own background delivery; the admin tokens are not tickets.",
   },
 }
 
 const SCHEME_OF = {
   admin: 'adminToken',
   preorder: 'preorderToken',
-  'delivery-ticket': 'deliveryTicket',
+  deliveryTicket: 'deliveryTicket',
 } as const
 
 const DESCRIPTION = [
