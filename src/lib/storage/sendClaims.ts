@@ -1,5 +1,6 @@
 import type { Store } from '@netlify/blobs'
 import { mapWithConcurrency } from '../concurrency.js'
+import { sendClaimKey, sendLockKey } from './blobLayout.js'
 import { isUsableRecordId } from './recordIds.js'
 
 /**
@@ -25,15 +26,13 @@ export interface SendLock {
  */
 export const SEND_LOCK_EXPIRY_MS = 60_000
 
-const LOCK_PREFIX = 'send-locks/'
-const CLAIM_PREFIX = 'send-claims/'
 const CLAIM_CONCURRENCY = 20
 
 export type LockOutcome = { taken: true } | { taken: false; holderId: string }
 
 function lockKey(productSlug: string): string {
   if (!isUsableRecordId(productSlug)) throw new Error(`Unusable product slug ${productSlug}`)
-  return `${LOCK_PREFIX}${productSlug}`
+  return sendLockKey(productSlug)
 }
 
 /** Takes the product's send lock for `holderId` (again, if it holds it already). */
@@ -117,7 +116,7 @@ async function claimSubscribers(store: Store, request: ClaimRequest): Promise<st
 }
 
 async function claimOne(store: Store, request: ClaimRequest, subscriptionId: string) {
-  const key = `${CLAIM_PREFIX}${request.productSlug}/${subscriptionId}`
+  const key = sendClaimKey(request.productSlug, subscriptionId)
   const mine: SubscriberClaim = {
     holderId: request.holderId,
     claimedAt: new Date(request.now).toISOString(),

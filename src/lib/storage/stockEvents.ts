@@ -1,4 +1,5 @@
 import type { Store } from '@netlify/blobs'
+import { stockEventKey } from './blobLayout.js'
 
 /**
  * Stock webhook events seen, `stock-events/{eventId}` (an id passing `isUsableRecordId`): written `onlyIfNew` when an event
@@ -22,15 +23,13 @@ export type StockEventStart = 'new' | 'duplicate' | 'in-progress'
 /** An event not completed this long after it arrived is taken as lost and applied again. */
 export const STOCK_EVENT_RETRY_AFTER_MS = 60_000
 
-const PREFIX = 'stock-events/'
-
 export interface StockEventLog {
   begin(eventId: string, now: number): Promise<StockEventStart>
   complete(eventId: string, now: number): Promise<void>
 }
 
 export function stockEventLog(store: Store): StockEventLog {
-  const keyOf = (eventId: string) => `${PREFIX}${eventId}`
+  const keyOf = stockEventKey
   return {
     async begin(eventId, now) {
       const mark: StockEventMark = {

@@ -1,4 +1,5 @@
 import type { Store } from '@netlify/blobs'
+import { STOCK_PREFIX } from './blobLayout.js'
 import { RecordCollection, type RecordCollectionOptions } from './recordCollection.js'
 import { isUsableRecordId } from './recordIds.js'
 
@@ -78,17 +79,15 @@ function isStockRecord(value: unknown): value is StockRecord {
   )
 }
 
-const PREFIX = 'stock/'
-
 export class StockRepository extends RecordCollection<StockRecord, StockRef> {
   constructor(store: Store, options?: RecordCollectionOptions) {
     super(
       store,
       {
         name: 'stock',
-        prefix: PREFIX,
+        prefix: STOCK_PREFIX,
         keyOf: ({ productSlug }) =>
-          isUsableRecordId(productSlug) ? `${PREFIX}${productSlug}` : null,
+          isUsableRecordId(productSlug) ? `${STOCK_PREFIX}${productSlug}` : null,
         isRecord: isStockRecord,
       },
       options,
