@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import historyEndpoint from '../../netlify/functions/admin-notify-history.js'
 import sendEndpoint from '../../netlify/functions/admin-notify-send.js'
 import webhook from '../../netlify/functions/stock-webhook.js'
 import { loadConfig } from '../../src/lib/config.js'
@@ -146,6 +147,12 @@ describe('automatic restock notices in waves (record-only: no e-mail provider)',
       episode: 1,
       nextWave: 2,
     })
+    const listed = await world.call(historyEndpoint, '/api/admin/notify/history', {
+      productSlug: PRODUCT,
+    })
+    expect(listed.body.notifications).toMatchObject([
+      { recipients: 3, trigger: { kind: 'stock-wave', episode: 1, wave: 1, quantity: 3 } },
+    ])
   })
 
   it('a crash between sending a wave and moving on neither repeats nor skips a wave', async () => {

@@ -192,6 +192,19 @@ const notificationSummary = z.strictObject({
     .array(z.strictObject({ email: z.string(), error: z.string() }))
     .optional()
     .meta({ description: 'Only when one `notificationId` is asked for.' }),
+  trigger: z
+    .strictObject({
+      kind: z.literal('stock-wave'),
+      episode: z.int().min(1),
+      wave: z.int().min(1),
+      quantity: z.int().min(1),
+      perUnit: z.int().min(1),
+    })
+    .optional()
+    .meta({
+      description:
+        "The automatic wave that sent it: wave `wave` of the `episode`-th rise of the stock, sized `quantity` × `perUnit`; absent on a staff member's send.",
+    }),
 })
 
 export const historyPage = z.strictObject({
