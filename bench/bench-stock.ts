@@ -20,7 +20,6 @@ import { loadConfig } from '../src/lib/config.js'
 import { createLogger } from '../src/lib/log.js'
 import { listProducts } from '../src/lib/productCatalogue.js'
 import { saveAutoNotice } from '../src/lib/stock/autoNotice.js'
-import { stockSignature } from '../src/lib/stock/stockSignature.js'
 import { applyStockLines } from '../src/lib/stock/stockUpdates.js'
 import { runDueWave } from '../src/lib/stock/stockWaves.js'
 import { openServices } from '../src/lib/services.js'
@@ -28,6 +27,7 @@ import type { NotifySubscription } from '../src/lib/storage/records.js'
 import { openRepositories } from '../src/lib/storage/repositories.js'
 import { startDevServer } from '../platform/startDevServer.js'
 import { startRecordingServer } from '../platform/recordingServer.js'
+import { postStockEvent } from '../platform/stockSender.js'
 import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
 import { startLatencyProxy } from './latencyProxy.js'
 
@@ -142,18 +142,6 @@ async function webhookToFirstEmail(): Promise<number[]> {
     UNSUBSCRIBE_SECRET: 'bench-unsubscribe',
     STOCK_WEBHOOK_SECRET: SECRET,
   })
-  const signed = async (body: string) => {
-    const t = Math.floor(Date.now() / 1000)
-    const response = await fetch(`${server.url}/api/stock-webhook`, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'X-Stock-Signature': `t=${t},v1=${stockSignature(SECRET, t, body)}`,
-      },
-      body,
-    })
-    await response.arrayBuffer()
-  }
   const times: number[] = []
   try {
     const withSku = listProducts().filter((product) => product.sku)
@@ -169,14 +157,16 @@ async function webhookToFirstEmail(): Promise<number[]> {
         { productSlug: product.slug, enabled: true, emailTitle: '{product}', emailBody: '{url}' },
         ADMIN,
       )
-      await signed(
-        JSON.stringify({ id: `bench-${round}-0`, items: [{ sku: product.sku, quantity: 0 }] }),
-      )
+      await postStockEvent(server.url, SECRET, {
+        id: `bench-${round}-0`,
+        items: [{ sku: product.sku, quantity: 0 }],
+      })
       const batchesBefore = resend.requests.filter((r) => r.path.startsWith('/emails/batch')).length
       const started = performance.now()
-      await signed(
-        JSON.stringify({ id: `bench-${round}-1`, items: [{ sku: product.sku, quantity: 3 }] }),
-      )
+      await postStockEvent(server.url, SECRET, {
+        id: `bench-${round}-1`,
+        items: [{ sku: product.sku, quantity: 3 }],
+      })
       while (
         resend.requests.filter((r) => r.path.startsWith('/emails/batch')).length === batchesBefore
       ) {

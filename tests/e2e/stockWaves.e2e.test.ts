@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { stockSignature } from '../../src/lib/stock/stockSignature.js'
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
+import { postStockEvent } from '../../platform/stockSender.js'
 
 const ADMIN = 'e2e-stock-admin-token'
 const SECRET = 'e2e-stock-webhook-secret'
@@ -27,20 +27,8 @@ afterAll(async () => {
   await resend?.close()
 })
 
-/** POSTs a stock event signed now, as an inventory system would. */
-async function stockEvent(id: string, quantity: number) {
-  const body = JSON.stringify({ id, items: [{ sku: SKU, quantity }] })
-  const t = Math.floor(Date.now() / 1000)
-  const response = await fetch(`${server.url}/api/stock-webhook`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Stock-Signature': `t=${t},v1=${stockSignature(SECRET, t, body)}`,
-    },
-    body,
-  })
-  return { status: response.status, body: await response.json() }
-}
+const stockEvent = (id: string, quantity: number) =>
+  postStockEvent(server.url, SECRET, { id, items: [{ sku: SKU, quantity }] })
 
 function batchEmails(): { to: string; subject: string }[] {
   return resend.requests
