@@ -7,11 +7,13 @@
  * Around it, this script:
  * - fills in the local defaults (admin token, unsubscribe secret) and `SITE_URL` = the address
  *   actually served, so links in messages point at this server;
- * - runs our Blobs server with atomic conditional writes (scripts/atomicBlobsServer.ts, data in
+ * - runs our Blobs server with atomic conditional writes (platform/atomicBlobsServer.ts, data in
  *   `.netlify/local-blobs/`, kept between runs) and points every function at it through
  *   `LOCAL_BLOBS_SERVER` (netlify dev's own sandbox checks and writes in separate steps);
  * - asks every function once and prints `Service running on …` only when all of them answered;
- * - serves it through a proxy that lets 8 requests at a time through (scripts/limitingProxy.ts);
+ * - serves it through a proxy that lets 8 requests at a time through, refuses bodies over 6 MB
+ *   (413) or slower than 10 s (408), and adds netlify.toml's `[[headers]]` (platform/limitingProxy.ts);
+ * - starts netlify dev again when it crashes (up to 5 times a minute);
  * - stops netlify dev's whole process group on Ctrl-C / SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -22,6 +24,7 @@ import { createRequire } from 'node:module'
 import net from 'node:net'
 import { basename, dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { resolveConfig } from '@netlify/config'
 import { LOCAL_BLOBS_SERVER_VARIABLE } from '../src/lib/storage/blobStore.js'
 import { AtomicBlobsServer } from './atomicBlobsServer.js'
 import { startLimitingProxy } from './limitingProxy.js'
@@ -39,6 +42,9 @@ const FUNCTIONS_DIRECTORY = 'netlify/functions'
 const WARM_UP_TIMEOUT_MS = 120_000
 /** Requests netlify dev runs at once (each in a worker of its own); the others queue. */
 const SIMULTANEOUS_REQUESTS = 8
+/** A crashed netlify dev is started again, up to this many times within RESTART_WINDOW_MS. */
+const MAX_RESTARTS = 5
+const RESTART_WINDOW_MS = 60_000
 
 function loadEnvironment(): void {
   if (existsSync('.env')) process.loadEnvFile('.env')
@@ -115,6 +121,33 @@ async function warmUp(url: string): Promise<void> {
   throw new Error(last)
 }
 
+/** netlify.toml's `[[headers]]`, read with Netlify's own config reader. */
+async function netlifyTomlHeaders(): Promise<HeaderRule[]> {
+  const { config } = await resolveConfig({ cwd: process.cwd(), offline: true })
+  return (config.headers ?? []) as HeaderRule[]
+}
+
+interface HeaderRule {
+  for: string
+  values: Record<string, string>
+}
+
+/**
+ * The headers Netlify would add to the answer of a path. why: netlify dev applies them but its
+ * static server then sets its own `Cache-Control: public, max-age=0`, so `/admin/` was cacheable
+ * locally although netlify.toml says `no-store`.
+ */
+function headerRules(rules: HeaderRule[]): (path: string) => Record<string, string> {
+  const matchers = rules.map((rule) => {
+    const pattern = rule.for.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')
+    // why: Netlify's `/admin/*` also covers `/admin` itself
+    const bare = rule.for.endsWith('/*') ? `|${pattern.slice(0, -3)}` : ''
+    return { test: new RegExp(`^(?:${pattern}${bare})$`), values: rule.values }
+  })
+  return (path) =>
+    Object.assign({}, ...matchers.filter(({ test }) => test.test(path)).map(({ values }) => values))
+}
+
 function netlifyCli(): string {
   const require = createRequire(import.meta.url)
   return join(dirname(require.resolve('netlify-cli/package.json')), 'bin/run.js')
@@ -139,6 +172,7 @@ async function main(): Promise<void> {
     port: requestedPort(),
     targetPort: netlifyPort,
     limit: SIMULTANEOUS_REQUESTS,
+    headersFor: headerRules(await netlifyTomlHeaders()),
   })
   const url = `http://localhost:${(proxy.address() as net.AddressInfo).port}`
   if (!process.env.SITE_URL) process.env.SITE_URL = url
@@ -149,34 +183,59 @@ async function main(): Promise<void> {
   const { port: blobsPort } = await blobs.start()
   const edgeURL = `http://127.0.0.1:${blobsPort}`
 
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      netlifyCli(),
-      'dev',
-      '--offline',
-      '--internal-disable-edge-functions',
-      '--port',
-      String(netlifyPort),
-      '--staticServerPort',
-      String(await freePort()),
-    ],
-    {
-      // why: its own process group, so that stopping it stops every process it started
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        [LOCAL_BLOBS_SERVER_VARIABLE]: JSON.stringify({ edgeURL, siteID: 'local', token }),
-        NO_UPDATE_NOTIFIER: '1',
-        BROWSER: 'none',
+  const staticPort = await freePort()
+  const startNetlifyDev = (): ChildProcess => {
+    const started = spawn(
+      process.execPath,
+      [
+        netlifyCli(),
+        'dev',
+        '--offline',
+        '--internal-disable-edge-functions',
+        '--port',
+        String(netlifyPort),
+        '--staticServerPort',
+        String(staticPort),
+      ],
+      {
+        // why: its own process group, so that stopping it stops every process it started
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          [LOCAL_BLOBS_SERVER_VARIABLE]: JSON.stringify({ edgeURL, siteID: 'local', token }),
+          NO_UPDATE_NOTIFIER: '1',
+          BROWSER: 'none',
+        },
       },
-    },
-  )
-  relay(child.stdout, process.stdout)
-  relay(child.stderr, process.stderr)
-
+    )
+    relay(started.stdout, process.stdout)
+    relay(started.stderr, process.stderr)
+    console.log(`netlify dev started (process ${started.pid})`)
+    started.once('exit', (code, signal) => {
+      if (stopping) return
+      // why: one crash (an unhandled rejection inside netlify dev) must not end the service;
+      // the proxy answers 502 until the new one listens
+      const now = Date.now()
+      restarts = restarts.filter((at) => now - at < RESTART_WINDOW_MS)
+      if (restarts.length >= MAX_RESTARTS) {
+        console.error(
+          `netlify dev stopped ${MAX_RESTARTS} times within a minute (last: ${signal ?? `exit code ${code}`}); giving up`,
+        )
+        void stop(code || 1)
+        return
+      }
+      restarts.push(now)
+      console.error(`netlify dev stopped (${signal ?? `exit code ${code}`}); starting it again`)
+      if (started.pid) signalGroup(started.pid, 'SIGKILL')
+      child = startNetlifyDev()
+    })
+    return started
+  }
+  let restarts: number[] = []
   let stopping = false
+  let child = startNetlifyDev()
+
   const stop = async (code: number): Promise<void> => {
     if (stopping) return
     stopping = true
@@ -186,9 +245,9 @@ async function main(): Promise<void> {
       const killer = setTimeout(() => signalGroup(child.pid!, 'SIGKILL'), 5_000)
       await exited
       clearTimeout(killer)
-      // why: netlify dev's helpers may outlive its main process for a moment
-      signalGroup(child.pid, 'SIGKILL')
     }
+    // why: netlify dev's helpers may outlive its main process for a moment
+    if (child.pid) signalGroup(child.pid, 'SIGKILL')
     proxy.close()
     proxy.closeAllConnections()
     await blobs.stop().catch(() => undefined)
@@ -196,11 +255,6 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', () => void stop(0))
   process.on('SIGTERM', () => void stop(0))
-  child.once('exit', (code) => {
-    if (stopping) return
-    console.error(`netlify dev stopped (exit code ${code})`)
-    void stop(code || 1)
-  })
 
   const routes = await functionRoutes()
   console.log(`Starting netlify dev on ${url}; warming ${routes.length} functions…`)

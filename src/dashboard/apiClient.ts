@@ -1,4 +1,4 @@
-import type { TokenGroup } from '../lib/http/auth.js'
+import type { TokenGroup } from '../lib/routes.js'
 import { ROUTES, type AnsweringRoute, type RouteAnswer, type RoutesOf } from '../lib/routes.js'
 import { adminToken, preorderToken, setPreorderToken } from './session.js'
 import { japaneseError } from './texts.js'

@@ -1,7 +1,8 @@
 /**
  * CSV for Excel in Japan: UTF-8 with a byte order mark (without it Excel reads Shift_JIS),
  * RFC 4180 quoting and CRLF line ends, and cells that a spreadsheet would run as a formula
- * neutralised with a leading apostrophe (CSV injection, OWASP).
+ * neutralised with a leading apostrophe (CSV injection, OWASP), also when only their NFKC form
+ * starts like one (full-width `＝1+1`).
  */
 
 export interface CsvColumn<T> {
@@ -17,7 +18,8 @@ const NEEDS_QUOTES = /[",\r\n]/
 /** One cell: neutralised when it could start a formula, quoted when RFC 4180 requires it. */
 export function csvCell(value: string | number | boolean | null | undefined): string {
   let text = value === null || value === undefined ? '' : String(value)
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`
+  // why: NFKC first, so full-width and small forms (＝, ＋, ﹦) count as the signs they stand for
+  if (typeof value === 'string' && FORMULA_START.test(text.normalize('NFKC'))) text = `'${text}`
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 

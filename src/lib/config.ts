@@ -176,7 +176,7 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
 
 /**
  * Local development only: a Blobs server of ours that functions use instead of the platform's
- * (`npm start` sets it to its atomic local server; see scripts/atomicBlobsServer.ts). JSON
+ * (`npm start` sets it to its atomic local server; see platform/atomicBlobsServer.ts). JSON
  * `{"edgeURL": "http://127.0.0.1:…", "siteID": "…", "token": "…"}`. Never set it on Netlify.
  */
 export const LOCAL_BLOBS_SERVER_VARIABLE = 'LOCAL_BLOBS_SERVER'

@@ -1,6 +1,5 @@
 import type { z } from 'zod'
 import type * as answers from '../build/api/responseSchemas.js'
-import type { TokenGroup } from './http/auth.js'
 
 /**
  * Every route of the service, once: the function file that answers it, its path, its methods,
@@ -9,6 +8,12 @@ import type { TokenGroup } from './http/auth.js'
  * from here, and tests/api/routeTable.test.ts checks it against every function file's
  * `config.path`. Plain data and types only: the browser bundles import it.
  */
+
+/**
+ * The two token groups of §5. `admin`: lists, status updates, stats, send (ADMIN_API_TOKEN).
+ * `preorder`: archive, archive lists, unarchive, delete (PREORDER_API_TOKEN, D7).
+ */
+export type TokenGroup = 'admin' | 'preorder'
 
 /**
  * Who may call a route: a token group (§5, D7), anyone, or the holder of a delivery ticket (the

@@ -27,6 +27,13 @@ describe('dashboard CSV export', () => {
     ['\t=1', "'\t=1"],
     ['=HYPERLINK("http://evil.test","x")', `"'=HYPERLINK(""http://evil.test"",""x"")"`],
     ['a=1', 'a=1'],
+    // full-width and small forms: Excel in Japan reads them as the ASCII sign (issue 25.6)
+    ['＝1+1', "'＝1+1"],
+    ['＋81 90', "'＋81 90"],
+    ['－2', "'－2"],
+    ['＠SUM(A1)', "'＠SUM(A1)"],
+    ['\ufe66cmd', "'\ufe66cmd"],
+    ['ａ＝1', 'ａ＝1'],
   ])('neutralises a cell that could start a formula: %j → %j', (value, expected) => {
     expect(csvCell(value)).toBe(expected)
   })

@@ -84,6 +84,7 @@ describe('POST /api/reservation: success', () => {
     expect(email.length).toBe(254)
     const res = await post({ name, email, productSlug: PRODUCT })
     expect(res.status).toBe(200)
+    await res.context.settled()
   })
 
   it('without chat webhooks or an e-mail provider: skips the chat with an info log and logs the rendered e-mail', async () => {

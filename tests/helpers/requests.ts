@@ -1,3 +1,5 @@
+import net from 'node:net'
+
 const BASE = 'http://localhost:8888'
 
 export interface JsonRequestOptions {
@@ -29,4 +31,21 @@ export async function readJson(response: Response): Promise<{
 }> {
   const text = await response.text()
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : {} }
+}
+
+/**
+ * A client that sends a POST's headers and half its body to `port` on 127.0.0.1 and hangs up
+ * after `ms` (an impatient or broken client); resolves when its connection is closed.
+ */
+export function hangUpMidBody(port: number, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(
+        'POST /api/reservation HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\n\r\n{"a"',
+      )
+      setTimeout(() => socket.destroy(), ms)
+    })
+    socket.on('close', () => resolve())
+    socket.on('error', () => resolve())
+  })
 }

@@ -1,23 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import signupHandler from '../../netlify/functions/notify-signup.js'
 import reservationHandler from '../../netlify/functions/reservation.js'
 import { fakeContext, type TestContext } from '../helpers/context.js'
-import {
-  defaultReply,
-  startRecordingServer,
-  type RecordedRequest,
-  type RecordingServer,
-} from '../../platform/recordingServer.js'
+import { defaultReply, type RecordedRequest } from '../../platform/recordingServer.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
-import {
-  catalogueProduct,
-  clearOutbound,
-  FROM_EMAIL,
-  pointOutboundAt,
-  SECRETS,
-} from '../forms/formTestKit.js'
-import { useBlobsServer } from '../helpers/blobsServer.js'
-import { eventsOf, logText, useLogCapture } from '../helpers/logs.js'
+import { catalogueProduct, FROM_EMAIL, SECRETS, useOutboundRecorder } from '../forms/formTestKit.js'
+import { eventsOf, logText } from '../helpers/logs.js'
 
 /**
  * The outbound side of the two public forms (§6, D10), against a local server standing in for
@@ -28,23 +16,8 @@ const SITE = 'https://shop.example'
 /** Products of the real catalogue (content/products). */
 const RESERVED = catalogueProduct('chasen-takayama')
 const WAITED_FOR = catalogueProduct('hario-v60-dripper')
-let server: RecordingServer
-useBlobsServer()
-beforeAll(clearOutbound)
-const logs = useLogCapture()
-
-beforeAll(async () => {
-  server = await startRecordingServer()
-  process.env.SITE_URL = SITE
-})
-afterAll(async () => {
-  await server.close()
-})
-beforeEach(() => {
-  pointOutboundAt(server, 1000)
-  server.requests.length = 0
-  server.reply = defaultReply
-})
+const recorder = useOutboundRecorder(SITE)
+const { logs } = recorder
 afterEach(() => {
   const text = logText(logs)
   for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret)
@@ -64,7 +37,7 @@ const reserve = (body: unknown) => submit(reservationHandler, '/api/reservation'
 const signUp = (body: unknown) => submit(signupHandler, '/api/notify-signup', body)
 
 function requestsTo(prefix: string): RecordedRequest[] {
-  return server.requests.filter((request) => request.path.startsWith(prefix))
+  return recorder.server.requests.filter((request) => request.path.startsWith(prefix))
 }
 
 function slackText(request: RecordedRequest): string {
@@ -81,7 +54,7 @@ describe('POST /api/reservation → team chat and customer e-mail', () => {
     expect(res.status).toBe(200)
     await res.context.settled()
 
-    expect(server.requests.map((request) => request.path).sort()).toEqual([
+    expect(recorder.server.requests.map((request) => request.path).sort()).toEqual([
       '/emails',
       `/slack/reservation/${SECRETS.reservationHook}`,
     ])
@@ -124,7 +97,7 @@ describe('POST /api/reservation → team chat and customer e-mail', () => {
     await res.context.settled()
     const text = slackText(requestsTo('/slack/reservation/')[0])
     expect(text).toContain(
-      '&lt;!channel&gt; &lt;https://evil.example|ここをクリック&gt; &amp; &lt;@U123&gt;',
+      'お名前: `&lt;!channel&gt; &lt;https[:]//evil[.]example|ここをクリック&gt; &amp; &lt;@U123&gt;`',
     )
     expect(text).not.toMatch(/<[!@h]/)
   })
@@ -139,7 +112,7 @@ describe('POST /api/reservation → team chat and customer e-mail', () => {
   ])(
     'still answers 200 at once when every destination would %s; the failures are logged',
     async (label, reply) => {
-      server.reply = reply
+      recorder.server.reply = reply
       const res = await reserve({
         name: '田中',
         // why: one e-mail per case; the same submission repeated within minutes is one reservation
@@ -151,7 +124,7 @@ describe('POST /api/reservation → team chat and customer e-mail', () => {
 
       let outboundDone = false
       void Promise.allSettled(res.context.deferred).then(() => (outboundDone = true))
-      await server.waitFor(2)
+      await recorder.server.waitFor(2)
       if (reply() === 'hang') {
         // the answer was complete while both calls were still hanging
         expect(outboundDone).toBe(false)
@@ -169,7 +142,7 @@ describe('POST /api/reservation → team chat and customer e-mail', () => {
   )
 
   it('a failing destination does not stop the other one', async () => {
-    server.reply = (request) =>
+    recorder.server.reply = (request) =>
       request.path.startsWith('/slack') ? { status: 500 } : defaultReply(request)
     const res = await reserve({
       name: '鈴木',
@@ -192,7 +165,7 @@ describe('POST /api/notify-signup → restock channel, community chat, e-mail', 
     expect(res.status).toBe(200)
     await res.context.settled()
 
-    expect(server.requests.map((request) => request.path).sort()).toEqual([
+    expect(recorder.server.requests.map((request) => request.path).sort()).toEqual([
       `/discord/${SECRETS.communityHook}`,
       '/emails',
       `/slack/restock/${SECRETS.restockHook}`,
@@ -209,6 +182,7 @@ describe('POST /api/notify-signup → restock channel, community chat, e-mail', 
     expect(community.json).toEqual({
       content: `「${WAITED_FOR.title}」に再入荷通知の登録がありました。\n${SITE}/products/${WAITED_FOR.slug}`,
       allowed_mentions: { parse: [] },
+      flags: 4,
     })
     // no personal data in the community chat: neither the address nor its parts
     expect(community.body.toLowerCase()).not.toContain('fan.person')
@@ -224,11 +198,11 @@ describe('POST /api/notify-signup → restock channel, community chat, e-mail', 
   it('sends nothing for a repeated signup', async () => {
     const first = await signUp({ email: 'once@example.com', productSlug: WAITED_FOR.slug })
     await first.context.settled()
-    expect(server.requests).toHaveLength(3)
+    expect(recorder.server.requests).toHaveLength(3)
     const second = await signUp({ email: 'once@example.com', productSlug: WAITED_FOR.slug })
     await second.context.settled()
     expect(second.body.subscriptionId).toBe(first.body.subscriptionId)
-    expect(server.requests).toHaveLength(3)
+    expect(recorder.server.requests).toHaveLength(3)
   })
 
   it('sends one set of messages for two identical signups arriving at once', async () => {
@@ -242,12 +216,12 @@ describe('POST /api/notify-signup → restock channel, community chat, e-mail', 
   })
 
   it('answers 200 while all three destinations hang, then logs three timeouts', async () => {
-    server.reply = () => 'hang'
+    recorder.server.reply = () => 'hang'
     const res = await signUp({ email: 'hang@example.com', productSlug: WAITED_FOR.slug })
     expect(res.status).toBe(200)
     let outboundDone = false
     void Promise.allSettled(res.context.deferred).then(() => (outboundDone = true))
-    await server.waitFor(3)
+    await recorder.server.waitFor(3)
     expect(outboundDone).toBe(false)
     await res.context.settled()
     expect(

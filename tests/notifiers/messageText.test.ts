@@ -135,7 +135,7 @@ describe('message texts', () => {
     expect(slackText).toContain('2026年11月22日 00:05')
     expect(slackText.split('\n')).toContain(productUrl)
     const { discordContent } = signupCommunityChatMessage({ product, productUrl })
-    expect(discordContent).toBe(`「Tea & <Cup>」に再入荷通知の登録がありました。\n${productUrl}`)
+    expect(discordContent).toBe(`「Tea & <Cup\\>」に再入荷通知の登録がありました。\n${productUrl}`)
     const email = signupConfirmationEmail(input)
     expect(email.subject).toContain('Tea & <Cup>')
     expect(email.text).toContain(productUrl)
@@ -201,14 +201,16 @@ describe('product titles are escaped or neutralised like any other text (D10)', 
     expect(discordPayload(discordContent)).toEqual({
       content: `「@everyone 向け特価品」に再入荷通知の登録がありました。\n${productUrl}`,
       allowed_mentions: { parse: [] },
+      flags: 4,
     })
   })
 
-  it('community chat: a title with markup is sent unchanged, with product and URL only', () => {
+  it('community chat: a title with markup is sent with its markdown escaped, with product and URL only', () => {
     const { discordContent } = signupCommunityChatMessage({ product: markupTitle, productUrl })
     expect(discordPayload(discordContent)).toEqual({
-      content: `「Tea & <Cup> 限定」に再入荷通知の登録がありました。\n${productUrl}`,
+      content: `「Tea & <Cup\\> 限定」に再入荷通知の登録がありました。\n${productUrl}`,
       allowed_mentions: { parse: [] },
+      flags: 4,
     })
   })
 

@@ -57,7 +57,8 @@ describe('Slack notifier', () => {
     expect(request.json).toEqual({
       text: '*見出し* &lt;!channel&gt;',
       blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*見出し* &lt;!channel&gt;' } }],
-      unfurl_links: true,
+      unfurl_links: false,
+      unfurl_media: false,
     })
     expect(eventsOf(logs, 'notify.sent')).toEqual([
       expect.objectContaining({ destination: 'teamchat-test', status: 200 }),
@@ -148,6 +149,7 @@ describe('Discord notifier', () => {
     expect(server.requests[0].json).toEqual({
       content: '@everyone 入荷 https://shop.example/products/a',
       allowed_mentions: { parse: [] },
+      flags: 4,
     })
   })
 

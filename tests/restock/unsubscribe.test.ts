@@ -62,6 +62,27 @@ describe('unsubscribe tokens', () => {
     }
   })
 
+  it('refuses a payload with extra, reordered or re-encoded fields, keeping the signature (only the canonical form is signed)', () => {
+    const ref = { id: 'ntf_1', productSlug: 'a' }
+    const signature = createUnsubscribeToken(ref, SECRET).split('.')[1]
+    const variants = [
+      JSON.stringify({ ...ref, admin: true }),
+      JSON.stringify({ productSlug: 'a', id: 'ntf_1' }),
+      JSON.stringify(ref, null, 1),
+      '{"id":"ntf_1","productSlug":"a","id":"ntf_1"}',
+      '{"id":"ntf\\u005f1","productSlug":"a"}',
+    ]
+    for (const json of variants) {
+      const payload = Buffer.from(json).toString('base64url')
+      expect(verifyUnsubscribeToken(`${payload}.${signature}`, SECRET), json).toEqual({
+        ok: false,
+        reason: 'malformed',
+      })
+    }
+    const padded = `${Buffer.from(JSON.stringify(ref)).toString('base64')}.${signature}`
+    expect(verifyUnsubscribeToken(padded, SECRET).ok).toBe(false)
+  })
+
   it.each([null, '', 'garbage', 'a.b.c', '!!!.abc', `${'e30'}.${'x'.repeat(43)}`])(
     'calls %j malformed',
     (token) => {

@@ -148,7 +148,7 @@ export const DELIVERY_OPERATIONS: ApiOperation[] = [
     tag: 'Service',
     summary: 'Deliver a restock notice (background function)',
     description:
-      'Started by the send endpoint, by `POST /api/admin/notify/resume` and by the scheduled `resume-stalled-deliveries`; to resume by hand, use the resume endpoint, which also reports progress. Safe at any time: settled batches are skipped. Authenticated by a delivery ticket (not an admin token): only those callers can call it. Netlify answers 202 at once and runs it in the background.',
+      'Started by the send endpoint, by `POST /api/admin/notify/resume` and by the scheduled `resume-stalled-deliveries`; to resume by hand, use the resume endpoint, which also reports progress. Safe at any time: settled batches are skipped. Netlify answers 202 at once and runs it in the background. It admits a call only with a delivery ticket that this deploy issued for that notification (single use, 5 minutes); the admin tokens are not tickets.',
     body: {
       schema: notificationIdRequest,
       view: 'input',

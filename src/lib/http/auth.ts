@@ -1,13 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
+import type { TokenGroup } from '../routes.js'
 import type { AppConfig } from '../config.js'
 import { HttpError } from './errors.js'
 import type { Logger } from '../log.js'
-
-/**
- * The two token groups of §5. `admin`: lists, status updates, stats, send (ADMIN_API_TOKEN).
- * `preorder`: archive, archive lists, unarchive, delete (PREORDER_API_TOKEN, D7).
- */
-export type TokenGroup = 'admin' | 'preorder'
 
 /** Neither ADMIN_API_TOKEN nor PREORDER_API_TOKEN is set: every admin request is refused. */
 export class MissingAdminTokenError extends Error {

@@ -1,6 +1,7 @@
 import type { Context } from '@netlify/functions'
 import type { z } from 'zod'
-import { bearerToken, requireToken, type TokenGroup } from './auth.js'
+import type { TokenGroup } from '../routes.js'
+import { bearerToken, requireToken } from './auth.js'
 import { loadConfig, type AppConfig } from '../config.js'
 import {
   AlreadyInProgressError,

@@ -1,6 +1,7 @@
 import { formatJst } from '../notifiers/jstTime.js'
 import type { EmailContent } from '../notifiers/resendMailer.js'
 import { joinMrkdwn, mrkdwn, type SlackMrkdwn } from '../notifiers/slackText.js'
+import { slackCustomerAddress, slackCustomerText, unlinkedText } from './customerText.js'
 import type { CatalogueProduct } from '../productCatalogue.js'
 import type { Reservation } from '../storage/records.js'
 
@@ -21,8 +22,8 @@ export function reservationTeamChatMessage(input: ReservationMessageInput): {
     slackText: joinMrkdwn([
       mrkdwn`*新しい予約が入りました*`,
       mrkdwn`商品: ${product.title}（${product.slug}）`,
-      mrkdwn`お名前: ${reservation.name}`,
-      mrkdwn`メール: ${reservation.email}`,
+      joinMrkdwn([mrkdwn`お名前: `, slackCustomerText(reservation.name)], ''),
+      joinMrkdwn([mrkdwn`メール: `, slackCustomerAddress(reservation.email)], ''),
       mrkdwn`予約ID: ${reservation.id}`,
       mrkdwn`受付日時: ${formatJst(reservation.createdAt)}`,
       mrkdwn`商品ページ: ${productUrl}`,
@@ -36,7 +37,8 @@ export function reservationConfirmationEmail(input: ReservationMessageInput): Em
   return {
     subject: `【ご予約受付】${product.title}`,
     text: [
-      `${reservation.name} 様`,
+      // why: the name is the customer's own text; it must never become a link in the mail
+      `${unlinkedText(reservation.name)} 様`,
       '',
       `このたびは「${product.title}」をご予約いただき、誠にありがとうございます。`,
       '以下の内容でご予約を受け付けました。',

@@ -1,6 +1,7 @@
 import { formatJst } from '../notifiers/jstTime.js'
 import type { EmailContent } from '../notifiers/resendMailer.js'
 import { joinMrkdwn, mrkdwn, type SlackMrkdwn } from '../notifiers/slackText.js'
+import { slackCustomerAddress } from './customerText.js'
 import type { CatalogueProduct } from '../productCatalogue.js'
 import type { NotifySubscription } from '../storage/records.js'
 
@@ -19,7 +20,7 @@ export function signupTeamChatMessage(input: SignupMessageInput): { slackText: S
     slackText: joinMrkdwn([
       mrkdwn`*再入荷通知の登録がありました*`,
       mrkdwn`商品: ${product.title}（${product.slug}）`,
-      mrkdwn`メール: ${subscription.email}`,
+      joinMrkdwn([mrkdwn`メール: `, slackCustomerAddress(subscription.email)], ''),
       mrkdwn`登録日時: ${formatJst(subscription.createdAt)}`,
       mrkdwn`登録ID: ${subscription.id}`,
       mrkdwn`${productUrl}`,
@@ -36,8 +37,13 @@ export function signupCommunityChatMessage(input: {
   productUrl: string
 }): { discordContent: string } {
   return {
-    discordContent: `「${input.product.title}」に再入荷通知の登録がありました。\n${input.productUrl}`,
+    discordContent: `「${escapeDiscordMarkdown(input.product.title)}」に再入荷通知の登録がありました。\n${input.productUrl}`,
   }
+}
+
+/** Text shown as written in Discord: its markdown characters are escaped. */
+function escapeDiscordMarkdown(text: string): string {
+  return text.replace(/[\\*_~`|>#[\]()]/g, '\\$&')
 }
 
 /** Auto-reply to the subscriber (§6): confirms the signup and what happens next. */

@@ -26,9 +26,19 @@ export interface DiscordNotifier {
   send(content: string): Promise<DeliveryResult>
 }
 
-/** The webhook payload: content ≤ 2000 characters, and nobody can be pinged (`@everyone` stays text). */
+/** Discord's message flag SUPPRESS_EMBEDS (1 << 2): no link preview cards. */
+const SUPPRESS_EMBEDS = 4
+
+/**
+ * The webhook payload: content ≤ 2000 characters, nobody can be pinged (`@everyone` stays text)
+ * and no link preview is shown (issue 25.3).
+ */
 export function discordPayload(content: string) {
-  return { content: truncateText(content, DISCORD_CONTENT_LIMIT), allowed_mentions: { parse: [] } }
+  return {
+    content: truncateText(content, DISCORD_CONTENT_LIMIT),
+    allowed_mentions: { parse: [] },
+    flags: SUPPRESS_EMBEDS,
+  }
 }
 
 export function createDiscordNotifier(options: DiscordNotifierOptions): DiscordNotifier {

@@ -31,8 +31,9 @@ export function slackPayload(text: SlackMrkdwn) {
   return {
     text: limited,
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text: limited } }],
-    // why: bare product URLs should show a preview card (§6 rule 3); bots do not unfurl by default
-    unfurl_links: true,
+    // why: no preview of any link (issue 25.3): a message may repeat what a stranger typed
+    unfurl_links: false,
+    unfurl_media: false,
   }
 }
 

@@ -3,6 +3,7 @@ import {
   reservationConfirmationEmail,
   reservationTeamChatMessage,
 } from '../messages/reservationMessages.js'
+import { sendConfirmation } from '../notifiers/confirmationEmail.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
 import { productUrl } from '../productCatalogue.js'
 import type { Services } from '../services.js'
@@ -73,10 +74,17 @@ export async function createReservation(
   dispatchNotifications(context, log, [
     () => notifiers.teamchatReservation.send(reservationTeamChatMessage(input).slackText),
     () =>
-      notifiers.mailer.send(
+      sendConfirmation(
         { to: reservation.email, ...reservationConfirmationEmail(input) },
-        // why: a replayed call (platform retry) must not mail the customer twice
-        { idempotencyKey: `reservation-confirmation/${reservation.id}` },
+        {
+          mailer: notifiers.mailer,
+          limits: services.repositories.confirmationLimits,
+          // why: a replayed call (platform retry) must not mail the customer twice
+          idempotencyKey: `reservation-confirmation/${reservation.id}`,
+          recordId: reservation.id,
+          now: now(),
+          log,
+        },
       ),
   ])
   return { reservationId: reservation.id }

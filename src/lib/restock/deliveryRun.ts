@@ -123,7 +123,7 @@ export async function runDelivery(
   }
 
   const batchCount = Math.ceil(job.recipients.length / BATCH_SIZE)
-  const settled = await jobs.settledBatches(notificationId)
+  const settled = await reconcileMarks(job)
   const open = Array.from({ length: batchCount }, (_, batch) => batch).filter(
     (batch) => !settled.has(batch),
   )
@@ -148,7 +148,7 @@ export async function runDelivery(
     callsSoFar += 1
     batchesThisRun += 1
   }
-  const finished = await finish(history)
+  const finished = await finish(history, job)
   return { state: 'complete', batchesThisRun, history: finished }
 
   async function deliverBatch(job: DeliveryJob, batch: number): Promise<void> {
@@ -183,22 +183,48 @@ export async function runDelivery(
         error: record.failed[0].error,
       })
     }
-    await markNotified(job.productSlug, record.deliveredIds, record.finishedAt)
+    await markNotified(job.productSlug, record)
   }
 
-  async function markNotified(productSlug: string, ids: string[], at: string): Promise<void> {
+  /**
+   * Marks the recipients of every batch that was recorded but not marked (its run died in
+   * between) and answers the recorded batches. Without this they would stay `pending` for good
+   * and get the next notice twice.
+   */
+  async function reconcileMarks(job: DeliveryJob): Promise<Set<number>> {
+    const [settled, marked] = await Promise.all([
+      jobs.settledBatches(notificationId),
+      jobs.markedBatches(notificationId),
+    ])
+    const unmarked = [...settled].filter((batch) => !marked.has(batch))
+    if (unmarked.length === 0) return settled
+    const batches = await jobs.listBatches(notificationId)
+    for (const record of batches.filter((batch) => !marked.has(batch.batch))) {
+      await markNotified(job.productSlug, record)
+    }
+    log.warn('restock.delivery.reconciled', { notificationId, batches: unmarked })
+    return settled
+  }
+
+  async function markNotified(productSlug: string, record: BatchRecord): Promise<void> {
     const { subscriptions } = options.repositories
-    await mapWithConcurrency(ids, BATCH_SIZE, (id) =>
+    await mapWithConcurrency(record.deliveredIds, BATCH_SIZE, (id) =>
       subscriptions.update({ id, productSlug }, (subscription) =>
         // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
         subscription.status === 'pending'
-          ? { ...subscription, status: 'notified', notifiedAt: at }
+          ? { ...subscription, status: 'notified', notifiedAt: record.finishedAt }
           : subscription,
       ),
     )
+    await jobs.saveMarked(notificationId, record.batch)
   }
 
-  async function finish(history: NotificationHistory): Promise<NotificationHistory> {
+  async function finish(
+    history: NotificationHistory,
+    job: DeliveryJob,
+  ): Promise<NotificationHistory> {
+    // why: a run working beside this one may have died between recording and marking a batch
+    await reconcileMarks(job)
     const { sentCount, failedRecipients } = summarizeBatches(await jobs.listBatches(notificationId))
     const completedAt = new Date(now()).toISOString()
     const finished =

@@ -58,6 +58,15 @@ export const deliveryKeys = {
   batchesPrefix: (notificationId: string) => `${DELIVERY_PREFIX}/${notificationId}/batches/`,
   batch: (notificationId: string, batch: number) =>
     `${DELIVERY_PREFIX}/${notificationId}/batches/${batch}`,
+  /** Written once batch n's recipients are marked `notified`; a batch without it died between. */
+  markedPrefix: (notificationId: string) => `${DELIVERY_PREFIX}/${notificationId}/notified/`,
+  marked: (notificationId: string, batch: number) =>
+    `${DELIVERY_PREFIX}/${notificationId}/notified/${batch}`,
+}
+
+/** Key of one address's hourly confirmation counter (`digest`: a hash of the address). */
+export function confirmationLimitKey(digest: string): string {
+  return `confirmation-limits/${digest}`
 }
 
 /** Key of a spent delivery ticket. */

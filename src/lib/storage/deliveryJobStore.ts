@@ -5,9 +5,10 @@ import { deliveryKeys, spentTicketKey } from './blobLayout.js'
 /**
  * What one restock delivery sends to whom, and how far it got, kept beside the history record so
  * that a delivery can stop at its time budget and continue in another invocation. Every blob is
- * written once and never changed (keys: blobLayout.ts `deliveryKeys`): the job by the send, and
- * batch n by whoever settled it (both `onlyIfNew`, so a second writer of the same blob leaves the
- * first one's); a spent delivery ticket, by the run it started.
+ * written once and never changed (keys: blobLayout.ts `deliveryKeys`): the job by the send, batch
+ * n by whoever settled it, and batch n's "marked" blob once its recipients are marked `notified`
+ * (all `onlyIfNew`, so a second writer of the same blob leaves the first one's); a spent delivery
+ * ticket, by the run it started. A batch recorded but not marked is one whose run died in between.
  */
 
 export interface DeliveryRecipient {
@@ -70,10 +71,11 @@ export class DeliveryJobStore {
     return (await this.#store.setJSON(key, job, { onlyIfNew: true })).modified
   }
 
+  /** The job, or null when there is none or its blob is damaged (then nothing can be delivered). */
   async getJob(notificationId: string): Promise<DeliveryJob | null> {
-    return (await this.#store.get(deliveryKeys.job(notificationId), {
-      type: 'json',
-    })) as DeliveryJob | null
+    const text = await this.#store.get(deliveryKeys.job(notificationId), { type: 'text' })
+    const job = parseObject(text) as DeliveryJob | null
+    return job && Array.isArray(job.recipients) && typeof job.productSlug === 'string' ? job : null
   }
 
   /** Records a settled batch; a batch settled before keeps its first record. */
@@ -83,25 +85,42 @@ export class DeliveryJobStore {
   }
 
   /** Numbers of the batches already settled (one key listing, no reads). */
-  async settledBatches(notificationId: string): Promise<Set<number>> {
-    const prefix = deliveryKeys.batchesPrefix(notificationId)
-    const settled = new Set<number>()
+  settledBatches(notificationId: string): Promise<Set<number>> {
+    return this.#batchNumbers(deliveryKeys.batchesPrefix(notificationId))
+  }
+
+  /** Records that batch `batch`'s delivered recipients are marked `notified`. */
+  async saveMarked(notificationId: string, batch: number): Promise<void> {
+    await this.#store.setJSON(
+      deliveryKeys.marked(notificationId, batch),
+      { batch },
+      { onlyIfNew: true },
+    )
+  }
+
+  /** Numbers of the batches whose recipients are marked (one key listing, no reads). */
+  markedBatches(notificationId: string): Promise<Set<number>> {
+    return this.#batchNumbers(deliveryKeys.markedPrefix(notificationId))
+  }
+
+  async #batchNumbers(prefix: string): Promise<Set<number>> {
+    const numbers = new Set<number>()
     for await (const page of this.#store.list({ prefix, paginate: true })) {
       for (const { key } of page.blobs) {
         const batch = Number(key.slice(prefix.length))
-        if (Number.isInteger(batch)) settled.add(batch)
+        if (Number.isInteger(batch)) numbers.add(batch)
       }
     }
-    return settled
+    return numbers
   }
 
-  /** Every settled batch, in batch order. */
+  /** Every settled batch whose record is readable (a damaged one is left out), in batch order. */
   async listBatches(notificationId: string): Promise<BatchRecord[]> {
     const numbers = [...(await this.settledBatches(notificationId))].sort((a, b) => a - b)
-    const records = await mapWithConcurrency(numbers, READ_CONCURRENCY, (batch) =>
-      this.#store.get(deliveryKeys.batch(notificationId, batch), { type: 'json' }),
+    const texts = await mapWithConcurrency(numbers, READ_CONCURRENCY, (batch) =>
+      this.#store.get(deliveryKeys.batch(notificationId, batch), { type: 'text' }),
     )
-    return records.filter(Boolean) as BatchRecord[]
+    return texts.map(parseObject).filter(isBatchRecord)
   }
 
   /**
@@ -115,4 +134,25 @@ export class DeliveryJobStore {
     }
     return (await this.#store.setJSON(spentTicketKey(nonce), spent, { onlyIfNew: true })).modified
   }
+}
+
+function parseObject(text: string | null): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text ?? '')
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null
+  } catch {
+    return null
+  }
+}
+
+function isBatchRecord(
+  value: Record<string, unknown> | null,
+): value is BatchRecord & Record<string, unknown> {
+  return (
+    value !== null &&
+    Number.isInteger(value.batch) &&
+    Array.isArray(value.deliveredIds) &&
+    Array.isArray(value.failed) &&
+    typeof value.finishedAt === 'string'
+  )
 }

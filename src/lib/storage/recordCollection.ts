@@ -45,6 +45,8 @@ export interface RecordCollectionOptions {
   fullCheckIntervalMs?: number
   /** Told about failed background work (snapshot saves, journal pruning). Default: ignored. */
   onBackgroundError?: (work: string, error: unknown) => void
+  /** Told about a damaged cache blob (snapshot, journal entry); it is ignored and rebuilt. Default: ignored. */
+  onDamagedCache?: (key: string, problem: string) => void
   /** Told about a blob that is not a readable record; it is skipped. Default: ignored. */
   onUnreadable?: (key: string) => void
   /** Reads and writes an update may take before it gives up. Default: 5. */

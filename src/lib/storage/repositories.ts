@@ -7,6 +7,7 @@ import {
   SUBSCRIPTIONS_PREFIX,
 } from './blobLayout.js'
 import { openStore, storeScope } from './blobStore.js'
+import { confirmationLimits, type ConfirmationLimits } from './confirmationLimits.js'
 import { DeliveryJobStore } from './deliveryJobStore.js'
 import { claimBook, type ClaimBook } from './recordClaims.js'
 import {
@@ -105,6 +106,8 @@ export interface Repositories {
   deliveries: DeliveryJobStore
   /** Claims that make "one record per key" atomic (reservations, signups). */
   claims: ClaimBook
+  /** Hourly caps on confirmation e-mails per address (README "Abuse protection"). */
+  confirmationLimits: ConfirmationLimits
   stock: StockRepository
   /** Stock webhook events seen (replay protection). */
   stockEvents: StockEventLog
@@ -127,6 +130,12 @@ export function openRepositories(context: RequestContext): Repositories {
         key,
         fix: 'the blob is not a readable record: fix it in the Netlify UI or delete it',
       }),
+    onDamagedCache: (key, problem) =>
+      log.warn('storage.cache_damaged', {
+        key,
+        problem,
+        fix: 'none needed: the cache is ignored and rebuilt from the records',
+      }),
     onBackgroundError: (work, error) =>
       log.warn('storage.background_failed', {
         work,
@@ -139,6 +148,7 @@ export function openRepositories(context: RequestContext): Repositories {
     history: historyRepository(store, options),
     deliveries: new DeliveryJobStore(store),
     claims: claimBook(store),
+    confirmationLimits: confirmationLimits(store),
     stock: stockRepository(store, options),
     stockEvents: stockEventLog(store),
     sendClaims: sendClaimBook(store),

@@ -4,6 +4,7 @@ import {
   signupConfirmationEmail,
   signupTeamChatMessage,
 } from '../messages/signupMessages.js'
+import { sendConfirmation } from '../notifiers/confirmationEmail.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
 import { productUrl } from '../productCatalogue.js'
 import type { Services } from '../services.js'
@@ -100,9 +101,16 @@ export async function notifySignup(
         signupCommunityChatMessage({ product, productUrl: url }).discordContent,
       ),
     () =>
-      notifiers.mailer.send(
+      sendConfirmation(
         { to: subscription.email, ...signupConfirmationEmail(input) },
-        { idempotencyKey: `signup-confirmation/${subscription.id}` },
+        {
+          mailer: notifiers.mailer,
+          limits: services.repositories.confirmationLimits,
+          idempotencyKey: `signup-confirmation/${subscription.id}`,
+          recordId: subscription.id,
+          now: clock(),
+          log,
+        },
       ),
   ])
   return { subscriptionId: subscription.id, created: true }

@@ -5,7 +5,9 @@ import type { ProductRecordRef } from '../storage/records.js'
 /**
  * Signed unsubscribe tokens (D9): `base64url(JSON {id, productSlug})` + `.` +
  * `base64url(HMAC-SHA256(UNSUBSCRIBE_SECRET, purpose, id, productSlug))`. A token names exactly one
- * subscription; altering either part breaks the signature. Tokens do not expire: a restock
+ * subscription; altering either part breaks the signature, and a payload that is not exactly the
+ * canonical encoding (extra or reordered fields, other escapes) is refused as malformed, so one
+ * subscription has exactly one token. Tokens do not expire: a restock
  * e-mail's link must keep working for as long as the subscription exists.
  */
 
@@ -35,15 +37,19 @@ function signature(ref: ProductRecordRef, secret: string): string {
 
 /** The token for one subscription; the same inputs always give the same token. */
 export function createUnsubscribeToken(ref: ProductRecordRef, secret: string): string {
-  const payload = Buffer.from(
-    JSON.stringify({ id: ref.id, productSlug: ref.productSlug }),
-  ).toString('base64url')
-  return `${payload}.${signature(ref, secret)}`
+  return `${canonicalPayload(ref)}.${signature(ref, secret)}`
 }
 
 /** The page an e-mail links to: `${siteUrl}/api/notify-unsubscribe?token=...`. */
 export function unsubscribeUrl(siteUrl: string, token: string): string {
   return `${siteUrl.replace(/\/+$/, '')}/api/notify-unsubscribe?token=${encodeURIComponent(token)}`
+}
+
+/** The payload part of a subscription's token: the one encoding that is ever signed. */
+function canonicalPayload(ref: ProductRecordRef): string {
+  return Buffer.from(JSON.stringify({ id: ref.id, productSlug: ref.productSlug })).toString(
+    'base64url',
+  )
 }
 
 function decodePayload(part: string): ProductRecordRef | null {
@@ -53,7 +59,10 @@ function decodePayload(part: string): ProductRecordRef | null {
     if (typeof value !== 'object' || value === null) return null
     const { id, productSlug } = value as Record<string, unknown>
     if (!isUsableRecordId(id) || !isUsableRecordId(productSlug)) return null
-    return { id, productSlug }
+    const ref = { id, productSlug }
+    // why: extra, reordered, duplicated or re-escaped fields would make many tokens of one
+    // signature; only the canonical encoding the service itself writes is a token
+    return canonicalPayload(ref) === part ? ref : null
   } catch {
     return null
   }

@@ -44,6 +44,11 @@ export interface ListingCacheOptions {
   fullCheckIntervalMs?: number
   /** Told about failed background work (snapshot saves, journal pruning). Default: ignored. */
   onBackgroundError?: (work: string, error: unknown) => void
+  /**
+   * Told about a damaged cache blob (snapshot, journal entry), which is then ignored and rebuilt:
+   * the blob's key and what is wrong with it. Default: ignored.
+   */
+  onDamagedCache?: (key: string, problem: string) => void
 }
 
 /** Records of a listing, and the keys of blobs that could not be read as records. */
@@ -74,9 +79,10 @@ export class ListingCache {
       now: Date.now,
       fullCheckIntervalMs: 10 * 60_000,
       onBackgroundError: () => undefined,
+      onDamagedCache: () => undefined,
       ...options,
     }
-    this.#journal = new ChangeJournal(store, options.name)
+    this.#journal = new ChangeJournal(store, options.name, this.#options.onDamagedCache)
     this.#snapshotKey = `snapshots/${options.name}`
   }
 
@@ -94,7 +100,7 @@ export class ListingCache {
   /** Every record under `prefix` (one key listing of that prefix, reads of what changed). */
   async under<T>(prefix: string): Promise<Listing<T>> {
     const { scope } = this.#options
-    const snapshot = (await loadSnapshot(this.#store, scope, this.#snapshotKey)) ?? emptySnapshot()
+    const snapshot = (await this.#loadSnapshot()) ?? emptySnapshot()
     await this.#compareKeys(snapshot, prefix)
     await keepSnapshot(this.#store, scope, this.#snapshotKey, snapshot, false)
     return listingOf<T>(snapshot, prefix)
@@ -103,7 +109,7 @@ export class ListingCache {
   async #synchronise(): Promise<ListingSnapshot> {
     const { now: clock, fullCheckIntervalMs, scope, prefix } = this.#options
     const now = clock()
-    const loaded = await loadSnapshot(this.#store, scope, this.#snapshotKey)
+    const loaded = await this.#loadSnapshot()
     const needsFullCheck =
       !loaded ||
       now - loaded.fullCheckAt > fullCheckIntervalMs ||
@@ -130,6 +136,13 @@ export class ListingCache {
       )
     }
     return snapshot
+  }
+
+  #loadSnapshot(): Promise<ListingSnapshot | null> {
+    const { scope, onDamagedCache } = this.#options
+    return loadSnapshot(this.#store, scope, this.#snapshotKey, (problem) =>
+      onDamagedCache(this.#snapshotKey, problem),
+    )
   }
 
   /** Background work may fail without harm (the snapshot is a cache); it is reported, never thrown. */
@@ -161,9 +174,18 @@ export class ListingCache {
   async #applyJournal(snapshot: ListingSnapshot, now: number, afterFullCheck: boolean) {
     const entries = await this.#journal.entriesBetween(snapshot.journalFrom, now)
     const pending = entries.filter((entry) => !snapshot.consumed.has(entry.key))
+    const strays = pending.filter((entry) => !entry.recordKey.startsWith(this.#options.prefix))
+    if (strays.length > 0) {
+      this.#options.onDamagedCache(
+        strays[0].key,
+        `names no record of this collection (${strays.length} such entries, ignored)`,
+      )
+    }
     const coveredBefore = afterFullCheck ? now - SETTLE_MS : -Infinity
     const keys = new Set(
-      pending.filter((entry) => entry.at >= coveredBefore).map((entry) => entry.recordKey),
+      pending
+        .filter((entry) => entry.at >= coveredBefore && !strays.includes(entry))
+        .map((entry) => entry.recordKey),
     )
     await this.#read(
       snapshot,

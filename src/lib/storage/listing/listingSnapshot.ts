@@ -55,25 +55,67 @@ export function emptySnapshot(): ListingSnapshot {
   }
 }
 
-/** `scope`: which blobs the store reaches (`storeScope`), so environments never mix. */
+/**
+ * The saved snapshot, or null when there is none. A damaged one (cut short, garbage, another
+ * shape) or one of an older format is reported to `onDamaged` and answered as an empty snapshot
+ * that has never been checked: the caller rebuilds it with a full check and saves it over the
+ * damaged blob (compare-and-swap on the damaged blob's ETag).
+ * `scope`: which blobs the store reaches (`storeScope`), so environments never mix.
+ */
 export async function loadSnapshot(
   store: Store,
   scope: string,
   key: string,
+  onDamaged: (reason: string) => void = () => undefined,
 ): Promise<ListingSnapshot | null> {
   const cached = instanceSnapshots.get(`${scope}|${key}`)
   if (cached) return copy(cached)
-  // why: an unreadable snapshot (or one of an older format) is rebuilt by a full check
-  const found = await store.getWithMetadata(key, { type: 'json' }).catch(() => null)
-  const blob = found?.data as SnapshotBlob | undefined
-  if (blob?.version !== SNAPSHOT_VERSION) return null
+  // why: a failed read costs a rebuild, as a missing snapshot does
+  const found = await store.getWithMetadata(key, { type: 'text' }).catch(() => null)
+  if (!found) return null
+  const blob = parseSnapshotBlob(found.data)
+  if (typeof blob === 'string') {
+    onDamaged(blob)
+    return { ...emptySnapshot(), blobEtag: found.etag ?? null }
+  }
   return {
     entries: new Map(Object.entries(blob.entries)),
     consumed: new Set(blob.consumed),
     journalFrom: blob.journalFrom,
     fullCheckAt: blob.fullCheckAt,
-    blobEtag: found?.etag ?? null,
+    blobEtag: found.etag ?? null,
   }
+}
+
+/** The snapshot a blob holds, or why it holds none. */
+function parseSnapshotBlob(text: string): SnapshotBlob | string {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return text === '' ? 'empty' : 'not JSON'
+  }
+  const blob = value as Partial<SnapshotBlob> | null
+  if (typeof blob !== 'object' || blob === null) return 'not a snapshot'
+  if (blob.version !== SNAPSHOT_VERSION)
+    return `format ${String(blob.version)}, not ${SNAPSHOT_VERSION}`
+  const entriesOk =
+    typeof blob.entries === 'object' &&
+    blob.entries !== null &&
+    Object.values(blob.entries).every(
+      (entry: unknown) =>
+        typeof entry === 'object' &&
+        entry !== null &&
+        typeof (entry as SnapshotEntry).record === 'object' &&
+        (typeof (entry as SnapshotEntry).etag === 'string' ||
+          (entry as SnapshotEntry).etag === null),
+    )
+  const fieldsOk =
+    Array.isArray(blob.consumed) &&
+    blob.consumed.every((key) => typeof key === 'string') &&
+    Number.isFinite(blob.journalFrom) &&
+    Number.isFinite(blob.fullCheckAt)
+  return entriesOk && fieldsOk ? (blob as SnapshotBlob) : 'fields missing or of another type'
 }
 
 /**
