@@ -4,13 +4,12 @@
  * list and the stats, wall time and blob requests on a cold call, a warm call with nothing
  * changed, and a call after 10 records changed.
  */
-import http from 'node:http'
 import { mkdtemp, rm } from 'node:fs/promises'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getStore } from '@netlify/blobs'
 import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
+import { startLatencyProxy } from './latencyProxy.js'
 import { collectStats } from '../src/lib/admin/statistics.js'
 import { mapWithConcurrency } from '../src/lib/concurrency.js'
 import { RECORDS_STORE, storeNameFor } from '../src/lib/storage/blobStore.js'
@@ -27,37 +26,6 @@ const DAY_MS = 86_400_000
 function contextFor(url: string): string {
   const context = { edgeURL: url, uncachedEdgeURL: url, siteID: 'bench-site', token: TOKEN }
   return Buffer.from(JSON.stringify(context)).toString('base64')
-}
-
-async function startLatencyProxy(target: string) {
-  const counter = { requests: 0 }
-  const server = http.createServer((req, res) => {
-    counter.requests += 1
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      setTimeout(async () => {
-        const headers = new Headers()
-        for (const [name, value] of Object.entries(req.headers)) {
-          if (typeof value === 'string' && name !== 'host') headers.set(name, value)
-        }
-        const upstream = await fetch(target + req.url, {
-          method: req.method,
-          headers,
-          body: chunks.length ? Buffer.concat(chunks) : undefined,
-        })
-        const body = Buffer.from(await upstream.arrayBuffer())
-        const out: Record<string, string> = {}
-        upstream.headers.forEach((value, name) => {
-          if (name !== 'content-encoding' && name !== 'transfer-encoding') out[name] = value
-        })
-        res.writeHead(upstream.status, out).end(body)
-      }, LATENCY_MS)
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return { url, counter, close: () => new Promise((resolve) => server.close(resolve)) }
 }
 
 function reservation(i: number): Reservation {
@@ -79,7 +47,7 @@ async function main(): Promise<void> {
   const blobs = new AtomicBlobsServer({ directory, token: TOKEN, port: 0 })
   const { port } = await blobs.start()
   const direct = `http://127.0.0.1:${port}`
-  const proxy = await startLatencyProxy(direct)
+  const proxy = await startLatencyProxy(direct, LATENCY_MS)
 
   process.env.NETLIFY_BLOBS_CONTEXT = contextFor(direct)
   const seedStore = getStore({ name: storeNameFor(RECORDS_STORE, 'production') })

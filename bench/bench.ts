@@ -7,7 +7,13 @@ import { resolve } from 'node:path'
 
 import { progress } from './benchReport.js'
 
-const BENCHMARKS = ['bench-storage.ts', 'bench-search.ts', 'bench-keywords.ts', 'bench-local.ts']
+const BENCHMARKS = [
+  'bench-storage.ts',
+  'bench-search.ts',
+  'bench-keywords.ts',
+  'bench-local.ts',
+  'bench-stock.ts',
+]
 const only = process.argv.slice(2)
 
 let failed = false

@@ -34,6 +34,7 @@ const LOCAL_DEFAULTS: Record<string, string> = {
   ADMIN_API_TOKEN: 'local-admin-token',
   UNSUBSCRIBE_SECRET: 'local-unsubscribe-secret',
   RESERVATION_LINK_SECRET: 'local-reservation-link-secret',
+  STOCK_WEBHOOK_SECRET: 'local-stock-webhook-secret',
 }
 const DEFAULT_PORT = 8888
 const BLOBS_DIRECTORY = '.netlify/local-blobs'

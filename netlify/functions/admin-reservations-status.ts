@@ -9,8 +9,8 @@ export default defineEndpoint({
   methods: ['POST'],
   auth: 'admin',
   body: statusUpdateSchema(RESERVATION_STATUSES, { notes: true }),
-  handle: async ({ context, body, config, log }) => ({
-    reservation: await changeReservationStatus(body, openServices(context, config, log)),
+  handle: async ({ context, body, config, log, actor }) => ({
+    reservation: await changeReservationStatus(body, openServices(context, config, log, { actor })),
   }),
 })
 

@@ -88,6 +88,7 @@ export async function buildSiteContent({
       title: page.title,
       path: page.slug,
       ...page.preorder,
+      ...(page.sku ? { sku: page.sku } : {}),
     }))
 
   let typesImport = path.relative(path.dirname(outFile), TYPES_MODULE).split(path.sep).join('/')

@@ -11,6 +11,7 @@ import { preorderView } from './views/preorderView.js'
 import { personalDataView } from './views/personalDataView.js'
 import { signInView } from './views/signInView.js'
 import { synonymView } from './views/synonymView.js'
+import { stockView } from './views/stockView.js'
 import type { ViewContext } from './views/viewContext.js'
 import type { RouteAnswer } from '../lib/routes.js'
 
@@ -58,6 +59,7 @@ const ROUTES: Route[] = [
   { hash: '#/notices', label: '再入荷メール', menu: '#/notices', render: noticeView },
   { hash: '#/search', label: '検索の同義語', menu: '#/search', render: synonymView },
   { hash: '#/people', label: '個人データ', menu: '#/people', render: personalDataView },
+  { hash: '#/stock', label: '在庫', menu: '#/stock', render: stockView },
 ]
 const MENU = ROUTES.filter((route) => route.hash === route.menu)
 

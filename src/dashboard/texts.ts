@@ -47,6 +47,18 @@ const KNOWN_ERRORS: Record<string, string> = {
   Unauthorized: 'トークンが正しくありません。',
   'Reservation not found': '予約が見つかりません（削除された可能性があります）。',
   'Subscription not found': '購読が見つかりません（削除された可能性があります）。',
+  'A send for this product is already in progress':
+    'この商品の別の送信（自動通知を含む）が処理中です。少し待ってからもう一度お試しください。',
+  'Product not found': '商品が見つかりません。',
+  'emailTitle is required': '自動通知をオンにするには件名が必要です。',
+  'emailBody is required': '自動通知をオンにするには本文が必要です。',
+  'emailTitle must be a single line (no line breaks or control characters)':
+    '件名は 1 行で入力してください（改行は使えません）。',
+  'perUnit must be an integer from 1 to 100': '通知人数は 1〜100 の整数で入力してください。',
+  'intervalMinutes must be an integer from 10 to 10080':
+    '配信間隔は 10〜10080 分の整数で入力してください。',
+  'Each item needs a productSlug and a quantity (an integer, 0 or more)':
+    '在庫数は 0 以上の整数で入力してください。',
   'No pending subscribers found for this product':
     'この商品には送信対象（未通知の購読者）がいません。',
   'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set':

@@ -65,6 +65,10 @@ export interface AppConfig {
    * cancel a reservation. Default: on.
    */
   reservationStatusEmails: boolean
+  /** `STOCK_WEBHOOK_SECRET`: HMAC key of `X-Stock-Signature` (POST /api/stock-webhook). Default: unset (the webhook answers 503). */
+  stockWebhookSecret: string | null
+  /** `STOCK_FEED_URL`: JSON or CSV stock feed the scheduled reconciliation reads. Default: unset (no reconciliation). */
+  stockFeedUrl: string | null
   /**
    * Whether restock e-mails can be delivered, decided once: the settings, or which part is
    * missing. Default: not ready (`provider` missing).
@@ -262,6 +266,8 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
     notifyDoubleOptIn: optional(env, 'NOTIFY_DOUBLE_OPT_IN')?.toLowerCase() === 'true',
     retentionDays: positiveInteger(env, 'RETENTION_DAYS', DEFAULT_RETENTION_DAYS, 'days'),
     deployContext: (deploy.context || optional(env, 'CONTEXT') || 'dev').toLowerCase(),
+    stockWebhookSecret: optional(env, 'STOCK_WEBHOOK_SECRET'),
+    stockFeedUrl: optional(env, 'STOCK_FEED_URL'),
     emailDelivery: emailDeliveryOf(env),
   }
 }

@@ -50,6 +50,11 @@ export class NotAvailableError extends DomainError {
   override name = 'NotAvailableError'
 }
 
+/** Another request is doing the same thing to the same item right now; try again shortly (409). */
+export class AlreadyInProgressError extends DomainError {
+  override name = 'AlreadyInProgressError'
+}
+
 /**
  * A record kept changing under an update (409, CONFLICT_MESSAGE); nothing was written. Storage
  * throws its own subclass that names the blob key (for the log line, never the answer).

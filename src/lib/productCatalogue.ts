@@ -19,3 +19,12 @@ export function listProducts(): readonly CatalogueProduct[] {
 export function productUrl(slug: string, siteUrl: string): string {
   return `${siteUrl.replace(/\/+$/, '')}/products/${slug}`
 }
+
+const bySku = new Map(
+  productCatalogue.flatMap((product) => (product.sku ? [[product.sku, product] as const] : [])),
+)
+
+/** The product whose front matter names this `sku:`, or null. */
+export function findProductBySku(sku: string): CatalogueProduct | null {
+  return bySku.get(sku) ?? null
+}

@@ -324,6 +324,41 @@ export const ROUTES = {
     auth: 'none',
     response: 'purgeAnswer',
   },
+  adminStockList: {
+    function: 'admin-stock-list',
+    path: '/api/admin/stock/list',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'stockListAnswer',
+  },
+  adminStock: {
+    function: 'admin-stock',
+    path: '/api/admin/stock',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'stockUpdated',
+  },
+  adminNotifyAuto: {
+    function: 'admin-notify-auto',
+    path: '/api/admin/notify/auto',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'autoSaved',
+  },
+  stockWebhook: {
+    function: 'stock-webhook',
+    path: '/api/stock-webhook',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'stockWebhookAnswer',
+  },
+  stockReconcile: {
+    function: 'stock-reconcile',
+    path: '/.netlify/functions/stock-reconcile',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'stockReconciled',
+  },
 } as const satisfies Record<string, RouteSpec>
 
 export type RouteName = keyof typeof ROUTES

@@ -9,6 +9,8 @@ import type { RequestContext } from './requestContext.js'
 import { deliveryStarter } from './restock/deliveryStarter.js'
 import { batchAllowanceFor, type DeliveryRunOptions } from './restock/deliveryRun.js'
 import { issueDeliveryTicket } from './restock/deliveryTicket.js'
+import { sendRestockWave, waveNotificationId } from './restock/sendRestockNotification.js'
+import type { WaveOptions } from './stock/stockWaves.js'
 import {
   openKeywordLogRepository,
   type KeywordLogRepository,
@@ -53,6 +55,11 @@ export interface Services {
    * (503, logged) when e-mail delivery is not configured (`config.emailDelivery`).
    */
   deliveryRun(): DeliveryRunOptions
+  /**
+   * What automatic restock waves need (stock/stockWaves.ts): the stock, and the send path of a
+   * manual send. `now` is their clock. Default: `Date.now`.
+   */
+  waves(now?: () => number): WaveOptions
 }
 
 export interface ServiceOptions {
@@ -136,6 +143,16 @@ export function openServices(
         log,
         batchAllowanceMs: batchAllowanceFor(config.outboundTimeoutMs),
         continueLater: startDelivery,
+      }
+    },
+    waves(now = Date.now) {
+      return {
+        stock: services.repositories.stock,
+        sendWave: (notice) => sendRestockWave(notice, { ...services, now }),
+        waveNotificationId,
+        siteUrl: config.siteUrl,
+        log,
+        now,
       }
     },
   }

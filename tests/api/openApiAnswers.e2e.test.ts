@@ -6,6 +6,7 @@ import { bounceEvent, signedWebhook, WEBHOOK_SECRET } from '../compliance/compli
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import { answerValidator } from './openApiValidator.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
+import { stockSignature } from '../../src/lib/stock/stockSignature.js'
 
 /**
  * Real answers of the running service (Netlify's local emulation, over HTTP) checked against the
@@ -327,6 +328,38 @@ describe('the answers of the running service match /api/openapi.json', () => {
       expect((await call('/api/admin/suppressions/list', { body: {} })).status).toBe(401)
     },
   )
+
+  it('stock: list, set, automatic notice, signed webhook', { timeout: 180_000 }, async () => {
+    expect((await admin('/api/admin/stock/list', {})).body.stock.length).toBeGreaterThan(0)
+    expect((await call('/api/admin/stock/list', { body: {} })).status).toBe(401)
+    const items = [{ productSlug: 'hario-v60-dripper', quantity: 2 }]
+    expect((await admin('/api/admin/stock', { items })).status).toBe(200)
+    expect((await admin('/api/admin/stock', { items: [] })).status).toBe(400)
+    const auto = { productSlug: 'hario-v60-dripper', enabled: false }
+    expect((await admin('/api/admin/notify/auto', auto)).status).toBe(200)
+    expect((await admin('/api/admin/notify/auto', { enabled: true })).status).toBe(400)
+    expect((await admin('/api/admin/notify/auto', { ...auto, productSlug: 'nope' })).status).toBe(
+      404,
+    )
+    // why: npm start's local secret (platform/dev-server.ts)
+    const body = JSON.stringify({ id: 'evt_openapi', items: [{ sku: 'SKU-1001', quantity: 1 }] })
+    const t = Math.floor(Date.now() / 1000)
+    const signature = `t=${t},v1=${stockSignature('local-stock-webhook-secret', t, body)}`
+    const webhook = (header: string) =>
+      fetch(new URL('/api/stock-webhook', service.url), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Stock-Signature': header },
+        body,
+      }).then(async (response) => {
+        const answer = await response.json()
+        check('POST', '/api/stock-webhook', response.status, answer)
+        seen.add(`POST /api/stock-webhook ${response.status}`)
+        return { status: response.status, body: answer }
+      })
+    expect((await webhook(signature)).body.duplicate).toBe(false)
+    expect((await webhook(signature)).body.duplicate).toBe(true)
+    expect((await webhook(`t=${t},v1=${'0'.repeat(64)}`)).status).toBe(401)
+  })
 
   it('service: the document itself', async () => {
     expect((await call('/api/openapi.json', { method: 'GET' })).body.openapi).toBe('3.1.1')

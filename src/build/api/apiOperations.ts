@@ -6,6 +6,7 @@ import type { ApiOperation } from './operationSpec.js'
 import { PREORDER_OPERATIONS } from './preorderOperations.js'
 import { PUBLIC_OPERATIONS } from './publicOperations.js'
 import { SERVICE_OPERATIONS } from './serviceOperations.js'
+import { STOCK_OPERATIONS } from './stockOperations.js'
 
 /** Every operation of the service, in the order the reference presents them. */
 export const API_OPERATIONS: ApiOperation[] = [
@@ -16,4 +17,5 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...DELIVERY_OPERATIONS,
   ...COMPLIANCE_OPERATIONS,
   ...AUDIT_OPERATIONS,
+  ...STOCK_OPERATIONS,
 ]

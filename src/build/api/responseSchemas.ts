@@ -242,6 +242,19 @@ const notificationSummary = z.strictObject({
     .array(z.strictObject({ email: z.string(), error: z.string() }))
     .optional()
     .meta({ description: 'Only when one `notificationId` is asked for.' }),
+  trigger: z
+    .strictObject({
+      kind: z.literal('stock-wave'),
+      episode: z.int().min(1),
+      wave: z.int().min(1),
+      quantity: z.int().min(1),
+      perUnit: z.int().min(1),
+    })
+    .optional()
+    .meta({
+      description:
+        "The automatic wave that sent it: wave `wave` of the `episode`-th rise of the stock, sized `quantity` × `perUnit`; absent on a staff member's send.",
+    }),
 })
 
 export const historyPage = z.strictObject({
@@ -487,4 +500,76 @@ export const confirmedAnswer = z.strictObject({
 export const purgeAnswer = z.strictObject({
   success: z.literal(true),
   deleted: z.strictObject({ subscriptions: count, unconfirmed: count, consents: count }),
+})
+
+// Stock and automatic restock notices (issue 19)
+
+export const autoNoticeAnswer = z.strictObject({
+  enabled: z.boolean(),
+  emailTitle: z.string(),
+  emailBody: z.string(),
+  perUnit: z.int().min(1).meta({ description: 'Subscribers notified per unit in stock.' }),
+  intervalMinutes: z.int().min(1).meta({ description: 'Minutes between two waves.' }),
+})
+
+export const stockRow = z.strictObject({
+  productSlug: z.string(),
+  quantity: count.nullable().meta({ description: 'null while no source has reported one.' }),
+  updatedAt: timestamp.nullable().meta({ description: 'When the quantity last changed.' }),
+  waiting: count.meta({ description: 'Pending, non-archived subscribers.' }),
+  auto: autoNoticeAnswer.nullable(),
+  nextWaveAt: timestamp
+    .nullable()
+    .meta({ description: 'When the next automatic wave is due, or null when none is.' }),
+})
+
+export const stockListAnswer = z.strictObject({
+  success: z.literal(true),
+  stock: z.array(stockRow),
+})
+
+const stockChange = z.strictObject({
+  productSlug: z.string(),
+  quantity: count,
+  previous: count.nullable().meta({ description: 'The quantity before (null: unknown).' }),
+})
+
+const stockErrors = z
+  .array(
+    z.strictObject({
+      productSlug: z.string().optional(),
+      sku: z.string().optional(),
+      error: z.string(),
+    }),
+  )
+  .optional()
+  .meta({ description: 'Items naming no product (`Product not found`); omitted when none.' })
+
+export const stockUpdated = z.strictObject({
+  success: z.literal(true),
+  updated: z.array(stockChange),
+  errors: stockErrors,
+})
+
+export const stockWebhookAnswer = z.union([
+  z.strictObject({ success: z.literal(true), duplicate: z.literal(true) }),
+  z.strictObject({
+    success: z.literal(true),
+    duplicate: z.literal(false),
+    updated: z.array(stockChange),
+    errors: stockErrors,
+  }),
+])
+
+export const autoSaved = z.strictObject({
+  success: z.literal(true),
+  productSlug: z.string(),
+  auto: autoNoticeAnswer,
+})
+
+export const stockReconciled = z.strictObject({
+  success: z.literal(true),
+  feed: z.enum(['read', 'failed', 'not-configured']),
+  wavesSent: count.meta({ description: 'Automatic waves this run sent.' }),
+  changed: count.meta({ description: 'Products whose quantity the feed changed.' }),
 })

@@ -7,7 +7,7 @@ import {
   SYNONYM_NOT_FOUND_MESSAGE,
 } from '../../lib/search/synonyms/staffSynonyms.js'
 import { CONFLICT_MESSAGE } from '../../lib/errors.js'
-import { SEND_LIMITS } from '../../lib/restock/sendRestockNotification.js'
+import { SEND_IN_PROGRESS, SEND_LIMITS } from '../../lib/restock/sendRestockNotification.js'
 import {
   adminErrors,
   failure,
@@ -61,7 +61,7 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Restock e-mail to every pending subscriber of a product',
     description:
-      'Without an e-mail provider: records the notification and marks the subscribers notified. With Resend: queues delivery in a background function (10 per batch, 1 s apart) and answers at once; `sentCount` = recipients queued. An identical send while one is delivering answers the same notification.',
+      "Without an e-mail provider: records the notification and marks the subscribers notified. With Resend: queues delivery in a background function (10 per batch, 1 s apart) and answers at once; `sentCount` = recipients queued. An identical send while one is delivering answers the same notification. One send per product at a time: the recipients are chosen under the product's send lock, and a different send (or an automatic wave) meanwhile answers 409; a subscriber an open notice (e.g. a wave still delivering) holds is left out.",
     body: {
       schema: sendRequestBody,
       view: 'input',
@@ -88,6 +88,10 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
         `emailTitle must be at most ${SEND_LIMITS.emailTitle} characters`,
         `emailBody must be at most ${SEND_LIMITS.emailBody} characters`,
         'No pending subscribers found for this product',
+      ),
+      409: failure(
+        "Another send is choosing this product's recipients right now; nothing was sent. Try again in a moment.",
+        SEND_IN_PROGRESS,
       ),
       503: failure(
         'E-mail delivery cannot run; nothing was sent.',

@@ -53,6 +53,12 @@ const frontMatterSchema = z.object({
   image: z.string().optional(),
   price: z.number().nonnegative().optional(),
   ...preorderFrontMatter,
+  // why: a POS or inventory system names products by its own code; YAML may read digits as a number
+  sku: z
+    .union([z.string(), z.number()], 'sku must be text')
+    .transform((value) => String(value).trim())
+    .refine((value) => value.length > 0, 'sku must not be empty')
+    .optional(),
 })
 
 export interface ContentPage extends StoredPage {
@@ -60,6 +66,8 @@ export interface ContentPage extends StoredPage {
   fileSlug: string
   /** Pre-order settings of a product page (docs/api.md "Product data"); empty for others. */
   preorder?: PreorderSettings
+  /** The product's stock-keeping code from the front matter (`sku:`), if any. */
+  sku?: string
 }
 
 /** Reads every `<contentDir>/<contentType>/<fileSlug>.md`, sorted by id. */
@@ -129,6 +137,7 @@ function parseContentPage(file: string, contentType: string, source: string): Co
     createdAt: formatCreatedAt(data.createdAt),
     text: markdownToPlainText(parsed.content),
     preorder: preorderFields(data),
+    ...(data.sku ? { sku: data.sku } : {}),
   }
 }
 

@@ -96,7 +96,13 @@ export function noticeHistory(
       el('td', { 'data-label': label }, children)
     return el('tr', { 'data-id': notice.id }, [
       cell('送信日時', [formatTime(notice.timestamp)]),
-      cell('件名', [notice.title]),
+      cell('件名', [
+        notice.title,
+        notice.trigger !== undefined &&
+          el('span', { class: 'tag' }, [
+            `自動通知・第 ${notice.trigger.wave} 波（在庫 ${notice.trigger.quantity}）`,
+          ]),
+      ]),
       cell('商品', [productLabel(notice.productSlug)]),
       cell('対象', [notice.recipients]),
       cell('送信済み', [notice.sentCount]),

@@ -5,6 +5,7 @@ import type { TokenGroup } from '../routes.js'
 import { bearerToken, requireToken } from './auth.js'
 import { loadConfig, type AppConfig } from '../config.js'
 import {
+  AlreadyInProgressError,
   CONFLICT_MESSAGE,
   ConcurrentChangeError,
   DomainError,
@@ -71,6 +72,11 @@ export interface EndpointOptions<Schema extends z.ZodType> {
    * shape; `headers` (such as `Allow`) are added to it. Default: always JSON.
    */
   errorPage?: (req: Request, status: number) => Response | null
+  /**
+   * Checks the body exactly as received, before it is parsed (a signed webhook's signature); it
+   * throws the answer to a refused request. Default: none.
+   */
+  verifyBody?: (input: { req: Request; rawBody: string; config: AppConfig; log: Logger }) => void
   /** Turns a failed validation into the endpoint's documented 400. Default: the first issue's message. */
   invalid?: (error: z.ZodError) => Error
   /** Text of the 500 answer (D8: the public forms answer in Japanese). Default: `Internal server error`. */
@@ -90,6 +96,7 @@ const DOMAIN_STATUS: readonly [abstract new (...args: never[]) => DomainError, n
   [TransitionNotAllowedError, 409],
   [NotAvailableError, 409],
   [LinkExpiredError, 410],
+  [AlreadyInProgressError, 409],
   [NotConfiguredError, 503],
   [TryAgainLaterError, 503],
 ]
@@ -186,6 +193,7 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
     let body: unknown = undefined
     if (options.body && req.method === 'POST') {
       const raw = await readBodyText(req)
+      options.verifyBody?.({ req, rawBody: raw, config, log })
       const fields =
         options.bodyKind === 'form'
           ? formFields(req, raw)

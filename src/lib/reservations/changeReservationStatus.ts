@@ -28,7 +28,7 @@ export interface ChangeReservationStatusOptions {
  */
 export async function changeReservationStatus(
   change: ReservationStatusChange,
-  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context'>,
+  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context' | 'audit'>,
   { now = () => new Date() }: ChangeReservationStatusOptions = {},
 ): Promise<Reservation> {
   const { config, log, context } = services
@@ -63,7 +63,10 @@ export async function changeReservationStatus(
   }
   let updated: Reservation | null = null
   try {
-    updated = await updateRecordStatus(tracked, reservations, change, { now })
+    updated = await updateRecordStatus(tracked, reservations, change, {
+      now,
+      audit: services.audit,
+    })
   } finally {
     // why: also after a refusal, so units taken for a change that did not land are given back
     await units?.follow(updated ?? (await reservations.get(ref)), ref.id)

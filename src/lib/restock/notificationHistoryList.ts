@@ -2,7 +2,12 @@ import { z } from '../../generated/zod.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import { pagingFields } from '../admin/adminSchemas.js'
 import type { DeliveryJobStore } from '../storage/deliveryJobStore.js'
-import type { DeliveryMode, DeliveryState, NotificationHistory } from '../storage/records.js'
+import type {
+  DeliveryMode,
+  DeliveryState,
+  NotificationHistory,
+  NotificationTrigger,
+} from '../storage/records.js'
 import type { HistoryRepository } from '../storage/repositories.js'
 import { progressOf } from './deliveryProgress.js'
 
@@ -58,6 +63,8 @@ export interface NotificationSummary {
   deliveryMode: DeliveryMode | null
   /** Only when one notification is asked for: who failed and why. */
   failedRecipients?: { email: string; error: string }[]
+  /** The automatic wave that sent it; absent on a staff member's send. */
+  trigger?: NotificationTrigger
 }
 
 export interface NotificationHistoryPage {
@@ -132,5 +139,6 @@ async function summarize(
     deliveryMode: progress.deliveryMode,
   }
   if (withFailures) summary.failedRecipients = progress.failedRecipients
+  if (record.trigger) summary.trigger = record.trigger
   return summary
 }

@@ -1,16 +1,31 @@
 import { createHash } from 'node:crypto'
-import { mayReceiveRestockEmail, suppressedHashes } from '../compliance/restockRecipients.js'
-import { requireSenderIdentity, SenderIdentityMissingError } from '../compliance/senderIdentity.js'
 import type { AuditRecorder } from '../audit/auditTrail.js'
+import { mayReceiveRestockEmail, suppressedHashes } from '../compliance/restockRecipients.js'
+import {
+  requireSenderIdentity,
+  SenderIdentityMissingError,
+  type SenderIdentity,
+} from '../compliance/senderIdentity.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { AppConfig } from '../config.js'
-import { InvalidInputError, NotConfiguredError, TryAgainLaterError } from '../errors.js'
+import {
+  AlreadyInProgressError,
+  InvalidInputError,
+  NotConfiguredError,
+  TryAgainLaterError,
+} from '../errors.js'
 import type { Logger } from '../log.js'
 import type { DeliveryJob } from '../storage/deliveryJobStore.js'
-import type { NotificationHistory, NotifySubscription } from '../storage/records.js'
+import type {
+  NotificationHistory,
+  NotificationTrigger,
+  NotifySubscription,
+} from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
+import type { WaveNotice, WaveSendOutcome } from '../stock/stockWaves.js'
 import { DeliveryStartError } from './deliveryStarter.js'
 import { isRunning, noticeStateOf, storedState } from './noticeState.js'
+import { chooseRecipients } from './recipientChoice.js'
 
 /** A checked §4.8 request. */
 export interface SendRequest {
@@ -32,11 +47,23 @@ export interface SendSummary {
  * were delivered before, so that two identical sends, even simultaneous ones that cannot see
  * each other, agree on one notification: same job, same batches, same idempotency keys (D9).
  */
-function restockNotificationId(request: SendRequest, earlierIdenticalSends: number): string {
-  const digest = createHash('sha256')
-    .update(JSON.stringify([request.productSlug, request.emailTitle, request.emailBody]))
-    .update(`\n${earlierIdenticalSends}`)
-    .digest('hex')
+export function restockNotificationId(request: SendRequest, earlierIdenticalSends: number): string {
+  return notificationIdOf(
+    JSON.stringify([request.productSlug, request.emailTitle, request.emailBody]),
+    `\n${earlierIdenticalSends}`,
+  )
+}
+
+/** The notification id of wave `wave` of the `episode`-th rise of a product's stock. */
+export function waveNotificationId(productSlug: string, episode: number, wave: number): string {
+  return notificationIdOf(JSON.stringify(['stock-wave', productSlug, episode, wave]))
+}
+
+/** `notif_<uuid>` (version-4 shaped) from the SHA-256 of `parts`. */
+function notificationIdOf(...parts: string[]): string {
+  const hash = createHash('sha256')
+  for (const part of parts) hash.update(part)
+  const digest = hash.digest('hex')
   const hex = `${digest.slice(0, 12)}4${digest.slice(13, 16)}8${digest.slice(17, 32)}`
   return `notif_${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
@@ -99,8 +126,14 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
   }
 }
 
+/** 409 while another send chooses the same product's recipients. */
+export const SEND_IN_PROGRESS = 'A send for this product is already in progress'
+
 export interface SendOptions {
-  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries' | 'suppressions'>
+  repositories: Pick<
+    Repositories,
+    'subscriptions' | 'history' | 'deliveries' | 'sendClaims' | 'suppressions'
+  >
   config: Pick<
     AppConfig,
     'emailDelivery' | 'shopName' | 'shopAddress' | 'shopContact' | 'deployContext'
@@ -110,32 +143,17 @@ export interface SendOptions {
   startDelivery: (notificationId: string) => Promise<void>
   /** Clock. Default: `Date.now`. */
   now?: () => number
-  /** Where the send is recorded (who sent which notice to how many). Default: nowhere. */
+  /** Where the send is recorded (the audit trail). Default: nowhere. */
   audit?: AuditRecorder
-}
-
-/**
- * Pending, non-archived subscribers of one product that may be e-mailed (not opted out without a
- * newer consent, confirmed, not suppressed: docs/compliance.md), oldest signup first.
- */
-async function pendingSubscribers(
-  options: Pick<SendOptions, 'repositories'>,
-  productSlug: string,
-): Promise<NotifySubscription[]> {
-  const [{ records }, suppressed] = await Promise.all([
-    options.repositories.subscriptions.listProduct(productSlug),
-    suppressedHashes(options.repositories.suppressions),
-  ])
-  return records
-    .filter((subscription) => mayReceiveRestockEmail(subscription, suppressed))
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
 }
 
 /**
  * POST /api/admin/notify/send (§4.8, D9). Without an e-mail provider: records the history and
  * marks every pending subscriber `notified`. With Resend: snapshots the recipients, records the
  * history as `queued` and starts the background delivery, which sets each recipient `notified`
- * once the provider accepted their e-mail and writes the final history.
+ * once the provider accepted their e-mail and writes the final history. Recipients are chosen
+ * under the product's send lock: a different send meanwhile is refused (SEND_IN_PROGRESS), and a
+ * subscriber an open notice (a wave) holds is left out.
  */
 export async function sendRestockNotification(
   request: SendRequest,
@@ -143,100 +161,34 @@ export async function sendRestockNotification(
 ): Promise<SendSummary> {
   const { repositories, log } = options
   const now = options.now ?? Date.now
-  const delivery = options.config.emailDelivery
-  // why: without a provider a send only records (§4.8); with one, every e-mail needs its link
-  const emailConfigured = delivery.ready
-  if (!delivery.ready && delivery.missing !== 'provider') {
-    log.error('restock.send.misconfigured', new NotConfiguredError(delivery.fix))
-    throw new NotConfiguredError(delivery.message)
-  }
-  let sender
-  try {
-    sender = requireSenderIdentity(options.config)
-  } catch (error) {
-    if (error instanceof SenderIdentityMissingError) {
-      log.error('restock.send.misconfigured', error, { fix: error.fix })
-    }
-    throw error
-  }
-  const subscribers = await pendingSubscribers(options, request.productSlug)
-  if (subscribers.length === 0) {
-    throw new InvalidInputError('No pending subscribers found for this product')
-  }
-
+  const emailConfigured = checkEmailDelivery(options)
+  const sender = checkSender(options)
   const { id: notificationId, open } = await notificationIdFor(request, repositories.history)
-  const repeated = (existing: NotificationHistory): SendSummary => {
-    log.info('restock.send.repeated', { notificationId, productSlug: request.productSlug })
-    return {
-      notificationId,
-      sentCount: existing.sentCount,
-      recipientEmails: existing.recipientEmails,
-      timestamp: existing.timestamp,
+  if (open && isRunning(noticeStateOf(open))) return repeated(open, options)
+
+  const choice = await chooseRecipients(
+    { productSlug: request.productSlug, notificationId, kind: 'manual', now: now() },
+    { ...repositories, isFinished, mayReceive: await restockRecipientRule(options) },
+  )
+  if (choice.state === 'busy') throw new AlreadyInProgressError(SEND_IN_PROGRESS)
+  let stored: StoredNotice
+  try {
+    if (choice.subscribers.length === 0) {
+      throw new InvalidInputError('No pending subscribers found for this product')
     }
-  }
-  if (open && isRunning(noticeStateOf(open))) return repeated(open)
-
-  const recipientEmails = subscribers.map((subscription) => subscription.email)
-  const timestamp = new Date(now()).toISOString()
-  const history: NotificationHistory = {
-    id: notificationId,
-    productSlug: request.productSlug,
-    emailTitle: request.emailTitle,
-    emailBody: request.emailBody,
-    recipientEmails,
-    sentCount: subscribers.length,
-    timestamp,
-    ...storedState(emailConfigured ? 'queued' : 'recorded'),
-    failedRecipients: [],
-    ...(emailConfigured ? {} : { completedAt: timestamp }),
-  }
-  const summary: SendSummary = {
-    notificationId,
-    sentCount: subscribers.length,
-    recipientEmails,
-    timestamp,
-  }
-
-  if (emailConfigured) {
-    // why: a job already stored under this id is the same notice (the id derives from it)
-    await repositories.deliveries.saveJob({
-      notificationId,
-      productSlug: request.productSlug,
-      emailTitle: request.emailTitle,
-      emailBody: request.emailBody,
-      recipients: subscribers.map(({ id, email }) => ({ subscriptionId: id, email })),
-      createdAt: timestamp,
-      sender,
-    } satisfies DeliveryJob)
-  }
-  const winner = await storeHistory(repositories.history, history, open)
-  if (winner !== history) return repeated(winner)
-  await options.audit?.record([
-    {
-      action: 'send',
-      record: { type: 'notification', id: notificationId, productSlug: request.productSlug },
-      from: null,
-      to: String(subscribers.length),
-    },
-  ])
-
-  if (!emailConfigured) {
-    await mapWithConcurrency(subscribers, 20, (subscription) =>
-      repositories.subscriptions.update(subscription, (current) =>
-        // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
-        current.status === 'pending'
-          ? { ...current, status: 'notified', notifiedAt: timestamp }
-          : current,
-      ),
+    stored = await storeNotice(
+      { ...request, notificationId, sender },
+      choice.subscribers,
+      open,
+      emailConfigured,
+      options,
     )
-    log.info('restock.send.recorded', {
-      notificationId,
-      productSlug: request.productSlug,
-      recipients: subscribers.length,
-      reason: `${delivery.ready ? '' : delivery.fix}: no e-mail was sent`,
-    })
-    return summary
+  } finally {
+    await choice.release()
   }
+  if (!stored.isNew) return repeated(stored.history, options)
+  const summary = summaryOf(stored.history)
+  if (!emailConfigured) return summary
 
   try {
     await options.startDelivery(notificationId)
@@ -250,15 +202,216 @@ export async function sendRestockNotification(
             ...current,
             ...storedState('failed'),
             sentCount: 0,
-            failedRecipients: recipientEmails.map((email) => ({ email, error: reason })),
+            failedRecipients: current.recipientEmails.map((email) => ({ email, error: reason })),
             completedAt: new Date(now()).toISOString(),
           }
         : current,
     )
     throw new TryAgainLaterError('Email delivery could not be started; no e-mail was sent')
   }
-  log.info('restock.send.queued', { notificationId, recipients: subscribers.length })
+  log.info('restock.send.queued', { notificationId, recipients: summary.sentCount })
   return summary
+}
+
+/**
+ * One wave of a product's automatic notice (stock/stockWaves.ts): the same path as a manual send,
+ * for at most `notice.limit` of the oldest pending subscribers no notice held before. A wave whose
+ * notice is stored already (run twice) sends nothing more. When the background delivery cannot be
+ * started, the notice stays `queued` for the scheduled resume.
+ */
+export async function sendRestockWave(
+  notice: WaveNotice,
+  options: SendOptions,
+): Promise<WaveSendOutcome> {
+  const { repositories, log } = options
+  const now = options.now ?? Date.now
+  const { notificationId } = notice
+  const emailConfigured = checkEmailDelivery(options)
+  const sender = checkSender(options)
+  const existing = await repositories.history.get({ id: notificationId })
+  if (existing) {
+    return { state: 'sent', notificationId, recipients: existing.recipientEmails.length }
+  }
+  const choice = await chooseRecipients(
+    {
+      productSlug: notice.productSlug,
+      notificationId,
+      kind: 'wave',
+      limit: notice.limit,
+      now: now(),
+    },
+    { ...repositories, isFinished, mayReceive: await restockRecipientRule(options) },
+  )
+  if (choice.state === 'busy') return { state: 'busy' }
+  let stored: StoredNotice
+  try {
+    if (choice.subscribers.length === 0) return { state: 'nobody-waiting' }
+    stored = await storeNotice(
+      { ...notice, sender },
+      choice.subscribers,
+      null,
+      emailConfigured,
+      options,
+    )
+  } finally {
+    await choice.release()
+  }
+  const recipients = stored.history.recipientEmails.length
+  if (stored.isNew && emailConfigured) {
+    try {
+      await options.startDelivery(notificationId)
+    } catch (error) {
+      if (!(error instanceof DeliveryStartError)) throw error
+      log.error('stock.wave.start_failed', error, {
+        notificationId,
+        resumedBy: 'resume-stalled-deliveries, or POST /api/admin/notify/resume',
+      })
+    }
+  }
+  return { state: 'sent', notificationId, recipients }
+}
+
+function isFinished(history: NotificationHistory): boolean {
+  return !isRunning(noticeStateOf(history))
+}
+
+/**
+ * Whether restock e-mails are delivered (else a send only records, §4.8); NotConfiguredError when
+ * Resend is set but a part e-mails need is not.
+ */
+function checkEmailDelivery(options: SendOptions): boolean {
+  const delivery = options.config.emailDelivery
+  // why: without a provider a send only records (§4.8); with one, every e-mail needs its link
+  if (!delivery.ready && delivery.missing !== 'provider') {
+    options.log.error('restock.send.misconfigured', new NotConfiguredError(delivery.fix))
+    throw new NotConfiguredError(delivery.message)
+  }
+  return delivery.ready
+}
+
+/**
+ * The sender details every restock e-mail shows (特定電子メール法 Art. 4); in production a send
+ * without them is refused (docs/compliance.md).
+ */
+function checkSender(options: SendOptions): SenderIdentity {
+  try {
+    return requireSenderIdentity(options.config)
+  } catch (error) {
+    if (error instanceof SenderIdentityMissingError) {
+      options.log.error('restock.send.misconfigured', error, { fix: error.fix })
+    }
+    throw error
+  }
+}
+
+/** Who may get a restock e-mail now: not opted out, confirmed, not suppressed (docs/compliance.md). */
+async function restockRecipientRule(
+  options: SendOptions,
+): Promise<(subscription: NotifySubscription) => boolean> {
+  const suppressed = await suppressedHashes(options.repositories.suppressions)
+  return (subscription) => mayReceiveRestockEmail(subscription, suppressed)
+}
+
+function summaryOf(history: NotificationHistory): SendSummary {
+  return {
+    notificationId: history.id,
+    sentCount: history.sentCount,
+    recipientEmails: history.recipientEmails,
+    timestamp: history.timestamp,
+  }
+}
+
+function repeated(existing: NotificationHistory, options: SendOptions): SendSummary {
+  options.log.info('restock.send.repeated', {
+    notificationId: existing.id,
+    productSlug: existing.productSlug,
+  })
+  return summaryOf(existing)
+}
+
+interface NoticeToStore extends SendRequest {
+  notificationId: string
+  /** A wave's trigger; none for a staff member's send. */
+  trigger?: NotificationTrigger
+  /** The sender details the e-mails show, fixed in the delivery job. */
+  sender: SenderIdentity
+}
+
+/** `isNew`: this call stored the notice; else `history` is the one stored before (the same notice). */
+interface StoredNotice {
+  history: NotificationHistory
+  isNew: boolean
+}
+
+/**
+ * Stores the delivery job (with e-mail) and the history of a notice for `subscribers`; without
+ * e-mail, marks them `notified` at once (§4.8).
+ */
+async function storeNotice(
+  notice: NoticeToStore,
+  subscribers: NotifySubscription[],
+  retried: NotificationHistory | null,
+  emailConfigured: boolean,
+  options: SendOptions,
+): Promise<StoredNotice> {
+  const { repositories, log } = options
+  const now = options.now ?? Date.now
+  const { notificationId } = notice
+  const timestamp = new Date(now()).toISOString()
+  const history: NotificationHistory = {
+    id: notificationId,
+    productSlug: notice.productSlug,
+    emailTitle: notice.emailTitle,
+    emailBody: notice.emailBody,
+    recipientEmails: subscribers.map((subscription) => subscription.email),
+    sentCount: subscribers.length,
+    timestamp,
+    ...storedState(emailConfigured ? 'queued' : 'recorded'),
+    failedRecipients: [],
+    ...(emailConfigured ? {} : { completedAt: timestamp }),
+    ...(notice.trigger ? { trigger: notice.trigger } : {}),
+  }
+  if (emailConfigured) {
+    // why: a job already stored under this id is the same notice (the id derives from it)
+    await repositories.deliveries.saveJob({
+      notificationId,
+      productSlug: notice.productSlug,
+      emailTitle: notice.emailTitle,
+      emailBody: notice.emailBody,
+      recipients: subscribers.map(({ id, email }) => ({ subscriptionId: id, email })),
+      createdAt: timestamp,
+      sender: notice.sender,
+    } satisfies DeliveryJob)
+  }
+  const winner = await storeHistory(repositories.history, history, retried)
+  if (winner !== history) return { history: winner, isNew: false }
+  await options.audit?.record([
+    {
+      action: 'send',
+      record: { type: 'notification', id: notificationId, productSlug: notice.productSlug },
+      from: null,
+      to: String(subscribers.length),
+    },
+  ])
+  if (!emailConfigured) {
+    await mapWithConcurrency(subscribers, 20, (subscription) =>
+      repositories.subscriptions.update(subscription, (current) =>
+        // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
+        current.status === 'pending'
+          ? { ...current, status: 'notified', notifiedAt: timestamp }
+          : current,
+      ),
+    )
+    const delivery = options.config.emailDelivery
+    log.info('restock.send.recorded', {
+      notificationId,
+      productSlug: notice.productSlug,
+      recipients: subscribers.length,
+      trigger: notice.trigger?.kind ?? 'staff',
+      reason: `${delivery.ready ? '' : delivery.fix}: no e-mail was sent`,
+    })
+  }
+  return { history, isNew: true }
 }
 
 /**

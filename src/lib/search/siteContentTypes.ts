@@ -37,4 +37,6 @@ export interface CatalogueProduct extends PreorderSettings {
   title: string
   /** URL path `/products/<slug>`. */
   path: string
+  /** Stock-keeping code (`sku:` in the front matter), used by stock webhooks and feeds. */
+  sku?: string
 }

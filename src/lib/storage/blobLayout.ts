@@ -16,6 +16,10 @@ import { createHash } from 'node:crypto'
  * | `notif-delivery/{id}/job`              | who a delivery sends what to              | onlyIfNew, once   |
  * | `notif-delivery/{id}/batches/{n}`      | what happened to batch n                  | onlyIfNew, once   |
  * | `delivery-tickets/{nonce}`             | a spent delivery ticket (replay guard)    | onlyIfNew, once   |
+ * | `stock/{productSlug}`                  | stock, auto-notice settings, wave ledger  | onlyIfNew / CAS   |
+ * | `stock-events/{eventId}`               | a stock webhook event seen (replay guard) | onlyIfNew / CAS   |
+ * | `send-locks/{productSlug}`             | the send choosing a product's recipients  | onlyIfNew / CAS   |
+ * | `send-claims/{slug}/{subscriptionId}`  | the notice a subscriber is claimed by     | onlyIfNew / CAS   |
  * | `journal/{collection}/{hour}/{entry}`  | change journal of a collection's listing  | new blob per write|
  * | `snapshots/{collection}`               | listing snapshot of a collection          | overwritten       |
  * | `consents/{emailHash}/{cns_id}`        | a consent record (docs/compliance.md)     | onlyIfNew         |
@@ -143,3 +147,20 @@ export function confirmationSendKey(emailHash: string): string {
 
 /** Where listing snapshots live (an erase drops them all). */
 export const SNAPSHOTS_PREFIX = 'snapshots/'
+/** Prefix of stock records: `stock/{productSlug}`. */
+export const STOCK_PREFIX = 'stock/'
+
+/** A stock webhook event seen (stock-events/{eventId}). */
+export function stockEventKey(eventId: string): string {
+  return `stock-events/${eventId}`
+}
+
+/** The send lock of a product. */
+export function sendLockKey(productSlug: string): string {
+  return `send-locks/${productSlug}`
+}
+
+/** The claim of one subscriber by a notice. */
+export function sendClaimKey(productSlug: string, subscriptionId: string): string {
+  return `send-claims/${productSlug}/${subscriptionId}`
+}

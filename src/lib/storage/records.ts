@@ -79,6 +79,20 @@ export interface NotificationHistory {
   completedAt?: string
   /** Recipients removed from this record by a personal-data erase (docs/compliance.md). */
   erasedRecipientCount?: number
+  /** Set when an automatic wave sent the notice; absent on a staff member's send. */
+  trigger?: NotificationTrigger
+}
+
+/**
+ * What started an automatic notice: wave `wave` of a product's automatic notice, the
+ * `episode`-th time its stock rose from 0, sized `quantity` × `perUnit`.
+ */
+export interface NotificationTrigger {
+  kind: 'stock-wave'
+  episode: number
+  wave: number
+  quantity: number
+  perUnit: number
 }
 
 /** Names one record of a product-scoped collection. */

@@ -27,6 +27,9 @@ import type {
   Reservation,
 } from './records.js'
 import type { RequestContext } from '../requestContext.js'
+import { sendClaimBook, type SendClaimBook } from './sendClaims.js'
+import { stockEventLog, type StockEventLog } from './stockEvents.js'
+import { stockRepository, type StockRepository } from './stockRecords.js'
 
 /** Records keyed `{prefix}/{productSlug}/{id}` (§2.1, §2.2); the key listing is the product index. */
 export class ProductRecordRepository<T extends ProductRecordRef> extends RecordCollection<
@@ -119,6 +122,11 @@ export interface Repositories {
    * it (webhook receipts, confirmation throttle, erase): they build every key themselves.
    */
   store: Store
+  stock: StockRepository
+  /** Stock webhook events seen (replay protection). */
+  stockEvents: StockEventLog
+  /** Which send chooses a product's recipients now, and which notice holds each subscriber. */
+  sendClaims: SendClaimBook
 }
 
 /**
@@ -160,5 +168,8 @@ export function openRepositories(context: RequestContext): Repositories {
     consents: consentRepository(store, options),
     suppressions: suppressionRepository(store, options),
     store,
+    stock: stockRepository(store, options),
+    stockEvents: stockEventLog(store),
+    sendClaims: sendClaimBook(store),
   }
 }

@@ -1,0 +1,37 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/**
+ * A proxy in front of a local Blobs server that holds every request `latencyMs` before passing
+ * it on (a network round trip on Netlify) and counts them. Benchmarks only.
+ */
+export async function startLatencyProxy(target: string, latencyMs: number) {
+  const counter = { requests: 0 }
+  const server = http.createServer((req, res) => {
+    counter.requests += 1
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      setTimeout(async () => {
+        const headers = new Headers()
+        for (const [name, value] of Object.entries(req.headers)) {
+          if (typeof value === 'string' && name !== 'host') headers.set(name, value)
+        }
+        const upstream = await fetch(target + req.url, {
+          method: req.method,
+          headers,
+          body: chunks.length ? Buffer.concat(chunks) : undefined,
+        })
+        const body = Buffer.from(await upstream.arrayBuffer())
+        const out: Record<string, string> = {}
+        upstream.headers.forEach((value, name) => {
+          if (name !== 'content-encoding' && name !== 'transfer-encoding') out[name] = value
+        })
+        res.writeHead(upstream.status, out).end(body)
+      }, latencyMs)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return { url, counter, close: () => new Promise((resolve) => server.close(resolve)) }
+}

@@ -1,0 +1,200 @@
+import { z } from 'zod'
+import { UNUSABLE_ID_MESSAGE } from '../../lib/storage/recordIds.js'
+import { autoNoticeSchema } from '../../lib/stock/autoNotice.js'
+import {
+  ADMIN_ITEM_INVALID,
+  adminStockSchema,
+  EVENT_ID_REQUIRED,
+  ITEMS_EMPTY,
+  ITEMS_REQUIRED,
+  ITEMS_TOO_MANY,
+  stockWebhookSchema,
+  WEBHOOK_ITEM_INVALID,
+} from '../../lib/stock/stockSchemas.js'
+import * as answers from './responseSchemas.js'
+import {
+  adminErrors,
+  failure,
+  jsonPostErrors,
+  mergeResponses,
+  type ApiOperation,
+} from './operationSpec.js'
+
+/**
+ * Stock and automatic restock notices (issue 19): the stock list, the three ways stock comes in
+ * (admin, signed webhook, scheduled feed) and the automatic-notice settings.
+ */
+
+const AUTO = {
+  enabled: true,
+  emailTitle: '{product} 再入荷のお知らせ',
+  emailBody: 'お待たせしました。{product} が再入荷しました。\n{url}',
+  perUnit: 1,
+  intervalMinutes: 60,
+}
+
+const admin = (responses: ApiOperation['responses']) => mergeResponses(responses, adminErrors())
+
+export const STOCK_OPERATIONS: ApiOperation[] = [
+  {
+    method: 'post',
+    route: 'adminStockList',
+    operationId: 'listStock',
+    tag: 'Admin',
+    summary: 'Stock, waiting subscribers and automatic-notice settings of every product',
+    description:
+      'One line per product of the catalogue. `waiting` counts the pending, non-archived subscribers (who a send would e-mail). Read-only; the body is `{}`.',
+    body: { schema: z.object({}), view: 'input', example: {} },
+    responses: admin({
+      200: {
+        description: 'Every product.',
+        body: answers.stockListAnswer,
+        examples: {
+          success: {
+            success: true,
+            stock: [
+              {
+                productSlug: 'hario-v60-dripper',
+                quantity: 3,
+                updatedAt: '2026-11-23T02:25:00.000Z',
+                waiting: 12,
+                auto: AUTO,
+                nextWaveAt: '2026-11-23T03:25:00.000Z',
+              },
+            ],
+          },
+        },
+      },
+    }),
+  },
+  {
+    method: 'post',
+    route: 'adminStock',
+    operationId: 'setStock',
+    tag: 'Admin',
+    summary: 'Set stock quantities (by hand or a CSV import)',
+    description:
+      '1–500 items `{productSlug, quantity}` (an integer, 0 to 1,000,000). Nothing changes unless every item has that shape; an item naming no product is reported in `errors` and the others are stored. A product going from 0 (or unknown) to more than 0 with its automatic notice on starts the waves (see `POST /api/admin/notify/auto`). A product named twice takes its last quantity.',
+    body: {
+      schema: adminStockSchema,
+      view: 'input',
+      example: { items: [{ productSlug: 'hario-v60-dripper', quantity: 3 }] },
+    },
+    responses: admin({
+      200: {
+        description: 'Stored; unknown products in `errors`.',
+        body: answers.stockUpdated,
+        examples: {
+          success: {
+            success: true,
+            updated: [{ productSlug: 'hario-v60-dripper', quantity: 3, previous: 0 }],
+          },
+        },
+      },
+      400: failure(
+        'The body is not 1–500 well-formed items.',
+        ITEMS_REQUIRED,
+        ITEMS_EMPTY,
+        ITEMS_TOO_MANY,
+        ADMIN_ITEM_INVALID,
+        UNUSABLE_ID_MESSAGE,
+      ),
+    }),
+  },
+  {
+    method: 'post',
+    route: 'stockWebhook',
+    operationId: 'receiveStockWebhook',
+    tag: 'Service',
+    summary: 'Signed stock webhook for an inventory system or POS',
+    description:
+      'Header `X-Stock-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with `STOCK_WEBHOOK_SECRET` (Stripe\'s scheme): compared in constant time, the timestamp within 5 minutes of the server\'s clock, several `v1` allowed while a secret is rotated. The signature is checked before the body is parsed. Items name a product by `productSlug` or by the `sku:` of its front matter; quantities are absolute. An event `id` seen before (or being applied right now) answers `duplicate: true` and changes nothing. See README for a curl walk-through.',
+    body: {
+      schema: stockWebhookSchema,
+      view: 'input',
+      example: { id: 'evt_20261123_0001', items: [{ sku: 'SKU-1001', quantity: 3 }] },
+    },
+    responses: mergeResponses(
+      {
+        200: {
+          description: 'Applied, or a duplicate (nothing changed).',
+          body: answers.stockWebhookAnswer,
+          examples: {
+            applied: {
+              success: true,
+              duplicate: false,
+              updated: [{ productSlug: 'hario-v60-dripper', quantity: 3, previous: 0 }],
+            },
+            duplicate: { success: true, duplicate: true },
+          },
+        },
+        400: failure(
+          'A signed body without an event id or 1–500 well-formed items.',
+          EVENT_ID_REQUIRED,
+          ITEMS_REQUIRED,
+          ITEMS_EMPTY,
+          ITEMS_TOO_MANY,
+          WEBHOOK_ITEM_INVALID,
+        ),
+        401: failure('Bad, missing or stale signature (nothing is read).', 'Invalid signature'),
+        503: failure('`STOCK_WEBHOOK_SECRET` is not set.', 'Stock webhook is not configured'),
+      },
+      jsonPostErrors(),
+    ),
+  },
+  {
+    method: 'post',
+    route: 'adminNotifyAuto',
+    operationId: 'saveAutoNotice',
+    tag: 'Admin',
+    summary: "Set a product's automatic restock notice",
+    description:
+      "When the product's stock rises from 0 (or unknown) to N and `enabled`, a wave e-mails the N × `perUnit` oldest pending subscribers (by sign-up) through the same send and delivery as `POST /api/admin/notify/send`, one history record per wave. While stock stays above 0 and subscribers wait, the next wave goes `intervalMinutes` later, sized by the stock read just before it; stock 0 stops the waves, a later rise starts them again. `{product}` and `{url}` in the title and body are replaced by the product name and page. `perUnit` defaults to 1 (1–100), `intervalMinutes` to 60 (10–10080). Turning it on acts at the next rise; turning it off cancels the waves still due. Left out while off, the texts stored before are kept.",
+    body: {
+      schema: autoNoticeSchema,
+      view: 'input',
+      example: { productSlug: 'hario-v60-dripper', ...AUTO },
+    },
+    responses: admin({
+      200: {
+        description: 'The settings as saved.',
+        body: answers.autoSaved,
+        examples: { success: { success: true, productSlug: 'hario-v60-dripper', auto: AUTO } },
+      },
+      400: failure(
+        'A missing or invalid field.',
+        'productSlug is required',
+        'enabled must be true or false',
+        'emailTitle is required',
+        'emailBody is required',
+        'perUnit must be an integer from 1 to 100',
+        'intervalMinutes must be an integer from 10 to 10080',
+      ),
+      404: failure('No product has this slug.', 'Product not found'),
+    }),
+  },
+  {
+    method: 'post',
+    route: 'stockReconcile',
+    operationId: 'reconcileStock',
+    tag: 'Service',
+    summary: 'Read the stock feed and send due waves (scheduled every 10 minutes)',
+    description:
+      'Reads `STOCK_FEED_URL` (JSON `[{sku|productSlug, quantity}]` or CSV with a header row) when it is set and applies what differs, logging each change, so a lost webhook is caught within 10 minutes; then sends the automatic waves that are due. Netlify runs it on the published deploy; it has no public path.',
+    body: {
+      schema: z.object({ next_run: z.string().optional() }),
+      view: 'input',
+      example: { next_run: '2026-11-23T01:10:00.000Z' },
+    },
+    responses: mergeResponses(
+      {
+        200: {
+          description: 'What the feed and the waves did.',
+          body: answers.stockReconciled,
+          examples: { success: { success: true, feed: 'read', wavesSent: 1, changed: 2 } },
+        },
+      },
+      jsonPostErrors(),
+    ),
+  },
+]

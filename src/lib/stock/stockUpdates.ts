@@ -1,0 +1,135 @@
+import { mapWithConcurrency } from '../concurrency.js'
+import type { Logger } from '../log.js'
+import { findProduct, findProductBySku } from '../productCatalogue.js'
+import type { StockRecord, StockRepository, StockSource } from '../storage/stockRecords.js'
+import type { StockLine } from './stockSchemas.js'
+
+/**
+ * The one way stock changes, whichever way it comes in (the admin endpoint, the signed webhook,
+ * the scheduled feed): each product's record is changed by compare-and-swap, and a change that
+ * takes a product from 0 (or unknown) to more than 0 while its automatic notice is on starts a
+ * wave episode in the same write. Of any number of simultaneous raises exactly one sees the
+ * product at 0, so exactly one starts the episode.
+ */
+
+/** The per-item text for a slug or sku no product of the catalogue has. */
+export const PRODUCT_NOT_FOUND = 'Product not found'
+
+/** Products changed at once (each its own blob write). */
+const UPDATE_CONCURRENCY = 10
+
+export interface StockChange {
+  productSlug: string
+  quantity: number
+  /** The quantity before, or null when it was unknown. */
+  previous: number | null
+}
+
+export interface StockItemError {
+  productSlug?: string
+  sku?: string
+  error: string
+}
+
+export interface StockUpdateResult {
+  /** One entry per product, in request order (a product named twice: its last line). */
+  updated: StockChange[]
+  errors: StockItemError[]
+  /** Products whose automatic waves this update started. */
+  wavesStarted: string[]
+}
+
+export interface StockUpdateOptions {
+  stock: StockRepository
+  log: Logger
+  source: StockSource
+  /** The webhook event carrying the lines, if any. */
+  eventId?: string | null
+  /** Runs the wave an update made due (automatic notices). Default: none. */
+  startWave?: (productSlug: string) => Promise<void>
+  /** Clock. Default: `Date.now`. */
+  now?: () => number
+}
+
+/** A stock change's effect on one record (pure; may run more than once). */
+export function withQuantity(
+  current: StockRecord,
+  quantity: number,
+  stamp: { at: string; source: StockSource; eventId: string | null },
+): StockRecord {
+  if (current.quantity === quantity) return current
+  const rising = (current.quantity ?? 0) <= 0 && quantity > 0
+  let waves = current.waves
+  if (rising && current.auto?.enabled) {
+    waves = { episode: waves.episode + 1, nextWave: 1, dueAt: stamp.at }
+  } else if (quantity === 0 && waves.dueAt !== null) {
+    waves = { ...waves, dueAt: null }
+  }
+  return {
+    ...current,
+    quantity,
+    updatedAt: stamp.at,
+    source: stamp.source,
+    lastEventId: stamp.eventId,
+    waves,
+  }
+}
+
+export async function applyStockLines(
+  lines: readonly StockLine[],
+  options: StockUpdateOptions,
+): Promise<StockUpdateResult> {
+  const now = options.now ?? Date.now
+  const errors: StockItemError[] = []
+  const bySlug = new Map<string, number>()
+  for (const line of lines) {
+    const product = line.productSlug
+      ? findProduct(line.productSlug)
+      : findProductBySku(line.sku ?? '')
+    if (!product) {
+      errors.push({
+        ...(line.productSlug ? { productSlug: line.productSlug } : { sku: line.sku }),
+        error: PRODUCT_NOT_FOUND,
+      })
+      continue
+    }
+    bySlug.delete(product.slug)
+    bySlug.set(product.slug, line.quantity)
+  }
+  const stamp = {
+    at: new Date(now()).toISOString(),
+    source: options.source,
+    eventId: options.eventId ?? null,
+  }
+  const wavesStarted: string[] = []
+  const updated = await mapWithConcurrency(
+    [...bySlug],
+    UPDATE_CONCURRENCY,
+    async ([productSlug, quantity]): Promise<StockChange> => {
+      const { before, after } = await options.stock.change(productSlug, (current) =>
+        withQuantity(current, quantity, stamp),
+      )
+      if (before.quantity !== after.quantity) {
+        options.log.info('stock.changed', {
+          productSlug,
+          from: before.quantity,
+          to: after.quantity,
+          source: options.source,
+          eventId: stamp.eventId,
+        })
+      }
+      if (after.waves.episode > before.waves.episode) wavesStarted.push(productSlug)
+      return { productSlug, quantity, previous: before.quantity }
+    },
+  )
+  for (const productSlug of wavesStarted) {
+    options.log.info('stock.waves_started', { productSlug, source: options.source })
+    try {
+      await options.startWave?.(productSlug)
+    } catch (error) {
+      // why: the wave stays due in the ledger; the scheduled sweep sends it
+      options.log.error('stock.wave_failed', error, { productSlug })
+    }
+  }
+  return { updated, errors, wavesStarted }
+}

@@ -1,0 +1,156 @@
+import type { Logger } from '../log.js'
+import { findProduct, productUrl } from '../productCatalogue.js'
+import type { NotificationTrigger } from '../storage/records.js'
+import type { StockRecord, StockRepository } from '../storage/stockRecords.js'
+import { fillPlaceholders } from './autoNotice.js'
+
+/**
+ * Automatic restock notices in waves. A rise from 0 makes wave 1 of a new episode due at once
+ * (stockUpdates.ts); each wave e-mails `quantity × perUnit` of the oldest pending subscribers,
+ * `quantity` read just before it, through the same send and delivery as a manual send; the next
+ * wave is due `intervalMinutes` later. Stock 0, the notice turned off, or nobody left waiting
+ * ends the episode.
+ *
+ * Exactly once: wave (product, episode, n) has one notification id, so running it twice (the
+ * raising request and a sweep at once, or again after a crash between sending and moving the
+ * ledger on) finds the notice already stored and sends nothing more; the ledger moves on by
+ * compare-and-swap only from the wave it ran. Subscribers are claimed per notice (sendClaims.ts).
+ */
+
+/** What a wave asks the send path to do. */
+export interface WaveNotice {
+  notificationId: string
+  productSlug: string
+  emailTitle: string
+  emailBody: string
+  /** The most subscribers this wave may e-mail. */
+  limit: number
+  trigger: NotificationTrigger
+}
+
+/**
+ * `sent`: the notice exists (sent now or before); `nobody-waiting`: no subscriber left to claim;
+ * `busy`: another send is choosing this product's recipients (the wave stays due).
+ */
+export type WaveSendOutcome =
+  | { state: 'sent'; notificationId: string; recipients: number }
+  | { state: 'nobody-waiting' }
+  | { state: 'busy' }
+
+export interface WaveOptions {
+  stock: StockRepository
+  /** The send path of `admin/notify/send`, limited to `limit` oldest pending subscribers. */
+  sendWave: (notice: WaveNotice) => Promise<WaveSendOutcome>
+  /** The notification id of wave `wave` of episode `episode` of a product. */
+  waveNotificationId: (productSlug: string, episode: number, wave: number) => string
+  /** Base of `{url}`. */
+  siteUrl: string
+  log: Logger
+  /** Clock. Default: `Date.now`. */
+  now?: () => number
+}
+
+export type WaveRun =
+  | { state: 'not-due' }
+  | { state: 'ended'; reason: 'stock-zero' | 'auto-off' | 'nobody-waiting' }
+  | { state: 'busy' }
+  | { state: 'sent'; notificationId: string; wave: number; recipients: number; nextAt: string }
+
+/** Runs the product's wave if one is due now. */
+export async function runDueWave(productSlug: string, options: WaveOptions): Promise<WaveRun> {
+  const now = options.now ?? Date.now
+  const record = await options.stock.get({ productSlug })
+  if (!record || record.waves.dueAt === null || Date.parse(record.waves.dueAt) > now()) {
+    return { state: 'not-due' }
+  }
+  const { episode, nextWave } = record.waves
+  const quantity = record.quantity ?? 0
+  const auto = record.auto
+  if (!auto?.enabled) return end(record, 'auto-off')
+  if (quantity <= 0) return end(record, 'stock-zero')
+
+  const product = findProduct(productSlug)
+  const values = {
+    product: product?.title ?? productSlug,
+    url: productUrl(productSlug, options.siteUrl),
+  }
+  const notificationId = options.waveNotificationId(productSlug, episode, nextWave)
+  const outcome = await options.sendWave({
+    notificationId,
+    productSlug,
+    emailTitle: fillPlaceholders(auto.emailTitle, values),
+    emailBody: fillPlaceholders(auto.emailBody, values),
+    limit: quantity * auto.perUnit,
+    trigger: { kind: 'stock-wave', episode, wave: nextWave, quantity, perUnit: auto.perUnit },
+  })
+  if (outcome.state === 'busy') {
+    options.log.info('stock.wave.busy', { productSlug, episode, wave: nextWave })
+    return { state: 'busy' }
+  }
+  if (outcome.state === 'nobody-waiting') return end(record, 'nobody-waiting')
+
+  const nextAt = new Date(now() + auto.intervalMinutes * 60_000).toISOString()
+  await options.stock.change(productSlug, (current) =>
+    sameWave(current, record)
+      ? { ...current, waves: { episode, nextWave: nextWave + 1, dueAt: nextAt } }
+      : current,
+  )
+  options.log.info('stock.wave.sent', {
+    productSlug,
+    episode,
+    wave: nextWave,
+    notificationId,
+    recipients: outcome.recipients,
+    quantity,
+    perUnit: auto.perUnit,
+    nextAt,
+  })
+  return {
+    state: 'sent',
+    notificationId,
+    wave: nextWave,
+    recipients: outcome.recipients,
+    nextAt,
+  }
+
+  async function end(read: StockRecord, reason: 'stock-zero' | 'auto-off' | 'nobody-waiting') {
+    await options.stock.change(productSlug, (current) =>
+      sameWave(current, read) ? { ...current, waves: { ...current.waves, dueAt: null } } : current,
+    )
+    options.log.info('stock.waves.ended', {
+      productSlug,
+      episode: read.waves.episode,
+      wave: read.waves.nextWave,
+      reason,
+    })
+    return { state: 'ended' as const, reason }
+  }
+}
+
+function sameWave(current: StockRecord, read: StockRecord): boolean {
+  return (
+    current.waves.episode === read.waves.episode &&
+    current.waves.nextWave === read.waves.nextWave &&
+    current.waves.dueAt !== null
+  )
+}
+
+/** Runs every wave due now, one product after another (the scheduled sweep). */
+export async function runDueWaves(options: WaveOptions): Promise<Record<string, WaveRun>> {
+  const now = options.now ?? Date.now
+  const { records } = await options.stock.list()
+  const due = records
+    .filter((record) => record.waves.dueAt !== null && Date.parse(record.waves.dueAt) <= now())
+    .map((record) => record.productSlug)
+    .sort()
+  const runs: Record<string, WaveRun> = {}
+  for (const productSlug of due) {
+    try {
+      runs[productSlug] = await runDueWave(productSlug, options)
+    } catch (error) {
+      // why: one product's failure must not hold back the others; it stays due for the next sweep
+      options.log.error('stock.wave.failed', error, { productSlug })
+    }
+  }
+  return runs
+}

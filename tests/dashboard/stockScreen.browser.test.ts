@@ -1,0 +1,105 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { launchChromium } from '../../platform/chromium.js'
+import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
+import {
+  buildDashboard,
+  describeInChromium,
+  loaded,
+  openPage,
+  openRoute,
+  signIn,
+} from './browserKit.js'
+
+const ADMIN = 'dashboard-stock-token'
+const PRODUCT = 'hario-v60-dripper'
+const PRODUCT_TITLE = 'HARIO V60 透過ドリッパー 02 セラミック ホワイト'
+const OTHER = 'chasen-takayama'
+
+let server: RunningDevServer
+let browser: Browser
+
+describeInChromium('admin dashboard: the stock screen in a real browser', () => {
+  let page: Page
+  const stockOf = async (slug: string) => {
+    const answer = await server.postJson('/api/admin/stock/list', {}, ADMIN)
+    return (answer.body.stock as { productSlug: string }[]).find((row) => row.productSlug === slug)
+  }
+  const row = (slug: string) => page.locator(`tr[data-product="${slug}"]`)
+
+  beforeAll(async () => {
+    await buildDashboard()
+    server = await startDevServer({ ADMIN_API_TOKEN: ADMIN, PREORDER_API_TOKEN: '' })
+    browser = await launchChromium()
+    for (const email of ['a@example.jp', 'b@example.jp']) {
+      const answer = await server.postJson('/api/notify-signup', { email, productSlug: PRODUCT })
+      expect(answer.status).toBe(200)
+    }
+    ;({ page } = await openPage(browser))
+    await signIn(page, server.url, ADMIN)
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it('lists every product with its quantity and waiting subscribers', async () => {
+    await openRoute(page, '#/stock')
+    await row(PRODUCT).waitFor()
+    expect(await row(PRODUCT).locator('th').innerText()).toBe(PRODUCT_TITLE)
+    expect(await row(PRODUCT).locator('td.waiting').innerText()).toBe('2 人')
+    expect(await row(PRODUCT).getByRole('spinbutton').inputValue()).toBe('')
+  })
+
+  it('edits a quantity in place', async () => {
+    await row(PRODUCT).getByLabel(`${PRODUCT_TITLE}の在庫数`).fill('5')
+    await row(PRODUCT).getByRole('button', { name: '保存' }).click()
+    await page.getByText(`「${PRODUCT_TITLE}」の在庫数を 5 にしました。`).waitFor()
+    await loaded(page)
+    expect(await stockOf(PRODUCT)).toMatchObject({ quantity: 5 })
+    expect(await row(PRODUCT).getByRole('spinbutton').inputValue()).toBe('5')
+  })
+
+  it('imports a POS export (sku, quantity) and names the lines it could not use', async () => {
+    const csv = '\uFEFFsku,quantity\r\nSKU-1001,7\r\nSKU-1002,3\r\nNO-SUCH,1\r\nSKU-1003,x\r\n'
+    await page.getByLabel(/CSV を取り込む/).setInputFiles({
+      name: 'pos-export.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    })
+    await page.getByText('2 商品の在庫数を取り込みました。').waitFor()
+    const problems = await page.locator('.import-problems li').allInnerTexts()
+    expect(problems).toEqual([
+      '5 行目: 商品または在庫数が読み取れません',
+      'SKU NO-SUCH: 該当する商品がありません',
+    ])
+    await loaded(page)
+    expect(await stockOf(PRODUCT)).toMatchObject({ quantity: 7 })
+    expect(await stockOf(OTHER)).toMatchObject({ quantity: 3 })
+  })
+
+  it("saves a product's automatic-notice settings", async () => {
+    const settings = row(OTHER)
+    await settings.locator('summary').click()
+    await settings.getByText('在庫が 0 から増えたら自動で通知する').click()
+    await settings.getByLabel('件名').fill('{product} 再入荷')
+    await settings.getByLabel('本文').fill('{url} からどうぞ')
+    await settings.getByLabel('在庫 1 点あたりの通知人数').fill('2')
+    await settings.getByLabel('次の配信までの間隔（分）').fill('30')
+    await settings.getByRole('button', { name: '自動通知を保存' }).click()
+    await page.getByText(/自動通知をオンにしました/).waitFor()
+    await loaded(page)
+    expect(await stockOf(OTHER)).toMatchObject({
+      auto: {
+        enabled: true,
+        emailTitle: '{product} 再入荷',
+        emailBody: '{url} からどうぞ',
+        perUnit: 2,
+        intervalMinutes: 30,
+      },
+    })
+    expect(await row(OTHER).locator('summary').innerText()).toContain(
+      'オン（在庫 1 点につき 2 人、30 分ごと）',
+    )
+  })
+})
