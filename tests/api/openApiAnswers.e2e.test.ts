@@ -243,6 +243,9 @@ describe('the answers of the running service match /api/openapi.json', () => {
       expect((await call(`${synonyms}/list`, { body: {} })).status).toBe(401)
       expect((await admin(`${synonyms}/remove`, { id: added.body.group.id })).status).toBe(200)
       expect((await admin(`${synonyms}/remove`, { id: added.body.group.id })).status).toBe(404)
+      const audit = await admin('/api/admin/audit/list', { page: 1, pageSize: 20 })
+      expect(audit.status).toBe(200)
+      expect((await admin('/api/admin/audit/list', { page: 0 })).status).toBe(400)
       expect((await admin('/api/admin-stats', 'not json')).status).toBe(400)
     },
   )
