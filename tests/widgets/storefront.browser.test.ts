@@ -209,14 +209,16 @@ describe.runIf(runBrowser)(
       await expect(page.locator('shop-notify').getByLabel('メールアドレス').count()).resolves.toBe(
         2,
       )
-      await expect(page.locator('shop-search').getByRole('searchbox').count()).resolves.toBe(1)
+      await expect(
+        page.locator('shop-search').getByRole('combobox', { name: 'サイト内検索' }).count(),
+      ).resolves.toBe(1)
       expect(errors).toEqual([])
     })
 
     it('search shows marked results as you type, linking to the pages', async () => {
       const { page, errors } = await openShop()
       const search = page.locator('shop-search')
-      await search.getByRole('searchbox', { name: 'サイト内検索' }).pressSequentially('入荷')
+      await search.getByRole('combobox', { name: 'サイト内検索' }).pressSequentially('入荷')
       await search.locator('[part=result]').first().waitFor()
       const marks = await search.locator('mark').allTextContents()
       expect(marks.length).toBeGreaterThan(0)
@@ -236,8 +238,8 @@ describe.runIf(runBrowser)(
       const search = page.locator('shop-search')
       const query =
         '<img src=x onerror="window.__widgetXss=1"><script>window.__widgetXss=2</script>入荷'
-      await search.getByRole('searchbox').fill(query)
-      await search.getByRole('searchbox').press('Enter')
+      await search.getByRole('combobox', { name: 'サイト内検索' }).fill(query)
+      await search.getByRole('combobox', { name: 'サイト内検索' }).press('Enter')
       await search.locator('[part=status]:not(:empty)').waitFor()
       await expect(page.evaluate(() => (window as any).__widgetXss)).resolves.toBeUndefined()
       await expect(search.locator('img, script').count()).resolves.toBe(0)

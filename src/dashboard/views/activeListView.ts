@@ -116,14 +116,19 @@ export function activeListView(context: ViewContext, resource: DashboardResource
     selectionInfo.textContent = `${selected.size} 件選択中 / 表示 ${shownCount} 件`
   }
 
+  // why: a filter changed while a list was loading; only the newest request may draw
+  let generation = 0
+
   async function load(): Promise<void> {
     listArea.setAttribute('aria-busy', 'true')
+    const mine = ++generation
     const answer = await context.attempt(() =>
       context.api.post(resource.routes.list, {
         status: statusFilter.value,
         productSlug: productFilter.value,
       }),
     )
+    if (mine !== generation) return
     if (!answer) {
       // why: no count of an older list may stay beside 「読み込めませんでした」
       records = []

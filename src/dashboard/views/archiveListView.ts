@@ -66,8 +66,12 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
     selectionInfo.textContent = `${selected.size} 件選択中`
   }
 
+  // why: a filter changed while a list was loading; only the newest request may draw
+  let generation = 0
+
   async function load(): Promise<void> {
     listArea.setAttribute('aria-busy', 'true')
+    const mine = ++generation
     const answer = await context.attempt(() =>
       context.api.post(resource.routes.archives, {
         page,
@@ -76,6 +80,7 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
         productSlug: productFilter.value,
       }),
     )
+    if (mine !== generation) return
     if (!answer) {
       rows = []
       selected.clear()
