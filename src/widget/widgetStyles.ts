@@ -46,7 +46,7 @@ button[disabled] { opacity: 0.6; cursor: progress; }
 .error:empty, .status:empty { display: none; }
 .status { margin: 0; }
 .notice { margin: 0 0 0.5rem; font-weight: var(--shop-widget-label-weight, 600); }
-.consent { margin: 0; font-size: 0.85em; color: var(--shop-widget-muted, #555); }
+.consent { margin: 0; font-size: 0.85em; }
 .success {
   padding: 0.75rem 1rem;
   border-radius: var(--shop-widget-radius, 0.375rem);

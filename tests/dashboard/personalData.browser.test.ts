@@ -107,12 +107,17 @@ describeInChromium('admin dashboard: opt-outs and personal data in a real browse
     await openRoute(page, '#/subscriptions')
     const row = page.getByRole('row').filter({ hasText: 'optout-people@example.jp' })
     const control = row.getByRole('combobox')
+    // why: a status is applied by the row's 変更 button (issue 23), not by choosing it
+    const apply = row.getByRole('button', { name: /^ステータスを変更/ })
     await control.selectOption('pending')
+    await apply.click()
     const dialog = page.getByRole('dialog', { name: '配信停止済みの方です' })
     await expect(dialog.innerText()).resolves.toContain('この方は配信停止済みです')
     await dialog.getByRole('button', { name: 'キャンセル' }).click()
-    await expect(control.inputValue()).resolves.toBe('unsubscribed')
+    // why: the choice is put back once the dialog's answer arrives, a moment after the click
+    await expect.poll(() => control.inputValue()).toBe('unsubscribed')
     await control.selectOption('pending')
+    await apply.click()
     await page.getByRole('button', { name: '未通知に戻す' }).click()
     await page.getByText('ステータスを「未通知」に変更しました').waitFor()
     const list = await server.postJson('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)

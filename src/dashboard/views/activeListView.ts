@@ -162,7 +162,11 @@ export function activeListView(context: ViewContext, resource: DashboardResource
     const from = statusText(resource, row.status)
     const to = statusText(resource, status)
     if (!(await optedOutPendingConfirmed(row, status))) {
-      control?.focus()
+      const choice = listArea.querySelector<HTMLSelectElement>(
+        `tr[data-key="${CSS.escape(key)}"] select`,
+      )
+      if (choice) choice.value = row.status
+      choice?.focus()
       return
     }
     if (!undo && resource.name === 'reservations') {
