@@ -55,6 +55,11 @@ export interface ListingCacheOptions {
 export interface Listing<T> {
   records: T[]
   unreadableKeys: string[]
+  /**
+   * True while an index this listing is read from is missing or outdated and being rebuilt: the
+   * records are then what exists so far, and answers carry `rebuilding: true`.
+   */
+  rebuilding?: boolean
 }
 
 // why: a journal entry is trusted as "its record write has landed" only this long after it was
