@@ -1,5 +1,8 @@
-import type { DeliveryJobStore } from '../storage/deliveryJobStore.js'
-import { summarizeBatches } from '../storage/deliveryJobStore.js'
+import {
+  NO_PROGRESS,
+  type DeliveryJobStore,
+  type DeliveryProgressRecord,
+} from '../storage/deliveryJobStore.js'
 import type { DeliveryMode, DeliveryState, NotificationHistory } from '../storage/records.js'
 import { BATCH_SIZE } from './deliveryRun.js'
 import { answerFieldsOf, isRunning, noticeStateOf, type NoticeState } from './noticeState.js'
@@ -7,7 +10,8 @@ import { answerFieldsOf, isRunning, noticeStateOf, type NoticeState } from './no
 /**
  * Where one restock delivery stands: the one progress model behind the history list (and the
  * dashboard, which shows that list), the resume answer and the scheduled resume. Read from the
- * history record and, while the delivery runs, its settled batches (nothing is written here).
+ * history record and, while the delivery runs, its progress record (one blob whatever the
+ * delivery's size, kept by the worker: storage/deliveryJobStore.ts). Nothing is written here.
  */
 export interface DeliveryProgress {
   notificationId: string
@@ -22,9 +26,14 @@ export interface DeliveryProgress {
   recipientCount: number
   /** Recipients whose e-mail the provider accepted (record-only: every recipient). */
   sentCount: number
-  /** Recipients whose e-mail the provider refused, with why. */
+  /** Recipients whose e-mail the provider refused. */
+  failedCount: number
+  /**
+   * Who of them, with why: all once complete; while running, the first PROGRESS_FAILURE_SAMPLE
+   * (storage/deliveryJobStore.ts).
+   */
   failedRecipients: { email: string; error: string }[]
-  /** Recipients whose batch has no recorded result yet (0 once complete). */
+  /** Recipients whose batch is not counted yet (0 once complete). */
   pendingCount: number
   /** When the send queued the delivery (ISO). */
   queuedAt: string
@@ -36,73 +45,88 @@ export interface DeliveryProgress {
 export interface BatchProgress extends DeliveryProgress {
   batchCount: number
   settledBatchCount: number
-  /** When the last batch was settled, or null before the first. */
+  /** When the last batch counted was settled, or null before the first. */
   lastBatchAt: string | null
 }
 
-/**
- * The progress of `record`. Only a running delivery reads its settled batches; a complete one is
- * what its record says.
- */
+type ProgressSource = Pick<DeliveryJobStore, 'getProgress'>
+
+/** The progress of `record`: a running delivery reads its progress record (one blob), a complete one nothing. */
 export async function progressOf(
   record: NotificationHistory,
-  jobs: Pick<DeliveryJobStore, 'listBatches'>,
+  jobs: ProgressSource,
 ): Promise<DeliveryProgress> {
   const state = noticeStateOf(record)
-  const batches = isRunning(state) ? await jobs.listBatches(record.id) : null
-  return progressFrom(record, state, batches ? summarizeBatches(batches) : null, null)
+  const counted = isRunning(state) ? await countedOf(record.id, jobs) : null
+  return progressFrom(record, state, counted, null)
 }
 
-/** The progress of a notification with its batches, or null when no notification has this id. */
+/**
+ * The progress of a notification with its batches, or null when no notification has this id:
+ * three blob requests (history, job metadata, progress record) whatever the delivery's size.
+ */
 export async function readBatchProgress(
   notificationId: string,
   sources: {
     history: { get(ref: { id: string }): Promise<NotificationHistory | null> }
-    jobs: Pick<DeliveryJobStore, 'getJob' | 'listBatches'>
+    jobs: Pick<DeliveryJobStore, 'jobSize' | 'getProgress'>
   },
 ): Promise<BatchProgress | null> {
   const record = await sources.history.get({ id: notificationId })
   if (!record) return null
   const state = noticeStateOf(record)
-  const job = await sources.jobs.getJob(notificationId)
-  const batches = job ? await sources.jobs.listBatches(notificationId) : []
-  const settled = summarizeBatches(batches)
+  const [job, counted] = await Promise.all([
+    sources.jobs.jobSize(notificationId),
+    countedOf(notificationId, sources.jobs),
+  ])
   const running = isRunning(state) && job !== null
+  const progress = progressFrom(
+    record,
+    state,
+    running ? counted : null,
+    running ? job.recipientCount : null,
+  )
   return {
-    ...progressFrom(
-      record,
-      state,
-      running ? settled : null,
-      running ? job.recipients.length : null,
-    ),
-    batchCount: job ? Math.ceil(job.recipients.length / BATCH_SIZE) : 0,
-    settledBatchCount: batches.length,
-    lastBatchAt: settled.lastBatchAt,
+    ...progress,
+    batchCount: job ? Math.ceil(progress.recipientCount / BATCH_SIZE) : 0,
+    settledBatchCount: counted.foldedBatches,
+    lastBatchAt: counted.lastBatchAt,
   }
+}
+
+async function countedOf(
+  notificationId: string,
+  jobs: ProgressSource,
+): Promise<Readonly<DeliveryProgressRecord>> {
+  return (await jobs.getProgress(notificationId)) ?? NO_PROGRESS
 }
 
 function progressFrom(
   record: NotificationHistory,
   state: NoticeState,
-  settled: ReturnType<typeof summarizeBatches> | null,
+  counted: Readonly<DeliveryProgressRecord> | null,
   jobRecipients: number | null,
 ): DeliveryProgress {
-  const recipientCount = jobRecipients ?? record.recipientEmails?.length ?? record.sentCount
+  const snapshotted = jobRecipients ?? record.recipientEmails?.length ?? record.sentCount
   const running = isRunning(state)
-  // why: while running, the history still says "queued" counts; the settled batches say what happened
-  const sentCount = settled ? settled.sentCount : record.sentCount
-  const failedRecipients = settled ? settled.failedRecipients : (record.failedRecipients ?? [])
+  // why: while running, the history still says "queued" counts; the progress record says what happened
+  const sentCount = counted ? counted.sentCount : record.sentCount
+  const failedRecipients = counted ? counted.failed : (record.failedRecipients ?? [])
+  const failedCount = counted ? counted.failedCount : failedRecipients.length
+  // why: an erase drops an address from the history's list; never answer more settled than recipients
+  const recipientCount = counted ? Math.max(snapshotted, sentCount + failedCount) : snapshotted
   return {
     notificationId: record.id,
     state,
     ...answerFieldsOf(state),
     recipientCount,
     sentCount,
+    failedCount,
     failedRecipients,
     pendingCount: !running
       ? 0
-      : settled
-        ? Math.max(0, recipientCount - sentCount - failedRecipients.length)
+      : counted
+        ? Math.max(0, recipientCount - sentCount - failedCount)
         : recipientCount,
     queuedAt: record.timestamp,
     completedAt: record.completedAt ?? null,

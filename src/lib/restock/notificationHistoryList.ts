@@ -13,12 +13,13 @@ import { progressOf } from './deliveryProgress.js'
 
 /**
  * POST /api/admin/notify/history: past restock notices, newest first, each with the progress of
- * its delivery. Read-only: history records and the delivery's batch blobs are only read.
+ * its delivery. Read-only: history records and the progress records of running deliveries (one
+ * blob each, whatever the delivery's size) are only read.
  */
 
 const NOTIFICATION_ID_INVALID = 'notificationId must be a string'
 const PRODUCT_SLUG_INVALID = 'productSlug must be a string'
-// why: only deliveries still running read their batch blobs; a few at once is plenty
+// why: only deliveries still running read their progress record; a few at once is plenty
 const PROGRESS_CONCURRENCY = 5
 
 /** Optional text; `null` and `''` mean "not given" (a dashboard's "All" choice). */
@@ -61,7 +62,10 @@ export interface NotificationSummary {
   status: 'sent' | 'failed'
   /** `email` (Resend) or `record-only` (no provider, §4.8); null on records older than delivery. */
   deliveryMode: DeliveryMode | null
-  /** Only when one notification is asked for: who failed and why. */
+  /**
+   * Only when one notification is asked for: who failed and why (while it runs, the first 100;
+   * `failedCount` counts them all).
+   */
   failedRecipients?: { email: string; error: string }[]
   /** The automatic wave that sent it; absent on a staff member's send. */
   trigger?: NotificationTrigger
@@ -77,7 +81,7 @@ export interface NotificationHistoryPage {
 
 export interface HistorySources {
   history: Pick<HistoryRepository, 'get' | 'list'>
-  jobs: Pick<DeliveryJobStore, 'listBatches'>
+  jobs: Pick<DeliveryJobStore, 'getProgress'>
 }
 
 /**
@@ -132,7 +136,7 @@ async function summarize(
     completedAt: progress.completedAt,
     recipients: progress.recipientCount,
     sentCount: progress.sentCount,
-    failedCount: progress.failedRecipients.length,
+    failedCount: progress.failedCount,
     pendingCount: progress.pendingCount,
     state: progress.deliveryState,
     status: progress.status,

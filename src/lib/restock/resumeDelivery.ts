@@ -45,7 +45,7 @@ function answerOf(progress: BatchProgress, started: boolean): ResumeAnswer {
     deliveryMode: progress.deliveryMode,
     recipientCount: progress.recipientCount,
     sentCount: progress.sentCount,
-    failedCount: progress.failedRecipients.length,
+    failedCount: progress.failedCount,
     pendingCount: progress.pendingCount,
     batchCount: progress.batchCount,
     settledBatchCount: progress.settledBatchCount,

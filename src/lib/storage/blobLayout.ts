@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto'
  * | `reservation-units/{productSlug}`      | units held under a product's cap (ledger) | onlyIfNew / CAS   |
  * | `notif-delivery/{id}/job`              | who a delivery sends what to              | onlyIfNew, once   |
  * | `notif-delivery/{id}/batches/{n}`      | what happened to batch n                  | onlyIfNew, once   |
+ * | `notif-delivery/{id}/progress`         | a delivery's settled batches, summed      | onlyIfNew / CAS   |
  * | `delivery-tickets/{nonce}`             | a spent delivery ticket (replay guard)    | onlyIfNew, once   |
  * | `stock/{productSlug}`                  | stock, auto-notice settings, wave ledger  | onlyIfNew / CAS   |
  * | `stock-events/{eventId}`               | a stock webhook event seen (replay guard) | onlyIfNew / CAS   |
@@ -98,6 +99,8 @@ export const deliveryKeys = {
   markedPrefix: (notificationId: string) => `${DELIVERY_PREFIX}/${notificationId}/notified/`,
   marked: (notificationId: string, batch: number) =>
     `${DELIVERY_PREFIX}/${notificationId}/notified/${batch}`,
+  /** The progress record: batches 0…n−1 summed, what a poll reads (one blob, any size). */
+  progress: (notificationId: string) => `${DELIVERY_PREFIX}/${notificationId}/progress`,
 }
 
 /** Key of one address's hourly confirmation counter (`digest`: a hash of the address). */

@@ -10,6 +10,7 @@ import { deliveryKeys, spentTicketKey } from './blobLayout.js'
  * n by whoever settled it, and batch n's "marked" blob once its recipients are marked `notified`
  * (all `onlyIfNew`, so a second writer of the same blob leaves the first one's); a spent delivery
  * ticket, by the run it started. A batch recorded but not marked is one whose run died in between.
+ * One blob is changed: the progress record, the batches summed so far, by compare-and-swap.
  */
 
 export interface DeliveryRecipient {
@@ -37,27 +38,42 @@ export interface BatchRecord {
   finishedAt: string
 }
 
-/** What the settled batches of a delivery add up to. */
-export interface SettledBatches {
+/** Failed recipients the progress record names; the rest are counted (the batch records keep all). */
+export const PROGRESS_FAILURE_SAMPLE = 100
+
+/**
+ * The progress record of a delivery: batches 0 … `foldedBatches` − 1 summed, so that a poll
+ * reads one blob whatever the delivery's size. Derived from the batch records (the source of
+ * truth), folded strictly in batch order, each batch once: it never goes back and never counts a
+ * batch twice, whichever worker folds it, and one that died before folding leaves it to the next.
+ */
+export interface DeliveryProgressRecord {
+  /** How many batches, from batch 0 on, are counted in. */
+  foldedBatches: number
   /** Recipients whose e-mail the provider accepted. */
   sentCount: number
-  /** Recipients whose e-mail the provider refused, with why. */
-  failedRecipients: { email: string; error: string }[]
-  /** When the last batch was settled (ISO), or null before the first. */
+  /** Recipients whose e-mail the provider refused. */
+  failedCount: number
+  /** The first PROGRESS_FAILURE_SAMPLE of them, with why (the field name an erase looks for). */
+  failed: { email: string; error: string }[]
+  /** Batches with a failed recipient: where the whole list is read once the delivery completes. */
+  failedBatches: number[]
+  /** When the last batch counted was settled (ISO), or null before the first. */
   lastBatchAt: string | null
 }
 
-export function summarizeBatches(batches: readonly BatchRecord[]): SettledBatches {
-  const summary: SettledBatches = { sentCount: 0, failedRecipients: [], lastBatchAt: null }
-  for (const batch of batches) {
-    summary.sentCount += batch.deliveredIds.length
-    for (const { email, error } of batch.failed) summary.failedRecipients.push({ email, error })
-    if (summary.lastBatchAt === null || batch.finishedAt > summary.lastBatchAt) {
-      summary.lastBatchAt = batch.finishedAt
-    }
-  }
-  return summary
+/** The progress record of a delivery no batch of which is counted yet. */
+export const NO_PROGRESS: Readonly<DeliveryProgressRecord> = {
+  foldedBatches: 0,
+  sentCount: 0,
+  failedCount: 0,
+  failed: [],
+  failedBatches: [],
+  lastBatchAt: null,
 }
+
+// why: a fold conflicts only with another worker of the same delivery; a few tries settle it
+const FOLD_ATTEMPTS = 8
 
 const READ_CONCURRENCY = 50
 
@@ -71,7 +87,8 @@ export class DeliveryJobStore {
   /** Stores the job; false when the notification already has one (it is never replaced). */
   async saveJob(job: DeliveryJob): Promise<boolean> {
     const key = deliveryKeys.job(job.notificationId)
-    return (await this.#store.setJSON(key, job, { onlyIfNew: true })).modified
+    const metadata = { recipientCount: job.recipients.length }
+    return (await this.#store.setJSON(key, job, { onlyIfNew: true, metadata })).modified
   }
 
   /** The job, or null when there is none or its blob is damaged (then nothing can be delivered). */
@@ -81,10 +98,81 @@ export class DeliveryJobStore {
     return job && Array.isArray(job.recipients) && typeof job.productSlug === 'string' ? job : null
   }
 
-  /** Records a settled batch; a batch settled before keeps its first record. */
-  async saveBatch(notificationId: string, record: BatchRecord): Promise<void> {
+  /**
+   * Whether the notification has a job and, when its metadata says, how many recipients: read
+   * without the job itself (a job of 50,000 recipients is megabytes).
+   */
+  async jobSize(notificationId: string): Promise<{ recipientCount: number | null } | null> {
+    const found = await this.#store.getMetadata(deliveryKeys.job(notificationId))
+    if (!found) return null
+    const count = found.metadata.recipientCount
+    return { recipientCount: Number.isInteger(count) ? (count as number) : null }
+  }
+
+  /**
+   * Records a settled batch and answers the batch's record: `record`, or the one another worker
+   * settled it with first (a batch keeps its first record).
+   */
+  async saveBatch(notificationId: string, record: BatchRecord): Promise<BatchRecord> {
     const key = deliveryKeys.batch(notificationId, record.batch)
-    await this.#store.setJSON(key, record, { onlyIfNew: true })
+    if ((await this.#store.setJSON(key, record, { onlyIfNew: true })).modified) return record
+    const stored = await this.#readBatch(notificationId, record.batch)
+    return stored === 'missing' || stored === null ? record : stored
+  }
+
+  /** The progress record, or null before any batch was counted (or when it is damaged). */
+  async getProgress(notificationId: string): Promise<DeliveryProgressRecord | null> {
+    const text = await this.#store.get(deliveryKeys.progress(notificationId), { type: 'text' })
+    return asProgress(parseObject(text))
+  }
+
+  /**
+   * Counts in the progress record every settled batch after the ones it counts, in batch order,
+   * up to the first batch not settled yet (or `batchCount`), by compare-and-swap; answers the
+   * record as it then stands. Reads only the batches not counted yet (`known`: records the
+   * caller holds, read from no blob). A damaged batch record counts as settled with nobody.
+   */
+  async foldProgress(
+    notificationId: string,
+    batchCount: number,
+    known: readonly BatchRecord[] = [],
+  ): Promise<DeliveryProgressRecord> {
+    const key = deliveryKeys.progress(notificationId)
+    const records = new Map(known.map((record) => [record.batch, record] as const))
+    for (let attempt = 0; attempt < FOLD_ATTEMPTS; attempt++) {
+      const found = await this.#store.getWithMetadata(key, { type: 'text' })
+      const current = (found && asProgress(parseObject(found.data))) ?? NO_PROGRESS
+      const next = { ...current, failed: [...current.failed], failedBatches: [...current.failedBatches] }
+      while (next.foldedBatches < batchCount) {
+        const batch = next.foldedBatches
+        const record = records.get(batch) ?? (await this.#readBatch(notificationId, batch))
+        if (record === 'missing') break
+        if (record) records.set(batch, record)
+        foldBatch(next, batch, record)
+      }
+      if (next.foldedBatches === current.foldedBatches) return current
+      const condition = found?.etag ? { onlyIfMatch: found.etag } : { onlyIfNew: true as const }
+      if ((await this.#store.setJSON(key, next, condition)).modified) return next
+    }
+    throw new Error(
+      `The progress of delivery ${notificationId} kept changing while it was updated; the next batch updates it`,
+    )
+  }
+
+  /** Batch `batch`'s record; 'missing' when not settled, null when its blob is damaged. */
+  async #readBatch(notificationId: string, batch: number): Promise<BatchRecord | null | 'missing'> {
+    const text = await this.#store.get(deliveryKeys.batch(notificationId, batch), { type: 'text' })
+    if (text === null) return 'missing'
+    const value = parseObject(text)
+    return isBatchRecord(value) ? value : null
+  }
+
+  /** The records of the given batches (a damaged or missing one is left out), in that order. */
+  async readBatches(notificationId: string, batches: readonly number[]): Promise<BatchRecord[]> {
+    const records = await mapWithConcurrency(batches, READ_CONCURRENCY, (batch) =>
+      this.#readBatch(notificationId, batch),
+    )
+    return records.filter((record): record is BatchRecord => record !== null && record !== 'missing')
   }
 
   /** Numbers of the batches already settled (one key listing, no reads). */
@@ -117,15 +205,6 @@ export class DeliveryJobStore {
     return numbers
   }
 
-  /** Every settled batch whose record is readable (a damaged one is left out), in batch order. */
-  async listBatches(notificationId: string): Promise<BatchRecord[]> {
-    const numbers = [...(await this.settledBatches(notificationId))].sort((a, b) => a - b)
-    const texts = await mapWithConcurrency(numbers, READ_CONCURRENCY, (batch) =>
-      this.#store.get(deliveryKeys.batch(notificationId, batch), { type: 'text' }),
-    )
-    return texts.map(parseObject).filter(isBatchRecord)
-  }
-
   /**
    * Spends a delivery ticket: true the first time its nonce is seen, false for a replay. The
    * blob keeps when the ticket expires, so old ones can be told apart from live ones.
@@ -137,6 +216,35 @@ export class DeliveryJobStore {
     }
     return (await this.#store.setJSON(spentTicketKey(nonce), spent, { onlyIfNew: true })).modified
   }
+}
+
+/** Counts batch `batch` (null: a damaged record, settled with nobody) in `progress`. */
+function foldBatch(progress: DeliveryProgressRecord, batch: number, record: BatchRecord | null): void {
+  progress.foldedBatches = batch + 1
+  if (!record) return
+  progress.sentCount += record.deliveredIds.length
+  progress.failedCount += record.failed.length
+  for (const { email, error } of record.failed) {
+    if (progress.failed.length < PROGRESS_FAILURE_SAMPLE) progress.failed.push({ email, error })
+  }
+  if (record.failed.length > 0) progress.failedBatches.push(batch)
+  if (progress.lastBatchAt === null || record.finishedAt > progress.lastBatchAt) {
+    progress.lastBatchAt = record.finishedAt
+  }
+}
+
+function asProgress(value: Record<string, unknown> | null): DeliveryProgressRecord | null {
+  if (
+    value === null ||
+    !Number.isInteger(value.foldedBatches) ||
+    typeof value.sentCount !== 'number' ||
+    typeof value.failedCount !== 'number' ||
+    !Array.isArray(value.failed) ||
+    !Array.isArray(value.failedBatches)
+  ) {
+    return null
+  }
+  return value as unknown as DeliveryProgressRecord
 }
 
 function parseObject(text: string | null): Record<string, unknown> | null {

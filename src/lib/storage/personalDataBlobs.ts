@@ -5,8 +5,8 @@ import { normaliseEmail } from './emailHash.js'
 
 /**
  * Where an address may sit outside the record collections, for an erase (APPI Art. 35,
- * docs/compliance.md): the delivery snapshots of restock sends (`notif-delivery/{id}/job` and
- * `…/batches/{n}`) and the listing snapshots (`snapshots/{collection}`).
+ * docs/compliance.md): the delivery snapshots of restock sends (`notif-delivery/{id}/job`,
+ * `…/batches/{n}` and `…/progress`) and the listing snapshots (`snapshots/{collection}`).
  */
 
 interface Recipient {
@@ -58,6 +58,8 @@ export async function eraseFromDeliveries(
       }
     }
     if (await rewrite(store, jobKey, erase)) changed += 1
+    // why: the progress record names the first failed recipients (its field `failed`, as a batch's)
+    if (await rewrite(store, deliveryKeys.progress(id), erase)) changed += 1
     for await (const page of store.list({
       prefix: deliveryKeys.batchesPrefix(id),
       paginate: true,
