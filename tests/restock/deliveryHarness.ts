@@ -44,6 +44,8 @@ export function useDeliveryHarness() {
       return environment.repositories
     },
     jobs: null as unknown as DeliveryJobStore,
+    /** Every request the Blobs server handled (clear with `operations.length = 0`). */
+    operations: environment.operations,
 
     freshProduct: () => freshProduct('delivery'),
 

@@ -4,7 +4,12 @@ import type { Logger } from '../log.js'
 import { findProduct, productUrl } from '../productCatalogue.js'
 import { renderRestockEmail } from '../messages/restockMessages.js'
 import type { Mailer, OutgoingEmail } from '../notifiers/resendMailer.js'
-import type { BatchRecord, DeliveryJob, DeliveryRecipient } from '../storage/deliveryJobStore.js'
+import {
+  ProgressContentionError,
+  type BatchRecord,
+  type DeliveryJob,
+  type DeliveryRecipient,
+} from '../storage/deliveryJobStore.js'
 import type { NotificationHistory } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import { createUnsubscribeToken, unsubscribeUrl } from '../subscriptions/unsubscribeToken.js'
@@ -195,13 +200,15 @@ export async function runDelivery(
 
   /**
    * Counts the batch just settled (and any before it not counted yet) in the progress record
-   * that polls read. Derived from the batch records: if this fails, the next batch or the
-   * completion counts it, so the delivery goes on.
+   * that polls read. Derived from the batch records: what is not counted now, the next batch
+   * or the completion counts.
    */
   async function countIn(record: BatchRecord): Promise<void> {
     try {
       await jobs.foldProgress(notificationId, batchCount, [record])
     } catch (error) {
+      // why: a Blobs failure ends the run (as a failed batch write would); contention does not
+      if (!(error instanceof ProgressContentionError)) throw error
       log.warn('restock.delivery.progress_behind', {
         notificationId,
         batch: record.batch,
@@ -256,9 +263,9 @@ export async function runDelivery(
     }
     const { sentCount } = counted
     // why: the progress record names only the first failures; the history keeps every one
-    const failedRecipients = (await jobs.readBatches(notificationId, counted.failedBatches)).flatMap(
-      (record) => record.failed.map(({ email, error }) => ({ email, error })),
-    )
+    const failedRecipients = (
+      await jobs.readBatches(notificationId, counted.failedBatches)
+    ).flatMap((record) => record.failed.map(({ email, error }) => ({ email, error })))
     const completedAt = new Date(now()).toISOString()
     const finished =
       (await options.repositories.history.update({ id: notificationId }, (current) => ({

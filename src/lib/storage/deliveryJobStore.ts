@@ -38,6 +38,16 @@ export interface BatchRecord {
   finishedAt: string
 }
 
+/** Other workers kept changing the progress record; nothing is lost: the next fold counts on. */
+export class ProgressContentionError extends Error {
+  override name = 'ProgressContentionError'
+  constructor(notificationId: string) {
+    super(
+      `The progress of delivery ${notificationId} kept changing while it was updated; the next batch (or a resume) counts on`,
+    )
+  }
+}
+
 /** Failed recipients the progress record names; the rest are counted (the batch records keep all). */
 export const PROGRESS_FAILURE_SAMPLE = 100
 
@@ -142,7 +152,11 @@ export class DeliveryJobStore {
     for (let attempt = 0; attempt < FOLD_ATTEMPTS; attempt++) {
       const found = await this.#store.getWithMetadata(key, { type: 'text' })
       const current = (found && asProgress(parseObject(found.data))) ?? NO_PROGRESS
-      const next = { ...current, failed: [...current.failed], failedBatches: [...current.failedBatches] }
+      const next = {
+        ...current,
+        failed: [...current.failed],
+        failedBatches: [...current.failedBatches],
+      }
       while (next.foldedBatches < batchCount) {
         const batch = next.foldedBatches
         const record = records.get(batch) ?? (await this.#readBatch(notificationId, batch))
@@ -154,9 +168,7 @@ export class DeliveryJobStore {
       const condition = found?.etag ? { onlyIfMatch: found.etag } : { onlyIfNew: true as const }
       if ((await this.#store.setJSON(key, next, condition)).modified) return next
     }
-    throw new Error(
-      `The progress of delivery ${notificationId} kept changing while it was updated; the next batch updates it`,
-    )
+    throw new ProgressContentionError(notificationId)
   }
 
   /** Batch `batch`'s record; 'missing' when not settled, null when its blob is damaged. */
@@ -172,7 +184,9 @@ export class DeliveryJobStore {
     const records = await mapWithConcurrency(batches, READ_CONCURRENCY, (batch) =>
       this.#readBatch(notificationId, batch),
     )
-    return records.filter((record): record is BatchRecord => record !== null && record !== 'missing')
+    return records.filter(
+      (record): record is BatchRecord => record !== null && record !== 'missing',
+    )
   }
 
   /** Numbers of the batches already settled (one key listing, no reads). */
@@ -219,7 +233,11 @@ export class DeliveryJobStore {
 }
 
 /** Counts batch `batch` (null: a damaged record, settled with nobody) in `progress`. */
-function foldBatch(progress: DeliveryProgressRecord, batch: number, record: BatchRecord | null): void {
+function foldBatch(
+  progress: DeliveryProgressRecord,
+  batch: number,
+  record: BatchRecord | null,
+): void {
   progress.foldedBatches = batch + 1
   if (!record) return
   progress.sentCount += record.deliveredIds.length
