@@ -6,8 +6,14 @@ import type { ViewContext } from './viewContext.js'
 /** One notice of the history answer, as its response schema describes it. */
 export type NotificationSummary = RouteAnswer<'adminNotifyHistory'>['notifications'][number]
 
-/** How often a running delivery is asked for (it settles one batch of 10 per second). */
-const POLL_MS = 1000
+/**
+ * How often a running delivery is asked for: every 2 s while it moves (a poll reads one progress
+ * blob, whatever the delivery's size), half as often again after each answer that shows no
+ * change, at most every 15 s (a delivery waiting for its next invocation or its resume).
+ */
+const POLL_MS = 2000
+const POLL_BACKOFF = 1.5
+const POLL_MAX_MS = 15_000
 /** Wait after a failed poll before asking again. */
 const RETRY_MS = 5000
 
@@ -28,6 +34,9 @@ export function deliveryProgress(
     body,
   ])
 
+  let waitMs = POLL_MS
+  let lastSettled = -1
+
   async function poll(): Promise<void> {
     const answer = await context.attempt(() =>
       context.api.post('adminNotifyHistory', { notificationId }),
@@ -42,8 +51,11 @@ export function deliveryProgress(
     render(notice)
     // why: the history row of this notice shows the same counts as the panel, not older ones
     onUpdate(notice)
-    if (notice.state === 'complete') onComplete()
-    else if (panel.isConnected) setTimeout(() => void poll(), POLL_MS)
+    if (notice.state === 'complete') return onComplete()
+    const settled = notice.sentCount + notice.failedCount
+    waitMs = settled === lastSettled ? Math.min(waitMs * POLL_BACKOFF, POLL_MAX_MS) : POLL_MS
+    lastSettled = settled
+    if (panel.isConnected) setTimeout(() => void poll(), waitMs)
   }
 
   function render(notice: NotificationSummary): void {
