@@ -41,6 +41,12 @@ export interface AppConfig {
   unsubscribeSecret: string | null
   /** `OUTBOUND_TIMEOUT_MS`: timeout of every webhook and e-mail call (D10). Default: 5000. */
   outboundTimeoutMs: number
+  /**
+   * `DELIVERY_BUDGET_MS`: how long one invocation of the background delivery starts batches
+   * before it hands the rest to the next (restock/deliveryRun.ts). Default: 720000 (12 minutes of
+   * Netlify's 15).
+   */
+  deliveryBudgetMs: number
   /** `SHOP_NAME`: the sender's name in every restock e-mail (特定電子メール法 Art. 4). Default: unset (production sends refused). */
   shopName: string | null
   /** `SHOP_ADDRESS`: the sender's postal address in every restock e-mail (Art. 4). Default: unset (production sends refused). */
@@ -177,6 +183,8 @@ function parseStaffTokens(
 
 const DEFAULT_SITE_URL = 'http://localhost:8888'
 const DEFAULT_OUTBOUND_TIMEOUT_MS = 5000
+/** Netlify stops a background function after 15 minutes; a delivery invocation starts batches for 12. */
+export const DEFAULT_DELIVERY_BUDGET_MS = 12 * 60 * 1000
 const DEFAULT_RETENTION_DAYS = 365
 
 type Env = Record<string, string | undefined>
@@ -257,6 +265,7 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
     communitychatWebhookUrl: optional(env, 'COMMUNITYCHAT_WEBHOOK_URL'),
     unsubscribeSecret: optional(env, 'UNSUBSCRIBE_SECRET'),
     outboundTimeoutMs: positiveInteger(env, 'OUTBOUND_TIMEOUT_MS', DEFAULT_OUTBOUND_TIMEOUT_MS),
+    deliveryBudgetMs: positiveInteger(env, 'DELIVERY_BUDGET_MS', DEFAULT_DELIVERY_BUDGET_MS),
     reservationLinkSecret: optional(env, 'RESERVATION_LINK_SECRET'),
     reservationStatusEmails: onOff(env, 'RESERVATION_STATUS_EMAILS', true),
     shopName: optional(env, 'SHOP_NAME'),

@@ -142,6 +142,7 @@ export function openServices(
         unsubscribeSecret: delivery.unsubscribeSecret,
         log,
         batchAllowanceMs: batchAllowanceFor(config.outboundTimeoutMs),
+        budgetMs: config.deliveryBudgetMs,
         continueLater: startDelivery,
       }
     },

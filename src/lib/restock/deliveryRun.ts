@@ -1,4 +1,5 @@
 import { senderIdentity } from '../compliance/senderIdentity.js'
+import { DEFAULT_DELIVERY_BUDGET_MS } from '../config.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
 import { findProduct, productUrl } from '../productCatalogue.js'
@@ -28,8 +29,6 @@ export const BATCH_SIZE = 10
  * work (§4.8, §8; issue 21), so a batch that took longer is followed at once.
  */
 export const BATCH_DELAY_MS = 1000
-/** Netlify background functions stop after 15 minutes; stop starting batches after 12. */
-export const DEFAULT_BUDGET_MS = 12 * 60 * 1000
 
 /** The longest one batch may take: a call, one retry after the pause, and the blob writes. */
 export function batchAllowanceFor(callTimeoutMs: number): number {
@@ -49,7 +48,10 @@ export interface DeliveryRunOptions {
   now?: () => number
   /** Waits until the next provider call may start. Default: a timer. */
   sleep?: (ms: number) => Promise<void>
-  /** No batch starts that could end later than this after the invocation began. Default: 12 minutes. */
+  /**
+   * No batch starts that could end later than this after the invocation began (config
+   * `deliveryBudgetMs`). Default: DEFAULT_DELIVERY_BUDGET_MS, 12 minutes.
+   */
   budgetMs?: number
   /** Upper bound of one batch (see `batchAllowanceFor`). Default: `batchAllowanceFor(5000)`. */
   batchAllowanceMs?: number
@@ -108,7 +110,7 @@ export async function runDelivery(
 ): Promise<DeliveryRunResult> {
   const now = options.now ?? Date.now
   const sleep = options.sleep ?? defaultSleep
-  const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS
+  const budgetMs = options.budgetMs ?? DEFAULT_DELIVERY_BUDGET_MS
   const allowanceMs = options.batchAllowanceMs ?? batchAllowanceFor(5000)
   const { log } = options
   const jobs = options.repositories.deliveries
