@@ -1,0 +1,203 @@
+/**
+ * `npm run bench delivery`: a restock delivery of 1,000 → 10,000 → 50,000 recipients (issue 21).
+ *
+ * In process, against the atomic local Blobs server and a local Resend stand-in, on a fake clock
+ * (time is a parameter): every blob request adds 10 ms (a round trip on Netlify), counted one
+ * after the other although a batch marks its 10 recipients at once; every provider call adds
+ * 400 ms; every invocation of the background function starts 250 ms after the one before asked.
+ * The recipients have no subscription records (marking one reads it and finds none: one request
+ * instead of a read and a write), which keeps 50,000 within minutes on a shared machine.
+ * Figures, beside their goals:
+ * - simulated duration of the whole delivery (goal at 50,000: ≤ 90 min; one batch a second is
+ *   83.3 min), and what the old pacing (a 1 s pause after each batch's work) gives for the
+ *   same work;
+ * - blob requests of one progress poll halfway through (the history answer the dashboard polls,
+ *   and the resume / scheduled sweep's read), against what reading every settled batch cost;
+ * - blob requests of the delivery per recipient.
+ * Figures are printed, never asserted.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createLogger } from '../src/lib/log.js'
+import { createResendMailer, type Mailer } from '../src/lib/notifiers/resendMailer.js'
+import { readBatchProgress } from '../src/lib/restock/deliveryProgress.js'
+import { BATCH_SIZE, runDelivery } from '../src/lib/restock/deliveryRun.js'
+import {
+  historyListSchema,
+  listNotificationHistory,
+} from '../src/lib/restock/notificationHistoryList.js'
+import { openRepositories } from '../src/lib/storage/repositories.js'
+import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
+import { startRecordingServer } from '../platform/recordingServer.js'
+import { figure, printGrowth, progress, type Figures } from './benchReport.js'
+
+const SIZES = [1000, 10_000, 50_000]
+const BLOB_MS = 10
+const PROVIDER_MS = 400
+const INVOCATION_START_MS = 250
+const TOKEN = 'bench'
+
+function blobsContextFor(url: string): string {
+  const context = { edgeURL: url, uncachedEdgeURL: url, siteID: 'bench-site', token: TOKEN }
+  return Buffer.from(JSON.stringify(context)).toString('base64')
+}
+
+const directory = await mkdtemp(join(tmpdir(), 'bench-delivery-'))
+let time = Date.UTC(2026, 10, 24, 3, 0, 0)
+let counting = true
+let requests = 0
+const blobs = new AtomicBlobsServer({
+  directory,
+  token: TOKEN,
+  port: 0,
+  onRequest: () => {
+    requests += 1
+    if (counting) time += BLOB_MS
+  },
+})
+const { port } = await blobs.start()
+process.env.NETLIFY_BLOBS_CONTEXT = blobsContextFor(`http://127.0.0.1:${port}`)
+const resend = await startRecordingServer()
+process.env.RESEND_BASE_URL = resend.url
+const log = { ...createLogger('bench'), info: () => undefined }
+const context = { requestId: 'bench', deploy: { context: 'bench' }, waitUntil: () => undefined }
+const repositories = openRepositories(context)
+
+async function deliver(count: number): Promise<Figures> {
+  const id = `notif_${crypto.randomUUID()}`
+  const productSlug = `bench-delivery-${count}`
+  const recipients = Array.from({ length: count }, (_, i) => ({
+    subscriptionId: `ntf_bench-${count}-${i}`,
+    email: `fan${i}@example.jp`,
+  }))
+  const createdAt = new Date(time).toISOString()
+  await repositories.deliveries.saveJob({
+    notificationId: id,
+    productSlug,
+    emailTitle: '再入荷しました',
+    emailBody: 'お待たせしました。',
+    recipients,
+    createdAt,
+  })
+  await repositories.history.create(
+    { id },
+    {
+      id,
+      productSlug,
+      emailTitle: '再入荷しました',
+      emailBody: 'お待たせしました。',
+      recipientEmails: recipients.map((r) => r.email),
+      sentCount: count,
+      timestamp: createdAt,
+      status: 'sent',
+      failedRecipients: [],
+      deliveryMode: 'email',
+      deliveryState: 'queued',
+    },
+  )
+  const batchCount = Math.ceil(count / BATCH_SIZE)
+  const half = Math.floor(batchCount / 2)
+  const real = createResendMailer({
+    apiKey: 're_bench',
+    from: 'shop@example.jp',
+    timeoutMs: 5000,
+    log,
+  })
+  const polls = { history: 0, resume: 0 }
+  let sleptMs = 0
+  let calls = 0
+  const mailer: Pick<Mailer, 'sendBatch'> = {
+    async sendBatch(emails, key) {
+      calls += 1
+      progress(`delivery: ${count.toLocaleString('en-US')} recipients`, calls, batchCount)
+      if (key.endsWith(`batch-${half}`)) {
+        // why: what a poll costs halfway through, kept out of the delivery's time and requests
+        counting = false
+        const before = requests
+        await listNotificationHistory(
+          { history: repositories.history, jobs: repositories.deliveries },
+          historyListSchema.parse({ notificationId: id }),
+        )
+        polls.history = requests - before
+        await readBatchProgress(id, {
+          history: repositories.history,
+          jobs: repositories.deliveries,
+        })
+        polls.resume = requests - before - polls.history
+        requests = before
+        counting = true
+      }
+      resend.requests.length = 0
+      time += PROVIDER_MS
+      return real.sendBatch(emails, key)
+    },
+  }
+  const startedAt = time
+  requests = 0
+  const pending = [id]
+  let invocations = 0
+  while (pending.length > 0) {
+    invocations += 1
+    const next = pending.shift()!
+    await runDelivery(next, {
+      repositories,
+      mailer,
+      siteUrl: 'https://shop.example.jp',
+      unsubscribeSecret: 'bench-secret',
+      log,
+      now: () => time,
+      sleep: async (ms) => {
+        sleptMs += ms
+        time += ms
+      },
+      continueLater: async (notificationId) => void pending.push(notificationId),
+    })
+    time += INVOCATION_START_MS
+  }
+  const minutes = (time - startedAt) / 60_000
+  // the old pacing: the same work, then a whole second's pause before every call but the first
+  const oldMinutes = (time - startedAt - sleptMs + (calls - 1) * 1000) / 60_000
+  const settledHalf = half
+  const oldPoll = 1 + Math.max(1, Math.ceil(settledHalf / 1000)) + settledHalf
+  const history = await repositories.history.get({ id })
+  if (history?.sentCount !== count) throw new Error(`${count}: sent ${history?.sentCount}`)
+  return {
+    'simulated duration': {
+      value: minutes,
+      unit: 'min',
+      goal: count === 50_000 ? { below: 90 } : undefined,
+    },
+    'the same with a 1 s pause after the work': { value: oldMinutes, unit: 'min' },
+    invocations: { value: invocations, unit: '' },
+    'blob requests per poll (history answer)': {
+      value: polls.history,
+      unit: '',
+      goal: { below: 5 },
+    },
+    'blob requests per poll (resume, sweep)': { value: polls.resume, unit: '', goal: { below: 5 } },
+    'reading every settled batch (before)': { value: oldPoll, unit: '' },
+    'blob requests of the delivery per recipient': { value: requests / count, unit: '' },
+  }
+}
+
+console.log(`load average ${loadavg()[0].toFixed(2)} (2 cores, shared)`)
+const results: Figures[] = []
+for (const size of SIZES) {
+  const wall = performance.now()
+  const figures = await deliver(size)
+  results.push(figures)
+  console.log(
+    `\n${size.toLocaleString('en-US')} recipients (${((performance.now() - wall) / 1000).toFixed(0)} s of wall time)`,
+  )
+  for (const [name, { value, unit, goal }] of Object.entries(figures))
+    figure(name, value, unit, goal)
+}
+printGrowth(
+  results[0],
+  results.at(-1)!,
+  `growth ${SIZES[0].toLocaleString('en-US')} → ${SIZES.at(-1)!.toLocaleString('en-US')} recipients`,
+)
+await resend.close()
+await blobs.stop()
+await rm(directory, { recursive: true, force: true })
