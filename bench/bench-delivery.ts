@@ -169,7 +169,7 @@ async function deliver(count: number): Promise<Figures> {
       goal: count === 50_000 ? { below: 90 } : undefined,
     },
     'the same with a 1 s pause after the work': { value: oldMinutes, unit: 'min' },
-    invocations: { value: invocations, unit: '' },
+    invocations: { value: invocations, unit: 'runs' },
     'blob requests per poll (history answer)': {
       value: polls.history,
       unit: '',
