@@ -241,7 +241,10 @@ const notificationSummary = z.strictObject({
   failedRecipients: z
     .array(z.strictObject({ email: z.string(), error: z.string() }))
     .optional()
-    .meta({ description: 'Only when one `notificationId` is asked for.' }),
+    .meta({
+      description:
+        'Only when one `notificationId` is asked for; while delivering, the first 100 (`failedCount` counts all).',
+    }),
   trigger: z
     .strictObject({
       kind: z.literal('stock-wave'),
