@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
-import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
+import { describe, expect, it } from 'vitest'
+import { useRestockDevServer } from '../helpers/restockDevServer.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
 /**
@@ -12,25 +11,7 @@ import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
 const PRODUCT = 'mizudashi-coffee-bottle'
 const RECIPIENTS = 23
-let server: RunningDevServer
-let resend: RecordingServer
-
-beforeAll(async () => {
-  resend = await startRecordingServer()
-  server = await startDevServer({
-    ADMIN_API_TOKEN: ADMIN_TOKEN,
-    PREORDER_API_TOKEN: '',
-    RESEND_API_KEY: 're_test_key',
-    RESEND_FROM_EMAIL: 'shop@example.jp',
-    RESEND_BASE_URL: resend.url,
-    UNSUBSCRIBE_SECRET: 'e2e-unsubscribe-secret',
-    DELIVERY_BUDGET_MS: '1',
-  })
-}, 180_000)
-afterAll(async () => {
-  await server?.stop()
-  await resend?.close()
-})
+const e2e = useRestockDevServer({ DELIVERY_BUDGET_MS: '1' })
 
 interface Progress {
   recipients: number
@@ -44,11 +25,14 @@ describe('a delivery across invocations, end to end over HTTP', () => {
   it('e-mails every recipient exactly once, the progress only moving forward', async () => {
     const emails = Array.from({ length: RECIPIENTS }, (_, i) => `relay-${i}@example.jp`)
     for (const email of emails) {
-      const signup = await server.postJson('/api/notify-signup', { email, productSlug: PRODUCT })
+      const signup = await e2e.server.postJson('/api/notify-signup', {
+        email,
+        productSlug: PRODUCT,
+      })
       expect(signup.status).toBe(200)
     }
 
-    const sent = await server.postJson(
+    const sent = await e2e.server.postJson(
       '/api/admin/notify/send',
       { productSlug: PRODUCT, emailTitle: '水出しボトル再入荷', emailBody: 'お待たせしました。' },
       ADMIN_TOKEN,
@@ -59,7 +43,7 @@ describe('a delivery across invocations, end to end over HTTP', () => {
 
     const polls: Progress[] = []
     for (let attempt = 0; attempt < 120 && polls.at(-1)?.state !== 'complete'; attempt++) {
-      const answer = await server.postJson(
+      const answer = await e2e.server.postJson(
         '/api/admin/notify/history',
         { notificationId },
         ADMIN_TOKEN,
@@ -86,13 +70,13 @@ describe('a delivery across invocations, end to end over HTTP', () => {
     }
     expect(polls.slice(0, -1).every((poll) => poll.state !== 'complete')).toBe(true)
 
-    const batches = resend.requests.filter((request) => request.path === '/emails/batch')
+    const batches = e2e.resend.requests.filter((request) => request.path === '/emails/batch')
     const to = batches.flatMap((request) =>
       (request.json as { to: string[] | string }[]).map((e) => [e.to].flat()[0]),
     )
     expect(to.sort()).toEqual([...emails].sort())
     expect(batches).toHaveLength(3)
     // each invocation settled one batch and started the next: two continuations
-    expect(server.output().match(/restock\.delivery\.continuing/g)).toHaveLength(2)
+    expect(e2e.server.output().match(/restock\.delivery\.continuing/g)).toHaveLength(2)
   }, 240_000)
 })

@@ -1,30 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
-import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
+import { describe, expect, it } from 'vitest'
+import { useRestockDevServer } from '../helpers/restockDevServer.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
 const PRODUCT = 'nambu-tekki-kettle'
-let server: RunningDevServer
-let resend: RecordingServer
-
-beforeAll(async () => {
-  resend = await startRecordingServer()
-  server = await startDevServer({
-    ADMIN_API_TOKEN: ADMIN_TOKEN,
-    PREORDER_API_TOKEN: '',
-    RESEND_API_KEY: 're_test_key',
-    RESEND_FROM_EMAIL: 'shop@example.jp',
-    RESEND_BASE_URL: resend.url,
-    UNSUBSCRIBE_SECRET: 'e2e-unsubscribe-secret',
-  })
-})
-afterAll(async () => {
-  await server?.stop()
-  await resend?.close()
-})
+const e2e = useRestockDevServer()
 
 function restockEmailsTo(address: string) {
-  return resend.requests
+  return e2e.resend.requests
     .flatMap((request) => (Array.isArray(request.json) ? request.json : [request.json]))
     .filter(
       (email) =>
@@ -35,25 +17,25 @@ function restockEmailsTo(address: string) {
 describe('a restock notification, end to end over HTTP', () => {
   it('signs up, lists, sends, marks notified and unsubscribes through the e-mailed link', async () => {
     const email = `e2e-${Date.now()}@example.jp`
-    const signup = await server.postJson('/api/notify-signup', { email, productSlug: PRODUCT })
+    const signup = await e2e.server.postJson('/api/notify-signup', { email, productSlug: PRODUCT })
     expect(signup.status).toBe(200)
     const id = signup.body.subscriptionId as string
     expect(id).toMatch(/^ntf_\d+-/)
 
-    const again = await server.postJson('/api/notify-signup', {
+    const again = await e2e.server.postJson('/api/notify-signup', {
       email: email.toUpperCase(),
       productSlug: PRODUCT,
     })
     expect(again.body.subscriptionId).toBe(id)
 
-    const listed = await server.postJson(
+    const listed = await e2e.server.postJson(
       '/api/admin-notify-list',
       { productSlug: PRODUCT, status: 'pending' },
       ADMIN_TOKEN,
     )
     expect(listed.body.subscriptions.map((s: { id: string }) => s.id)).toContain(id)
 
-    const sent = await server.postJson(
+    const sent = await e2e.server.postJson(
       '/api/admin/notify/send',
       {
         productSlug: PRODUCT,
@@ -71,7 +53,7 @@ describe('a restock notification, end to end over HTTP', () => {
 
     let subscription: { status: string } | undefined
     for (let attempt = 0; attempt < 60 && subscription?.status !== 'notified'; attempt++) {
-      const notified = await server.postJson(
+      const notified = await e2e.server.postJson(
         '/api/admin-notify-list',
         { productSlug: PRODUCT },
         ADMIN_TOKEN,
@@ -88,13 +70,13 @@ describe('a restock notification, end to end over HTTP', () => {
     )?.[0]
     expect(link).toBeDefined()
     // locally, links name the address actually served (a free port here), not :8888
-    expect(link!.startsWith(`${server.url}/api/notify-unsubscribe?token=`)).toBe(true)
+    expect(link!.startsWith(`${e2e.server.url}/api/notify-unsubscribe?token=`)).toBe(true)
     const path = new URL(link!).pathname + new URL(link!).search
 
-    const page = await fetch(`${server.url}${path}`)
+    const page = await fetch(`${e2e.server.url}${path}`)
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toContain('text/html')
-    const stillNotified = await server.postJson(
+    const stillNotified = await e2e.server.postJson(
       '/api/admin-notify-list',
       { productSlug: PRODUCT },
       ADMIN_TOKEN,
@@ -103,13 +85,13 @@ describe('a restock notification, end to end over HTTP', () => {
       'notified',
     )
 
-    const oneClick = await fetch(`${server.url}${path}`, {
+    const oneClick = await fetch(`${e2e.server.url}${path}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: 'List-Unsubscribe=One-Click',
     })
     expect(oneClick.status).toBe(200)
-    const after = await server.postJson(
+    const after = await e2e.server.postJson(
       '/api/admin-notify-list',
       { productSlug: PRODUCT },
       ADMIN_TOKEN,
