@@ -6,6 +6,7 @@ import type { Mailer } from '../../src/lib/notifiers/resendMailer.js'
 import type { BatchRecord } from '../../src/lib/storage/deliveryJobStore.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
+import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
@@ -156,6 +157,19 @@ describe('the progress record stays true', () => {
     ])
     expect(results.map((r) => r.foldedBatches)).toEqual([4, 4, 4])
     expect(await harness.jobs.getProgress(id)).toMatchObject({ foldedBatches: 4, sentCount: 40 })
+  })
+
+  it('a damaged progress record is counted again from the batch records', async () => {
+    const { id, recipients } = await queueDirect(30, 'delivering')
+    await harness.jobs.saveBatch(id, batchOf(recipients, 0))
+    await harness.jobs.saveBatch(id, batchOf(recipients, 1))
+    await openStore(RECORDS_STORE, fakeContext()).set(`notif-delivery/${id}/progress`, '{"fold')
+    expect(await harness.jobs.getProgress(id)).toBeNull()
+    expect(await pollHistory(id)).toMatchObject({ sentCount: 0, pendingCount: 30 })
+    expect(await harness.jobs.foldProgress(id, 3)).toMatchObject({
+      foldedBatches: 2,
+      sentCount: 20,
+    })
   })
 
   it('a gap stops the count until the missing batch is settled, then both are counted', async () => {
