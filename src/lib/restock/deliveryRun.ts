@@ -100,7 +100,8 @@ export function restockEmailFor(
 /**
  * Delivers (or continues delivering) one restock notification: batches of 10, provider calls
  * one a second start to start, one retry of a call that failed as a whole for a passing reason;
- * each settled batch is counted in the delivery's progress record. Stops before the time budget could be passed and hands the rest to `continueLater`.
+ * each settled batch is counted in the delivery's progress record. Stops before the time
+ * budget could be passed and hands the rest to `continueLater`.
  * Settled batches are never sent again; a batch cut short by a crash is sent again with the
  * same idempotency key, so the provider sends nothing twice (within its 24 h key window).
  */
