@@ -1,0 +1,10 @@
+/**
+ * The actors of changes no person made (the audit trail's `actor`): reserved, so that no
+ * `STAFF_TOKENS` name can pass for one (config.ts).
+ */
+export const SYSTEM_ACTORS = {
+  /** The inventory system's signed stock webhook. */
+  stockWebhook: 'stock-webhook',
+  /** The scheduled stock reconciliation (`STOCK_FEED_URL`) and the automatic waves it sends. */
+  stockReconcile: 'stock-reconcile',
+} as const
