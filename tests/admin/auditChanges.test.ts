@@ -9,12 +9,17 @@ import synonymAdd from '../../netlify/functions/admin-search-synonyms-add.js'
 import synonymRemove from '../../netlify/functions/admin-search-synonyms-remove.js'
 import stockEndpoint from '../../netlify/functions/admin-stock.js'
 import liftEndpoint from '../../netlify/functions/admin-suppressions-lift.js'
+import unsubscribeHandler from '../../netlify/functions/notify-unsubscribe.js'
+import manageHandler from '../../netlify/functions/reservation-manage.js'
 import reconcile from '../../netlify/functions/stock-reconcile.js'
 import webhook from '../../netlify/functions/stock-webhook.js'
 import { loadConfig } from '../../src/lib/config.js'
 import { AUDIT_STORE } from '../../src/lib/storage/blobLayout.js'
 import { openStore } from '../../src/lib/storage/blobStore.js'
 import { emailHash } from '../../src/lib/storage/emailHash.js'
+import { createManageToken } from '../../src/lib/reservations/manageLink.js'
+import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
+import { SECRET } from '../restock/restockTestKit.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
 import { reservation, subscription } from './adminTestKit.js'
 import {
@@ -58,8 +63,7 @@ const summary = (entries: Entry[]) =>
 
 describe('audit entries of stock changes', () => {
   it('names the staff member for a dashboard change, and records only quantities that changed', async () => {
-    const set = (items: unknown[]) =>
-      world.call(stockEndpoint, '/api/admin/stock', { items }, SATO)
+    const set = (items: unknown[]) => world.call(stockEndpoint, '/api/admin/stock', { items }, SATO)
     expect((await set([{ productSlug: PRODUCT, quantity: 5 }])).status).toBe(200)
     expect((await set([{ productSlug: PRODUCT, quantity: 5 }])).status).toBe(200)
     await world.call(stockEndpoint, '/api/admin/stock', {
@@ -176,7 +180,12 @@ describe('audit entries of settings, people, suppressions and synonyms', () => {
     const { suppressions } = world.repositories()
     const entry = await suppressions.suppress('lift.me@example.jp', 'bounce', '2026-11-01T00:00Z')
     const lift = (token: string) =>
-      world.call(liftEndpoint, '/api/admin/suppressions/lift', { emailHash: entry.emailHash }, token)
+      world.call(
+        liftEndpoint,
+        '/api/admin/suppressions/lift',
+        { emailHash: entry.emailHash },
+        token,
+      )
     expect((await lift(SATO)).status).toBe(200)
     expect((await lift(SATO)).status).toBe(404)
     const entries = await trail({ actor: 'sato' })
@@ -202,5 +211,46 @@ describe('audit entries of settings, people, suppressions and synonyms', () => {
       ['sato', 'synonym-add', id, null, '茶筅 / ちゃせん'],
     ])
     expect(entries[0].record).toEqual({ type: 'synonym', id, productSlug: null })
+  })
+})
+
+describe('audit entries of changes shoppers make themselves', () => {
+  it('names the customer for a cancel from the reservation page and for an unsubscribe', async () => {
+    process.env.RESERVATION_LINK_SECRET = 'audit-manage-secret'
+    const { reservations, subscriptions } = world.repositories()
+    const reserved = reservation({ status: 'confirmed' })
+    const signedUp = subscription()
+    await reservations.create(reserved, reserved)
+    await subscriptions.create(signedUp, signedUp)
+    const post = async (
+      handler: typeof manageHandler,
+      path: string,
+      token: string,
+    ): Promise<number> => {
+      const context = world.context()
+      const response = await handler(
+        new Request(`https://shop.example.test${path}?token=${encodeURIComponent(token)}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ token }).toString(),
+        }),
+        context,
+      )
+      await context.settled()
+      return response.status
+    }
+    const manageToken = createManageToken(reserved, 'audit-manage-secret', new Date())
+    expect(await post(manageHandler, '/reservation/manage', manageToken)).toBe(200)
+    expect(await post(manageHandler, '/reservation/manage', manageToken)).toBe(200)
+    const unsubscribeToken = createUnsubscribeToken(signedUp, SECRET)
+    expect(await post(unsubscribeHandler, '/api/notify-unsubscribe', unsubscribeToken)).toBe(200)
+    expect(await post(unsubscribeHandler, '/api/notify-unsubscribe', unsubscribeToken)).toBe(200)
+
+    expect(summary(await trail({ recordId: reserved.id }))).toEqual([
+      ['customer', 'status', reserved.id, 'confirmed', 'cancelled'],
+    ])
+    expect(summary(await trail({ recordId: signedUp.id }))).toEqual([
+      ['customer', 'status', signedUp.id, 'pending', 'unsubscribed'],
+    ])
   })
 })

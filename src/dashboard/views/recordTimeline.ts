@@ -29,6 +29,7 @@ const ACTOR_LABELS: Record<string, string> = {
   preorder: 'アーカイブ用トークン',
   'stock-webhook': '在庫連携（Webhook）',
   'stock-reconcile': '在庫の定期照合',
+  customer: 'お客様',
 }
 
 const ON_OFF: Record<string, string> = { on: 'オン', off: 'オフ' }

@@ -7,4 +7,6 @@ export const SYSTEM_ACTORS = {
   stockWebhook: 'stock-webhook',
   /** The scheduled stock reconciliation (`STOCK_FEED_URL`) and the automatic waves it sends. */
   stockReconcile: 'stock-reconcile',
+  /** The shopper, through a signed link (cancel from the reservation page, unsubscribe). */
+  customer: 'customer',
 } as const
