@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { launchChromium } from '../../platform/chromium.js'
 import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
+import { axeViolations } from './axeCheck.js'
 import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
 import {
   buildDashboard,
@@ -206,5 +207,41 @@ describeInChromium('dashboard: the smaller defects of issue 23 (D6) and the time
       expect(line).not.toMatch(/export|customer|status|unsubscribed|pending/)
     }
     await page.context().close()
+  })
+
+  it('the 変更履歴 screen lists every change with who made it, filters by person, and passes axe', async () => {
+    const stock = await server.postJson(
+      '/api/admin/stock',
+      { items: [{ productSlug: PRODUCT, quantity: 4 }] },
+      SATO,
+    )
+    expect(stock.status).toBe(200)
+    const added = await server.postJson(
+      '/api/admin/search/synonyms',
+      { words: ['急須', 'きゅうす'] },
+      ADMIN,
+    )
+    expect(added.status).toBe(201)
+    for (const width of [1280, 375]) {
+      const { page } = await openPage(browser, width)
+      await signIn(page, server.url, ADMIN)
+      await page.getByRole('link', { name: '変更履歴' }).click()
+      await openRoute(page, '#/audit')
+      const rows = page.locator('table.audit tbody tr')
+      const texts = await rows.allInnerTexts()
+      expect(texts.some((text) => /sato[\s\S]*在庫数を変更[\s\S]*不明 → 4/.test(text))).toBe(true)
+      expect(
+        texts.some((text) => /管理用トークン[\s\S]*同義語を追加[\s\S]*急須 \/ きゅうす/.test(text)),
+      ).toBe(true)
+      expect(texts.join('\n')).not.toMatch(/synonym-add|stock-|settings|ADMIN_API_TOKEN/)
+      await page.getByLabel('操作した人（スタッフ名）').fill('sato')
+      await page.getByRole('button', { name: '絞り込む' }).click()
+      await loaded(page)
+      const satoRows = await rows.allInnerTexts()
+      expect(satoRows.length).toBeGreaterThan(0)
+      expect(satoRows.every((text) => text.includes('sato'))).toBe(true)
+      expect(await axeViolations(page)).toEqual([])
+      await page.context().close()
+    }
   })
 })
