@@ -278,14 +278,16 @@ const auditEntry = z.strictObject({
         'A record; a `product` (stock, automatic notice: `id` is the slug); a `person` (a personal-data request: `id` is the request id, never the address); a `suppression` (`id`: the first 12 digits of the address hash); a `synonym` group.',
     }),
     id: z.string(),
-    productSlug: slug.nullable().meta({ description: 'Null for a person, suppression or synonym.' }),
+    productSlug: slug
+      .nullable()
+      .meta({ description: 'Null for a person, suppression or synonym.' }),
   }),
   from: z.string().nullable().meta({
     description: 'The status before (`status`), the quantity before (`stock`, null: unknown).',
   }),
   to: z.string().nullable().meta({
     description:
-      'The status after (`status`), the recipients queued (`send`), the quantity after (`stock`), `on` / `off` (`settings`), the records found (`export`, `erase` of a person); else null.',
+      'The status after (`status`), the recipients queued (`send`), the quantity after (`stock`), `on` / `off` (`settings`), the records found (`export`, `erase` of a person), the words (`synonym-add`); else null.',
   }),
   requestId: z.string(),
 })
@@ -506,7 +508,12 @@ export const confirmedAnswer = z.strictObject({
 
 export const purgeAnswer = z.strictObject({
   success: z.literal(true),
-  deleted: z.strictObject({ subscriptions: count, unconfirmed: count, consents: count }),
+  deleted: z.strictObject({
+    subscriptions: count,
+    unconfirmed: count,
+    consents: count,
+    stockEvents: count.meta({ description: 'Stock webhook replay marks older than 30 days.' }),
+  }),
 })
 
 // Stock and automatic restock notices (issue 19)
