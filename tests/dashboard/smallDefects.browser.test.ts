@@ -1,4 +1,5 @@
-import type { Browser, Page } from 'playwright-core'
+import { readFile } from 'node:fs/promises'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { launchChromium } from '../../platform/chromium.js'
 import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
@@ -243,5 +244,44 @@ describeInChromium('dashboard: the smaller defects of issue 23 (D6) and the time
       expect(await axeViolations(page)).toEqual([])
       await page.context().close()
     }
+  })
+
+  it('the history CSV says how each notice was started: by hand, or which automatic wave', async () => {
+    const AUTO = 'porlex-hand-grinder'
+    for (const email of ['wave1@example.jp', 'wave2@example.jp']) {
+      const answer = await server.postJson('/api/notify-signup', { email, productSlug: AUTO })
+      expect(answer.status).toBe(200)
+    }
+    const auto = await server.postJson(
+      '/api/admin/notify/auto',
+      { productSlug: AUTO, enabled: true, emailTitle: '{product} 再入荷', emailBody: '{url}' },
+      ADMIN,
+    )
+    expect(auto.status).toBe(200)
+    const raised = await server.postJson(
+      '/api/admin/stock',
+      { items: [{ productSlug: AUTO, quantity: 2 }] },
+      ADMIN,
+    )
+    expect(raised.status).toBe(200)
+
+    const { page } = await openPage(browser)
+    await signIn(page, server.url, ADMIN)
+    await openRoute(page, '#/notices')
+    await page.getByText('自動通知・第 1 波（在庫 2）').waitFor()
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'CSV を書き出す' }).click(),
+    ])
+    const rows = (await readFile((await download.path())!))
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+    expect(rows[0].split(',').at(-1)).toBe('送信のきっかけ')
+    const byProduct = (title: string) => rows.find((row) => row.includes(title))
+    expect(byProduct('HARIO V60')?.split(',').at(-1)).toBe('手動')
+    expect(byProduct('Porlex')?.split(',').at(-1)).toBe('自動通知・第 1 波（在庫 2）')
+    await page.context().close()
   })
 })
