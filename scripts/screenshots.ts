@@ -167,13 +167,18 @@ async function go(page: Page, hash: string): Promise<void> {
   )
 }
 
-async function views(browser: Browser, server: RunningDevServer, width: keyof typeof WIDTHS) {
+/** A page of its own (fresh session) at `width`, in Japanese and Japan time. */
+async function newPage(browser: Browser, width: keyof typeof WIDTHS): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width: WIDTHS[width], height: 800 },
     locale: 'ja-JP',
     timezoneId: 'Asia/Tokyo',
   })
-  const page = await context.newPage()
+  return context.newPage()
+}
+
+async function views(browser: Browser, server: RunningDevServer, width: keyof typeof WIDTHS) {
+  const page = await newPage(browser, width)
   await page.goto(`${server.url}/admin/`)
   await page.getByLabel('管理用トークン').fill('wrong-token')
   await page.keyboard.press('Enter')
@@ -235,7 +240,7 @@ async function views(browser: Browser, server: RunningDevServer, width: keyof ty
   await shoot(page, 'suppressions', width, false)
   await go(page, '#/audit')
   await shoot(page, 'audit', width)
-  await context.close()
+  await page.context().close()
 }
 
 /** The storefront widgets (the demo page) and the shoppers' own pages. */
@@ -245,12 +250,7 @@ async function shopperPages(
   width: keyof typeof WIDTHS,
   seeded: Seeded,
 ) {
-  const context = await browser.newContext({
-    viewport: { width: WIDTHS[width], height: 800 },
-    locale: 'ja-JP',
-    timezoneId: 'Asia/Tokyo',
-  })
-  const page = await context.newPage()
+  const page = await newPage(browser, width)
   await page.goto(`${server.url}/demo/`)
   await page.locator('shop-notify').first().waitFor()
   await page.waitForLoadState('networkidle')
@@ -261,7 +261,7 @@ async function shopperPages(
   const manage = `/reservation/manage?token=${encodeURIComponent(seeded.manageToken)}`
   await page.goto(`${server.url}${manage}`)
   await page.screenshot({ path: `${OUT}/reservation-manage-${width}.png`, fullPage: true })
-  await context.close()
+  await page.context().close()
 }
 
 const resend = await startRecordingServer()
