@@ -284,4 +284,17 @@ describeInChromium('dashboard: the smaller defects of issue 23 (D6) and the time
     expect(byProduct('Porlex')?.split(',').at(-1)).toBe('自動通知・第 1 波（在庫 2）')
     await page.context().close()
   })
+
+  it('no screen scrolls sideways on a 375 px phone (在庫, 個人データ, 検索の同義語, 変更履歴 included)', async () => {
+    const { page } = await openPage(browser, 375)
+    await signIn(page, server.url, ADMIN)
+    const wide: string[] = []
+    for (const hash of ['#/overview', '#/notices', '#/stock', '#/people', '#/search', '#/audit']) {
+      await openRoute(page, hash)
+      const width = await page.evaluate(() => document.documentElement.scrollWidth)
+      if (width > 375) wide.push(`${hash}: ${width} px`)
+    }
+    expect(wide).toEqual([])
+    await page.context().close()
+  })
 })
