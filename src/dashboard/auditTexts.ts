@@ -35,6 +35,8 @@ const ACTOR_LABELS: Record<string, string> = {
   'stock-webhook': '在庫連携（Webhook）',
   'stock-reconcile': '在庫の定期照合',
   customer: 'お客様',
+  'resend-webhook': '配信エラーの報告（Resend）',
+  'retention-purge': '保存期間による自動削除',
 }
 
 const RECORD_LABELS: Record<AuditEntry['record']['type'], string> = {

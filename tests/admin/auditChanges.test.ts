@@ -11,6 +11,8 @@ import stockEndpoint from '../../netlify/functions/admin-stock.js'
 import liftEndpoint from '../../netlify/functions/admin-suppressions-lift.js'
 import unsubscribeHandler from '../../netlify/functions/notify-unsubscribe.js'
 import manageHandler from '../../netlify/functions/reservation-manage.js'
+import resendWebhook from '../../netlify/functions/resend-webhook.js'
+import purge from '../../netlify/functions/retention-purge.js'
 import reconcile from '../../netlify/functions/stock-reconcile.js'
 import webhook from '../../netlify/functions/stock-webhook.js'
 import { loadConfig } from '../../src/lib/config.js'
@@ -20,6 +22,12 @@ import { emailHash } from '../../src/lib/storage/emailHash.js'
 import { createManageToken } from '../../src/lib/reservations/manageLink.js'
 import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
 import { SECRET } from '../restock/restockTestKit.js'
+import {
+  bounceEvent,
+  signedWebhook,
+  WEBHOOK_SECRET,
+  WEBHOOK_URL,
+} from '../compliance/complianceTestKit.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
 import { reservation, subscription } from './adminTestKit.js'
 import {
@@ -252,5 +260,38 @@ describe('audit entries of changes shoppers make themselves', () => {
     expect(summary(await trail({ recordId: signedUp.id }))).toEqual([
       ['customer', 'status', signedUp.id, 'pending', 'unsubscribed'],
     ])
+  })
+})
+
+describe('audit entries of the automatic compliance jobs', () => {
+  it('names resend-webhook for the subscriptions a bounce ends, retention-purge for those it deletes', async () => {
+    process.env.RESEND_WEBHOOK_SECRET = WEBHOOK_SECRET
+    const { subscriptions } = world.repositories()
+    const bounced = subscription({ email: 'bounced.audit@example.jp' })
+    const old = subscription({
+      createdAt: '2020-01-01T00:00:00.000Z',
+      status: 'notified',
+      notifiedAt: '2020-01-02T00:00:00.000Z',
+    })
+    await subscriptions.create(bounced, bounced)
+    await subscriptions.create(old, old)
+
+    const context = world.context()
+    const reported = await resendWebhook(
+      signedWebhook(WEBHOOK_URL, bounceEvent('bounced.audit@example.jp')),
+      context,
+    )
+    await context.settled()
+    expect(reported.status).toBe(200)
+    const purged = await world.call(purge, '/.netlify/functions/retention-purge', {}, null)
+    expect(purged.body.deleted.subscriptions).toBeGreaterThanOrEqual(1)
+
+    expect(summary(await trail({ recordId: bounced.id }))).toEqual([
+      ['resend-webhook', 'status', bounced.id, 'pending', 'unsubscribed'],
+    ])
+    expect(summary(await trail({ recordId: old.id }))).toEqual([
+      ['retention-purge', 'delete', old.id, null, null],
+    ])
+    expect(JSON.stringify(await trail())).not.toContain('bounced.audit@example.jp')
   })
 })

@@ -9,4 +9,8 @@ export const SYSTEM_ACTORS = {
   stockReconcile: 'stock-reconcile',
   /** The shopper, through a signed link (cancel from the reservation page, unsubscribe). */
   customer: 'customer',
+  /** Resend's webhook reporting a bounce or a complaint (the subscriptions it ends). */
+  resendWebhook: 'resend-webhook',
+  /** The scheduled retention purge (the subscriptions whose time is up). */
+  retentionPurge: 'retention-purge',
 } as const

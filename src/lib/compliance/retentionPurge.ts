@@ -1,3 +1,4 @@
+import type { AuditRecorder } from '../audit/auditTrail.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
 import type { ConsentRecord } from '../storage/consentRepository.js'
@@ -30,6 +31,8 @@ export interface PurgeDeps {
   retentionDays: number
   /** Clock. */
   now: () => Date
+  /** Where each subscription deleted is recorded (the audit trail). Default: nowhere. */
+  audit?: AuditRecorder
 }
 
 export interface PurgeSummary {
@@ -110,6 +113,10 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
       return
     }
     await deps.repositories.subscriptions.remove(subscription)
+    const { id, productSlug } = subscription
+    await deps.audit?.record([
+      { action: 'delete', record: { type: 'subscription', id, productSlug }, from: null, to: null },
+    ])
     const claim = signupClaimKey(subscription.productSlug, subscription.email)
     const held = await deps.repositories.store.get(claim, { type: 'json' })
     if ((held as { holderId?: string } | null)?.holderId === subscription.id) {
