@@ -1,16 +1,25 @@
 /**
- * `npm run screenshots`: a PNG of every dashboard view at desktop (1280 px) and phone (375 px)
- * width in docs/screenshots/, taken from the local service with sample data (and the local Resend
- * stand-in, so the progress view shows a real delivery). Needs Debian's Chromium and a Japanese
- * font (`apt-get install -y chromium fonts-noto-cjk`).
+ * `npm run screenshots`: a PNG of every dashboard view, of the storefront widgets and of the
+ * shoppers' unsubscribe and reservation pages, at desktop (1280 px) and phone (375 px) width in
+ * docs/screenshots/ (docs/dashboard.md shows them), taken from the local service with sample data
+ * (and the local Resend stand-in, so the progress view shows a real delivery). Needs Debian's
+ * Chromium and a Japanese font (`apt-get install -y chromium fonts-noto-cjk`).
  */
 import { mkdir } from 'node:fs/promises'
 import type { Browser, Page } from 'playwright-core'
+import { Webhook } from 'svix'
 import { launchChromium } from '../platform/chromium.js'
 import { startDevServer, type RunningDevServer } from '../platform/startDevServer.js'
 import { startRecordingServer } from '../platform/recordingServer.js'
+import { createManageToken } from '../src/lib/reservations/manageLink.js'
+import { createUnsubscribeToken } from '../src/lib/subscriptions/unsubscribeToken.js'
 
 const TOKEN = 'local-admin-token'
+/** A staff member's own token (STAFF_TOKENS), so the audit trail shows a name. */
+const SATO = 'local-sato-token'
+const UNSUBSCRIBE_SECRET = 'screenshots-secret'
+const MANAGE_SECRET = 'screenshots-manage-secret'
+const RESEND_WEBHOOK_SECRET = `whsec_${Buffer.from('screenshots-resend-webhook-secret').toString('base64')}`
 const OUT = 'docs/screenshots'
 const WIDTHS = { desktop: 1280, phone: 375 } as const
 
@@ -23,7 +32,13 @@ const RESERVATIONS: [string, string, string, string?][] = [
   ['伊藤 さくら', 'hario-v60-dripper', 'pending'],
 ]
 
-async function seed(server: RunningDevServer): Promise<void> {
+/** What the shoppers' pages need: a reservation and a subscription to show. */
+interface Seeded {
+  manageToken: string
+  unsubscribeToken: string
+}
+
+async function seed(server: RunningDevServer): Promise<Seeded> {
   const ids: string[] = []
   for (const [name, productSlug, status, notes] of RESERVATIONS) {
     const email = `${ids.length + 1}-guest@example.jp`
@@ -41,7 +56,7 @@ async function seed(server: RunningDevServer): Promise<void> {
       await server.postJson(
         '/api/admin-reservations-status',
         { id, productSlug, status, notes },
-        TOKEN,
+        status === 'confirmed' ? SATO : TOKEN,
       )
     }
   }
@@ -68,6 +83,70 @@ async function seed(server: RunningDevServer): Promise<void> {
   for (const q of ['入荷', '急須', '抹茶', '入荷', 'ドリッパー', 'カップラーメン']) {
     await fetch(`${server.url}/api/search?q=${encodeURIComponent(q)}`)
   }
+  await server.postJson(
+    '/api/admin/stock',
+    {
+      items: [
+        { productSlug: 'hario-v60-dripper', quantity: 0 },
+        { productSlug: 'chasen-takayama', quantity: 8 },
+        { productSlug: 'kyusu-tokoname', quantity: 3 },
+      ],
+    },
+    SATO,
+  )
+  await server.postJson(
+    '/api/admin/notify/auto',
+    {
+      productSlug: 'hario-v60-dripper',
+      enabled: true,
+      emailTitle: '{product} 再入荷のお知らせ',
+      emailBody: 'お待たせしました。{url} からご購入いただけます。',
+      perUnit: 2,
+      intervalMinutes: 60,
+    },
+    SATO,
+  )
+  await server.postJson('/api/admin/search/synonyms', { words: ['茶筅', 'ちゃせん', '茶筌'] }, SATO)
+  await server.postJson('/api/admin/people/export', { email: '1-guest@example.jp' }, TOKEN)
+  await bounce(server, 'fan11@example.jp')
+  const porlex = await server.postJson(
+    '/api/admin-notify-list',
+    { productSlug: 'porlex-hand-grinder' },
+    TOKEN,
+  )
+  const [waiting] = porlex.body.subscriptions
+  return {
+    manageToken: createManageToken(
+      { id: ids[0], productSlug: 'chasen-takayama' },
+      MANAGE_SECRET,
+      new Date(),
+    ),
+    unsubscribeToken: createUnsubscribeToken(
+      { id: waiting.id, productSlug: waiting.productSlug },
+      UNSUBSCRIBE_SECRET,
+    ),
+  }
+}
+
+/** A hard bounce reported by the Resend webhook, so the suppression list has an entry. */
+async function bounce(server: RunningDevServer, to: string): Promise<void> {
+  const body = JSON.stringify({
+    type: 'email.bounced',
+    created_at: new Date().toISOString(),
+    data: { email_id: crypto.randomUUID(), to: [to], bounce: { type: 'Permanent' } },
+  })
+  const id = `msg_${crypto.randomUUID()}`
+  const at = new Date()
+  await fetch(`${server.url}/api/resend-webhook`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'svix-id': id,
+      'svix-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'svix-signature': new Webhook(RESEND_WEBHOOK_SECRET).sign(id, at, body),
+    },
+    body,
+  })
 }
 
 async function shoot(
@@ -88,13 +167,18 @@ async function go(page: Page, hash: string): Promise<void> {
   )
 }
 
-async function views(browser: Browser, server: RunningDevServer, width: keyof typeof WIDTHS) {
+/** A page of its own (fresh session) at `width`, in Japanese and Japan time. */
+async function newPage(browser: Browser, width: keyof typeof WIDTHS): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width: WIDTHS[width], height: 800 },
     locale: 'ja-JP',
     timezoneId: 'Asia/Tokyo',
   })
-  const page = await context.newPage()
+  return context.newPage()
+}
+
+async function views(browser: Browser, server: RunningDevServer, width: keyof typeof WIDTHS) {
+  const page = await newPage(browser, width)
   await page.goto(`${server.url}/admin/`)
   await page.getByLabel('管理用トークン').fill('wrong-token')
   await page.keyboard.press('Enter')
@@ -135,23 +219,69 @@ async function views(browser: Browser, server: RunningDevServer, width: keyof ty
     document.querySelector('table.history td[data-label="状態"]')?.textContent?.startsWith('完了'),
   )
   await shoot(page, 'notice-progress', width)
-  await context.close()
+
+  await go(page, '#/reservations')
+  await page.getByLabel('商品').selectOption('chasen-takayama')
+  await page.getByLabel('変更履歴: 山田 花子').click()
+  await page.locator('.timeline li').first().waitFor()
+  await shoot(page, 'reservation-timeline', width)
+  await go(page, '#/reservations/preorders')
+  await shoot(page, 'reservations-preorders', width)
+  await go(page, '#/stock')
+  await shoot(page, 'stock', width)
+  await go(page, '#/search')
+  await shoot(page, 'synonyms', width)
+  await go(page, '#/people')
+  await page.getByLabel('メールアドレス').first().fill('1-guest@example.jp')
+  await page.getByRole('button', { name: '開示する' }).click()
+  await page.getByRole('button', { name: 'JSON をダウンロード' }).waitFor()
+  await shoot(page, 'personal-data', width)
+  await page.locator('table.suppressions').scrollIntoViewIfNeeded()
+  await shoot(page, 'suppressions', width, false)
+  await go(page, '#/audit')
+  await shoot(page, 'audit', width)
+  await page.context().close()
+}
+
+/** The storefront widgets (the demo page) and the shoppers' own pages. */
+async function shopperPages(
+  browser: Browser,
+  server: RunningDevServer,
+  width: keyof typeof WIDTHS,
+  seeded: Seeded,
+) {
+  const page = await newPage(browser, width)
+  await page.goto(`${server.url}/demo/`)
+  await page.locator('shop-notify').first().waitFor()
+  await page.waitForLoadState('networkidle')
+  await page.screenshot({ path: `${OUT}/widgets-${width}.png`, fullPage: true })
+  const unsubscribe = `/api/notify-unsubscribe?token=${encodeURIComponent(seeded.unsubscribeToken)}`
+  await page.goto(`${server.url}${unsubscribe}`)
+  await page.screenshot({ path: `${OUT}/unsubscribe-${width}.png`, fullPage: true })
+  const manage = `/reservation/manage?token=${encodeURIComponent(seeded.manageToken)}`
+  await page.goto(`${server.url}${manage}`)
+  await page.screenshot({ path: `${OUT}/reservation-manage-${width}.png`, fullPage: true })
+  await page.context().close()
 }
 
 const resend = await startRecordingServer()
 const server = await startDevServer({
   ADMIN_API_TOKEN: TOKEN,
+  STAFF_TOKENS: `sato:${SATO}:admin`,
+  RESERVATION_LINK_SECRET: MANAGE_SECRET,
+  RESEND_WEBHOOK_SECRET,
   RESEND_API_KEY: 're_screenshots',
   RESEND_FROM_EMAIL: 'Shop <shop@example.jp>',
   RESEND_BASE_URL: resend.url,
-  UNSUBSCRIBE_SECRET: 'screenshots-secret',
+  UNSUBSCRIBE_SECRET,
 })
 const browser = await launchChromium()
 try {
   await mkdir(OUT, { recursive: true })
-  await seed(server)
+  const seeded = await seed(server)
   for (const width of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
     await views(browser, server, width)
+    await shopperPages(browser, server, width, seeded)
   }
   console.log(`screenshots: written to ${OUT}/`)
 } finally {

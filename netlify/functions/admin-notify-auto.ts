@@ -8,8 +8,9 @@ export default defineEndpoint({
   methods: ['POST'],
   auth: 'admin',
   body: autoNoticeSchema,
-  handle: async ({ context, body, config, log }) => {
-    const auto = await saveAutoNotice(body, openServices(context, config, log).repositories.stock)
+  handle: async ({ context, body, config, log, actor }) => {
+    const services = openServices(context, config, log, { actor })
+    const auto = await saveAutoNotice(body, services.repositories.stock, services.audit)
     log.info('stock.auto.saved', { productSlug: body.productSlug, enabled: auto.enabled })
     return { productSlug: body.productSlug, auto }
   },

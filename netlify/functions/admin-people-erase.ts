@@ -7,8 +7,8 @@ export default defineEndpoint({
   methods: ['POST'],
   auth: 'admin',
   body: personRequestSchema,
-  handle: async ({ body, context, config, log }) => {
-    const deps = openPersonalData(context, config, log)
+  handle: async ({ body, context, config, log, actor }) => {
+    const deps = openPersonalData(context, config, log, actor)
     const answer = await erasePerson(body.email, deps)
     await deps.settle()
     return { erased: answer }

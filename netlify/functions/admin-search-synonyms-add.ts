@@ -11,9 +11,17 @@ export default defineEndpoint({
   methods: ['POST'],
   auth: 'admin',
   body: addSynonymsRequestSchema,
-  handle: async ({ context, config, log, body }) => {
-    const { searchSynonyms } = openServices(context, config, log)
+  handle: async ({ context, config, log, body, actor }) => {
+    const { searchSynonyms, audit } = openServices(context, config, log, { actor })
     const group = await addSynonymGroup(searchSynonyms, body.words, new Date())
+    await audit.record([
+      {
+        action: 'synonym-add',
+        record: { type: 'synonym', id: group.id, productSlug: null },
+        from: null,
+        to: group.words.join(' / '),
+      },
+    ])
     // why: 201, so the wrapper's plain-fields answer (200) does not fit
     return jsonResponse({ success: true, group }, { status: 201 })
   },

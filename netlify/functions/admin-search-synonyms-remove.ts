@@ -10,8 +10,17 @@ export default defineEndpoint({
   methods: ['POST'],
   auth: 'admin',
   body: deleteSynonymsRequestSchema,
-  handle: async ({ context, config, log, body }) => {
-    await deleteSynonymGroup(openServices(context, config, log).searchSynonyms, body.id)
+  handle: async ({ context, config, log, body, actor }) => {
+    const { searchSynonyms, audit } = openServices(context, config, log, { actor })
+    await deleteSynonymGroup(searchSynonyms, body.id)
+    await audit.record([
+      {
+        action: 'synonym-remove',
+        record: { type: 'synonym', id: body.id, productSlug: null },
+        from: null,
+        to: null,
+      },
+    ])
     return { id: body.id }
   },
 })

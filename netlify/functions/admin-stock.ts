@@ -10,11 +10,13 @@ export default defineEndpoint({
   methods: ['POST'],
   auth: 'admin',
   body: adminStockSchema,
-  handle: async ({ req, context, body, config, log }) => {
-    const waves = openServices(context, config, log, { origin: new URL(req.url).origin }).waves()
+  handle: async ({ req, context, body, config, log, actor }) => {
+    const services = openServices(context, config, log, { origin: new URL(req.url).origin, actor })
+    const waves = services.waves()
     const result = await applyStockLines(body.items, {
       stock: waves.stock,
       log,
+      audit: services.audit,
       source: 'admin',
       startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
     })

@@ -7,12 +7,9 @@ export default defineEndpoint({
   methods: ['POST'],
   auth: 'admin',
   body: liftSuppressionSchema,
-  handle: async ({ body, context, config, log }) => {
-    await liftSuppression(
-      openServices(context, config, log).repositories.suppressions,
-      body.emailHash,
-      log,
-    )
+  handle: async ({ body, context, config, log, actor }) => {
+    const services = openServices(context, config, log, { actor })
+    await liftSuppression(services.repositories.suppressions, body.emailHash, log, services.audit)
     return {}
   },
 })

@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions'
+import { SYSTEM_ACTORS } from '../../src/lib/audit/systemActors.js'
 import { z } from '../../src/generated/zod.js'
 import { handleResendWebhook } from '../../src/lib/compliance/resendWebhook.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
@@ -10,12 +11,15 @@ export default defineEndpoint({
   // why: the Svix signature covers the body exactly as sent
   body: z.string(),
   bodyKind: 'text',
-  handle: async ({ req, body, context, config, log }) =>
-    handleResendWebhook(body, req.headers, {
-      repositories: openServices(context, config, log).repositories,
+  handle: async ({ req, body, context, config, log }) => {
+    const services = openServices(context, config, log, { actor: SYSTEM_ACTORS.resendWebhook })
+    return handleResendWebhook(body, req.headers, {
+      repositories: services.repositories,
+      audit: services.audit,
       secret: config.resendWebhookSecret,
       log,
-    }),
+    })
+  },
 })
 
 export const config: Config = { path: '/api/resend-webhook' }

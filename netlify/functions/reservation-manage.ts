@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions'
+import { SYSTEM_ACTORS } from '../../src/lib/audit/systemActors.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import {
   answerManage,
@@ -14,7 +15,11 @@ export default defineEndpoint({
   bodyKind: 'form',
   errorPage: manageFailurePage,
   handle: ({ req, body, context, config, log }) =>
-    answerManage({ req, form: body, services: openServices(context, config, log) }),
+    answerManage({
+      req,
+      form: body,
+      services: openServices(context, config, log, { actor: SYSTEM_ACTORS.customer }),
+    }),
 })
 
 // why: a literal, because Netlify reads this config from the source without running it;

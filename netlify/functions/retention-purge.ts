@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions'
+import { SYSTEM_ACTORS } from '../../src/lib/audit/systemActors.js'
 import { z } from '../../src/generated/zod.js'
 import { purgeExpiredData } from '../../src/lib/compliance/retentionPurge.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
@@ -12,14 +13,18 @@ export default defineEndpoint({
   methods: ['POST'],
   auth: 'none',
   body: z.object({ next_run: z.string().optional() }),
-  handle: async ({ context, config, log }) => ({
-    deleted: await purgeExpiredData({
-      repositories: openServices(context, config, log).repositories,
-      log,
-      retentionDays: config.retentionDays,
-      now: () => new Date(),
-    }),
-  }),
+  handle: async ({ context, config, log }) => {
+    const services = openServices(context, config, log, { actor: SYSTEM_ACTORS.retentionPurge })
+    return {
+      deleted: await purgeExpiredData({
+        repositories: services.repositories,
+        audit: services.audit,
+        log,
+        retentionDays: config.retentionDays,
+        now: () => new Date(),
+      }),
+    }
+  },
 })
 
 export const config: Config = { schedule: '@daily' }

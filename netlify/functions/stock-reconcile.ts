@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions'
+import { SYSTEM_ACTORS } from '../../src/lib/audit/systemActors.js'
 import { z } from '../../src/generated/zod.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { openServices } from '../../src/lib/services.js'
@@ -17,13 +18,15 @@ export default defineEndpoint({
   // why: the scheduler's request names no deploy address; the services start deliveries at the
   // site's own (config.siteUrl), this deploy's
   handle: async ({ context, config, log }) => {
-    const waves = openServices(context, config, log).waves()
+    const services = openServices(context, config, log, { actor: SYSTEM_ACTORS.stockReconcile })
+    const waves = services.waves()
     const feed = config.stockFeedUrl
       ? await reconcileStockFeed({
           url: config.stockFeedUrl,
           timeoutMs: config.outboundTimeoutMs,
           stock: waves.stock,
           log,
+          audit: services.audit,
           startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
         })
       : null

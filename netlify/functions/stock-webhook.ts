@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions'
+import { SYSTEM_ACTORS } from '../../src/lib/audit/systemActors.js'
 import { NotConfiguredError, UnauthorizedError } from '../../src/lib/errors.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { openServices } from '../../src/lib/services.js'
@@ -35,12 +36,16 @@ export default defineEndpoint({
   },
   body: stockWebhookSchema,
   handle: async ({ req, context, body, config, log }) => {
-    const services = openServices(context, config, log, { origin: new URL(req.url).origin })
+    const services = openServices(context, config, log, {
+      origin: new URL(req.url).origin,
+      actor: SYSTEM_ACTORS.stockWebhook,
+    })
     const waves = services.waves()
     const outcome = await receiveStockEvent(body, {
       stock: waves.stock,
       events: services.repositories.stockEvents,
       log,
+      audit: services.audit,
       startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
     })
     if (outcome.duplicate) return { duplicate: true }

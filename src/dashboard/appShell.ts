@@ -5,6 +5,7 @@ import { reservationScreen, subscriptionScreen } from './recordResources.js'
 import { adminToken, clearSession, setAdminToken } from './session.js'
 import { activeListView } from './views/activeListView.js'
 import { archiveListView } from './views/archiveListView.js'
+import { auditView } from './views/auditView.js'
 import { noticeView } from './views/noticeView.js'
 import { overviewView } from './views/overviewView.js'
 import { preorderView } from './views/preorderView.js'
@@ -60,6 +61,7 @@ const ROUTES: Route[] = [
   { hash: '#/search', label: '検索の同義語', menu: '#/search', render: synonymView },
   { hash: '#/people', label: '個人データ', menu: '#/people', render: personalDataView },
   { hash: '#/stock', label: '在庫', menu: '#/stock', render: stockView },
+  { hash: '#/audit', label: '変更履歴', menu: '#/audit', render: auditView },
 ]
 const MENU = ROUTES.filter((route) => route.hash === route.menu)
 

@@ -1,3 +1,5 @@
+import { SYSTEM_ACTORS } from './audit/systemActors.js'
+
 /**
  * Every environment variable the service reads is read here, once, so that the README's table
  * and the code cannot drift apart. Functions call `loadConfig()` per request: Netlify may change
@@ -149,8 +151,9 @@ export interface MalformedStaffToken {
 }
 
 const STAFF_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/
-// why: the actors of ADMIN_API_TOKEN and PREORDER_API_TOKEN; a person named so would be mistaken for them
-const RESERVED_STAFF_NAMES = new Set(['admin', 'preorder'])
+// why: the actors of ADMIN_API_TOKEN, PREORDER_API_TOKEN and the automatic sources; a person named
+// so would be mistaken for them
+const RESERVED_STAFF_NAMES = new Set(['admin', 'preorder', ...Object.values(SYSTEM_ACTORS)])
 
 /** `STAFF_TOKENS` read entry by entry; empty entries (a trailing comma) are skipped. */
 function parseStaffTokens(

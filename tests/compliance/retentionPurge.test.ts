@@ -4,6 +4,7 @@ import { recordConsent } from '../../src/lib/compliance/recordConsent.js'
 import { purgeExpiredData } from '../../src/lib/compliance/retentionPurge.js'
 import { createLogger } from '../../src/lib/log.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
+import { stockEventKey } from '../../src/lib/storage/blobLayout.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import { freshProduct, seedSubscription, useSendSettings } from '../restock/restockTestKit.js'
@@ -128,5 +129,47 @@ describe('retention purge', () => {
     expect(body.success).toBe(true)
     expect(body.deleted.subscriptions).toBeGreaterThanOrEqual(1)
     expect(await restock.repositories.subscriptions.get(old)).toBeNull()
+  })
+
+  it('removes stock webhook replay marks 30 days after their event arrived, old unindexed ones too', async () => {
+    const { stockEvents, store } = restock.repositories
+    const run = crypto.randomUUID().slice(0, 8)
+    const [old, recent, legacyOld, legacyRecent] = [
+      'old',
+      'recent',
+      'legacy-old',
+      'legacy-new',
+    ].map((name) => `evt_${run}_${name}`)
+    expect(await stockEvents.begin(old, T0)).toBe('new')
+    await stockEvents.complete(old, T0)
+    expect(await stockEvents.begin(recent, T0 + 20 * DAY)).toBe('new')
+    await stockEvents.complete(recent, T0 + 20 * DAY)
+    // why: marks written before the day index existed have no entry in it
+    for (const [eventId, ms] of [
+      [legacyOld, T0],
+      [legacyRecent, T0 + 20 * DAY],
+    ] as const) {
+      await store.setJSON(stockEventKey(eventId), {
+        eventId,
+        receivedAt: at(ms),
+        completedAt: at(ms),
+      })
+    }
+
+    // 30 days after T0 + 1 day: the marks of T0 go, those of T0 + 20 days stay
+    const summary = await purgeAt(T0 + 31 * DAY)
+    expect(summary.stockEvents).toBeGreaterThanOrEqual(2)
+    expect(await store.get(stockEventKey(old))).toBeNull()
+    expect(await store.get(stockEventKey(legacyOld))).toBeNull()
+    expect(await stockEvents.begin(recent, T0 + 31 * DAY)).toBe('duplicate')
+    expect(await stockEvents.begin(legacyRecent, T0 + 31 * DAY)).toBe('duplicate')
+    // the old event, arriving again, is applied again (its sender stopped retrying long before)
+    expect(await stockEvents.begin(old, T0 + 31 * DAY)).toBe('new')
+
+    // the legacy mark was indexed by the first run, so the next purge removes it in time
+    await purgeAt(T0 + 51 * DAY)
+    expect(await store.get(stockEventKey(recent))).toBeNull()
+    expect(await store.get(stockEventKey(legacyRecent))).toBeNull()
+    expect(await store.get(stockEventKey(old))).not.toBeNull()
   })
 })

@@ -227,7 +227,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
     tag: 'Service',
     summary: 'Retention purge (scheduled daily)',
     description:
-      'Deletes consent records a month after the last e-mail sent on them, subscriptions notified or unsubscribed more than `RETENTION_DAYS` ago, and unconfirmed double opt-in sign-ups after 7 days (docs/compliance.md).' +
+      'Deletes consent records a month after the last e-mail sent on them, subscriptions notified or unsubscribed more than `RETENTION_DAYS` ago, unconfirmed double opt-in sign-ups after 7 days, and stock webhook replay marks 30 days after their event arrived (docs/compliance.md).' +
       SCHEDULED_NOTE,
     body: {
       schema: scheduledRequest,
@@ -240,7 +240,10 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
           description: 'What this run deleted.',
           body: answers.purgeAnswer,
           examples: {
-            success: { success: true, deleted: { subscriptions: 3, unconfirmed: 1, consents: 4 } },
+            success: {
+              success: true,
+              deleted: { subscriptions: 3, unconfirmed: 1, consents: 4, stockEvents: 12 },
+            },
           },
         },
       },

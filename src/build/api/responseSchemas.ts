@@ -4,6 +4,7 @@ import {
   RESERVATION_STATUSES,
   SUBSCRIPTION_STATUSES,
 } from '../../lib/storage/records.js'
+import { AUDIT_ACTIONS, AUDIT_RECORD_TYPES } from '../../lib/storage/auditRepository.js'
 
 /**
  * The answers of every endpoint as zod schemas: the source of the OpenAPI document's response
@@ -273,15 +274,23 @@ const auditEntry = z.strictObject({
       'A STAFF_TOKENS name, or `admin` / `preorder` for ADMIN_API_TOKEN / PREORDER_API_TOKEN.',
     examples: ['sato'],
   }),
-  action: z.enum(['status', 'notes', 'archive', 'unarchive', 'delete', 'send']),
+  action: z.enum(AUDIT_ACTIONS),
   record: z.strictObject({
-    type: z.enum(['reservation', 'subscription', 'notification']),
+    type: z.enum(AUDIT_RECORD_TYPES).meta({
+      description:
+        'A record; a `product` (stock, automatic notice: `id` is the slug); a `person` (a personal-data request: `id` is the request id, never the address); a `suppression` (`id`: the first 12 digits of the address hash); a `synonym` group.',
+    }),
     id: z.string(),
-    productSlug: slug,
+    productSlug: slug
+      .nullable()
+      .meta({ description: 'Null for a person, suppression or synonym.' }),
   }),
-  from: z.string().nullable().meta({ description: 'The status before (`status` only).' }),
+  from: z.string().nullable().meta({
+    description: 'The status before (`status`), the quantity before (`stock`, null: unknown).',
+  }),
   to: z.string().nullable().meta({
-    description: 'The status after (`status`), the recipients queued (`send`); else null.',
+    description:
+      'The status after (`status`), the recipients queued (`send`), the quantity after (`stock`), `on` / `off` (`settings`), the records found (`export`, `erase` of a person), the words (`synonym-add`); else null.',
   }),
   requestId: z.string(),
 })
@@ -502,7 +511,12 @@ export const confirmedAnswer = z.strictObject({
 
 export const purgeAnswer = z.strictObject({
   success: z.literal(true),
-  deleted: z.strictObject({ subscriptions: count, unconfirmed: count, consents: count }),
+  deleted: z.strictObject({
+    subscriptions: count,
+    unconfirmed: count,
+    consents: count,
+    stockEvents: count.meta({ description: 'Stock webhook replay marks older than 30 days.' }),
+  }),
 })
 
 // Stock and automatic restock notices (issue 19)

@@ -13,6 +13,12 @@ function stateText(notice: NotificationSummary): string {
   return notice.status === 'failed' ? '完了（送信失敗）' : '完了'
 }
 
+/** How the notice was started: by a staff member, or which automatic wave of which rise. */
+function triggerText(notice: NotificationSummary): string {
+  const { trigger } = notice
+  return trigger ? `自動通知・第 ${trigger.wave} 波（在庫 ${trigger.quantity}）` : '手動'
+}
+
 const HISTORY_COLUMNS: CsvColumn<NotificationSummary>[] = [
   { header: 'ID', value: (n) => n.id },
   { header: '送信日時', value: (n) => formatTime(n.timestamp) },
@@ -23,6 +29,7 @@ const HISTORY_COLUMNS: CsvColumn<NotificationSummary>[] = [
   { header: '失敗', value: (n) => n.failedCount },
   { header: '未送信', value: (n) => n.pendingCount },
   { header: '状態', value: stateText },
+  { header: '送信のきっかけ', value: triggerText },
 ]
 
 export interface NoticeHistory {
@@ -98,10 +105,7 @@ export function noticeHistory(
       cell('送信日時', [formatTime(notice.timestamp)]),
       cell('件名', [
         notice.title,
-        notice.trigger !== undefined &&
-          el('span', { class: 'tag' }, [
-            `自動通知・第 ${notice.trigger.wave} 波（在庫 ${notice.trigger.quantity}）`,
-          ]),
+        notice.trigger !== undefined && el('span', { class: 'tag' }, [triggerText(notice)]),
       ]),
       cell('商品', [productLabel(notice.productSlug)]),
       cell('対象', [notice.recipients]),

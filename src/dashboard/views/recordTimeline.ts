@@ -1,37 +1,10 @@
+import { auditEntryText } from '../auditTexts.js'
 import { el, replaceChildren } from '../elements.js'
-import { statusText, type DashboardResource, type RecordRow } from '../recordResources.js'
-import { formatTime } from '../texts.js'
-import type { RouteAnswer } from '../../lib/routes.js'
+import type { DashboardResource, RecordRow } from '../recordResources.js'
 import type { ViewContext } from './viewContext.js'
-
-type AuditEntry = RouteAnswer<'adminAuditList'>['entries'][number]
-
-const ACTION_LABELS: Record<AuditEntry['action'], string> = {
-  status: 'ステータス変更',
-  notes: 'メモを編集',
-  archive: 'アーカイブ',
-  unarchive: 'アーカイブから戻す',
-  delete: '削除',
-  send: '再入荷メール送信',
-}
-
-// why: the two shared tokens are named after what they are, not after their variables
-const ACTOR_LABELS: Record<string, string> = {
-  admin: '管理用トークン',
-  preorder: 'アーカイブ用トークン',
-}
 
 /** Entries shown per record: its most recent changes. */
 const TIMELINE_SIZE = 20
-
-function entryText(resource: DashboardResource, entry: AuditEntry): string {
-  const who = ACTOR_LABELS[entry.actor] ?? entry.actor
-  const change =
-    entry.action === 'status' && entry.from && entry.to
-      ? `: 「${statusText(resource, entry.from)}」→「${statusText(resource, entry.to)}」`
-      : ''
-  return `${formatTime(entry.at)} ${who} — ${ACTION_LABELS[entry.action]}${change}`
-}
 
 /**
  * A record's timeline from the audit trail (who changed what, newest first), loaded when the
@@ -64,7 +37,7 @@ export function recordTimeline(
       el(
         'ol',
         {},
-        answer.entries.map((entry) => el('li', {}, [entryText(resource, entry)])),
+        answer.entries.map((entry) => el('li', {}, [auditEntryText(entry)])),
       ),
       answer.total > answer.entries.length &&
         el('p', { class: 'hint' }, [`最新 ${answer.entries.length} 件 / 全 ${answer.total} 件`]),

@@ -77,10 +77,10 @@ export function stockView(context: ViewContext): HTMLElement {
     })
     return el('tr', { 'data-product': row.productSlug }, [
       el('th', { scope: 'row' }, [label]),
-      el('td', {}, [form]),
-      el('td', { class: 'waiting' }, [`${row.waiting} 人`]),
-      el('td', {}, [formatTime(row.updatedAt) || '—']),
-      el('td', {}, [autoSettings(row, label)]),
+      el('td', { 'data-label': '在庫数' }, [form]),
+      el('td', { class: 'waiting', 'data-label': '通知待ち' }, [`${row.waiting} 人`]),
+      el('td', { 'data-label': '最終更新' }, [formatTime(row.updatedAt) || '—']),
+      el('td', { 'data-label': '自動通知' }, [autoSettings(row, label)]),
     ])
   }
 

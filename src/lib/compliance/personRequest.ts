@@ -1,4 +1,5 @@
 import { z } from '../../generated/zod.js'
+import type { Actor } from '../audit/auditTrail.js'
 import type { RequestContext } from '../requestContext.js'
 import type { AppConfig } from '../config.js'
 import { openServices } from '../services.js'
@@ -27,11 +28,14 @@ export function openPersonalData(
   context: RequestContext,
   config: AppConfig,
   log: Logger,
+  actor: Actor | null,
 ): PersonalDataDeps {
   const pending: Promise<unknown>[] = []
   const collecting: RequestContext = { ...context, waitUntil: (work) => void pending.push(work) }
+  const services = openServices(collecting, config, log, { actor })
   return {
-    repositories: openServices(collecting, config, log).repositories,
+    repositories: services.repositories,
+    audit: services.audit,
     log,
     settle: async () => {
       let seen = -1

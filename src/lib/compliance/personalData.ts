@@ -1,3 +1,4 @@
+import type { AuditRecorder } from '../audit/auditTrail.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
 import type { ConsentRecord } from '../storage/consentRepository.js'
@@ -26,6 +27,11 @@ export interface PersonalDataDeps {
     | 'store'
   >
   log: Logger
+  /**
+   * Where the request is recorded: one `person` entry named by the request id (never the
+   * address) and one entry per reservation and subscription it read or removed (their ids only).
+   */
+  audit: AuditRecorder
   /** Waits for the background work of the repositories above (snapshot saves) to finish. */
   settle: () => Promise<void>
 }
@@ -91,6 +97,32 @@ async function find(email: string, deps: PersonalDataDeps): Promise<Found> {
   }
 }
 
+/** The audit entries of an export or erase: ids and counts, nothing that names the person. */
+async function recordRequest(
+  action: 'export' | 'erase',
+  found: Found,
+  deps: PersonalDataDeps,
+): Promise<void> {
+  const records = [
+    ...found.reservations.map((r) => ({ type: 'reservation' as const, ...r })),
+    ...found.subscriptions.map((s) => ({ type: 'subscription' as const, ...s })),
+  ]
+  await deps.audit.record([
+    {
+      action,
+      record: { type: 'person', id: deps.log.requestId, productSlug: null },
+      from: null,
+      to: String(records.length),
+    },
+    ...records.map(({ type, id, productSlug }) => ({
+      action,
+      record: { type, id, productSlug },
+      from: null,
+      to: null,
+    })),
+  ])
+}
+
 /** POST /api/admin/people/export: everything stored about the address. */
 export async function exportPerson(email: string, deps: PersonalDataDeps): Promise<PersonExport> {
   const found = await find(email, deps)
@@ -104,6 +136,7 @@ export async function exportPerson(email: string, deps: PersonalDataDeps): Promi
     }
   }
   const suppressed = (await deps.repositories.suppressions.forAddress(found.address)) !== null
+  await recordRequest('export', found, deps)
   deps.log.info('people.exported', {
     reservations: found.reservations.length,
     subscriptions: found.subscriptions.length,
@@ -201,6 +234,7 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
     deliveries,
     suppressionKept: suppression !== null,
   }
+  await recordRequest('erase', found, deps)
   deps.log.info('people.erased', { ...summary })
   return summary
 }

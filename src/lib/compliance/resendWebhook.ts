@@ -3,6 +3,7 @@ import { NotConfiguredError, UnauthorizedError } from '../errors.js'
 import type { Logger } from '../log.js'
 import { forgetWebhookReceipt, recordWebhookReceipt } from '../storage/webhookReceipts.js'
 import type { Repositories } from '../storage/repositories.js'
+import type { AuditRecorder } from '../audit/auditTrail.js'
 import { suppressAddress } from './suppressAddress.js'
 
 /**
@@ -20,6 +21,8 @@ export const INVALID_WEBHOOK_SIGNATURE = 'Invalid webhook signature'
 
 export interface WebhookDeps {
   repositories: Pick<Repositories, 'subscriptions' | 'suppressions' | 'store'>
+  /** Where the subscriptions a report ends are recorded (the audit trail). Default: nowhere. */
+  audit?: AuditRecorder
   secret: string | null
   log: Logger
   /** Clock for the stored times. Default: `() => new Date()`. */
@@ -105,7 +108,8 @@ export async function handleResendWebhook(
     const at = typeof event.created_at === 'string' ? event.created_at : now().toISOString()
     let unsubscribed = 0
     for (const email of recipients(event)) {
-      unsubscribed += (await suppressAddress(deps.repositories, email, reason, at)).unsubscribed
+      const suppressed = await suppressAddress(deps.repositories, email, reason, at, deps.audit)
+      unsubscribed += suppressed.unsubscribed
     }
     // why: the address is personal data and stays out of the log (docs/compliance.md)
     deps.log.info('webhook.suppressed', { messageId, reason, unsubscribed })

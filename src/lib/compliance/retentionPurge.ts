@@ -1,3 +1,4 @@
+import type { AuditRecorder } from '../audit/auditTrail.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
 import type { ConsentRecord } from '../storage/consentRepository.js'
@@ -14,24 +15,32 @@ import { signupClaimKey } from '../storage/blobLayout.js'
  *   goes RETENTION_DAYS after it was given (when it was last used is no longer known);
  * - a subscription notified or unsubscribed more than RETENTION_DAYS ago goes, with its claim;
  * - an unconfirmed double opt-in sign-up goes 7 days after it was made, with its consent.
+ * - a stock webhook event's replay mark goes STOCK_EVENT_RETENTION_DAYS after it arrived.
  * Reservations stay (the shop's records) unless erased on request.
  */
 
 const DAY_MS = 24 * 60 * 60_000
 
 export interface PurgeDeps {
-  repositories: Pick<Repositories, 'reservations' | 'subscriptions' | 'consents' | 'store'>
+  repositories: Pick<
+    Repositories,
+    'reservations' | 'subscriptions' | 'consents' | 'store' | 'stockEvents'
+  >
   log: Logger
   /** `RETENTION_DAYS`. */
   retentionDays: number
   /** Clock. */
   now: () => Date
+  /** Where each subscription deleted is recorded (the audit trail). Default: nowhere. */
+  audit?: AuditRecorder
 }
 
 export interface PurgeSummary {
   subscriptions: number
   unconfirmed: number
   consents: number
+  /** Stock webhook replay marks removed. */
+  stockEvents: number
 }
 
 /** `iso` plus one calendar month (UTC), in ms. */
@@ -104,16 +113,22 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
       return
     }
     await deps.repositories.subscriptions.remove(subscription)
+    const { id, productSlug } = subscription
+    await deps.audit?.record([
+      { action: 'delete', record: { type: 'subscription', id, productSlug }, from: null, to: null },
+    ])
     const claim = signupClaimKey(subscription.productSlug, subscription.email)
     const held = await deps.repositories.store.get(claim, { type: 'json' })
     if ((held as { holderId?: string } | null)?.holderId === subscription.id) {
       await deps.repositories.store.delete(claim)
     }
   })
+  const stockEvents = await deps.repositories.stockEvents.prune(now.getTime())
   const summary = {
     subscriptions: old.length,
     unconfirmed: unconfirmed.length,
     consents: goneConsents.length,
+    stockEvents,
   }
   deps.log.info('retention.purged', { ...summary, retentionDays: deps.retentionDays })
   return summary

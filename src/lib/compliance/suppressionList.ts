@@ -1,5 +1,6 @@
 import { z } from '../../generated/zod.js'
 import { NotFoundError } from '../errors.js'
+import type { AuditRecorder } from '../audit/auditTrail.js'
 import type { Logger } from '../log.js'
 import type { Suppression, SuppressionRepository } from '../storage/suppressionRepository.js'
 
@@ -30,7 +31,19 @@ export async function liftSuppression(
   suppressions: SuppressionRepository,
   emailHash: string,
   log: Logger,
+  audit?: AuditRecorder,
 ): Promise<void> {
   if (!(await suppressions.remove({ emailHash }))) throw new NotFoundError(SUPPRESSION_NOT_FOUND)
-  log.info('suppression.lifted', { emailHash: emailHash.slice(0, 12) })
+  // why: the hash's first digits name the entry, as in the log; the whole hash would let anyone
+  // holding the address confirm it long after an erasure
+  const shortHash = emailHash.slice(0, 12)
+  log.info('suppression.lifted', { emailHash: shortHash })
+  await audit?.record([
+    {
+      action: 'lift',
+      record: { type: 'suppression', id: shortHash, productSlug: null },
+      from: null,
+      to: null,
+    },
+  ])
 }

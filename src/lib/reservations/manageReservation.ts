@@ -32,7 +32,7 @@ export function manageFailurePage(_req: Request, status: number): Response {
 export interface ManageInput {
   req: Request
   form: z.output<typeof manageForm> | undefined
-  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context'>
+  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context' | 'audit'>
   /** Clock, for tests (link expiry, the cancel time). Default: `() => new Date()`. */
   now?: () => Date
 }
@@ -72,6 +72,7 @@ export async function answerManage(input: ManageInput): Promise<Response> {
   if (req.method === 'GET') return reservationPage(viewOf(stored), token ?? '')
 
   let applied = false as boolean
+  let from: string = stored.status
   const stamp = now().toISOString()
   const updated = await reservations.update(link, (record) => {
     applied = false
@@ -79,6 +80,7 @@ export async function answerManage(input: ManageInput): Promise<Response> {
       return record
     }
     applied = true
+    from = record.status
     return {
       ...record,
       status: 'cancelled',
@@ -98,6 +100,14 @@ export async function answerManage(input: ManageInput): Promise<Response> {
     }
     return notCancellablePage(viewOf(updated))
   }
+  await input.services.audit.record([
+    {
+      action: 'status',
+      record: { type: 'reservation', id: updated.id, productSlug: updated.productSlug },
+      from,
+      to: 'cancelled',
+    },
+  ])
   log.info('reservation.cancelled_by_customer', {
     reservationId: updated.id,
     productSlug: updated.productSlug,

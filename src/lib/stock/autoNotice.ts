@@ -1,4 +1,5 @@
 import { z } from '../../generated/zod.js'
+import type { AuditRecorder } from '../audit/auditTrail.js'
 import { InvalidInputError, NotFoundError } from '../errors.js'
 import { findProduct } from '../productCatalogue.js'
 import { isUsableRecordId, UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
@@ -69,18 +70,24 @@ export const autoNoticeSchema = z
 
 export type AutoNoticeRequest = z.output<typeof autoNoticeSchema>
 
+const onOff = (auto: AutoNotice | null | undefined) => (auto ? (auto.enabled ? 'on' : 'off') : null)
+
 /**
- * Saves the settings by compare-and-swap. NotFoundError when no product has this slug;
- * InvalidInputError when turning on without a title or body (sent now or stored before).
+ * Saves the settings by compare-and-swap and records the change (`settings`, from and to `on` /
+ * `off`) in `audit` when given. NotFoundError when no product has this slug; InvalidInputError
+ * when turning on without a title or body (sent now or stored before).
  */
 export async function saveAutoNotice(
   request: AutoNoticeRequest,
   stock: StockRepository,
+  audit?: AuditRecorder,
 ): Promise<AutoNotice> {
   if (!findProduct(request.productSlug)) throw new NotFoundError('Product not found')
   let saved: AutoNotice | null = null
+  let previous: AutoNotice | null = null
   await stock.change(request.productSlug, (current: StockRecord) => {
     const before = current.auto
+    previous = before ?? null
     const auto: AutoNotice = {
       enabled: request.enabled,
       emailTitle: (request.emailTitle ?? before?.emailTitle ?? '').trim(),
@@ -96,6 +103,15 @@ export async function saveAutoNotice(
     return { ...current, auto, waves }
   })
   if (!saved) throw new Error('saveAutoNotice: the change never ran')
+  const { productSlug } = request
+  await audit?.record([
+    {
+      action: 'settings',
+      record: { type: 'product', id: productSlug, productSlug },
+      from: onOff(previous),
+      to: onOff(saved),
+    },
+  ])
   return saved
 }
 

@@ -1,3 +1,4 @@
+import type { AuditRecorder } from '../audit/auditTrail.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
 import { findProduct, findProductBySku } from '../productCatalogue.js'
@@ -45,6 +46,11 @@ export interface StockUpdateOptions {
   source: StockSource
   /** The webhook event carrying the lines, if any. */
   eventId?: string | null
+  /**
+   * Where each quantity that changed is recorded (the audit trail, with the staff member or the
+   * automatic source as actor). Default: nowhere.
+   */
+  audit?: AuditRecorder
   /** Runs the wave an update made due (automatic notices). Default: none. */
   startWave?: (productSlug: string) => Promise<void>
   /** Clock. Default: `Date.now`. */
@@ -121,6 +127,16 @@ export async function applyStockLines(
       if (after.waves.episode > before.waves.episode) wavesStarted.push(productSlug)
       return { productSlug, quantity, previous: before.quantity }
     },
+  )
+  await options.audit?.record(
+    updated
+      .filter((change) => change.previous !== change.quantity)
+      .map(({ productSlug, previous, quantity }) => ({
+        action: 'stock' as const,
+        record: { type: 'product' as const, id: productSlug, productSlug },
+        from: previous === null ? null : String(previous),
+        to: String(quantity),
+      })),
   )
   for (const productSlug of wavesStarted) {
     options.log.info('stock.waves_started', { productSlug, source: options.source })

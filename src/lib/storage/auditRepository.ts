@@ -5,8 +5,38 @@ import { AUDIT_KEYS as KEYS, AUDIT_STORE } from './blobLayout.js'
 import { openStore } from './blobStore.js'
 
 /** The kinds of change the audit trail records. */
-export const AUDIT_ACTIONS = ['status', 'notes', 'archive', 'unarchive', 'delete', 'send'] as const
+export const AUDIT_ACTIONS = [
+  'status',
+  'notes',
+  'archive',
+  'unarchive',
+  'delete',
+  'send',
+  'stock',
+  'settings',
+  'export',
+  'erase',
+  'lift',
+  'synonym-add',
+  'synonym-remove',
+] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
+
+/**
+ * What an entry is about: a record (reservation, subscription, notification), a product (its
+ * stock, its automatic notice), a personal-data request (its request id, never the address), a
+ * suppression (the first 12 digits of its address hash) or a synonym group (its id).
+ */
+export const AUDIT_RECORD_TYPES = [
+  'reservation',
+  'subscription',
+  'notification',
+  'product',
+  'person',
+  'suppression',
+  'synonym',
+] as const
+export type AuditRecordType = (typeof AUDIT_RECORD_TYPES)[number]
 
 /**
  * One change: when, who (a STAFF_TOKENS name, or `admin` / `preorder`), what, to which record,
@@ -17,7 +47,8 @@ export interface AuditEntry {
   at: string
   actor: string
   action: AuditAction
-  record: { type: 'reservation' | 'subscription' | 'notification'; id: string; productSlug: string }
+  /** `productSlug` is null for what belongs to no product (a person, a suppression, a synonym). */
+  record: { type: AuditRecordType; id: string; productSlug: string | null }
   from: string | null
   to: string | null
   requestId: string

@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto'
  * | `delivery-tickets/{nonce}`             | a spent delivery ticket (replay guard)    | onlyIfNew, once   |
  * | `stock/{productSlug}`                  | stock, auto-notice settings, wave ledger  | onlyIfNew / CAS   |
  * | `stock-events/{eventId}`               | a stock webhook event seen (replay guard) | onlyIfNew / CAS   |
+ * | `stock-event-days/{day}/{eventId}`     | the day it arrived (for the purge)        | overwritten       |
  * | `send-locks/{productSlug}`             | the send choosing a product's recipients  | onlyIfNew / CAS   |
  * | `send-claims/{slug}/{subscriptionId}`  | the notice a subscriber is claimed by     | onlyIfNew / CAS   |
  * | `journal/{collection}/{hour}/{entry}`  | change journal of a collection's listing  | new blob per write|
@@ -156,6 +157,16 @@ export const STOCK_PREFIX = 'stock/'
 /** A stock webhook event seen (stock-events/{eventId}). */
 export function stockEventKey(eventId: string): string {
   return `stock-events/${eventId}`
+}
+
+/** Prefix of every stock webhook event seen. */
+export const STOCK_EVENTS_PREFIX = 'stock-events/'
+/** Prefix of the day index of stock webhook events: `stock-event-days/{YYYY-MM-DD}/{eventId}`. */
+export const STOCK_EVENT_DAYS_PREFIX = 'stock-event-days/'
+
+/** The day index entry of a stock webhook event that arrived on `day` (UTC, YYYY-MM-DD). */
+export function stockEventDayKey(day: string, eventId: string): string {
+  return `${STOCK_EVENT_DAYS_PREFIX}${day}/${eventId}`
 }
 
 /** The send lock of a product. */

@@ -1,5 +1,11 @@
 import type { Store } from '@netlify/blobs'
-import { stockEventKey } from './blobLayout.js'
+import { mapWithConcurrency } from '../concurrency.js'
+import {
+  STOCK_EVENT_DAYS_PREFIX,
+  STOCK_EVENTS_PREFIX,
+  stockEventDayKey,
+  stockEventKey,
+} from './blobLayout.js'
 
 /**
  * Stock webhook events seen, `stock-events/{eventId}` (an id passing `isUsableRecordId`): written `onlyIfNew` when an event
@@ -23,10 +29,27 @@ export type StockEventStart = 'new' | 'duplicate' | 'in-progress'
 /** An event not completed this long after it arrived is taken as lost and applied again. */
 export const STOCK_EVENT_RETRY_AFTER_MS = 60_000
 
+/**
+ * Days a mark is kept: far longer than any sender retries an event (Svix: about 1.5 days,
+ * Shopify: 2 days), so a retried event is still recognised; then the retention purge removes it.
+ */
+export const STOCK_EVENT_RETENTION_DAYS = 30
+
+const PRUNE_CONCURRENCY = 10
+const DAY_MS = 24 * 60 * 60_000
+
 export interface StockEventLog {
   begin(eventId: string, now: number): Promise<StockEventStart>
   complete(eventId: string, now: number): Promise<void>
+  /**
+   * Deletes the marks of events that arrived more than STOCK_EVENT_RETENTION_DAYS before `now`
+   * (by the day index; a mark without an index entry, written before it existed or when its
+   * entry's write failed, is read once and indexed, or deleted when old). Answers how many went.
+   */
+  prune(now: number): Promise<number>
 }
+
+const dayOf = (iso: string) => iso.slice(0, 10)
 
 export function stockEventLog(store: Store): StockEventLog {
   const keyOf = stockEventKey
@@ -39,7 +62,10 @@ export function stockEventLog(store: Store): StockEventLog {
       }
       for (;;) {
         const written = await store.setJSON(keyOf(eventId), mark, { onlyIfNew: true })
-        if (written.modified) return 'new'
+        if (written.modified) {
+          await store.set(stockEventDayKey(dayOf(mark.receivedAt), eventId), '')
+          return 'new'
+        }
         const found = await store.getWithMetadata(keyOf(eventId), { type: 'json' })
         if (!found) continue
         const seen = found.data as StockEventMark
@@ -62,6 +88,38 @@ export function stockEventLog(store: Store): StockEventLog {
         const condition = found ? { onlyIfMatch: found.etag } : { onlyIfNew: true as const }
         if ((await store.setJSON(keyOf(eventId), done, condition)).modified) return
       }
+    },
+    async prune(now) {
+      const cutoff = dayOf(new Date(now - STOCK_EVENT_RETENTION_DAYS * DAY_MS).toISOString())
+      const { blobs: indexed } = await store.list({ prefix: STOCK_EVENT_DAYS_PREFIX })
+      const indexedIds = new Set<string>()
+      const old: { indexKey: string; eventId: string }[] = []
+      for (const { key } of indexed) {
+        const [day, ...rest] = key.slice(STOCK_EVENT_DAYS_PREFIX.length).split('/')
+        const eventId = rest.join('/')
+        indexedIds.add(eventId)
+        if (day < cutoff) old.push({ indexKey: key, eventId })
+      }
+      await mapWithConcurrency(old, PRUNE_CONCURRENCY, async ({ indexKey, eventId }) => {
+        await store.delete(keyOf(eventId))
+        await store.delete(indexKey)
+      })
+      const { blobs: marks } = await store.list({ prefix: STOCK_EVENTS_PREFIX })
+      const unindexed = marks
+        .map(({ key }) => key.slice(STOCK_EVENTS_PREFIX.length))
+        .filter((eventId) => !indexedIds.has(eventId))
+      const removed = await mapWithConcurrency(unindexed, PRUNE_CONCURRENCY, async (eventId) => {
+        const mark = (await store.get(keyOf(eventId), { type: 'json' })) as StockEventMark | null
+        if (!mark) return 0
+        const day = dayOf(mark.receivedAt)
+        if (day >= cutoff) {
+          await store.set(stockEventDayKey(day, eventId), '')
+          return 0
+        }
+        await store.delete(keyOf(eventId))
+        return 1
+      })
+      return old.length + removed.reduce((sum: number, one) => sum + one, 0)
     },
   }
 }

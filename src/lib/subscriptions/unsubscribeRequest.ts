@@ -28,7 +28,7 @@ export interface UnsubscribeInput {
   req: Request
   /** The form body of a POST (token), if any. */
   form: z.output<typeof unsubscribeForm> | undefined
-  services: Pick<Services, 'repositories' | 'config' | 'log'>
+  services: Pick<Services, 'repositories' | 'config' | 'log' | 'audit'>
 }
 
 /**
@@ -64,12 +64,25 @@ export async function answerUnsubscribe(input: UnsubscribeInput): Promise<Respon
     return already ? donePage(productTitle, true) : confirmPage(productTitle, token ?? '')
   }
   if (!already) {
-    const updated = await subscriptions.update(check.ref, (current) =>
-      current.status === 'unsubscribed'
+    let from: string | null = null
+    const updated = await subscriptions.update(check.ref, (current) => {
+      from = current.status === 'unsubscribed' ? null : current.status
+      return from === null
         ? current
-        : { ...current, status: 'unsubscribed', unsubscribedAt: new Date().toISOString() },
-    )
+        : { ...current, status: 'unsubscribed', unsubscribedAt: new Date().toISOString() }
+    })
     if (!updated) throw new NotFoundError('Subscription not found')
+    if (from !== null) {
+      const { id, productSlug } = updated
+      await input.services.audit.record([
+        {
+          action: 'status',
+          record: { type: 'subscription', id, productSlug },
+          from,
+          to: 'unsubscribed',
+        },
+      ])
+    }
     log.info('unsubscribe.done', {
       subscriptionId: subscription.id,
       productSlug: subscription.productSlug,

@@ -1,0 +1,16 @@
+/**
+ * The actors of changes no person made (the audit trail's `actor`): reserved, so that no
+ * `STAFF_TOKENS` name can pass for one (config.ts).
+ */
+export const SYSTEM_ACTORS = {
+  /** The inventory system's signed stock webhook. */
+  stockWebhook: 'stock-webhook',
+  /** The scheduled stock reconciliation (`STOCK_FEED_URL`) and the automatic waves it sends. */
+  stockReconcile: 'stock-reconcile',
+  /** The shopper, through a signed link (cancel from the reservation page, unsubscribe). */
+  customer: 'customer',
+  /** Resend's webhook reporting a bounce or a complaint (the subscriptions it ends). */
+  resendWebhook: 'resend-webhook',
+  /** The scheduled retention purge (the subscriptions whose time is up). */
+  retentionPurge: 'retention-purge',
+} as const
