@@ -573,3 +573,13 @@ export const stockReconciled = z.strictObject({
   wavesSent: count.meta({ description: 'Automatic waves this run sent.' }),
   changed: count.meta({ description: 'Products whose quantity the feed changed.' }),
 })
+
+// Record indexes (issue 21)
+
+export const indexVerifyAnswer = z.strictObject({
+  success: z.literal(true),
+  verified: count.meta({ description: 'Index partitions compared with their key listing.' }),
+  rebuilding: z.boolean().meta({
+    description: 'Some index is missing: the background rebuild was started.',
+  }),
+})
