@@ -21,6 +21,11 @@ const unreadable = z.int().min(1).optional().meta({
     'Stored blobs that are not readable records (skipped and logged); absent when there are none.',
 })
 
+const rebuilding = z.literal(true).optional().meta({
+  description:
+    'An index this answer is read from is missing and being rebuilt in the background: the answer holds what is indexed so far. Absent otherwise.',
+})
+
 export const errorBody = z
   .strictObject({ success: z.literal(false), error: z.string() })
   .meta({ description: 'Every failure: `success: false` and the exact error text.' })
@@ -143,18 +148,21 @@ const recordStats = z.strictObject({
 export const statsAnswer = z.strictObject({
   success: z.literal(true),
   stats: z.strictObject({ notify: recordStats, reservations: recordStats }),
+  rebuilding,
 })
 
 export const reservationList = z.strictObject({
   success: z.literal(true),
   reservations: z.array(reservationRecord),
   unreadable,
+  rebuilding,
 })
 
 export const subscriptionList = z.strictObject({
   success: z.literal(true),
   subscriptions: z.array(subscriptionRecord),
   unreadable,
+  rebuilding,
 })
 
 export const reservationUpdated = z.strictObject({
