@@ -13,7 +13,7 @@ import { startLatencyProxy } from './latencyProxy.js'
 import { collectStats } from '../src/lib/admin/statistics.js'
 import { mapWithConcurrency } from '../src/lib/concurrency.js'
 import { RECORDS_STORE, storeNameFor } from '../src/lib/storage/blobStore.js'
-import { clearInstanceSnapshots } from '../src/lib/storage/recordCollection.js'
+import { clearInstanceIndexes } from '../src/lib/storage/recordCollection.js'
 import type { Reservation } from '../src/lib/storage/records.js'
 import { openRepositories, reservationRepository } from '../src/lib/storage/repositories.js'
 
@@ -89,11 +89,11 @@ async function main(): Promise<void> {
   }
 
   for (const operation of ['list', 'stats'] as const) {
-    clearInstanceSnapshots()
+    clearInstanceIndexes()
     // why: a cold start after another instance left a snapshot is the common production case
     await measure('cold instance, no snapshot blob yet', operation)
     await measure('warm instance, nothing changed', operation)
-    clearInstanceSnapshots()
+    clearInstanceIndexes()
     await measure('cold instance, snapshot blob present', operation)
     const store = getStore({ name: storeNameFor(RECORDS_STORE, 'production') })
     const writer = reservationRepository(store, {
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     const setStatus = (status: string) => (r: Reservation) => ({ ...r, status })
     for (const r of records.slice(0, 10)) await writer.update(r, setStatus('confirmed'))
     await measure('warm instance, 10 records changed', operation)
-    clearInstanceSnapshots()
+    clearInstanceIndexes()
     for (const r of records.slice(10, 20)) await writer.update(r, setStatus('cancelled'))
     await measure('cold instance, 10 records changed', operation)
     // why: each operation starts from scratch, as if the other had never run

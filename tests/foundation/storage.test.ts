@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { getStore } from '@netlify/blobs'
 import { openStore, storeNameFor } from '../../src/lib/storage/blobStore.js'
 import { ChangeJournal } from '../../src/lib/storage/listing/changeJournal.js'
-import { clearInstanceSnapshots } from '../../src/lib/storage/recordCollection.js'
+import { clearInstanceIndexes } from '../../src/lib/storage/recordCollection.js'
 import type { Reservation } from '../../src/lib/storage/records.js'
 import { reservationRepository } from '../../src/lib/storage/repositories.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
@@ -100,7 +100,7 @@ describe('listing past the journal', () => {
     await first.update(record, () => confirmed)
     expect((await second.list()).records).toEqual([confirmed])
     await first.remove(record)
-    clearInstanceSnapshots()
+    clearInstanceIndexes()
     expect((await second.list()).records).toEqual([])
   })
 })

@@ -113,7 +113,7 @@ export class RecordCollection<T extends object, Ref> {
       collection: layout.name,
       prefix: layout.prefix,
       partitioning: layout.partitioning,
-      tally: layout.tally ? (record) => layout.tally?.(record as T) ?? [] : undefined,
+      tally: (record) => layout.tally?.(record as T) ?? [],
       parse: (text) => this.#parse(text),
       onUnreadable: this.#onUnreadable,
     })

@@ -203,7 +203,7 @@ export class RecordIndex {
     if (!options.verify) {
       if (found === 'damaged') return false
       if (found === null && !(await this.#isComplete())) return false
-      if (found !== null && deltas.length === 0) return true
+      if (deltas.length === 0) return true
     }
     const entries = new Map(base?.entries ?? [])
     let changed = base === null
