@@ -94,9 +94,9 @@ export async function verifyIndexes(
     for (const partition of await index.partitions())
       work.push({ collection: index.collection, partition })
   }
-  const cursor = (await store.get(indexKeys.verifyCursor, { type: 'json' }).catch(
-    () => null,
-  )) as Cursor | null
+  const cursor = (await store
+    .get(indexKeys.verifyCursor, { type: 'json' })
+    .catch(() => null)) as Cursor | null
   const from = cursor
     ? work.findIndex(
         (item) => item.collection === cursor.collection && item.partition === cursor.partition,

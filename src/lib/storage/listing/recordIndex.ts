@@ -160,7 +160,12 @@ export class RecordIndex {
   async counts(adopted = false): Promise<CollectionCounts> {
     const [listed, deltas] = await Promise.all([this.#listBases(), this.#deltas()])
     const partitions = new Set([...listed.bases.keys(), ...deltas.keys()])
-    const total: CollectionCounts = { records: 0, unreadable: 0, tallies: {}, partitions: new Map() }
+    const total: CollectionCounts = {
+      records: 0,
+      unreadable: 0,
+      tallies: {},
+      partitions: new Map(),
+    }
     let rebuilding = !listed.complete
     await mapWithConcurrency([...partitions], PARTITION_CONCURRENCY, async (partition) => {
       const etag = listed.bases.get(partition)
