@@ -6,7 +6,7 @@
  * BENCH_STORAGE_100K=1 (slow: it writes 200,000 blobs). BENCH_UPDATES sets the delivery-sized
  * update run (default 50,000 updates of one product's subscriptions, folded per batch of 100).
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getStore, type Store } from '@netlify/blobs'
@@ -23,13 +23,14 @@ import { openRepositories } from '../src/lib/storage/repositories.js'
 const PRODUCTS = 50
 const LATENCY_MS = 10
 const TOKEN = 'bench'
+const SITE = 'bench-site'
 const SIZES = process.env.BENCH_STORAGE_100K ? [1_000, 10_000, 100_000] : [1_000, 10_000]
 const UPDATES = Number(process.env.BENCH_UPDATES ?? 50_000)
 const BATCH = 100
 const SETTLE_STEP_MS = 11_000
 
 function contextFor(url: string): string {
-  const context = { edgeURL: url, uncachedEdgeURL: url, siteID: 'bench-site', token: TOKEN }
+  const context = { edgeURL: url, uncachedEdgeURL: url, siteID: SITE, token: TOKEN }
   return Buffer.from(JSON.stringify(context)).toString('base64')
 }
 
@@ -74,7 +75,13 @@ async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peak
 const rows: string[][] = []
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KB`
 
-async function benchSize(size: number, direct: string, proxyUrl: string, proxy: Counter) {
+async function benchSize(
+  size: number,
+  directory: string,
+  direct: string,
+  proxyUrl: string,
+  proxy: Counter,
+) {
   const deployContext = `bench-${size}`
   const context = {
     deploy: { context: deployContext },
@@ -84,14 +91,26 @@ async function benchSize(size: number, direct: string, proxyUrl: string, proxy: 
   process.env.NETLIFY_BLOBS_CONTEXT = contextFor(direct)
   const seed = getStore({ name: storeNameFor(RECORDS_STORE, deployContext) })
   const seedStarted = performance.now()
+  // why: 200,000 blobs through HTTP take half an hour on this machine; the local server keeps
+  // one file per blob (entries/{site}/site:{store}/{key}), so old data is written as files
+  const root = join(
+    directory,
+    'entries',
+    SITE,
+    `site:${storeNameFor(RECORDS_STORE, deployContext)}`,
+  )
+  for (let p = 0; p < PRODUCTS; p++) {
+    await mkdir(join(root, 'reservations', `product-${p}`), { recursive: true })
+    await mkdir(join(root, 'notify', `product-${p}`), { recursive: true })
+  }
   await mapWithConcurrency(
     Array.from({ length: size }, (_, i) => i),
-    50,
+    100,
     async (i) => {
       const r = reservation(i)
       const s = subscription(i)
-      await seed.setJSON(`reservations/${r.productSlug}/${r.id}`, r)
-      await seed.setJSON(`notify/${s.productSlug}/${s.id}`, s)
+      await writeFile(join(root, 'reservations', r.productSlug, r.id), JSON.stringify(r))
+      await writeFile(join(root, 'notify', s.productSlug, s.id), JSON.stringify(s))
     },
   )
   console.log(`${size}: wrote ${2 * size} records in ${ms(seedStarted)}`)
@@ -231,7 +250,7 @@ async function main(): Promise<void> {
   const { port } = await blobs.start()
   const direct = `http://127.0.0.1:${port}`
   const proxy = await startLatencyProxy(direct, LATENCY_MS)
-  for (const size of SIZES) await benchSize(size, direct, proxy.url, proxy.counter)
+  for (const size of SIZES) await benchSize(size, directory, direct, proxy.url, proxy.counter)
 
   const header = [
     'records',
