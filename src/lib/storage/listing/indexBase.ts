@@ -35,10 +35,13 @@ const BASE_FORMAT = 1
 
 /** Bases this instance has read or written, by scope and key (an optimisation only: checked by ETag). */
 const instanceBases = new Map<string, IndexBase>()
+/** Counts this instance has read or written, by scope and key, with the base's ETag. */
+const instanceCounts = new Map<string, { etag: string; counts: IndexCounts }>()
 
 /** Forgets the bases this instance holds, as a cold start would (tests and benchmarks). */
 export function clearInstanceIndexes(): void {
   instanceBases.clear()
+  instanceCounts.clear()
 }
 
 /**
@@ -69,14 +72,28 @@ export async function readBase(
   return base
 }
 
-/** The counts a base's metadata holds, or null when it holds none of this format. */
-export async function readCounts(store: Store, key: string): Promise<IndexCounts | null> {
+/**
+ * The counts a base's metadata holds, or null when it holds none of this format; `listedEtag`
+ * (from a key listing) lets counts this instance holds be used without a request.
+ */
+export async function readCounts(
+  store: Store,
+  scope: string,
+  key: string,
+  listedEtag: string,
+): Promise<IndexCounts | null> {
+  const cacheKey = `${scope}|${key}`
+  const cached = instanceCounts.get(cacheKey)
+  if (cached?.etag === listedEtag) return cached.counts
   const found = await store.getMetadata(key)
   const counts = found?.metadata as Partial<IndexCounts & { format: number }> | undefined
   if (!counts || counts.format !== BASE_FORMAT) return null
   if (!Number.isFinite(counts.records) || !Number.isFinite(counts.unreadable)) return null
   if (typeof counts.tallies !== 'object' || counts.tallies === null) return null
-  return counts as IndexCounts
+  const { records, unreadable, tallies } = counts as IndexCounts
+  if (found?.etag)
+    instanceCounts.set(cacheKey, { etag: found.etag, counts: { records, unreadable, tallies } })
+  return { records, unreadable, tallies }
 }
 
 /**
@@ -92,11 +109,13 @@ export async function writeBase(
   tally: Tally,
 ): Promise<string | null> {
   const blob: BaseBlob = { format: BASE_FORMAT, entries: Object.fromEntries(entries) }
-  const metadata = { format: BASE_FORMAT, ...countEntries(entries.values(), tally) }
+  const counts = countEntries(entries.values(), tally)
+  const metadata = { format: BASE_FORMAT, ...counts }
   const condition = previous === null ? { onlyIfNew: true } : { onlyIfMatch: previous }
   const { modified, etag } = await store.setJSON(key, blob, { ...condition, metadata })
   if (!modified || !etag) return null
   instanceBases.set(`${scope}|${key}`, { etag, entries })
+  instanceCounts.set(`${scope}|${key}`, { etag, counts })
   return etag
 }
 

@@ -82,7 +82,7 @@ export interface CollectionCounts extends IndexCounts {
 const SETTLE_MS = 10_000
 // why: a collection this small is indexed inside the request (a bounded few hundred reads)
 const SMALL_COLLECTION = 300
-const PARTITION_CONCURRENCY = 8
+const PARTITION_CONCURRENCY = 16
 const REBUILD_KICK_INTERVAL_MS = 60_000
 
 /** When this instance last asked for a rebuild, per scope (only spares duplicate calls). */
@@ -172,7 +172,9 @@ export class RecordIndex {
       const pending = deltas.get(partition) ?? []
       const key = indexKeys.base(this.collection, partition)
       const fromMetadata =
-        etag !== undefined && pending.length === 0 ? await readCounts(this.#store, key) : null
+        etag !== undefined && pending.length === 0
+          ? await readCounts(this.#store, this.#options.scope, key, etag)
+          : null
       let counts = fromMetadata
       if (counts === null) {
         const base = etag === undefined ? null : await this.#base(partition, etag)
