@@ -3,7 +3,8 @@
  * straight into a local Blobs server (old data without indexes), indexed by the background
  * rebuild, then read through a proxy that adds 10 ms to every blob request (a network round
  * trip on Netlify) and counts requests and bytes. Sizes 1k and 10k by default; 100k with
- * BENCH_STORAGE_100K=1 (slow: it writes 200,000 blobs). BENCH_UPDATES sets the delivery-sized
+ * BENCH_STORAGE_100K=1 (slow: it writes 200,000 blobs), or the sizes listed in
+ * BENCH_STORAGE_SIZES (`100000`). BENCH_UPDATES sets the delivery-sized
  * update run (default 50,000 updates of one product's subscriptions, folded per batch of 100).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -24,7 +25,11 @@ const PRODUCTS = 50
 const LATENCY_MS = 10
 const TOKEN = 'bench'
 const SITE = 'bench-site'
-const SIZES = process.env.BENCH_STORAGE_100K ? [1_000, 10_000, 100_000] : [1_000, 10_000]
+const SIZES = process.env.BENCH_STORAGE_SIZES
+  ? process.env.BENCH_STORAGE_SIZES.split(',').map(Number)
+  : process.env.BENCH_STORAGE_100K
+    ? [1_000, 10_000, 100_000]
+    : [1_000, 10_000]
 const UPDATES = Number(process.env.BENCH_UPDATES ?? 50_000)
 const BATCH = 100
 const SETTLE_STEP_MS = 11_000
