@@ -120,7 +120,17 @@ export class RecordIndex {
   }
 
   /** Every record of the collection. */
-  async all<T>(adopted = false): Promise<Listing<T>> {
+  all<T>(): Promise<Listing<T>> {
+    return this.#all<T>(false)
+  }
+
+  /** Counts over the collection, from each base's metadata and the records of pending deltas. */
+  counts(): Promise<CollectionCounts> {
+    return this.#counts(false)
+  }
+
+  /** `adopted`: a small collection was just indexed here (so it is not tried twice). */
+  async #all<T>(adopted: boolean): Promise<Listing<T>> {
     const [listed, deltas] = await Promise.all([this.#listBases(), this.#deltas()])
     const partitions = new Set([...listed.bases.keys(), ...deltas.keys()])
     const listing: Listing<T> = { records: [], unreadableKeys: [] }
@@ -134,7 +144,7 @@ export class RecordIndex {
       this.#foldLater(partition, pending)
     })
     if (!rebuilding) return listing
-    if (!adopted && !listed.complete && (await this.#adoptSmall())) return this.all<T>(true)
+    if (!adopted && !listed.complete && (await this.#adoptSmall())) return this.#all<T>(true)
     this.#kickRebuild()
     return { ...listing, rebuilding: true }
   }
@@ -156,8 +166,7 @@ export class RecordIndex {
     return { ...listing, rebuilding: true }
   }
 
-  /** Counts over the collection, from each base's metadata and the records of pending deltas. */
-  async counts(adopted = false): Promise<CollectionCounts> {
+  async #counts(adopted: boolean): Promise<CollectionCounts> {
     const [listed, deltas] = await Promise.all([this.#listBases(), this.#deltas()])
     const partitions = new Set([...listed.bases.keys(), ...deltas.keys()])
     const total: CollectionCounts = {
@@ -186,7 +195,7 @@ export class RecordIndex {
       this.#foldLater(partition, pending)
     })
     if (!rebuilding) return total
-    if (!adopted && !listed.complete && (await this.#adoptSmall())) return this.counts(true)
+    if (!adopted && !listed.complete && (await this.#adoptSmall())) return this.#counts(true)
     this.#kickRebuild()
     return { ...total, rebuilding: true }
   }
@@ -202,7 +211,7 @@ export class RecordIndex {
     const started = this.#options.now()
     const key = indexKeys.base(this.collection, partition)
     const [found, pending] = await Promise.all([
-      this.#base(partition),
+      this.#base(partition, undefined, false),
       this.#deltas(indexKeys.partitionDeltas(this.collection, partition)),
     ])
     const deltas = pending.get(partition) ?? []
@@ -308,11 +317,17 @@ export class RecordIndex {
     return byPartition
   }
 
-  async #base(partition: string, listedEtag?: string): Promise<IndexBase | 'damaged' | null> {
+  /** The partition's base; `drop`: a damaged one is deleted with the marker (then rebuilt). */
+  async #base(
+    partition: string,
+    listedEtag?: string,
+    drop = true,
+  ): Promise<IndexBase | 'damaged' | null> {
     const key = indexKeys.base(this.collection, partition)
     const found = await readBase(this.#store, this.#options.scope, key, listedEtag)
     if (found === null || !('damaged' in found)) return found
     this.#options.onDamagedIndex(key, found.damaged)
+    if (!drop) return 'damaged'
     // why: a damaged base is a missing one: without it and the marker, the rebuild builds it
     this.#options.defer(
       Promise.all([
