@@ -46,6 +46,19 @@ function open(store: Store, clock: { now: number }) {
   return { repo, settle: () => Promise.all(pending) }
 }
 
+/** A store with `count` records of one product, created, listed and folded (no deltas left). */
+async function folded(count: number) {
+  const store = newStore()
+  const clock = { now: T0 }
+  const { repo } = open(store, clock)
+  const records = Array.from({ length: count }, (_, i) => reservation(i + 1))
+  for (const record of records) await repo.create(record, record)
+  await repo.list()
+  clock.now += SETTLED
+  await repo.fold('kyusu')
+  return { store, clock, repo, records }
+}
+
 async function keysUnder(store: Store, prefix: string): Promise<string[]> {
   return (await store.list({ prefix })).blobs.map((blob) => blob.key)
 }
@@ -111,15 +124,8 @@ describe('folds', () => {
   })
 
   it('a delete removes the record from the list at once and from the base at the fold', async () => {
-    const store = newStore()
-    const clock = { now: T0 }
-    const { repo } = open(store, clock)
-    const [a, b] = [reservation(1), reservation(2)]
-    await repo.create(a, a)
-    await repo.create(b, b)
-    await repo.list()
-    clock.now += SETTLED
-    await repo.fold('kyusu')
+    const { store, clock, repo, records } = await folded(2)
+    const [a, b] = records
     await repo.remove(a)
     expect((await repo.list()).records).toEqual([b])
     clock.now += SETTLED
@@ -134,15 +140,8 @@ describe('folds', () => {
 
 describe('the verifier', () => {
   it('picks up a record written and one deleted around the service', async () => {
-    const store = newStore()
-    const clock = { now: T0 }
-    const { repo } = open(store, clock)
-    const [a, b] = [reservation(1), reservation(2)]
-    await repo.create(a, a)
-    await repo.create(b, b)
-    await repo.list()
-    clock.now += SETTLED
-    await repo.fold('kyusu')
+    const { store, clock, repo, records } = await folded(2)
+    const [a, b] = records
     // why: an edit in the Netlify UI or by a script writes no delta
     const outside = { ...reservation(3), name: '外から' }
     await store.setJSON(`reservations/kyusu/${outside.id}`, outside)
