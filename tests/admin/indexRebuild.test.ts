@@ -3,6 +3,7 @@ import * as notifyList from '../../netlify/functions/admin-notify-list.js'
 import * as reservationsList from '../../netlify/functions/admin-reservations-list.js'
 import * as stats from '../../netlify/functions/admin-stats.js'
 import { listingRebuild } from '../../netlify/functions/listing-rebuild-background.js'
+import { listingVerify } from '../../netlify/functions/listing-verify.js'
 import reservationHandler from '../../netlify/functions/reservation.js'
 import { mapWithConcurrency } from '../../src/lib/concurrency.js'
 import { REBUILD_FUNCTION_PATH } from '../../src/lib/indexing/indexUpkeep.js'
@@ -191,5 +192,27 @@ describe('the rebuild ticket', () => {
     // (one at a time) and keeps what is built, so a replay can only do the same work again
     expect(await rebuild(ticket)).toMatchObject({ status: 200, body: { state: 'complete' } })
     expect(await rebuild(ticket)).toMatchObject({ status: 200, body: { state: 'complete' } })
+  })
+})
+
+describe('the scheduled verifier', () => {
+  it('brings a record edited in the Netlify UI into the lists and stats', async () => {
+    const scope = isolatedScope()
+    const kept = await scope.seedReservation({ productSlug: PRODUCT })
+    expect((await scope.call(views.reservations, {})).body.reservations).toEqual([kept])
+    // why: an edit around the service writes the record and no delta
+    const edited = { ...kept, status: 'confirmed' }
+    await scope.store.setJSON(`reservations/${PRODUCT}/${kept.id}`, edited)
+    const verifier = {
+      handler: listingVerify(),
+      path: '/.netlify/functions/listing-verify',
+      token: '',
+    }
+    const run = await scope.call(verifier, { next_run: '2026-11-24T03:10:00.000Z' })
+    expect(run).toMatchObject({ status: 200, body: { success: true, rebuilding: false } })
+    expect(run.body.verified).toBeGreaterThan(0)
+    expect((await scope.call(views.reservations, {})).body.reservations).toEqual([edited])
+    const counted = await scope.call(views.stats)
+    expect(counted.body.stats.reservations.byStatus).toEqual({ confirmed: 1 })
   })
 })

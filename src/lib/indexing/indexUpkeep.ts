@@ -41,7 +41,7 @@ export function rebuildStarter(options: RebuildStarterOptions): () => boolean {
     const { secret, log } = options
     if (!secret) {
       log.warn('storage.index_rebuild.not_started', {
-        fix: 'set UNSUBSCRIBE_SECRET: it signs the rebuild ticket; until then the scheduled listing-verify rebuilds a little each run',
+        fix: 'set UNSUBSCRIBE_SECRET: it signs the rebuild ticket; until then the scheduled listing-verify rebuilds 20 s each run',
       })
       return false
     }
@@ -90,17 +90,20 @@ export interface VerifyAnswer {
 
 /**
  * One run of the scheduled verifier: compares a slice of partitions with their key listings;
- * when an index is missing, starts the background rebuild, or, when it cannot be started,
- * rebuilds for the rest of its own time.
+ * when an index is missing, rebuilds for the rest of its own time (enough for a small or empty
+ * collection) and starts the background rebuild for what is left.
  */
 export async function runIndexVerify(services: UpkeepServices): Promise<VerifyAnswer> {
   const now = services.now ?? Date.now
   const { store, indexes } = services.repositories
   const deadline = now() + VERIFY_BUDGET_MS
   const { verified, incomplete } = await verifyIndexes(store, indexes, { now, deadline })
-  if (incomplete && !services.startRebuild()) {
-    await rebuildIndexes(store, indexes, { now, deadline, owner: services.runId })
+  let rebuilding = incomplete
+  if (incomplete) {
+    const outcome = await rebuildIndexes(store, indexes, { now, deadline, owner: services.runId })
+    rebuilding = outcome !== 'complete'
+    if (outcome === 'continue') services.startRebuild()
   }
-  services.log.info('storage.index_verify.run', { verified, rebuilding: incomplete })
-  return { verified, rebuilding: incomplete }
+  services.log.info('storage.index_verify.run', { verified, rebuilding })
+  return { verified, rebuilding }
 }
