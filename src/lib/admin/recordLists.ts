@@ -24,7 +24,11 @@ export async function loadRecords<T extends AdminRecord>(
       (filters.status === undefined || record.status === filters.status) &&
       (filters.productSlug === undefined || record.productSlug === filters.productSlug),
   )
-  return { records, unreadable: listing.unreadableKeys.length, rebuilding: listing.rebuilding === true }
+  return {
+    records,
+    unreadable: listing.unreadableKeys.length,
+    rebuilding: listing.rebuilding === true,
+  }
 }
 
 /** `{unreadable: n}` when some blobs could not be read, else nothing: answers keep their shape. */

@@ -40,5 +40,7 @@ export async function collectStats(repositories: Repositories): Promise<StatsAns
     repositories.reservations.counts(),
   ])
   const stats = { notify: statsOf(subscriptions), reservations: statsOf(reservations) }
-  return subscriptions.rebuilding || reservations.rebuilding ? { stats, rebuilding: true } : { stats }
+  return subscriptions.rebuilding || reservations.rebuilding
+    ? { stats, rebuilding: true }
+    : { stats }
 }

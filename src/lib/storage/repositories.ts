@@ -34,10 +34,9 @@ import { stockEventLog, type StockEventLog } from './stockEvents.js'
 import { stockRepository, type StockRepository } from './stockRecords.js'
 
 /** Records keyed `{prefix}/{productSlug}/{id}` (§2.1, §2.2), indexed per product. */
-export class ProductRecordRepository<T extends ProductRecordRef & { status: string }> extends RecordCollection<
-  T,
-  ProductRecordRef
-> {
+export class ProductRecordRepository<
+  T extends ProductRecordRef & { status: string },
+> extends RecordCollection<T, ProductRecordRef> {
   readonly #prefix: string
 
   constructor(store: Store, prefix: string, options?: RecordCollectionOptions) {
@@ -147,10 +146,7 @@ export interface IndexUpkeep {
  * Every repository of the records store for one request; background index folds go to
  * `waitUntil`. Opened by the wiring (services.ts), or by a test.
  */
-export function openRepositories(
-  context: RequestContext,
-  upkeep: IndexUpkeep = {},
-): Repositories {
+export function openRepositories(context: RequestContext, upkeep: IndexUpkeep = {}): Repositories {
   const store = openStore(RECORDS_STORE, context)
   const log = createLogger(context.requestId ?? 'background')
   const options: RecordCollectionOptions = {
