@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net'
  * it on (a network round trip on Netlify) and counts them. Benchmarks only.
  */
 export async function startLatencyProxy(target: string, latencyMs: number) {
-  const counter = { requests: 0 }
+  // why: `bytes` is every answer body; `listedBytes` the bodies of key listings alone
+  const counter = { requests: 0, bytes: 0, listedBytes: 0 }
   const server = http.createServer((req, res) => {
     counter.requests += 1
     const chunks: Buffer[] = []
@@ -23,6 +24,8 @@ export async function startLatencyProxy(target: string, latencyMs: number) {
           body: chunks.length ? Buffer.concat(chunks) : undefined,
         })
         const body = Buffer.from(await upstream.arrayBuffer())
+        counter.bytes += body.length
+        if (body.subarray(0, 9).toString() === '{"blobs":') counter.listedBytes += body.length
         const out: Record<string, string> = {}
         upstream.headers.forEach((value, name) => {
           if (name !== 'content-encoding' && name !== 'transfer-encoding') out[name] = value

@@ -8,9 +8,8 @@ export default defineEndpoint({
   methods: ['POST'],
   auth: 'admin',
   body: z.object({}),
-  handle: async ({ context, config, log }) => ({
-    stats: await collectStats(openServices(context, config, log).repositories),
-  }),
+  handle: async ({ context, config, log }) =>
+    collectStats(openServices(context, config, log).repositories),
 })
 
 export const config: Config = { path: '/api/admin-stats' }

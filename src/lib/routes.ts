@@ -17,9 +17,10 @@ export type TokenGroup = 'admin' | 'preorder'
 
 /**
  * Who may call a route: a token group (§5, D7), anyone, or the holder of a delivery ticket (the
- * signed, short-lived ticket a send issues to its own background delivery).
+ * signed, short-lived ticket a send issues to its own background delivery) or of a rebuild
+ * ticket (the one a request that found an index missing issues to the background rebuild).
  */
-export type RouteAuth = TokenGroup | 'none' | 'deliveryTicket'
+export type RouteAuth = TokenGroup | 'none' | 'deliveryTicket' | 'rebuildTicket'
 
 export interface RouteSpec {
   /** The file under netlify/functions/ that answers it, without `.ts`. */
@@ -358,6 +359,20 @@ export const ROUTES = {
     methods: ['POST'],
     auth: 'none',
     response: 'stockReconciled',
+  },
+  listingRebuild: {
+    function: 'listing-rebuild-background',
+    path: '/.netlify/functions/listing-rebuild-background',
+    methods: ['POST'],
+    auth: 'rebuildTicket',
+    response: null,
+  },
+  listingVerify: {
+    function: 'listing-verify',
+    path: '/.netlify/functions/listing-verify',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'indexVerifyAnswer',
   },
 } as const satisfies Record<string, RouteSpec>
 

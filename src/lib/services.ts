@@ -7,6 +7,7 @@ import { createResendMailer } from './notifiers/resendMailer.js'
 import { createShopNotifiers, type ShopNotifiers } from './notifiers/shopNotifiers.js'
 import type { RequestContext } from './requestContext.js'
 import { deliveryStarter } from './restock/deliveryStarter.js'
+import { rebuildStarter } from './indexing/indexUpkeep.js'
 import { batchAllowanceFor, type DeliveryRunOptions } from './restock/deliveryRun.js'
 import { issueDeliveryTicket } from './restock/deliveryTicket.js'
 import { sendRestockWave, waveNotificationId } from './restock/sendRestockNotification.js'
@@ -50,6 +51,8 @@ export interface Services {
   defer(work: Promise<unknown>): void
   /** Starts a run of the background restock delivery on this deploy (deliveryStarter.ts). */
   startDelivery(notificationId: string): Promise<void>
+  /** Starts a run of the background index rebuild on this deploy; false when it cannot (indexing/indexUpkeep.ts). */
+  startIndexRebuild(): boolean
   /**
    * What a run of the background delivery needs (restock/deliveryRun.ts); NotConfiguredError
    * (503, logged) when e-mail delivery is not configured (`config.emailDelivery`).
@@ -97,12 +100,20 @@ export function openServices(
     log,
     defer,
   })
+  const startIndexRebuild = rebuildStarter({
+    origin: options.origin ?? config.siteUrl,
+    secret: config.unsubscribeSecret,
+    log,
+    defer,
+  })
   const services: Services = {
     context,
     config,
     log,
     get repositories() {
-      return (repositories ??= openRepositories(context))
+      return (repositories ??= openRepositories(context, {
+        requestRebuild: () => void startIndexRebuild(),
+      }))
     },
     get keywordLog() {
       return (keywordLog ??= openKeywordLogRepository(context))
@@ -123,6 +134,7 @@ export function openServices(
     },
     defer,
     startDelivery,
+    startIndexRebuild,
     deliveryRun() {
       const delivery = config.emailDelivery
       if (!delivery.ready) {

@@ -6,7 +6,7 @@ import * as notifyResume from '../../netlify/functions/admin-notify-resume.js'
 import * as reservationsArchivesList from '../../netlify/functions/admin-reservations-archives-list.js'
 import * as reservationsList from '../../netlify/functions/admin-reservations-list.js'
 import * as stats from '../../netlify/functions/admin-stats.js'
-import { clearInstanceSnapshots } from '../../src/lib/storage/recordCollection.js'
+import { clearInstanceIndexes } from '../../src/lib/storage/recordCollection.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { endpoint, isolatedScope, settleScopes } from './adminTestKit.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
@@ -16,7 +16,7 @@ import { useApiTokens } from '../helpers/tokens.js'
 /**
  * Every blob type the service writes to the records store, damaged in every way a blob can be
  * (cut short, garbage, 0 bytes, JSON of another shape): each whole-store view still answers 200
- * with the readable records; a damaged cache (listing snapshot, change journal) is logged,
+ * with the readable records; a damaged index blob (a partition's base, a delta) is logged,
  * ignored and rebuilt; a damaged record is reported like other unreadable records
  * (tests/admin/unreadableRecords.test.ts).
  */
@@ -26,7 +26,11 @@ useApiTokens()
 const logs = useLogCapture()
 
 const PRODUCT = 'hario-v60-dripper'
-const SNAPSHOTS = ['snapshots/reservations', 'snapshots/notify', 'snapshots/notif-history']
+const BASES = [
+  `index/reservations/v1/p/${PRODUCT}`,
+  `index/notify/v1/p/${PRODUCT}`,
+  'index/notif-history/v1/p/all',
+]
 
 /** Damage of a blob that held `text`. */
 const DAMAGE: [string, (text: string) => string][] = [
@@ -34,11 +38,8 @@ const DAMAGE: [string, (text: string) => string][] = [
   ['garbage', () => '\u0000\u00ff garbage \ud800'],
   ['0 bytes', () => ''],
   ['JSON null', () => 'null'],
-  ['the current version without its fields', () => '{"version":3}'],
-  [
-    'entries of another shape',
-    () => '{"version":3,"entries":{"reservations/x/y":null},"consumed":7}',
-  ],
+  ['the current format without its fields', () => '{"format":1}'],
+  ['entries of another shape', () => '{"format":1,"entries":{"reservations/x/y":null}}'],
 ]
 
 const views = {
@@ -83,15 +84,21 @@ async function seededScope(warm = true) {
   return scope
 }
 
-async function expectViewsAnswer(scope: ReturnType<typeof isolatedScope>) {
+/** `rebuilding: false`: no answer may say an index is being rebuilt. */
+async function expectViewsAnswer(
+  scope: ReturnType<typeof isolatedScope>,
+  { rebuilding = true } = {},
+) {
   const reservations = await scope.call(views.reservations, {})
   expect(reservations.status).toBe(200)
+  if (!rebuilding) expect(reservations.body.rebuilding).toBeUndefined()
   expect(reservations.body.reservations).toHaveLength(2)
   const subscriptions = await scope.call(views.subscriptions, {})
   expect(subscriptions.status).toBe(200)
   expect(subscriptions.body.subscriptions).toHaveLength(2)
   const statistics = await scope.call(views.stats)
   expect(statistics.status).toBe(200)
+  if (!rebuilding) expect(statistics.body.rebuilding).toBeUndefined()
   expect(statistics.body.stats.reservations.total).toBe(3)
   expect(statistics.body.stats.notify.total).toBe(2)
   const reservationArchives = await scope.call(views.reservationArchives, {})
@@ -107,57 +114,60 @@ function loggedEvents(): string[] {
   return logs.flatMap((line) => (typeof line.event === 'string' ? [line.event] : []))
 }
 
-describe('a damaged listing snapshot (each kind of damage)', () => {
+describe('a damaged index base (each kind of damage)', () => {
   it.each(DAMAGE)(
-    '%s: every whole-store view answers 200, the damage is logged and the snapshot rebuilt',
+    '%s: every whole-store view answers 200, the damage is logged and the base rebuilt',
     async (_, damage) => {
       const scope = await seededScope()
-      for (const key of SNAPSHOTS) {
+      for (const key of BASES) {
         const text = (await scope.store.get(key, { type: 'text' })) ?? ''
         expect(text).not.toBe('')
         await scope.store.set(key, damage(text))
       }
-      clearInstanceSnapshots() // a cold instance reads the damaged blobs
+      clearInstanceIndexes() // a cold instance reads the damaged blobs
       logs.length = 0
 
       await expectViewsAnswer(scope)
 
-      expect(loggedEvents()).toContain('storage.cache_damaged')
-      for (const key of SNAPSHOTS) {
-        const rebuilt = (await scope.store.get(key, { type: 'json' })) as { version: number }
-        expect(rebuilt.version).toBe(3)
-      }
-      clearInstanceSnapshots()
+      expect(loggedEvents()).toContain('storage.index_damaged')
       await expectViewsAnswer(scope)
+      for (const key of BASES) {
+        const rebuilt = (await scope.store.get(key, { type: 'json' })) as { format: number }
+        expect(rebuilt.format).toBe(1)
+      }
+      clearInstanceIndexes()
+      await expectViewsAnswer(scope, { rebuilding: false })
     },
   )
 })
 
-describe('damaged change-journal entries', () => {
+describe('damaged index deltas', () => {
   it('garbage names, undecodable record keys and keys of other blobs are ignored', async () => {
     const scope = await seededScope()
-    const hour = Date.now() - (Date.now() % 3_600_000)
-    const garbageNames = (at: number) => [
+    const at = String(Date.now()).padStart(15, '0')
+    const garbageNames = [
       'garbage',
-      `${String(at).padStart(15, '0')}-x~`,
-      `${String(at).padStart(15, '0')}-x~${Buffer.from('\u0000\ud800').toString('base64url')}`,
-      `${String(at).padStart(15, '0')}-x~${Buffer.from('snapshots/reservations').toString('base64url')}`,
-      `${String(at).padStart(15, '0')}-x~${Buffer.from('/reservations/x/y').toString('base64url')}`,
+      `${at}-x~`,
+      `${at}-x~${Buffer.from('\u0000\ud800').toString('base64url')}`,
+      `${at}-x~${Buffer.from('index/reservations/v1/complete').toString('base64url')}`,
+      `${at}-x~${Buffer.from('/reservations/x/y').toString('base64url')}`,
+      `${at}-x~${Buffer.from('reservations/another-product/res_1').toString('base64url')}`,
     ]
-    // why: the journal is read by hour; the hour before, this one and the next cover a run at any minute
-    for (const at of [hour - 3_600_000, hour, hour + 3_600_000]) {
-      const bucket = new Date(at).toISOString().slice(0, 13)
-      for (const collection of ['reservations', 'notify', 'notif-history']) {
-        for (const name of garbageNames(at + 1)) {
-          await scope.store.set(`journal/${collection}/${bucket}/${name}`, 'garbage \u0000')
-        }
+    for (const [collection, partition] of [
+      ['reservations', PRODUCT],
+      ['notify', PRODUCT],
+      ['notif-history', 'all'],
+    ]) {
+      for (const name of garbageNames) {
+        await scope.store.set(`index-deltas/${collection}/${partition}/${name}`, 'garbage \u0000')
       }
+      await scope.store.set(`index-deltas/${collection}/${partition}/a/b/c`, '')
     }
-    clearInstanceSnapshots()
+    clearInstanceIndexes()
     logs.length = 0
-    await expectViewsAnswer(scope)
+    await expectViewsAnswer(scope, { rebuilding: false })
     expect(loggedEvents()).not.toContain('storage.record_unreadable')
-    expect(loggedEvents()).toContain('storage.cache_damaged')
+    expect(loggedEvents()).toContain('storage.index_damaged')
   })
 })
 
@@ -175,7 +185,7 @@ describe('damaged records, claims and delivery blobs', () => {
     await scope.store.set('notif-delivery/notif_one/job', damage(job))
     await scope.store.set('notif-delivery/notif_one/batches/0', damage(job))
     await scope.store.set('notif-delivery/notif_one/notified/0', damage('{"batch":0}'))
-    clearInstanceSnapshots()
+    clearInstanceIndexes()
 
     const reservations = await scope.call(views.reservations, {})
     expect(reservations).toMatchObject({ status: 200, body: { unreadable: 1 } })

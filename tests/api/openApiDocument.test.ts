@@ -47,6 +47,8 @@ describe('the OpenAPI document', () => {
           expect(schemes, route).toEqual(['preorderToken'])
         } else if (route.endsWith('/notify-deliver-background')) {
           expect(schemes, route).toEqual(['deliveryTicket'])
+        } else if (route.endsWith('/listing-rebuild-background')) {
+          expect(schemes, route).toEqual(['rebuildTicket'])
         } else if (route.includes('admin')) {
           expect(schemes, route).toEqual(['adminToken'])
         } else {

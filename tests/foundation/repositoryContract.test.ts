@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { getStore, type Store } from '@netlify/blobs'
 import {
-  clearInstanceSnapshots,
+  clearInstanceIndexes,
   RecordUpdateConflictError,
   type RecordCollection,
   type RecordCollectionOptions,
@@ -300,7 +300,7 @@ describe('listing snapshot', () => {
     expect(gets.length).toBeLessThanOrEqual(2)
     await Promise.all(pending)
 
-    clearInstanceSnapshots()
+    clearInstanceIndexes()
     server.operations.length = 0
     const another = reservationRepository(store, optionsFor(store, { now: later }))
     expect(sortById((await another.list()).records)).toEqual(sortById(listed))

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { getStore } from '@netlify/blobs'
 import { openStore, storeNameFor } from '../../src/lib/storage/blobStore.js'
-import { ChangeJournal } from '../../src/lib/storage/listing/changeJournal.js'
-import { clearInstanceSnapshots } from '../../src/lib/storage/recordCollection.js'
+import { clearInstanceIndexes } from '../../src/lib/storage/recordCollection.js'
 import type { Reservation } from '../../src/lib/storage/records.js'
 import { reservationRepository } from '../../src/lib/storage/repositories.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
@@ -44,52 +43,8 @@ describe('store names (D12)', () => {
   })
 })
 
-describe('change journal', () => {
-  const MINUTE = 60_000
-
-  it('finds the entries of the hours asked for, and prunes old folders', async () => {
-    const store = getStore({ name: `journal-${crypto.randomUUID()}` })
-    const journal = new ChangeJournal(store, 'reservations')
-    const now = Date.UTC(2026, 10, 22, 12, 30)
-    await journal.announce('reservations/a/1', now - 3 * 24 * 60 * MINUTE)
-    await journal.announce('reservations/a/2', now - 70 * MINUTE)
-    await journal.announce('reservations/b/3', now - MINUTE)
-    const recent = await journal.entriesBetween(now - 5 * MINUTE, now)
-    expect(recent.map((entry) => entry.recordKey)).toEqual(['reservations/b/3'])
-    const lastTwoHours = await journal.entriesBetween(now - 90 * MINUTE, now)
-    expect(lastTwoHours.map((entry) => entry.recordKey).sort()).toEqual([
-      'reservations/a/2',
-      'reservations/b/3',
-    ])
-    expect(await journal.prune(now - 24 * 60 * MINUTE, 10)).toBe(1)
-    const all = await journal.entriesBetween(now - 4 * 24 * 60 * MINUTE, now)
-    expect(all.map((entry) => entry.recordKey).sort()).toEqual([
-      'reservations/a/2',
-      'reservations/b/3',
-    ])
-  })
-})
-
-describe('listing past the journal', () => {
-  it('picks up a record written without the journal at the next full check', async () => {
-    const store = getStore({ name: `outside-${crypto.randomUUID()}`, consistency: 'strong' })
-    let clock = Date.now() + 60_000
-    const repo = reservationRepository(store, { now: () => clock, fullCheckIntervalMs: 5 * 60_000 })
-    const known = reservation()
-    await reservationRepository(store).create(known, known)
-    expect((await repo.list()).records).toHaveLength(1)
-
-    // why: an edit made in the Netlify UI or by a script bypasses the journal
-    const outside = reservation()
-    await store.setJSON(`reservations/${outside.productSlug}/${outside.id}`, outside)
-    clock += 60_000
-    expect((await repo.list()).records).toHaveLength(1)
-    clock += 5 * 60_000
-    const listed = (await repo.list()).records
-    expect(listed.map((r) => r.id).sort()).toEqual([known.id, outside.id].sort())
-  })
-
-  it('sees a change made by another instance right away through the journal', async () => {
+describe('listing across instances', () => {
+  it('sees a change made by another instance right away through the index deltas', async () => {
     const store = getStore({ name: `instances-${crypto.randomUUID()}`, consistency: 'strong' })
     const first = reservationRepository(store)
     const second = reservationRepository(store)
@@ -100,7 +55,7 @@ describe('listing past the journal', () => {
     await first.update(record, () => confirmed)
     expect((await second.list()).records).toEqual([confirmed])
     await first.remove(record)
-    clearInstanceSnapshots()
+    clearInstanceIndexes()
     expect((await second.list()).records).toEqual([])
   })
 })

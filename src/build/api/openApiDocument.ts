@@ -30,12 +30,19 @@ const SECURITY_SCHEMES = {
     description:
       "A delivery ticket: signed with the deploy's secret, naming one notification, valid for 5 minutes and spent by the run that uses it. Only a send or resume of this deploy issues one, to start its own background delivery; the admin tokens are not tickets.",
   },
+  rebuildTicket: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "A rebuild ticket: signed with the deploy's secret and valid for 5 minutes. Only this deploy issues one, to start its own background rebuild of missing record indexes; the admin tokens are not tickets.",
+  },
 }
 
 const SCHEME_OF = {
   admin: 'adminToken',
   preorder: 'preorderToken',
   deliveryTicket: 'deliveryTicket',
+  rebuildTicket: 'rebuildTicket',
 } as const
 
 const DESCRIPTION = [

@@ -22,6 +22,11 @@ const unreadable = z.int().min(1).optional().meta({
     'Stored blobs that are not readable records (skipped and logged); absent when there are none.',
 })
 
+const rebuilding = z.literal(true).optional().meta({
+  description:
+    'An index this answer is read from is missing and being rebuilt in the background: the answer holds what is indexed so far. Absent otherwise.',
+})
+
 export const errorBody = z
   .strictObject({ success: z.literal(false), error: z.string() })
   .meta({ description: 'Every failure: `success: false` and the exact error text.' })
@@ -144,18 +149,21 @@ const recordStats = z.strictObject({
 export const statsAnswer = z.strictObject({
   success: z.literal(true),
   stats: z.strictObject({ notify: recordStats, reservations: recordStats }),
+  rebuilding,
 })
 
 export const reservationList = z.strictObject({
   success: z.literal(true),
   reservations: z.array(reservationRecord),
   unreadable,
+  rebuilding,
 })
 
 export const subscriptionList = z.strictObject({
   success: z.literal(true),
   subscriptions: z.array(subscriptionRecord),
   unreadable,
+  rebuilding,
 })
 
 export const reservationUpdated = z.strictObject({
@@ -589,4 +597,14 @@ export const stockReconciled = z.strictObject({
   feed: z.enum(['read', 'failed', 'not-configured']),
   wavesSent: count.meta({ description: 'Automatic waves this run sent.' }),
   changed: count.meta({ description: 'Products whose quantity the feed changed.' }),
+})
+
+// Record indexes (issue 21)
+
+export const indexVerifyAnswer = z.strictObject({
+  success: z.literal(true),
+  verified: count.meta({ description: 'Index partitions compared with their key listing.' }),
+  rebuilding: z.boolean().meta({
+    description: 'Some index is missing: the background rebuild was started.',
+  }),
 })

@@ -12,7 +12,7 @@ import {
 } from './adminSchemas.js'
 import { listArchivedRecords } from './archiveListing.js'
 import { bulkResponseBody, runBulkAction, type BulkAction } from './bulkRecords.js'
-import { listActiveRecords, unreadableField } from './recordLists.js'
+import { listActiveRecords, rebuildingField, unreadableField } from './recordLists.js'
 import { updateRecordStatus } from './statusUpdates.js'
 
 /**
@@ -51,11 +51,15 @@ export function activeListEndpoint<T extends AdminRecord>(resource: AdminResourc
     auth: 'admin' as const,
     body,
     handle: async (input: AdminInput<(typeof body)['_output']>) => {
-      const { records, unreadable } = await listActiveRecords(
+      const { records, unreadable, rebuilding } = await listActiveRecords(
         repositoryFor(resource, input),
         input.body,
       )
-      return { [resource.listField]: records, ...unreadableField(unreadable) }
+      return {
+        [resource.listField]: records,
+        ...unreadableField(unreadable),
+        ...rebuildingField(rebuilding),
+      }
     },
   }
 }
@@ -110,11 +114,16 @@ export function archiveListEndpoint<T extends AdminRecord>(resource: AdminResour
     auth: 'preorder' as const,
     body: archiveListSchema,
     handle: async (input: AdminInput<(typeof archiveListSchema)['_output']>) => {
-      const { items, unreadable, ...paging } = await listArchivedRecords(
+      const { items, unreadable, rebuilding, ...paging } = await listArchivedRecords(
         repositoryFor(resource, input),
         input.body,
       )
-      return { [resource.listField]: items, ...paging, ...unreadableField(unreadable) }
+      return {
+        [resource.listField]: items,
+        ...paging,
+        ...unreadableField(unreadable),
+        ...rebuildingField(rebuilding),
+      }
     },
   }
 }

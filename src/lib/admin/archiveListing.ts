@@ -17,6 +17,8 @@ export interface ArchivePage<T> {
   totalPages: number
   /** Blobs of this part of the collection that could not be read as records (skipped). */
   unreadable: number
+  /** Whether an index of this part is being rebuilt (the page then holds what is indexed). */
+  rebuilding: boolean
 }
 
 /**
@@ -27,7 +29,7 @@ export async function listArchivedRecords<T extends AdminRecord>(
   repository: ProductRecordRepository<T>,
   query: RecordFilters & PageRequest,
 ): Promise<ArchivePage<T>> {
-  const { records, unreadable } = await loadRecords(repository, query)
+  const { records, unreadable, rebuilding } = await loadRecords(repository, query)
   const archived = newestFirst(
     records.filter((record) => record.isArchived === true),
     'archivedAt',
@@ -40,5 +42,6 @@ export async function listArchivedRecords<T extends AdminRecord>(
     pageSize: query.pageSize,
     totalPages: Math.ceil(archived.length / query.pageSize),
     unreadable,
+    rebuilding,
   }
 }

@@ -75,6 +75,15 @@ export async function runBulkAction<T extends AdminRecord>(
       }
     },
   )
+  // why: the next list then reads each product's index instead of every record just changed
+  for (const productSlug of new Set(unique.map((ref) => ref.productSlug))) {
+    await repository.fold(productSlug).catch((error: unknown) =>
+      options.log.warn('storage.index_fold_failed', {
+        productSlug,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    )
+  }
   const errors = results.filter((result): result is BulkItemError => result !== null)
   const doneIds = unique.filter((_, index) => results[index] === null).map((ref) => ref.id)
   options.log.info(`admin.${resource.noun}.${action}`, {

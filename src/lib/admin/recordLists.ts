@@ -15,7 +15,7 @@ export interface RecordFilters {
 export async function loadRecords<T extends AdminRecord>(
   repository: ProductRecordRepository<T>,
   filters: RecordFilters,
-): Promise<{ records: T[]; unreadable: number }> {
+): Promise<{ records: T[]; unreadable: number; rebuilding: boolean }> {
   const listing = filters.productSlug
     ? await repository.listProduct(filters.productSlug)
     : await repository.list()
@@ -24,12 +24,21 @@ export async function loadRecords<T extends AdminRecord>(
       (filters.status === undefined || record.status === filters.status) &&
       (filters.productSlug === undefined || record.productSlug === filters.productSlug),
   )
-  return { records, unreadable: listing.unreadableKeys.length }
+  return {
+    records,
+    unreadable: listing.unreadableKeys.length,
+    rebuilding: listing.rebuilding === true,
+  }
 }
 
 /** `{unreadable: n}` when some blobs could not be read, else nothing: answers keep their shape. */
 export function unreadableField(unreadable: number): { unreadable?: number } {
   return unreadable > 0 ? { unreadable } : {}
+}
+
+/** `{rebuilding: true}` while an index is being rebuilt, else nothing: answers keep their shape. */
+export function rebuildingField(rebuilding: boolean): { rebuilding?: true } {
+  return rebuilding ? { rebuilding } : {}
 }
 
 /** Sorts by `field` (ISO timestamps), newest first; ties by id, so the order is stable. */
@@ -50,13 +59,14 @@ function compareText(a: string, b: string): number {
 export async function listActiveRecords<T extends AdminRecord>(
   repository: ProductRecordRepository<T>,
   filters: RecordFilters,
-): Promise<{ records: T[]; unreadable: number }> {
-  const { records, unreadable } = await loadRecords(repository, filters)
+): Promise<{ records: T[]; unreadable: number; rebuilding: boolean }> {
+  const { records, unreadable, rebuilding } = await loadRecords(repository, filters)
   return {
     records: newestFirst(
       records.filter((record) => record.isArchived !== true),
       'createdAt',
     ),
     unreadable,
+    rebuilding,
   }
 }

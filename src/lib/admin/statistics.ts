@@ -1,4 +1,4 @@
-import type { Listing } from '../storage/recordCollection.js'
+import type { CollectionCounts } from '../storage/recordCollection.js'
 import type { Repositories } from '../storage/repositories.js'
 import { unreadableField } from './recordLists.js'
 
@@ -16,28 +16,31 @@ export interface ServiceStats {
   reservations: RecordStats
 }
 
-/** Counts records by status and product; archived records count too (D3). */
-export function countRecords(
-  records: readonly { status: string; productSlug: string }[],
-): RecordStats {
-  const stats: RecordStats = { total: 0, byStatus: {}, byProduct: {} }
-  for (const { status, productSlug } of records) {
-    stats.total += 1
-    stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1
-    stats.byProduct[productSlug] = (stats.byProduct[productSlug] ?? 0) + 1
+/** The stats and, while an index is being rebuilt, `rebuilding: true` (counts then cover what is indexed). */
+export interface StatsAnswer {
+  stats: ServiceStats
+  rebuilding?: true
+}
+
+/** The index's tallies as §2.4 counts: by status and by product, archived records too (D3). */
+function statsOf(counts: CollectionCounts): RecordStats {
+  const stats: RecordStats = { total: counts.records, byStatus: {}, byProduct: {} }
+  for (const [name, n] of Object.entries(counts.tallies)) {
+    const [kind, value] = [name.slice(0, name.indexOf(':')), name.slice(name.indexOf(':') + 1)]
+    if (kind === 'status') stats.byStatus[value] = n
+    if (kind === 'product') stats.byProduct[value] = n
   }
-  return stats
+  return { ...stats, ...unreadableField(counts.unreadable) }
 }
 
-function statsOf(listing: Listing<{ status: string; productSlug: string }>): RecordStats {
-  return { ...countRecords(listing.records), ...unreadableField(listing.unreadableKeys.length) }
-}
-
-/** §4.9: aggregates over every stored subscription and reservation. */
-export async function collectStats(repositories: Repositories): Promise<ServiceStats> {
+/** §4.9: aggregates over every stored subscription and reservation, from the indexes' counts. */
+export async function collectStats(repositories: Repositories): Promise<StatsAnswer> {
   const [subscriptions, reservations] = await Promise.all([
-    repositories.subscriptions.list(),
-    repositories.reservations.list(),
+    repositories.subscriptions.counts(),
+    repositories.reservations.counts(),
   ])
-  return { notify: statsOf(subscriptions), reservations: statsOf(reservations) }
+  const stats = { notify: statsOf(subscriptions), reservations: statsOf(reservations) }
+  return subscriptions.rebuilding || reservations.rebuilding
+    ? { stats, rebuilding: true }
+    : { stats }
 }

@@ -21,8 +21,8 @@ export const personRequestSchema = z.object({
 
 /**
  * What the personal-data services need for one request, from the one wiring. Background work of
- * the repositories (listing snapshot saves, which copy records) is collected and awaited by
- * `settle`, so that an erase can drop the snapshots after the last of them was written.
+ * the repositories (index folds, which copy records) is collected and awaited by `settle`, so
+ * that an erase folds the indexes after the last of them was written.
  */
 export function openPersonalData(
   context: RequestContext,

@@ -5,7 +5,7 @@ import type { ConsentRecord } from '../storage/consentRepository.js'
 import { confirmationThrottleKey } from '../storage/confirmationThrottle.js'
 import { reservationClaimKey, signupClaimKey } from '../storage/blobLayout.js'
 import { emailHash, normaliseEmail } from '../storage/emailHash.js'
-import { dropListingSnapshots, eraseFromDeliveries } from '../storage/personalDataBlobs.js'
+import { eraseFromDeliveries, refoldIndexes } from '../storage/personalDataBlobs.js'
 import type { NotificationHistory, NotifySubscription, Reservation } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 
@@ -24,6 +24,7 @@ export interface PersonalDataDeps {
     | 'consents'
     | 'suppressions'
     | 'confirmationLimits'
+    | 'indexes'
     | 'store'
   >
   log: Logger
@@ -224,7 +225,7 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
     }))
   }
   await deps.settle()
-  await dropListingSnapshots(store)
+  await refoldIndexes(deps.repositories.indexes)
   const summary: ErasureSummary = {
     reservations: found.reservations.length,
     subscriptions: found.subscriptions.length,

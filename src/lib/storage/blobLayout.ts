@@ -22,8 +22,11 @@ import { createHash } from 'node:crypto'
  * | `stock-event-days/{day}/{eventId}`     | the day it arrived (for the purge)        | overwritten       |
  * | `send-locks/{productSlug}`             | the send choosing a product's recipients  | onlyIfNew / CAS   |
  * | `send-claims/{slug}/{subscriptionId}`  | the notice a subscriber is claimed by     | onlyIfNew / CAS   |
- * | `journal/{collection}/{hour}/{entry}`  | change journal of a collection's listing  | new blob per write|
- * | `snapshots/{collection}`               | listing snapshot of a collection          | overwritten       |
+ * | `index/{collection}/v1/p/{partition}`  | a partition's index: records + ETags      | onlyIfNew / CAS   |
+ * | `index/{collection}/v1/complete`       | every partition of the collection indexed | onlyIfNew, once   |
+ * | `index-deltas/{collection}/{part}/{d}` | a record write not yet folded in an index | onlyIfNew, once   |
+ * | `index-rebuild/claim`                  | the one index rebuild running (a lease)   | onlyIfNew / CAS   |
+ * | `index-rebuild/verified`               | where the index verifier continues        | overwritten       |
  * | `consents/{emailHash}/{cns_id}`        | a consent record (docs/compliance.md)     | onlyIfNew         |
  * | `consent-wordings/{version}`           | the text of one consent wording version   | onlyIfNew, once   |
  * | `suppressions/{emailHash}`             | a bounced or complaining address          | onlyIfNew / CAS   |
@@ -149,8 +152,22 @@ export function confirmationSendKey(emailHash: string): string {
   return `confirmation-sends/${emailHash}`
 }
 
-/** Where listing snapshots live (an erase drops them all). */
-export const SNAPSHOTS_PREFIX = 'snapshots/'
+/**
+ * Keys of the per-partition record indexes (storage/listing/recordIndex.ts). The format version
+ * is part of the key: a new format is a new set of keys, and an old one is simply not read.
+ * `snapshots/` and `journal/` (the listing cache before issue 21) are no longer read.
+ */
+export const indexKeys = {
+  bases: (collection: string) => `index/${collection}/v1/p/`,
+  base: (collection: string, partition: string) => `index/${collection}/v1/p/${partition}`,
+  complete: (collection: string) => `index/${collection}/v1/complete`,
+  folder: (collection: string) => `index/${collection}/v1/`,
+  deltas: (collection: string) => `index-deltas/${collection}/`,
+  partitionDeltas: (collection: string, partition: string) =>
+    `index-deltas/${collection}/${partition}/`,
+  rebuildClaim: 'index-rebuild/claim',
+  verifyCursor: 'index-rebuild/verified',
+}
 /** Prefix of stock records: `stock/{productSlug}`. */
 export const STOCK_PREFIX = 'stock/'
 

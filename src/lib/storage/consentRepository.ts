@@ -1,4 +1,5 @@
 import type { Store } from '@netlify/blobs'
+import { hexPartitions } from './listing/partitioning.js'
 import { RecordCollection, type RecordCollectionOptions, type Listing } from './recordCollection.js'
 import { consentWordingKey, CONSENTS_PREFIX } from './blobLayout.js'
 import { isUsableRecordId } from './recordIds.js'
@@ -73,6 +74,7 @@ export class ConsentRepository extends RecordCollection<ConsentRecord, ConsentRe
         keyOf: ({ emailHash, id }) =>
           HASH.test(emailHash) && isUsableRecordId(id) ? `${PREFIX}/${emailHash}/${id}` : null,
         isRecord: isConsentRecord,
+        partitioning: hexPartitions(`${PREFIX}/`),
       },
       options,
     )

@@ -1,12 +1,13 @@
 import type { Store } from '@netlify/blobs'
-import { clearInstanceSnapshots } from './recordCollection.js'
-import { deliveryKeys, SNAPSHOTS_PREFIX } from './blobLayout.js'
+import { clearInstanceIndexes } from './recordCollection.js'
+import { deliveryKeys } from './blobLayout.js'
+import type { RecordIndex } from './listing/recordIndex.js'
 import { normaliseEmail } from './emailHash.js'
 
 /**
  * Where an address may sit outside the record collections, for an erase (APPI Art. 35,
  * docs/compliance.md): the delivery snapshots of restock sends (`notif-delivery/{id}/job`,
- * `…/batches/{n}` and `…/progress`) and the listing snapshots (`snapshots/{collection}`).
+ * `…/batches/{n}` and `…/progress`) and the record indexes (`index/{collection}/…`).
  */
 
 interface Recipient {
@@ -73,13 +74,17 @@ export async function eraseFromDeliveries(
 }
 
 /**
- * Deletes every saved listing snapshot (they copy records) and forgets this instance's: the next
- * list rebuilds them from the records, which no longer hold the address. Other instances bring
- * theirs up to date from the change journal before they save one.
+ * Writes every pending change into the record indexes (they copy records), so that no index
+ * blob still holds an erased address, and forgets this instance's copies. A fold that loses a
+ * race to another is tried again: the other may have read a record before the erase.
  */
-export async function dropListingSnapshots(store: Store): Promise<void> {
-  clearInstanceSnapshots()
-  for await (const page of store.list({ prefix: SNAPSHOTS_PREFIX, paginate: true })) {
-    for (const { key } of page.blobs) await store.delete(key)
+export async function refoldIndexes(indexes: readonly RecordIndex[]): Promise<void> {
+  clearInstanceIndexes()
+  for (const index of indexes) {
+    for (const partition of await index.partitions()) {
+      for (let attempt = 0; attempt < 5 && !(await index.fold(partition)); attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50 * (attempt + 1)))
+      }
+    }
   }
 }

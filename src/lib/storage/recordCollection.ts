@@ -1,9 +1,15 @@
 import type { Store } from '@netlify/blobs'
 import { ConcurrentChangeError } from '../errors.js'
-import { ListingCache, type Listing, type ListingCacheOptions } from './listing/listingCache.js'
+import type { Partitioning } from './listing/partitioning.js'
+import {
+  RecordIndex,
+  type CollectionCounts,
+  type Listing,
+  type RecordIndexOptions,
+} from './listing/recordIndex.js'
 
-export type { Listing } from './listing/listingCache.js'
-export { clearInstanceSnapshots } from './listing/listingSnapshot.js'
+export type { CollectionCounts, Listing } from './listing/recordIndex.js'
+export { clearInstanceIndexes } from './listing/indexBase.js'
 
 /**
  * A set of JSON records, one blob each, under one key prefix. The record blobs are the source of
@@ -16,10 +22,11 @@ export { clearInstanceSnapshots } from './listing/listingSnapshot.js'
  * - `remove` deletes; an update that read the record before the delete then finds its ETag gone
  *   and sees the record missing, so a deleted record never comes back.
  *
- * Lists go through the collection's listing cache (listing/listingCache.ts).
+ * Lists go through the collection's index (listing/recordIndex.ts): every write announces
+ * itself there before it writes the record.
  */
 export interface CollectionLayout<T, Ref> {
-  /** Journal and snapshot name, e.g. `reservations`. */
+  /** Name in index keys, e.g. `reservations`. */
   name: string
   /** Prefix of every record key, e.g. `reservations/`. */
   prefix: string
@@ -27,24 +34,28 @@ export interface CollectionLayout<T, Ref> {
   keyOf(ref: Ref): string | null
   /** Whether a parsed blob has the record's shape (a blob edited by hand may not). */
   isRecord(value: unknown): value is T
+  /** How the index splits the records (listing/partitioning.ts). */
+  partitioning: Partitioning
+  /** What a record counts as in the index's counts (statistics). Default: nothing. */
+  tally?: (record: T) => readonly string[]
 }
 
 /**
- * The listing cache's options (listing/listingCache.ts, where each is described with its
- * default), all optional here: `scope` defaults to a scope of this collection alone, and
- * `onUnreadable` to ignoring the blob.
+ * The index's options (listing/recordIndex.ts, where each is described with its default), all
+ * optional here: `scope` defaults to a scope of this collection alone, and `onUnreadable` to
+ * ignoring the blob.
  */
 export interface RecordCollectionOptions extends Partial<
   Pick<
-    ListingCacheOptions,
+    RecordIndexOptions,
     | 'scope'
     | 'readConcurrency'
     | 'defer'
     | 'now'
-    | 'fullCheckIntervalMs'
     | 'onBackgroundError'
-    | 'onDamagedCache'
+    | 'onDamagedIndex'
     | 'onUnreadable'
+    | 'requestRebuild'
   >
 > {
   /** Reads and writes an update may take before it gives up. Default: 5. */
@@ -82,7 +93,8 @@ const DEFAULT_UPDATE_ATTEMPTS = 5
 export class RecordCollection<T extends object, Ref> {
   readonly #store: Store
   readonly #layout: CollectionLayout<T, Ref>
-  readonly #listing: ListingCache
+  /** The collection's index, for its upkeep (indexMaintenance.ts). */
+  readonly index: RecordIndex
   readonly #onUnreadable: (key: string) => void
   readonly #updateAttempts: number
 
@@ -95,11 +107,13 @@ export class RecordCollection<T extends object, Ref> {
     this.#layout = layout
     this.#onUnreadable = options.onUnreadable ?? (() => undefined)
     this.#updateAttempts = options.updateAttempts ?? DEFAULT_UPDATE_ATTEMPTS
-    this.#listing = new ListingCache(store, {
+    this.index = new RecordIndex(store, {
       ...options,
       scope: options.scope ?? crypto.randomUUID(),
-      name: layout.name,
+      collection: layout.name,
       prefix: layout.prefix,
+      partitioning: layout.partitioning,
+      tally: (record) => layout.tally?.(record as T) ?? [],
       parse: (text) => this.#parse(text),
       onUnreadable: this.#onUnreadable,
     })
@@ -115,7 +129,7 @@ export class RecordCollection<T extends object, Ref> {
   /** Stores a new record; false (and nothing written) when its key already exists. */
   async create(ref: Ref, record: T): Promise<boolean> {
     const key = this.#requireKey(ref)
-    await this.#listing.announce(key)
+    await this.index.announce(key)
     const { modified } = await this.#store.setJSON(key, record, { onlyIfNew: true })
     return modified
   }
@@ -135,7 +149,7 @@ export class RecordCollection<T extends object, Ref> {
       const next = change(found.record)
       if (next === found.record) return found.record
       if (!found.etag) throw new MissingEtagError(key)
-      if (!announced) await this.#listing.announce(key)
+      if (!announced) await this.index.announce(key)
       announced = true
       const { modified } = await this.#store.setJSON(key, next, { onlyIfMatch: found.etag })
       if (modified) return next
@@ -151,19 +165,38 @@ export class RecordCollection<T extends object, Ref> {
     if (key === null) return false
     const existing = await this.#store.getMetadata(key)
     if (!existing) return false
-    await this.#listing.announce(key)
+    await this.index.announce(key)
     await this.#store.delete(key)
     return true
   }
 
   /** Every record of the collection, in no order, and the keys of unreadable blobs (skipped). */
   list(): Promise<Listing<T>> {
-    return this.#listing.all<T>()
+    return this.index.all<T>()
   }
 
-  /** Every record whose key starts with `prefix` (reads only that part of the collection). */
+  /** Counts of the whole collection from the index (layout `tally`), without reading records. */
+  counts(): Promise<CollectionCounts> {
+    return this.index.counts()
+  }
+
+  /**
+   * Writes the changes announced in `partition` (a product's slug; `all` for a collection of
+   * one partition) into its index now. Call it after a batch of writes (bulk actions, a
+   * delivery batch), so the next list reads one base instead of every changed record.
+   */
+  fold(partition: string): Promise<boolean> {
+    return this.index.fold(partition)
+  }
+
+  /**
+   * Every record whose key starts with `prefix`, a prefix inside one index partition (reads
+   * only that partition).
+   */
   protected listUnder(prefix: string): Promise<Listing<T>> {
-    return this.#listing.under<T>(prefix)
+    const partition = this.#layout.partitioning.of(prefix)
+    if (partition === null) return Promise.resolve({ records: [], unreadableKeys: [] })
+    return this.index.partition<T>(partition, prefix)
   }
 
   #requireKey(ref: Ref): string {

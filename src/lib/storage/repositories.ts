@@ -20,6 +20,8 @@ import {
   type RecordCollectionOptions,
 } from './recordCollection.js'
 import { isUsableRecordId } from './recordIds.js'
+import { folderPartitions, singlePartition } from './listing/partitioning.js'
+import type { RecordIndex } from './listing/recordIndex.js'
 import type {
   NotificationHistory,
   NotifySubscription,
@@ -31,11 +33,10 @@ import { sendClaimBook, type SendClaimBook } from './sendClaims.js'
 import { stockEventLog, type StockEventLog } from './stockEvents.js'
 import { stockRepository, type StockRepository } from './stockRecords.js'
 
-/** Records keyed `{prefix}/{productSlug}/{id}` (§2.1, §2.2); the key listing is the product index. */
-export class ProductRecordRepository<T extends ProductRecordRef> extends RecordCollection<
-  T,
-  ProductRecordRef
-> {
+/** Records keyed `{prefix}/{productSlug}/{id}` (§2.1, §2.2), indexed per product. */
+export class ProductRecordRepository<
+  T extends ProductRecordRef & { status: string },
+> extends RecordCollection<T, ProductRecordRef> {
   readonly #prefix: string
 
   constructor(store: Store, prefix: string, options?: RecordCollectionOptions) {
@@ -43,7 +44,7 @@ export class ProductRecordRepository<T extends ProductRecordRef> extends RecordC
     this.#prefix = prefix
   }
 
-  /** Every record of one product (reads only that product's part of the index). */
+  /** Every record of one product (reads only that product's index). */
   listProduct(productSlug: string): Promise<Listing<T>> {
     if (!isUsableRecordId(productSlug)) return Promise.resolve({ records: [], unreadableKeys: [] })
     return this.listUnder(`${this.#prefix}/${productSlug}/`)
@@ -59,7 +60,7 @@ function hasStringFields(value: unknown, fields: readonly string[]): boolean {
 /** The fields every product record has; a blob without them is not a record (issue: damaged blobs). */
 const PRODUCT_RECORD_FIELDS = ['id', 'productSlug', 'status', 'createdAt'] as const
 
-function productLayout<T extends ProductRecordRef>(
+function productLayout<T extends ProductRecordRef & { status: string }>(
   prefix: string,
 ): CollectionLayout<T, ProductRecordRef> {
   return {
@@ -70,6 +71,9 @@ function productLayout<T extends ProductRecordRef>(
         ? `${prefix}/${productSlug}/${id}`
         : null,
     isRecord: (value): value is T => hasStringFields(value, PRODUCT_RECORD_FIELDS),
+    partitioning: folderPartitions(`${prefix}/`),
+    // why: statistics (§4.9) count by status and by product, archived records too (D3)
+    tally: ({ status, productSlug }) => [`status:${status}`, `product:${productSlug}`],
   }
 }
 
@@ -95,6 +99,7 @@ export function historyRepository(store: Store, options?: RecordCollectionOption
       keyOf: ({ id }) => (isUsableRecordId(id) ? `${HISTORY_PREFIX}${id}` : null),
       isRecord: (value): value is NotificationHistory =>
         hasStringFields(value, ['id', 'productSlug', 'timestamp']),
+      partitioning: singlePartition(HISTORY_PREFIX),
     },
     options,
   )
@@ -105,6 +110,8 @@ export interface Repositories {
   reservations: ReservationRepository
   subscriptions: SubscriptionRepository
   history: HistoryRepository
+  /** The index of every record collection (their rebuild and verification, indexMaintenance.ts). */
+  indexes: RecordIndex[]
   /** Restock delivery jobs, settled batches and spent delivery tickets. */
   deliveries: DeliveryJobStore
   /** Claims that make "one record per key" atomic (reservations, signups). */
@@ -129,11 +136,17 @@ export interface Repositories {
   sendClaims: SendClaimBook
 }
 
+/** What the index upkeep of a request may do. */
+export interface IndexUpkeep {
+  /** Starts the background rebuild of missing indexes. Default: nothing (the scheduled verifier starts it). */
+  requestRebuild?: () => void
+}
+
 /**
- * Every repository of the records store for one request; background snapshot writes go to
+ * Every repository of the records store for one request; background index folds go to
  * `waitUntil`. Opened by the wiring (services.ts), or by a test.
  */
-export function openRepositories(context: RequestContext): Repositories {
+export function openRepositories(context: RequestContext, upkeep: IndexUpkeep = {}): Repositories {
   const store = openStore(RECORDS_STORE, context)
   const log = createLogger(context.requestId ?? 'background')
   const options: RecordCollectionOptions = {
@@ -144,31 +157,41 @@ export function openRepositories(context: RequestContext): Repositories {
         key,
         fix: 'the blob is not a readable record: fix it in the Netlify UI or delete it',
       }),
-    onDamagedCache: (key, problem) =>
-      log.warn('storage.cache_damaged', {
+    onDamagedIndex: (key, problem) =>
+      log.warn('storage.index_damaged', {
         key,
         problem,
-        fix: 'none needed: the cache is ignored and rebuilt from the records',
+        fix: 'none needed: the index blob is ignored and rebuilt from the records',
       }),
+    requestRebuild: upkeep.requestRebuild,
     onBackgroundError: (work, error) =>
       log.warn('storage.background_failed', {
         work,
         error: error instanceof Error ? error.message : String(error),
       }),
   }
+  const reservations = reservationRepository(store, options)
+  const subscriptions = subscriptionRepository(store, options)
+  const history = historyRepository(store, options)
+  const consents = consentRepository(store, options)
+  const suppressions = suppressionRepository(store, options)
+  const stock = stockRepository(store, options)
   return {
-    reservations: reservationRepository(store, options),
-    subscriptions: subscriptionRepository(store, options),
-    history: historyRepository(store, options),
+    reservations,
+    subscriptions,
+    history,
+    indexes: [reservations, subscriptions, history, consents, suppressions, stock].map(
+      (collection) => collection.index,
+    ),
     deliveries: new DeliveryJobStore(store),
     claims: claimBook(store),
     confirmationLimits: confirmationLimits(store),
     unitLedger: (productSlug, ledgerOptions) =>
       new UnitLedgerStore(store, productSlug, ledgerOptions),
-    consents: consentRepository(store, options),
-    suppressions: suppressionRepository(store, options),
+    consents,
+    suppressions,
     store,
-    stock: stockRepository(store, options),
+    stock,
     stockEvents: stockEventLog(store),
     sendClaims: sendClaimBook(store),
   }

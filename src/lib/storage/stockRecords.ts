@@ -1,5 +1,6 @@
 import type { Store } from '@netlify/blobs'
 import { STOCK_PREFIX } from './blobLayout.js'
+import { singlePartition } from './listing/partitioning.js'
 import { RecordCollection, type RecordCollectionOptions } from './recordCollection.js'
 import { isUsableRecordId } from './recordIds.js'
 
@@ -89,6 +90,7 @@ export class StockRepository extends RecordCollection<StockRecord, StockRef> {
         keyOf: ({ productSlug }) =>
           isUsableRecordId(productSlug) ? `${STOCK_PREFIX}${productSlug}` : null,
         isRecord: isStockRecord,
+        partitioning: singlePartition(STOCK_PREFIX),
       },
       options,
     )

@@ -1,6 +1,7 @@
 import type { Store } from '@netlify/blobs'
 import { SUPPRESSIONS_PREFIX } from './blobLayout.js'
 import { emailHash, normaliseEmail } from './emailHash.js'
+import { singlePartition } from './listing/partitioning.js'
 import { RecordCollection, type RecordCollectionOptions } from './recordCollection.js'
 
 /**
@@ -40,6 +41,7 @@ export class SuppressionRepository extends RecordCollection<Suppression, { email
         prefix: `${PREFIX}/`,
         keyOf: ({ emailHash: hash }) => (HASH.test(hash) ? `${PREFIX}/${hash}` : null),
         isRecord: isSuppression,
+        partitioning: singlePartition(`${PREFIX}/`),
       },
       options,
     )
