@@ -19,9 +19,36 @@ import { normalizeQuery } from '../textNormalization.js'
 const ROLLUP_SETTLE_MS = 10 * 60 * 1000
 export const HOUR_MS = 60 * 60 * 1000
 export const DAY_MS = 24 * HOUR_MS
-// why: at most ~5 × 40 blob reads in flight; enough to roll a busy day quickly, gentle on the store
+// why: at most ~5 × 40 blob reads in flight (only entries whose key does not carry their search
+// are read); enough to roll a busy day quickly, gentle on the store
 const ENTRY_READ_CONCURRENCY = 40
 const ROLLUP_CONCURRENCY = 5
+// why: an hour of a busy shop is one or two list pages; listing a whole busy day is ~34 pages one
+// after the other (a page's cursor comes with the previous page), so hours are listed apart, in
+// parallel, unless most of a day is wanted (a backfill, or an empty day: one request)
+const LIST_CONCURRENCY = 8
+const WHOLE_DAY_LISTING = 12
+
+/**
+ * Entry keys of `hours` (of one UTC day), grouped by hour: one listing per hour, or one of the
+ * whole day when most hours are wanted and `wholeDay` allows it.
+ */
+export async function keysOfHours(
+  repository: KeywordLogRepository,
+  day: string,
+  hours: readonly string[],
+  wholeDay = true,
+): Promise<Map<string, string[]>> {
+  if (wholeDay && hours.length >= WHOLE_DAY_LISTING) {
+    const wanted = new Set(hours)
+    const all = groupByHour(await repository.listKeys(`${day}/`))
+    return new Map([...all].filter(([hour]) => wanted.has(hour)))
+  }
+  const lists = await mapWithConcurrency(hours, LIST_CONCURRENCY, (hour) =>
+    repository.listKeys(`${day}/${hour}`),
+  )
+  return groupByHour(lists.flat())
+}
 
 /** Counts per normalized query: `[all, zero-result]`. */
 export type QueryCounts = Map<string, [number, number]>
@@ -74,9 +101,11 @@ export async function hourRollups(
   const stored = new Set(await repository.listRollups('hour', day))
   const wanted = new Set(hours)
   const rollups = new Map<string, KeywordRollup>()
-  const keysByHour = hours.some((hour) => !stored.has(hour))
-    ? groupByHour(await repository.listKeys(`${day}/`))
-    : new Map<string, string[]>()
+  const keysByHour = await keysOfHours(
+    repository,
+    day,
+    hours.filter((hour) => !stored.has(hour)),
+  )
   const missing = [...keysByHour.keys()].filter((hour) => wanted.has(hour) && !stored.has(hour))
   const read = new Map<string, KeywordLogEntry | null>()
   await mapWithConcurrency(missing, ROLLUP_CONCURRENCY, async (hour) => {
@@ -93,7 +122,7 @@ export async function hourRollups(
   if (missing.length > 0) {
     const built = new Set(missing)
     const covered = new Set([...rollups.values()].flatMap((rollup) => rollup.keys ?? []))
-    const again = await repository.listKeys(`${day}/`)
+    const again = [...(await keysOfHours(repository, day, missing)).values()].flat()
     await markUncovered(repository, again, (key) => built.has(hourOfKey(key) ?? ''), covered, read)
   }
   const present = hours.filter((hour) => stored.has(hour))
@@ -126,7 +155,11 @@ export async function dayRollup(
   const covered = new Set(
     [...byHour.values()].filter((r) => summed.has(r.period)).flatMap((r) => r.keys ?? []),
   )
-  await markUncovered(repository, await repository.listKeys(`${day}/`), () => true, covered)
+  // why: an entry of a summed hour that its hour rollup left out is marked late by its writer or
+  // by hourRollups; only hours the day did not sum (no entries when listed) can hide one now
+  const unsummed = hours.filter((hour) => !summed.has(hour))
+  const again = [...(await keysOfHours(repository, day, unsummed)).values()].flat()
+  await markUncovered(repository, again, () => true, covered)
   return stored
 }
 

@@ -12,6 +12,7 @@ import {
   hourName,
   hourRollups,
   isClosed,
+  keysOfHours,
   type QueryCounts,
 } from './keywordRollups.js'
 
@@ -82,8 +83,11 @@ export async function summarizeSearchKeywords(
       addRows(counts, rollup.queries)
       rolledHours.add(rollup.period)
     }
-    const keys = await repository.listKeys(`${day}/`)
-    openKeys.push(...keys.filter((key) => !rolledHours.has(hourOfKey(key) ?? '')))
+    // why: every hour not rolled, a clock-skewed future one too; listed one by one, in parallel
+    const open = Array.from({ length: 24 }, (_, i) => hourName(dayStart + i * HOUR_MS)).filter(
+      (hour) => !rolledHours.has(hour),
+    )
+    openKeys.push(...[...(await keysOfHours(repository, day, open, false)).values()].flat())
   })
   const entries = await mapWithConcurrency(openKeys, READ_CONCURRENCY, (key) =>
     repository.read(key),
