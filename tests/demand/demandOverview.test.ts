@@ -53,7 +53,8 @@ function world() {
   return { context, services, reserveAt, settle }
 }
 
-const dayOf = <T extends { day: string }>(series: T[], day: string) => series.find((row) => row.day === day)
+const dayOf = <T extends { day: string }>(series: T[], day: string) =>
+  series.find((row) => row.day === day)
 
 describe('pictures of demand', () => {
   it('counts reservations per JST day: 14:59:59 UTC is the day before 15:00:00 UTC', async () => {
