@@ -129,10 +129,12 @@ describe('pictures of demand', () => {
     await demand.mark('reservations', '2026-11-20', 'res_extra')
     const answer = await demandOverview(w.services(), { days: 7, now: new Date(now) })
     expect(dayOf(answer.series, '2026-11-20')?.reservations).toBe(2)
-    // a second run writes nothing new for those days
-    expect(
-      await rollUpDemandDays({ demand, keywordLog: w.services().keywordLog }, { now }),
-    ).toEqual([])
+    // a second run writes nothing new for that day
+    const again = await rollUpDemandDays(
+      { demand, keywordLog: w.services().keywordLog },
+      { now, budgetMs: Infinity },
+    )
+    expect(again.filter((rolled) => rolled.endsWith('/2026-11-20'))).toEqual([])
     await w.settle()
   }, 60_000)
 

@@ -47,36 +47,69 @@ export interface DemandSources {
   keywordLog: KeywordLogRepository
 }
 
+/** Searches and zero-result searches of one JST day. */
+interface SearchDay {
+  searches: number
+  zeroSearches: number
+}
+
 /**
- * Counts one kind on one JST day from its sources: markers by listing; searches from the 24 UTC
- * hours of the day, each from its hour rollup when it has one, else from the keys of its entries
- * (which carry the search; an older key without it counts as a search, zero-result unknown).
+ * Counts one kind on one JST day from its sources: markers by listing; searches (both kinds at
+ * once, kept in `searchDays`) from the 24 UTC hours of the day.
  */
 export async function countDay(
   sources: DemandSources,
   kind: DemandKind,
   day: string,
+  searchDays: Map<string, Promise<SearchDay>> = new Map(),
 ): Promise<number> {
   if (kind !== 'searches' && kind !== 'zeroSearches') {
     return sources.demand.countMarked(kind as MarkedKind, day)
   }
+  let counted = searchDays.get(day)
+  if (!counted) searchDays.set(day, (counted = countSearchDay(sources.keywordLog, day)))
+  return (await counted)[kind]
+}
+
+/**
+ * A JST day's searches from the keyword log: a closed UTC day's rollup names the hours that had
+ * searches (only their hour rollups are read); any other hour is read from its hour rollup, or
+ * counted from the keys of its entries (which carry the search).
+ */
+async function countSearchDay(keywordLog: KeywordLogRepository, day: string): Promise<SearchDay> {
   const start = jstDayStart(day)
   const hours = Array.from({ length: 24 }, (_, i) => hourName(start + i * HOUR_MS))
-  const counts = await mapWithConcurrency(hours, 8, async (hour) => {
-    const rollup = await sources.keywordLog.readRollup('hour', hour)
+  const utcDays = [...new Set(hours.map((hour) => hour.slice(0, 10)))]
+  const dayRollups = await Promise.all(utcDays.map((utc) => keywordLog.readRollup('day', utc)))
+  const known = new Map(utcDays.map((utc, i) => [utc, dayRollups[i]?.hours ?? null]))
+  const wanted = hours.filter((hour) => {
+    const withSearches = known.get(hour.slice(0, 10))
+    return !withSearches || withSearches.includes(hour)
+  })
+  const counts = await mapWithConcurrency(wanted, 8, async (hour): Promise<SearchDay> => {
+    const rollup = await keywordLog.readRollup('hour', hour)
     if (rollup) {
       return rollup.queries.reduce(
-        (sum, [, all, zero]) => sum + (kind === 'searches' ? all : zero),
-        0,
+        (sum, [, all, zero]) => ({
+          searches: sum.searches + all,
+          zeroSearches: sum.zeroSearches + zero,
+        }),
+        { searches: 0, zeroSearches: 0 },
       )
     }
-    const keys = [...(await keysOfHours(sources.keywordLog, hour.slice(0, 10), [hour])).values()]
-    return keys.flat().filter((key) => {
-      const search = searchOfKey(key)
-      return kind === 'searches' ? true : search?.resultCount === 0
-    }).length
+    const keys = [...(await keysOfHours(keywordLog, hour.slice(0, 10), [hour])).values()].flat()
+    return {
+      searches: keys.length,
+      zeroSearches: keys.filter((key) => searchOfKey(key)?.resultCount === 0).length,
+    }
   })
-  return counts.reduce((a, b) => a + b, 0)
+  return counts.reduce(
+    (sum, one) => ({
+      searches: sum.searches + one.searches,
+      zeroSearches: sum.zeroSearches + one.zeroSearches,
+    }),
+    { searches: 0, zeroSearches: 0 },
+  )
 }
 
 /**
@@ -92,12 +125,13 @@ export async function rollUpDemandDays(
     .filter((day) => isClosedDay(day, now))
     .reverse()
   const rolled: string[] = []
+  const searchDays = new Map<string, Promise<SearchDay>>()
   for (const kind of DEMAND_KINDS) {
     const stored = new Set(await sources.demand.listRollups(kind, ''))
     const missing = closed.filter((day) => !stored.has(day))
     await mapWithConcurrency(missing, 4, async (day) => {
       if (performance.now() - started > budgetMs) return
-      const count = await countDay(sources, kind, day)
+      const count = await countDay(sources, kind, day, searchDays)
       await sources.demand.createRollup(kind, { day, count })
       rolled.push(`${kind}/${day}`)
     })
@@ -112,12 +146,13 @@ export async function dailySeries(
   now: number,
 ): Promise<Record<DemandKind, number>[]> {
   const cells = DEMAND_KINDS.flatMap((kind) => days.map((day) => ({ kind, day })))
+  const searchDays = new Map<string, Promise<SearchDay>>()
   const counts = await mapWithConcurrency(cells, 16, async ({ kind, day }) => {
-    if (!isClosedDay(day, now)) return countDay(sources, kind, day)
+    if (!isClosedDay(day, now)) return countDay(sources, kind, day, searchDays)
     const rollup = await sources.demand.readRollup(kind, day)
     if (rollup) return rollup.count
     // why: not rolled yet (the scheduled run has not come by): rolled here, once
-    const count = await countDay(sources, kind, day)
+    const count = await countDay(sources, kind, day, searchDays)
     return (await sources.demand.createRollup(kind, { day, count })).count
   })
   return days.map((_, i) =>
