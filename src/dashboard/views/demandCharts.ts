@@ -108,6 +108,11 @@ function drawLines(container: HTMLElement, overview: Overview): void {
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
       axes: [
         {
+          // why: one label per shown day (uPlot's own time splits fall between days)
+          splits: () => {
+            const step = Math.ceil(xs.length / Math.max(2, Math.floor(width / 56)))
+            return xs.filter((_, i) => (xs.length - 1 - i) % step === 0)
+          },
           values: (_u, splits) =>
             splits.map((s) =>
               shortDay(new Date((s + JST_OFFSET_S) * 1000).toISOString().slice(0, 10)),
@@ -144,7 +149,7 @@ export function productBars(overview: Overview, label: (slug: string) => string)
       style: `width:${((value / largest) * 100).toFixed(1)}%`,
       'aria-hidden': 'true',
     })
-  return el('table', { class: 'counts bars' }, [
+  const table = el('table', { class: 'counts bars' }, [
     el('caption', {}, ['商品別の需要（入荷待ちと予約の多い順）']),
     el('thead', {}, [
       el('tr', {}, [
@@ -178,4 +183,9 @@ export function productBars(overview: Overview, label: (slug: string) => string)
       ),
     ),
   ])
+  return el(
+    'div',
+    { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': '商品別の需要の表' },
+    [table],
+  )
 }
