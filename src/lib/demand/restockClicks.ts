@@ -20,7 +20,9 @@ export function restockProductLink(
     subscriptionId: recipient.subscriptionId,
     productSlug: job.productSlug,
   }
-  return clickUrl(siteUrl, link, secret, Date.parse(job.createdAt))
+  const created = Date.parse(job.createdAt)
+  // why: a job without a readable creation time still gets a working link
+  return clickUrl(siteUrl, link, secret, Number.isFinite(created) ? created : Date.now())
 }
 
 /** The day markers of a settled batch: e-mails sent and failed, keyed by notice and batch. */
