@@ -27,7 +27,7 @@ import { clearOutbound } from '../forms/formTestKit.js'
 const UNCAPPED = 'mino-yaki-mug'
 const CAPPED = 'kiyomizu-matcha-chawan'
 
-useBlobsServer()
+const blobs = useBlobsServer()
 beforeAll(clearOutbound)
 useLogCapture()
 useApiTokens()
@@ -178,6 +178,21 @@ describe('pictures of demand', () => {
     expect(answer.zeroResultQueries).toEqual([{ query: 'teapot', count: 1, previous: 0 }])
     expect(answer.products.find((p) => p.productSlug === CAPPED)).toMatchObject({ cap: 5 })
     await w.settle()
+  }, 60_000)
+
+  it('a 90-day picture of a shop without events reads no day: a handful of listings', async () => {
+    const w = world()
+    const services = w.services()
+    blobs.operations.length = 0
+    const answer = await demandOverview(services, {
+      days: 90,
+      now: new Date('2026-11-24T03:00:00Z'),
+    })
+    expect(answer.series.every((row) => row.reservations === 0 && row.searches === 0)).toBe(true)
+    const gets = blobs.operations.filter((op) => op.type === 'get').length
+    // 31 requests, 5 reads when written (listings of days, records, ledgers): never per day
+    expect(blobs.operations.length).toBeLessThan(40)
+    expect(gets).toBeLessThanOrEqual(10)
   }, 60_000)
 
   it('POST /api/admin/overview: 401 without the token, 400 for other periods, the documented answer', async () => {

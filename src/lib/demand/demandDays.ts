@@ -53,22 +53,50 @@ interface SearchDay {
   zeroSearches: number
 }
 
+const MARKED_KINDS: readonly MarkedKind[] = ['reservations', 'signups', 'sent', 'failed']
+
+/** Counts kinds per JST day for one run, knowing which days have anything at all. */
+interface DayCounter {
+  /** Whether `day` has events of `kind` (false: its count is 0, nothing to read or roll). */
+  hasEvents(kind: DemandKind, day: string): boolean
+  /** The count: markers by listing; searches (both kinds in one pass) from the keyword log. */
+  count(kind: DemandKind, day: string): Promise<number>
+}
+
 /**
- * Counts one kind on one JST day from its sources: markers by listing; searches (both kinds at
- * once, kept in `searchDays`) from the 24 UTC hours of the day.
+ * One listing per marker kind and one of the keyword log's days tell which days have events, so
+ * a fresh shop's 90-day picture costs a handful of requests.
  */
-export async function countDay(
-  sources: DemandSources,
-  kind: DemandKind,
-  day: string,
-  searchDays: Map<string, Promise<SearchDay>> = new Map(),
-): Promise<number> {
-  if (kind !== 'searches' && kind !== 'zeroSearches') {
-    return sources.demand.countMarked(kind as MarkedKind, day)
+async function dayCounter(sources: DemandSources): Promise<DayCounter> {
+  const [searchDays, ...marked] = await Promise.all([
+    sources.keywordLog.listDays(),
+    ...MARKED_KINDS.map((kind) => sources.demand.markedDays(kind)),
+  ])
+  const markedDays = new Map(MARKED_KINDS.map((kind, i) => [kind, marked[i]]))
+  const utcDaysOf = (day: string) => {
+    const start = jstDayStart(day)
+    return [
+      new Date(start).toISOString().slice(0, 10),
+      new Date(start + JST_DAY_MS - 1).toISOString().slice(0, 10),
+    ]
   }
-  let counted = searchDays.get(day)
-  if (!counted) searchDays.set(day, (counted = countSearchDay(sources.keywordLog, day)))
-  return (await counted)[kind]
+  const counted = new Map<string, Promise<SearchDay>>()
+  const isSearch = (kind: DemandKind): kind is 'searches' | 'zeroSearches' =>
+    kind === 'searches' || kind === 'zeroSearches'
+  const counter: DayCounter = {
+    hasEvents(kind, day) {
+      if (isSearch(kind)) return utcDaysOf(day).some((utc) => searchDays.has(utc))
+      return markedDays.get(kind)?.has(day) ?? false
+    },
+    async count(kind, day) {
+      if (!counter.hasEvents(kind, day)) return 0
+      if (!isSearch(kind)) return sources.demand.countMarked(kind, day)
+      let search = counted.get(day)
+      if (!search) counted.set(day, (search = countSearchDay(sources.keywordLog, day, searchDays)))
+      return (await search)[kind]
+    },
+  }
+  return counter
 }
 
 /**
@@ -76,9 +104,15 @@ export async function countDay(
  * searches (only their hour rollups are read); any other hour is read from its hour rollup, or
  * counted from the keys of its entries (which carry the search).
  */
-async function countSearchDay(keywordLog: KeywordLogRepository, day: string): Promise<SearchDay> {
+async function countSearchDay(
+  keywordLog: KeywordLogRepository,
+  day: string,
+  present: ReadonlySet<string>,
+): Promise<SearchDay> {
   const start = jstDayStart(day)
-  const hours = Array.from({ length: 24 }, (_, i) => hourName(start + i * HOUR_MS))
+  const hours = Array.from({ length: 24 }, (_, i) => hourName(start + i * HOUR_MS)).filter((hour) =>
+    present.has(hour.slice(0, 10)),
+  )
   const utcDays = [...new Set(hours.map((hour) => hour.slice(0, 10)))]
   const dayRollups = await Promise.all(utcDays.map((utc) => keywordLog.readRollup('day', utc)))
   const known = new Map(utcDays.map((utc, i) => [utc, dayRollups[i]?.hours ?? null]))
@@ -114,7 +148,8 @@ async function countSearchDay(keywordLog: KeywordLogRepository, day: string): Pr
 
 /**
  * What the hourly scheduled function adds (search-keywords-rollup.ts): the rollup of every closed
- * JST day of the last `days` that has none yet, newest first, within `budgetMs`.
+ * JST day of the last `days` that has events and no rollup yet, newest first, within `budgetMs`
+ * (a day without events needs none: its count is 0 from the listing of days).
  */
 export async function rollUpDemandDays(
   sources: DemandSources,
@@ -125,13 +160,13 @@ export async function rollUpDemandDays(
     .filter((day) => isClosedDay(day, now))
     .reverse()
   const rolled: string[] = []
-  const searchDays = new Map<string, Promise<SearchDay>>()
+  const counter = await dayCounter(sources)
   for (const kind of DEMAND_KINDS) {
     const stored = new Set(await sources.demand.listRollups(kind, ''))
-    const missing = closed.filter((day) => !stored.has(day))
+    const missing = closed.filter((day) => !stored.has(day) && counter.hasEvents(kind, day))
     await mapWithConcurrency(missing, 4, async (day) => {
       if (performance.now() - started > budgetMs) return
-      const count = await countDay(sources, kind, day, searchDays)
+      const count = await counter.count(kind, day)
       await sources.demand.createRollup(kind, { day, count })
       rolled.push(`${kind}/${day}`)
     })
@@ -146,13 +181,14 @@ export async function dailySeries(
   now: number,
 ): Promise<Record<DemandKind, number>[]> {
   const cells = DEMAND_KINDS.flatMap((kind) => days.map((day) => ({ kind, day })))
-  const searchDays = new Map<string, Promise<SearchDay>>()
+  const counter = await dayCounter(sources)
   const counts = await mapWithConcurrency(cells, 16, async ({ kind, day }) => {
-    if (!isClosedDay(day, now)) return countDay(sources, kind, day, searchDays)
+    if (!counter.hasEvents(kind, day)) return 0
+    if (!isClosedDay(day, now)) return counter.count(kind, day)
     const rollup = await sources.demand.readRollup(kind, day)
     if (rollup) return rollup.count
     // why: not rolled yet (the scheduled run has not come by): rolled here, once
-    const count = await countDay(sources, kind, day, searchDays)
+    const count = await counter.count(kind, day)
     return (await sources.demand.createRollup(kind, { day, count })).count
   })
   return days.map((_, i) =>

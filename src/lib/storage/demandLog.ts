@@ -36,6 +36,8 @@ const segment = (value: string) => encodeURIComponent(value).replace(/~/g, '%7E'
 export interface DemandLog {
   /** Records `count` events of `kind` on `day` under `eventId` (idempotent: a repeat writes nothing). */
   mark(kind: MarkedKind, day: string, eventId: string, count?: number): Promise<void>
+  /** The days with markers of `kind` (one listing of their folders). */
+  markedDays(kind: MarkedKind): Promise<Set<string>>
   /** The events of `kind` on `day`, counted from the listing of its markers. */
   countMarked(kind: MarkedKind, day: string): Promise<number>
   /** Days of `kind` with a stored rollup whose name starts with `prefix`. */
@@ -67,6 +69,13 @@ export function demandLog(store: Store): DemandLog {
       if (count <= 0) return
       const key = `${MARKER_PREFIX}/${kind}/${day}/${segment(eventId)}~${count}`
       await store.set(key, '', { onlyIfNew: true })
+    },
+    async markedDays(kind) {
+      const prefix = `${MARKER_PREFIX}/${kind}/`
+      const { directories } = await store.list({ prefix, directories: true })
+      return new Set(
+        directories.map((directory) => directory.slice(prefix.length).replace(/\/$/, '')),
+      )
     },
     countMarked: (kind, day) => countKeys(`${MARKER_PREFIX}/${kind}/${day}/`, countOfMarker),
     async listRollups(kind, prefix) {

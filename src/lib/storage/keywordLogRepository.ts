@@ -37,6 +37,11 @@ export interface KeywordLogRepository {
   /** Every entry key starting with `prefix` (`YYYY-MM-DD/` for a day, `YYYY-MM-DD/YYYY-MM-DDTHH` for an hour). */
   listKeys(prefix: string): Promise<string[]>
   /**
+   * The UTC days (`YYYY-MM-DD`) that have entries, or a rollup: one listing of the store's top
+   * level, so that a summary spends nothing on days without searches.
+   */
+  listDays(): Promise<Set<string>>
+  /**
    * An entry, or null when it is missing or not an entry; answered from the key itself when the
    * key carries the search (no blob request).
    */
@@ -123,6 +128,16 @@ export function keywordLogRepository(
       const inHour = hourRollup?.keys?.includes(key) ?? false
       const inDay = !dayRollup || (dayRollup.hours?.includes(hour) ?? false)
       if (!inHour || !inDay) await repository.markLate(key, entry)
+    },
+    async listDays() {
+      const [{ directories }, rolled] = await Promise.all([
+        store.list({ directories: true }),
+        repository.listRollups('day', ''),
+      ])
+      const days = directories
+        .map((directory) => directory.replace(/\/$/, ''))
+        .filter((directory) => /^\d{4}-\d{2}-\d{2}$/.test(directory))
+      return new Set([...days, ...rolled])
     },
     async listKeys(prefix) {
       const { blobs } = await store.list({ prefix })

@@ -71,8 +71,11 @@ export async function summarizeSearchKeywords(
   /** Hours counted through a rollup: their late entries are added below. */
   const rolledHours = new Set<string>()
   const openKeys: string[] = []
+  // why: a day without entries and without a rollup has nothing to count (no rollup is built)
+  const present = await repository.listDays()
   await mapWithConcurrency(dayStarts, DAY_CONCURRENCY, async (dayStart) => {
     const day = dayName(dayStart)
+    if (!present.has(day)) return
     if (isClosed(dayStart + DAY_MS, nowMs)) {
       addRows(counts, (await dayRollup(repository, dayStart)).queries)
       for (let hour = 0; hour < 24; hour++) rolledHours.add(hourName(dayStart + hour * HOUR_MS))
