@@ -201,9 +201,12 @@ export async function rollUpClosedPeriods(
   const started = performance.now()
   const today = Math.floor(now / DAY_MS) * DAY_MS
   const rolledDays = new Set(await repository.listRollups('day', ''))
+  // why: a day without entries has nothing to roll (a summary skips it the same way)
+  const present = await repository.listDays()
   const rolled = { days: [] as string[], hours: [] as string[] }
   for (let i = 0; i < days && performance.now() - started < budgetMs; i++) {
     const dayStart = today - i * DAY_MS
+    if (!present.has(dayName(dayStart))) continue
     if (isClosed(dayStart + DAY_MS, now)) {
       if (rolledDays.has(dayName(dayStart))) continue
       rolled.days.push((await dayRollup(repository, dayStart)).period)
