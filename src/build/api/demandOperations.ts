@@ -1,6 +1,12 @@
 import { z } from 'zod'
 import { overviewRequestSchema } from '../../lib/demand/demandOverview.js'
-import { adminErrors, failure, mergeResponses, type ApiOperation } from './operationSpec.js'
+import {
+  adminErrors,
+  failure,
+  mergeResponses,
+  METHOD_NOT_ALLOWED,
+  type ApiOperation,
+} from './operationSpec.js'
 import * as answers from './responseSchemas.js'
 
 /** Pictures of demand and the click link of restock e-mails (issue 23, docs/dashboard.md). */
@@ -86,6 +92,7 @@ export const DEMAND_OPERATIONS: ApiOperation[] = [
     }),
     responses: {
       302: { description: 'To the product page (`Location`).', body: 'none' },
+      405: METHOD_NOT_ALLOWED,
     },
   },
 ]
