@@ -41,10 +41,7 @@ export interface KeywordLogRepository {
    * level, so that a summary spends nothing on days without searches.
    */
   listDays(): Promise<Set<string>>
-  /**
-   * An entry, or null when it is missing or not an entry; answered from the key itself when the
-   * key carries the search (no blob request).
-   */
+  /** An entry, or null when it is missing or not an entry. */
   read(key: string): Promise<KeywordLogEntry | null>
   /** Periods of the stored rollups of `kind` that start with `prefix` (e.g. a day's hours). */
   listRollups(kind: RollupKind, prefix: string): Promise<string[]>
@@ -144,9 +141,7 @@ export function keywordLogRepository(
       return blobs.map((blob) => blob.key)
     },
     async read(key) {
-      return (
-        searchOfKey(key) ?? parseJson(await store.get(key, { type: 'text' }), isKeywordLogEntry)
-      )
+      return parseJson(await store.get(key, { type: 'text' }), isKeywordLogEntry)
     },
     async listRollups(kind, prefix) {
       const start = rollupKey(kind, '')

@@ -5,6 +5,7 @@ import {
   type KeywordLogRepository,
   type KeywordRollup,
   type QueryCountRows,
+  searchOfKey,
 } from '../../storage/keywordLogRepository.js'
 import { normalizeQuery } from '../textNormalization.js'
 
@@ -52,6 +53,18 @@ export async function keysOfHours(
 
 /** Counts per normalized query: `[all, zero-result]`. */
 export type QueryCounts = Map<string, [number, number]>
+
+/**
+ * What counting needs of an entry: the search its key carries (`resultCount` then only says
+ * zero or not; no blob request), else the entry read from its blob.
+ */
+export function countableEntry(
+  repository: KeywordLogRepository,
+  key: string,
+): Promise<KeywordLogEntry | null> {
+  const fromKey = searchOfKey(key)
+  return fromKey ? Promise.resolve(fromKey) : repository.read(key)
+}
 
 /** Adds one search; an unreadable entry or one whose normalized query is empty counts nowhere. */
 export function countEntry(counts: QueryCounts, entry: KeywordLogEntry | null): void {
@@ -111,7 +124,7 @@ export async function hourRollups(
   await mapWithConcurrency(missing, ROLLUP_CONCURRENCY, async (hour) => {
     const keys = keysByHour.get(hour)!.sort()
     const entries = await mapWithConcurrency(keys, ENTRY_READ_CONCURRENCY, (key) =>
-      repository.read(key),
+      countableEntry(repository, key),
     )
     const counts: QueryCounts = new Map()
     keys.forEach((key, index) => read.set(key, entries[index]))
@@ -173,7 +186,7 @@ async function markUncovered(
 ): Promise<void> {
   for (const key of keys) {
     if (covered.has(key) || !hourOfKey(key) || !isRolled(key)) continue
-    const entry = read.has(key) ? read.get(key)! : await repository.read(key)
+    const entry = read.has(key) ? read.get(key)! : await countableEntry(repository, key)
     if (entry) await repository.markLate(key, entry)
   }
 }

@@ -4,6 +4,7 @@ import { hourOfKey, type KeywordLogRepository } from '../../storage/keywordLogRe
 import {
   addRows,
   closedHoursOf,
+  countableEntry,
   countEntry,
   DAY_MS,
   dayName,
@@ -93,7 +94,7 @@ export async function summarizeSearchKeywords(
     openKeys.push(...[...(await keysOfHours(repository, day, open, false)).values()].flat())
   })
   const entries = await mapWithConcurrency(openKeys, READ_CONCURRENCY, (key) =>
-    repository.read(key),
+    countableEntry(repository, key),
   )
   for (const entry of entries) countEntry(counts, entry)
   for (const [key, entry] of await repository.lateEntries()) {
