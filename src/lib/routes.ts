@@ -374,6 +374,20 @@ export const ROUTES = {
     auth: 'none',
     response: 'indexVerifyAnswer',
   },
+  adminOverview: {
+    function: 'admin-overview',
+    path: '/api/admin/overview',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'overviewAnswer',
+  },
+  restockClick: {
+    function: 'restock-click',
+    path: '/api/r',
+    methods: ['GET'],
+    auth: 'none',
+    response: null,
+  },
 } as const satisfies Record<string, RouteSpec>
 
 export type RouteName = keyof typeof ROUTES

@@ -48,6 +48,8 @@ function resendReply(request: RecordedRequest): RecordedReply {
 function withoutLinks(text: string): string {
   return (
     text
+      // why: the sent product link is the counted click redirect to that page (docs/dashboard.md)
+      .replace(/https?:\/\/[^\s/]+\/api\/r\?\S*?[?&]u=([^&\s]+)\S*/g, 'SITE/products/$1')
       .replace(/https?:\/\/[^\s/]+\/products\//g, 'SITE/products/')
       .replace(/https?:\/\/[^\s/]+\/api\/notify-unsubscribe\?token=\S+/g, 'UNSUBSCRIBE')
       // why: the preview shows placeholders where the server puts the shop's sender details

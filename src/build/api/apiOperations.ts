@@ -3,6 +3,7 @@ import { COMPLIANCE_OPERATIONS } from './complianceOperations.js'
 import { AUDIT_OPERATIONS } from './auditOperations.js'
 import { DELIVERY_OPERATIONS } from './deliveryOperations.js'
 import { INDEX_OPERATIONS } from './indexOperations.js'
+import { DEMAND_OPERATIONS } from './demandOperations.js'
 import type { ApiOperation } from './operationSpec.js'
 import { PREORDER_OPERATIONS } from './preorderOperations.js'
 import { PUBLIC_OPERATIONS } from './publicOperations.js'
@@ -20,4 +21,5 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...AUDIT_OPERATIONS,
   ...STOCK_OPERATIONS,
   ...INDEX_OPERATIONS,
+  ...DEMAND_OPERATIONS,
 ]

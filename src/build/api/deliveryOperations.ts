@@ -192,7 +192,7 @@ export const DELIVERY_OPERATIONS: ApiOperation[] = [
     tag: 'Service',
     summary: 'Roll up the search keyword log (scheduled hourly)',
     description:
-      'Sums the closed hours and days of the keyword log so that `POST /api/admin/search-keywords` reads a few dozen blobs. A failure is a logged 500; the next run builds what is missing.' +
+      'Sums the closed hours and days of the keyword log so that `POST /api/admin/search-keywords` reads a few dozen blobs, then writes the rollups of closed JST days for `POST /api/admin/overview`. A failure is a logged 500; the next run builds what is missing.' +
       SCHEDULED_NOTE,
     body: {
       schema: scheduledRequest,
@@ -204,7 +204,7 @@ export const DELIVERY_OPERATIONS: ApiOperation[] = [
         200: {
           description: 'What this run rolled up.',
           body: answers.keywordRollupAnswer,
-          examples: { success: { success: true, days: ['2026-11-22'], hours: 1 } },
+          examples: { success: { success: true, days: ['2026-11-22'], hours: 1, demandDays: 6 } },
         },
       },
       jsonPostErrors(),

@@ -341,6 +341,10 @@ export const keywordRollupAnswer = z.strictObject({
     .array(z.string().meta({ examples: ['2026-11-22'] }))
     .meta({ description: 'The UTC days rolled up by this run.' }),
   hours: count.meta({ description: 'Hours rolled up by this run.' }),
+  demandDays: count.meta({
+    description:
+      'Closed JST day rollups of the pictures of demand written by this run (one per kind and day).',
+  }),
 })
 
 const queryCount = z.strictObject({ query: z.string(), count: z.int().min(1) })
@@ -607,4 +611,55 @@ export const indexVerifyAnswer = z.strictObject({
   rebuilding: z.boolean().meta({
     description: 'Some index is missing: the background rebuild was started.',
   }),
+})
+
+const jstDay = z.string().meta({ description: 'A JST day.', examples: ['2026-11-23'] })
+const queryTrend = z.strictObject({
+  query: z.string(),
+  count: z.int().min(1),
+  previous: count.meta({ description: 'The same query in the period before.' }),
+})
+
+/** POST /api/admin/overview: the pictures of demand (docs/dashboard.md "Overview"). */
+export const overviewAnswer = z.strictObject({
+  success: z.literal(true),
+  days: z.union([z.literal(7), z.literal(30), z.literal(90)]),
+  from: jstDay,
+  to: jstDay,
+  series: z.array(
+    z.strictObject({
+      day: jstDay,
+      reservations: count,
+      signups: count,
+      sent: count,
+      failed: count,
+      searches: count,
+      zeroSearches: count,
+    }),
+  ),
+  products: z.array(
+    z.strictObject({
+      productSlug: z.string(),
+      title: z.string(),
+      waiting: count,
+      reservedUnits: count,
+      cap: count.nullable(),
+    }),
+  ),
+  notices: z.array(
+    z.strictObject({
+      id: z.string(),
+      productSlug: z.string(),
+      title: z.string(),
+      timestamp,
+      sent: count,
+      failed: count,
+      clicks: count,
+    }),
+  ),
+  totalSearches: count,
+  distinctQueries: count,
+  distinctZeroResultQueries: count,
+  topQueries: z.array(queryTrend),
+  zeroResultQueries: z.array(queryTrend),
 })

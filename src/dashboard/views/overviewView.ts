@@ -1,21 +1,23 @@
-import { el, field, replaceChildren, select } from '../elements.js'
+import { el, replaceChildren } from '../elements.js'
 import { productLabel } from '../recordResources.js'
 import { RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from '../texts.js'
 import type { RouteAnswer } from '../../lib/routes.js'
 import type { ViewContext } from './viewContext.js'
+import { dailyChart, productBars } from './demandCharts.js'
 
 type RecordStats = RouteAnswer<'adminStats'>['stats']['notify']
-type QueryCount = RouteAnswer<'adminSearchKeywords'>['topQueries'][number]
+type Overview = RouteAnswer<'adminOverview'>
+type QueryTrend = Overview['topQueries'][number]
 
 /** Queries shown per table; more are asked for, so the card can say how many there were. */
 const KEYWORDS_SHOWN = 20
-/** The endpoint's largest `limit`. */
+/** Distinct queries the overview counts up to. */
 const KEYWORD_LIMIT = 100
 
 /** 「全 22 語のうち上位 20 語を表示」 when a table shows only part of the queries. */
-function shownOf(list: QueryCount[]): HTMLElement | null {
-  if (list.length <= KEYWORDS_SHOWN) return null
-  const all = list.length >= KEYWORD_LIMIT ? `${KEYWORD_LIMIT} 語以上` : `全 ${list.length} 語`
+function shownOf(distinct: number): HTMLElement | null {
+  if (distinct <= KEYWORDS_SHOWN) return null
+  const all = distinct >= KEYWORD_LIMIT ? `${KEYWORD_LIMIT} 語以上` : `全 ${distinct} 語`
   return el('p', { class: 'hint' }, [`${all}のうち上位 ${KEYWORDS_SHOWN} 語を表示しています。`])
 }
 
@@ -59,21 +61,133 @@ function statsCard(title: string, stats: RecordStats, statusLabels: Record<strin
   ])
 }
 
-/** §4.9 statistics and what shoppers searched for (top and zero-result queries, period selectable). */
+/** An arrow and a word for a query's count against the period before. */
+function trendOf({ count, previous }: QueryTrend): HTMLElement {
+  const [arrow, word] =
+    previous === 0
+      ? ['↑', '新規']
+      : count > previous
+        ? ['↑', '増加']
+        : count < previous
+          ? ['↓', '減少']
+          : ['→', '横ばい']
+  return el(
+    'span',
+    { class: `trend ${word === '減少' ? 'down' : word === '横ばい' ? 'flat' : 'up'}` },
+    [el('span', { 'aria-hidden': 'true' }, [arrow]), ` ${word}`],
+  )
+}
+
+function trendTable(caption: string, list: QueryTrend[]): HTMLElement {
+  if (list.length === 0) return el('p', { class: 'empty' }, [`${caption}: まだありません。`])
+  return el('table', { class: 'counts' }, [
+    el('caption', {}, [caption]),
+    el('thead', {}, [
+      el(
+        'tr',
+        {},
+        ['検索語', '件数', '前の期間', '傾向'].map((h) => el('th', { scope: 'col' }, [h])),
+      ),
+    ]),
+    el(
+      'tbody',
+      {},
+      list
+        .slice(0, KEYWORDS_SHOWN)
+        .map((row) =>
+          el('tr', {}, [
+            el('td', {}, [row.query]),
+            el('td', { class: 'number' }, [row.count]),
+            el('td', { class: 'number' }, [row.previous]),
+            el('td', {}, [trendOf(row)]),
+          ]),
+        ),
+    ),
+  ])
+}
+
+function noticeTable(notices: Overview['notices']): HTMLElement {
+  if (notices.length === 0)
+    return el('p', { class: 'empty' }, ['この期間の再入荷通知はありません。'])
+  const rate = (clicks: number, sent: number) =>
+    sent === 0 ? '—' : `${Math.round((clicks / sent) * 100)}%`
+  return el(
+    'div',
+    {
+      class: 'table-scroll',
+      tabindex: '0',
+      role: 'region',
+      'aria-label': '再入荷通知ごとの結果の表',
+    },
+    [
+      el('table', { class: 'counts' }, [
+        el('caption', {}, ['再入荷通知ごとの結果（新しい順）']),
+        el('thead', {}, [
+          el(
+            'tr',
+            {},
+            ['送信日時', '商品', '送信', '失敗', 'クリック', 'クリック率'].map((h) =>
+              el('th', { scope: 'col' }, [h]),
+            ),
+          ),
+        ]),
+        el(
+          'tbody',
+          {},
+          notices.map((notice) =>
+            el('tr', {}, [
+              el('td', {}, [
+                new Date(notice.timestamp).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo' }),
+              ]),
+              el('td', {}, [notice.title]),
+              el('td', { class: 'number' }, [notice.sent]),
+              el('td', { class: 'number' }, [notice.failed]),
+              el('td', { class: 'number' }, [notice.clicks]),
+              el('td', { class: 'number' }, [rate(notice.clicks, notice.sent)]),
+            ]),
+          ),
+        ),
+      ]),
+    ],
+  )
+}
+
+const PERIODS = [7, 30, 90] as const
+
+/**
+ * The overview: pictures of demand for the last 7/30/90 JST days (daily lines, demand per
+ * product, restock notices with clicks, searches with their trend), all counted on the server
+ * (POST /api/admin/overview), and the §4.9 statistics fetched once at sign-in.
+ */
 export function overviewView(
   context: ViewContext,
   signInStats: RouteAnswer<'adminStats'> | null = null,
 ): HTMLElement {
   const statsArea = el('div', { class: 'cards', 'aria-busy': 'true' }, ['読み込み中…'])
-  const period = select(
-    [
-      ['7', '過去 7 日'],
-      ['30', '過去 30 日'],
-      ['90', '過去 90 日'],
-    ],
-    '30',
+  const demandArea = el('div', { class: 'demand', 'aria-busy': 'true' }, ['読み込み中…'])
+  let days: (typeof PERIODS)[number] = 30
+  let latest = 0
+  const buttons = PERIODS.map((period) =>
+    el(
+      'button',
+      {
+        type: 'button',
+        class: 'toggle',
+        'aria-pressed': String(period === days),
+        'data-days': period,
+      },
+      [`${period} 日`],
+      {
+        click: () => {
+          days = period
+          for (const button of buttons) {
+            button.setAttribute('aria-pressed', String(button.dataset.days === String(period)))
+          }
+          void loadDemand()
+        },
+      },
+    ),
   )
-  const keywordArea = el('div', { class: 'cards', 'aria-busy': 'true' }, ['読み込み中…'])
 
   async function loadStats(): Promise<void> {
     const answer = signInStats ?? (await context.attempt(() => context.api.post('adminStats', {})))
@@ -85,41 +199,63 @@ export function overviewView(
     ])
   }
 
-  async function loadKeywords(): Promise<void> {
-    keywordArea.setAttribute('aria-busy', 'true')
-    const answer = await context.attempt(() =>
-      context.api.post('adminSearchKeywords', {
-        days: Number(period.value),
-        limit: KEYWORD_LIMIT,
-      }),
+  async function loadDemand(): Promise<void> {
+    const asked = ++latest
+    demandArea.setAttribute('aria-busy', 'true')
+    const answer = await context.attempt(
+      () => context.api.post('adminOverview', { days }),
+      demandArea,
     )
-    keywordArea.setAttribute('aria-busy', 'false')
-    if (!answer) return replaceChildren(keywordArea, [])
-    const rows = (list: QueryCount[]) =>
-      list.slice(0, KEYWORDS_SHOWN).map(({ query, count }) => [query, count] as [string, number])
-    replaceChildren(keywordArea, [
-      el('section', { class: 'card' }, [
-        el('h3', {}, ['よく検索された言葉']),
-        el('p', { class: 'total' }, [`検索回数 ${answer.totalSearches} 回`]),
-        shownOf(answer.topQueries),
-        countTable('よく検索された言葉', '検索語', rows(answer.topQueries)),
+    // why: a slower answer for a period toggled away from must not replace the newer one
+    if (asked !== latest) return
+    demandArea.setAttribute('aria-busy', 'false')
+    if (!answer) return replaceChildren(demandArea, [])
+    replaceChildren(demandArea, [
+      el('section', { class: 'card wide', 'aria-labelledby': 'daily-title' }, [
+        el('h3', { id: 'daily-title' }, [
+          `日別の推移（過去 ${answer.days} 日: ${answer.from}〜${answer.to}）`,
+        ]),
+        dailyChart(answer),
       ]),
-      el('section', { class: 'card' }, [
-        el('h3', {}, ['結果が 0 件だった検索']),
-        shownOf(answer.zeroResultQueries),
-        countTable('結果が 0 件だった検索', '検索語', rows(answer.zeroResultQueries)),
+      el('section', { class: 'card wide', 'aria-labelledby': 'products-title' }, [
+        el('h3', { id: 'products-title' }, ['商品別の需要']),
+        productBars(answer, productLabel),
+      ]),
+      el('section', { class: 'card wide', 'aria-labelledby': 'notices-title' }, [
+        el('h3', { id: 'notices-title' }, ['再入荷通知の結果']),
+        el('p', { class: 'hint' }, [
+          'クリックは、メール内の商品リンクを開いた人の数です（1 人 1 回）。',
+        ]),
+        noticeTable(answer.notices),
+      ]),
+      el('section', { class: 'card', 'aria-labelledby': 'top-title' }, [
+        el('h3', { id: 'top-title' }, ['よく検索された言葉']),
+        el('p', { class: 'total' }, [`検索回数 ${answer.totalSearches} 回`]),
+        shownOf(answer.distinctQueries),
+        trendTable('よく検索された言葉', answer.topQueries),
+      ]),
+      el('section', { class: 'card', 'aria-labelledby': 'zero-title' }, [
+        el('h3', { id: 'zero-title' }, ['結果が 0 件だった検索']),
+        shownOf(answer.distinctZeroResultQueries),
+        trendTable('結果が 0 件だった検索', answer.zeroResultQueries),
+        el('p', { class: 'hint' }, [
+          '同義語を追加すると、次から見つかるようになります: ',
+          el('a', { href: '#/search' }, ['検索の同義語']),
+        ]),
       ]),
     ])
   }
 
-  period.addEventListener('change', () => void loadKeywords())
   void loadStats()
-  void loadKeywords()
+  void loadDemand()
   return el('section', { 'aria-labelledby': 'overview-title' }, [
     el('h2', { id: 'overview-title' }, ['概要']),
+    el('div', { class: 'period-toggle', role: 'group', 'aria-label': '期間' }, [
+      el('span', { class: 'period-label', 'aria-hidden': 'true' }, ['期間:']),
+      ...buttons,
+    ]),
+    demandArea,
+    el('h2', {}, ['統計']),
     statsArea,
-    el('h2', {}, ['サイト内検索']),
-    el('form', { class: 'filters' }, [field('期間', period)]),
-    keywordArea,
   ])
 }

@@ -10,6 +10,7 @@ import type { Services } from '../services.js'
 import { newReservationId, reservationClaimKey } from '../storage/blobLayout.js'
 import { isSuppressed, recordFormConsent } from '../compliance/signupCompliance.js'
 import type { Reservation } from '../storage/records.js'
+import { markDemand } from '../demand/demandMarks.js'
 import { manageLinkFor } from './manageLink.js'
 import { checkReservable } from './preorderRules.js'
 import { productUnits } from './productUnits.js'
@@ -87,6 +88,7 @@ export async function createReservation(
     productSlug: product.slug,
     quantity: form.quantity,
   })
+  await markDemand(services, 'reservations', reservation.id, { at: now().getTime() })
   const compliance = {
     repositories: services.repositories,
     config,

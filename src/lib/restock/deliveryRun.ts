@@ -2,7 +2,8 @@ import { senderIdentity } from '../compliance/senderIdentity.js'
 import { DEFAULT_DELIVERY_BUDGET_MS } from '../config.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
-import { findProduct, productUrl } from '../productCatalogue.js'
+import { findProduct } from '../productCatalogue.js'
+import { markDelivered, restockProductLink } from '../demand/restockClicks.js'
 import { renderRestockEmail } from '../messages/restockMessages.js'
 import type { Mailer, OutgoingEmail } from '../notifiers/resendMailer.js'
 import {
@@ -38,7 +39,7 @@ export function batchAllowanceFor(callTimeoutMs: number): number {
 }
 
 export interface DeliveryRunOptions {
-  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries'>
+  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries' | 'demand'>
   mailer: Pick<Mailer, 'sendBatch'>
   /** Base of the product and unsubscribe links (config `siteUrl`). */
   siteUrl: string
@@ -85,7 +86,7 @@ export function restockEmailFor(
     emailTitle: job.emailTitle,
     emailBody: job.emailBody,
     productTitle: findProduct(job.productSlug)?.title ?? job.productSlug,
-    productUrl: productUrl(job.productSlug, siteUrl),
+    productUrl: restockProductLink(job, recipient, siteUrl, unsubscribeSecret),
     unsubscribeUrl: link,
     sender: job.sender ?? senderIdentity({ shopName: null, shopAddress: null, shopContact: null }),
   })
@@ -183,6 +184,7 @@ export async function runDelivery(
       else record.failed.push({ ...recipient, error })
     })
     const stored = await jobs.saveBatch(job.notificationId, record)
+    await markDelivered({ ...options, log }, job.notificationId, stored, now())
     if (record.failed.length > 0) {
       log.warn('restock.delivery.failures', {
         notificationId,

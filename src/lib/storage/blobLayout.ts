@@ -32,11 +32,16 @@ import { createHash } from 'node:crypto'
  * | `suppressions/{emailHash}`             | a bounced or complaining address          | onlyIfNew / CAS   |
  * | `webhook-receipts/{source}/{id}`       | a webhook message handled (replay guard)  | onlyIfNew, once   |
  * | `confirmation-sends/{emailHash}`       | when the last double opt-in link went     | onlyIfNew / CAS   |
+ * | `demand/{kind}/{day}/{event}~{count}`  | a day marker of the pictures of demand    | onlyIfNew, once   |
+ * | `demand-rollups/v1/{kind}/{day}`       | a closed JST day's total                  | onlyIfNew, once   |
+ * | `demand-clicks/{noticeId}/{recipient}` | a recipient's first click on a notice     | onlyIfNew, once   |
+ * (storage/demandLog.ts builds these keys.)
  *
  * Store `audit-trail`: `all/{n}`, `record/{recordId}/{n}`, `actor/{actor}/{n}`, the same entry
  * three times, each onlyIfNew, never rewritten; `{n}` = the time counted down + a UUID.
  *
- * Store `keyword-logs` (§2.6): `{YYYY-MM-DD}/{timestamp}-{random}` one search each,
+ * Store `keyword-logs` (§2.6): `{YYYY-MM-DD}/{YYYY-MM-DDTHH}/{timestamp}-{random}~{r|z}{keyword}`
+ * one search each (the key carries the search; older keys `{YYYY-MM-DD}/{timestamp}-{random}`),
  * `rollups/v1/{hour|day}/{period}` closed periods (onlyIfNew), `late/{entry key}` late entries
  * (storage/keywordLogRepository.ts).
  *

@@ -36,6 +36,11 @@ export interface KeywordLogRepository {
   append(entry: KeywordLogEntry): Promise<void>
   /** Every entry key starting with `prefix` (`YYYY-MM-DD/` for a day, `YYYY-MM-DD/YYYY-MM-DDTHH` for an hour). */
   listKeys(prefix: string): Promise<string[]>
+  /**
+   * The UTC days (`YYYY-MM-DD`) that have entries, or a rollup: one listing of the store's top
+   * level, so that a summary spends nothing on days without searches.
+   */
+  listDays(): Promise<Set<string>>
   /** An entry, or null when it is missing or not an entry. */
   read(key: string): Promise<KeywordLogEntry | null>
   /** Periods of the stored rollups of `kind` that start with `prefix` (e.g. a day's hours). */
@@ -55,18 +60,40 @@ const ROLLUP_PREFIX = 'rollups/v1'
 const LATE_PREFIX = 'late/'
 const HOUR_MS = 60 * 60 * 1000
 
+/** Longest entry key that carries its search (Netlify Blobs keys stay well under 600 bytes). */
+const MAX_KEY_LENGTH = 480
+
 /**
- * `<YYYY-MM-DD>/<timestamp>-<random>`: one blob per search (no shared blob to race on), and a
- * day's or an hour's searches are listed with a prefix.
+ * `<YYYY-MM-DD>/<YYYY-MM-DDTHH>/<timestamp>-<random>~<r|z><keyword, URI-encoded>`: one blob per
+ * search (no shared blob to race on), a day's or an hour's searches are listed with a prefix
+ * (older keys, `<YYYY-MM-DD>/<timestamp>-<random>`, match the same prefixes), and the key carries
+ * the search itself (`z` = zero results) so that a rollup counts from the listing alone, without
+ * reading each entry (docs/search.md). A keyword too long for a key leaves the tail out; such an
+ * entry (and every entry written before keys carried searches) is read instead.
  */
-export function keywordLogKey(timestamp: string): string {
-  return `${timestamp.slice(0, 10)}/${timestamp}-${crypto.randomUUID().slice(0, 8)}`
+export function keywordLogKey(entry: KeywordLogEntry): string {
+  const { timestamp } = entry
+  const base = `${timestamp.slice(0, 10)}/${timestamp.slice(0, 13)}/${timestamp}-${crypto.randomUUID().slice(0, 8)}`
+  const tail = `~${entry.resultCount === 0 ? 'z' : 'r'}${encodeURIComponent(entry.keyword)}`
+  return base.length + tail.length <= MAX_KEY_LENGTH ? base + tail : base
 }
 
 /** The hour `YYYY-MM-DDTHH` an entry key belongs to, or null for a key of another shape. */
 export function hourOfKey(key: string): string | null {
   const match = /^(\d{4}-\d{2}-\d{2})\/(\1T\d{2})/.exec(key)
   return match ? match[2] : null
+}
+
+/** The search an entry key carries (`resultCount` only says zero or not), or null when it has none. */
+export function searchOfKey(key: string): KeywordLogEntry | null {
+  const match = /^\d{4}-\d{2}-\d{2}\/(?:[^/]+\/)?([^/]+?)-[0-9a-f]{8}~([rz])(.*)$/.exec(key)
+  if (!match) return null
+  try {
+    const keyword = decodeURIComponent(match[3])
+    return { keyword, timestamp: match[1], resultCount: match[2] === 'z' ? 0 : 1 }
+  } catch {
+    return null
+  }
 }
 
 /** Options of keywordLogRepository. */
@@ -84,7 +111,7 @@ export function keywordLogRepository(
 
   const repository: KeywordLogRepository = {
     async append(entry) {
-      const key = keywordLogKey(entry.timestamp)
+      const key = keywordLogKey(entry)
       await store.setJSON(key, entry)
       const hour = hourOfKey(key)
       // why: only a write that landed after its hour ended can have missed the hour's rollup;
@@ -98,6 +125,16 @@ export function keywordLogRepository(
       const inHour = hourRollup?.keys?.includes(key) ?? false
       const inDay = !dayRollup || (dayRollup.hours?.includes(hour) ?? false)
       if (!inHour || !inDay) await repository.markLate(key, entry)
+    },
+    async listDays() {
+      const [{ directories }, rolled] = await Promise.all([
+        store.list({ directories: true }),
+        repository.listRollups('day', ''),
+      ])
+      const days = directories
+        .map((directory) => directory.replace(/\/$/, ''))
+        .filter((directory) => /^\d{4}-\d{2}-\d{2}$/.test(directory))
+      return new Set([...days, ...rolled])
     },
     async listKeys(prefix) {
       const { blobs } = await store.list({ prefix })

@@ -11,6 +11,7 @@ import {
 import { openStore, storeScope } from './blobStore.js'
 import { confirmationLimits, type ConfirmationLimits } from './confirmationLimits.js'
 import { DeliveryJobStore } from './deliveryJobStore.js'
+import { demandLog, type DemandLog } from './demandLog.js'
 import { claimBook, type ClaimBook } from './recordClaims.js'
 import { UnitLedgerStore, type UnitLedgerOptions } from './reservationUnits.js'
 import {
@@ -134,6 +135,8 @@ export interface Repositories {
   stockEvents: StockEventLog
   /** Which send chooses a product's recipients now, and which notice holds each subscriber. */
   sendClaims: SendClaimBook
+  /** Day markers, closed-day rollups and click markers of the pictures of demand. */
+  demand: DemandLog
 }
 
 /** What the index upkeep of a request may do. */
@@ -194,5 +197,6 @@ export function openRepositories(context: RequestContext, upkeep: IndexUpkeep = 
     stock,
     stockEvents: stockEventLog(store),
     sendClaims: sendClaimBook(store),
+    demand: demandLog(store),
   }
 }

@@ -17,6 +17,7 @@ import {
   type SignupEmail,
 } from '../compliance/signupCompliance.js'
 import type { NotifySubscription } from '../storage/records.js'
+import { markDemand } from '../demand/demandMarks.js'
 
 export interface NotifySignupOptions {
   /** Clock. Default: `() => new Date()`. */
@@ -114,6 +115,7 @@ export async function notifySignup(
   }
   const subscription = created.get(outcome.holderId)!
   log.info('signup.created', { subscriptionId: subscription.id, productSlug: product.slug })
+  await markDemand(services, 'signups', subscription.id, { at: clock().getTime() })
   const email = await onSignupCreated(compliance, subscription, product, form.source)
 
   const { notifiers } = services

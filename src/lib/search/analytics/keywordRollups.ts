@@ -5,6 +5,7 @@ import {
   type KeywordLogRepository,
   type KeywordRollup,
   type QueryCountRows,
+  searchOfKey,
 } from '../../storage/keywordLogRepository.js'
 import { normalizeQuery } from '../textNormalization.js'
 
@@ -19,12 +20,51 @@ import { normalizeQuery } from '../textNormalization.js'
 const ROLLUP_SETTLE_MS = 10 * 60 * 1000
 export const HOUR_MS = 60 * 60 * 1000
 export const DAY_MS = 24 * HOUR_MS
-// why: at most ~5 × 40 blob reads in flight; enough to roll a busy day quickly, gentle on the store
+// why: at most ~5 × 40 blob reads in flight (only entries whose key does not carry their search
+// are read); enough to roll a busy day quickly, gentle on the store
 const ENTRY_READ_CONCURRENCY = 40
 const ROLLUP_CONCURRENCY = 5
+// why: an hour of a busy shop is one or two list pages; listing a whole busy day is ~34 pages one
+// after the other (a page's cursor comes with the previous page), so hours are listed apart, in
+// parallel, unless most of a day is wanted (a backfill, or an empty day: one request)
+const LIST_CONCURRENCY = 8
+const WHOLE_DAY_LISTING = 12
+
+/**
+ * Entry keys of `hours` (of one UTC day), grouped by hour: one listing per hour, or one of the
+ * whole day when most hours are wanted and `wholeDay` allows it.
+ */
+export async function keysOfHours(
+  repository: KeywordLogRepository,
+  day: string,
+  hours: readonly string[],
+  wholeDay = true,
+): Promise<Map<string, string[]>> {
+  if (wholeDay && hours.length >= WHOLE_DAY_LISTING) {
+    const wanted = new Set(hours)
+    const all = groupByHour(await repository.listKeys(`${day}/`))
+    return new Map([...all].filter(([hour]) => wanted.has(hour)))
+  }
+  const lists = await mapWithConcurrency(hours, LIST_CONCURRENCY, (hour) =>
+    repository.listKeys(`${day}/${hour}`),
+  )
+  return groupByHour(lists.flat())
+}
 
 /** Counts per normalized query: `[all, zero-result]`. */
 export type QueryCounts = Map<string, [number, number]>
+
+/**
+ * What counting needs of an entry: the search its key carries (`resultCount` then only says
+ * zero or not; no blob request), else the entry read from its blob.
+ */
+export function countableEntry(
+  repository: KeywordLogRepository,
+  key: string,
+): Promise<KeywordLogEntry | null> {
+  const fromKey = searchOfKey(key)
+  return fromKey ? Promise.resolve(fromKey) : repository.read(key)
+}
 
 /** Adds one search; an unreadable entry or one whose normalized query is empty counts nowhere. */
 export function countEntry(counts: QueryCounts, entry: KeywordLogEntry | null): void {
@@ -74,15 +114,17 @@ export async function hourRollups(
   const stored = new Set(await repository.listRollups('hour', day))
   const wanted = new Set(hours)
   const rollups = new Map<string, KeywordRollup>()
-  const keysByHour = hours.some((hour) => !stored.has(hour))
-    ? groupByHour(await repository.listKeys(`${day}/`))
-    : new Map<string, string[]>()
+  const keysByHour = await keysOfHours(
+    repository,
+    day,
+    hours.filter((hour) => !stored.has(hour)),
+  )
   const missing = [...keysByHour.keys()].filter((hour) => wanted.has(hour) && !stored.has(hour))
   const read = new Map<string, KeywordLogEntry | null>()
   await mapWithConcurrency(missing, ROLLUP_CONCURRENCY, async (hour) => {
     const keys = keysByHour.get(hour)!.sort()
     const entries = await mapWithConcurrency(keys, ENTRY_READ_CONCURRENCY, (key) =>
-      repository.read(key),
+      countableEntry(repository, key),
     )
     const counts: QueryCounts = new Map()
     keys.forEach((key, index) => read.set(key, entries[index]))
@@ -93,7 +135,7 @@ export async function hourRollups(
   if (missing.length > 0) {
     const built = new Set(missing)
     const covered = new Set([...rollups.values()].flatMap((rollup) => rollup.keys ?? []))
-    const again = await repository.listKeys(`${day}/`)
+    const again = [...(await keysOfHours(repository, day, missing)).values()].flat()
     await markUncovered(repository, again, (key) => built.has(hourOfKey(key) ?? ''), covered, read)
   }
   const present = hours.filter((hour) => stored.has(hour))
@@ -126,7 +168,11 @@ export async function dayRollup(
   const covered = new Set(
     [...byHour.values()].filter((r) => summed.has(r.period)).flatMap((r) => r.keys ?? []),
   )
-  await markUncovered(repository, await repository.listKeys(`${day}/`), () => true, covered)
+  // why: an entry of a summed hour that its hour rollup left out is marked late by its writer or
+  // by hourRollups; only hours the day did not sum (no entries when listed) can hide one now
+  const unsummed = hours.filter((hour) => !summed.has(hour))
+  const again = [...(await keysOfHours(repository, day, unsummed)).values()].flat()
+  await markUncovered(repository, again, () => true, covered)
   return stored
 }
 
@@ -140,7 +186,7 @@ async function markUncovered(
 ): Promise<void> {
   for (const key of keys) {
     if (covered.has(key) || !hourOfKey(key) || !isRolled(key)) continue
-    const entry = read.has(key) ? read.get(key)! : await repository.read(key)
+    const entry = read.has(key) ? read.get(key)! : await countableEntry(repository, key)
     if (entry) await repository.markLate(key, entry)
   }
 }
@@ -168,9 +214,12 @@ export async function rollUpClosedPeriods(
   const started = performance.now()
   const today = Math.floor(now / DAY_MS) * DAY_MS
   const rolledDays = new Set(await repository.listRollups('day', ''))
+  // why: a day without entries has nothing to roll (a summary skips it the same way)
+  const present = await repository.listDays()
   const rolled = { days: [] as string[], hours: [] as string[] }
   for (let i = 0; i < days && performance.now() - started < budgetMs; i++) {
     const dayStart = today - i * DAY_MS
+    if (!present.has(dayName(dayStart))) continue
     if (isClosed(dayStart + DAY_MS, now)) {
       if (rolledDays.has(dayName(dayStart))) continue
       rolled.days.push((await dayRollup(repository, dayStart)).period)

@@ -4,6 +4,7 @@ import { hourOfKey, type KeywordLogRepository } from '../../storage/keywordLogRe
 import {
   addRows,
   closedHoursOf,
+  countableEntry,
   countEntry,
   DAY_MS,
   dayName,
@@ -12,6 +13,7 @@ import {
   hourName,
   hourRollups,
   isClosed,
+  keysOfHours,
   type QueryCounts,
 } from './keywordRollups.js'
 
@@ -70,8 +72,11 @@ export async function summarizeSearchKeywords(
   /** Hours counted through a rollup: their late entries are added below. */
   const rolledHours = new Set<string>()
   const openKeys: string[] = []
+  // why: a day without entries and without a rollup has nothing to count (no rollup is built)
+  const present = await repository.listDays()
   await mapWithConcurrency(dayStarts, DAY_CONCURRENCY, async (dayStart) => {
     const day = dayName(dayStart)
+    if (!present.has(day)) return
     if (isClosed(dayStart + DAY_MS, nowMs)) {
       addRows(counts, (await dayRollup(repository, dayStart)).queries)
       for (let hour = 0; hour < 24; hour++) rolledHours.add(hourName(dayStart + hour * HOUR_MS))
@@ -82,11 +87,14 @@ export async function summarizeSearchKeywords(
       addRows(counts, rollup.queries)
       rolledHours.add(rollup.period)
     }
-    const keys = await repository.listKeys(`${day}/`)
-    openKeys.push(...keys.filter((key) => !rolledHours.has(hourOfKey(key) ?? '')))
+    // why: every hour not rolled, a clock-skewed future one too; listed one by one, in parallel
+    const open = Array.from({ length: 24 }, (_, i) => hourName(dayStart + i * HOUR_MS)).filter(
+      (hour) => !rolledHours.has(hour),
+    )
+    openKeys.push(...[...(await keysOfHours(repository, day, open, false)).values()].flat())
   })
   const entries = await mapWithConcurrency(openKeys, READ_CONCURRENCY, (key) =>
-    repository.read(key),
+    countableEntry(repository, key),
   )
   for (const entry of entries) countEntry(counts, entry)
   for (const [key, entry] of await repository.lateEntries()) {

@@ -1,0 +1,191 @@
+import { z } from '../../generated/zod.js'
+import { mapWithConcurrency } from '../concurrency.js'
+import { findProduct, listProducts } from '../productCatalogue.js'
+import { holdsUnits, productUnits, unitsOf } from '../reservations/productUnits.js'
+import { summarizeSearchKeywords } from '../search/analytics/searchAnalytics.js'
+import type { Services } from '../services.js'
+import type { DemandKind } from '../storage/demandLog.js'
+import { dailySeries, jstDayStart, lastJstDays } from './demandDays.js'
+
+const DAYS_MESSAGE = 'days must be 7, 30 or 90'
+/** Notices shown per period: the newest. */
+const NOTICES_SHOWN = 50
+/** Queries per search table. */
+const QUERIES_SHOWN = 20
+/** Distinct queries counted (the hint says 「100 語以上」 at this many). */
+const QUERY_LIMIT = 100
+
+/** Body of POST /api/admin/overview. */
+export const overviewRequestSchema = z.object({
+  days: z.union([z.literal(7), z.literal(30), z.literal(90)], { error: DAYS_MESSAGE }).default(30),
+})
+
+export type DayCounts = { day: string } & Record<DemandKind, number>
+
+export interface ProductDemand {
+  productSlug: string
+  title: string
+  /** Pending, confirmed (or never asked to confirm), not archived subscriptions. */
+  waiting: number
+  /** Units held by reservations that are not cancelled. */
+  reservedUnits: number
+  /** The product's reservation cap, or null without one. */
+  cap: number | null
+}
+
+export interface NoticeDemand {
+  id: string
+  productSlug: string
+  title: string
+  timestamp: string
+  sent: number
+  failed: number
+  /** Recipients who followed the product link (once each). */
+  clicks: number
+}
+
+export interface QueryTrend {
+  query: string
+  count: number
+  /** The same query's count in the period before. */
+  previous: number
+}
+
+export interface DemandOverview {
+  days: number
+  /** First and last JST day of the period. */
+  from: string
+  to: string
+  series: DayCounts[]
+  products: ProductDemand[]
+  notices: NoticeDemand[]
+  /** Searches in the last `days` UTC days (the keyword log's days). */
+  totalSearches: number
+  /** Distinct queries, and distinct zero-result queries, counted up to QUERY_LIMIT (100 = "100 or more"). */
+  distinctQueries: number
+  distinctZeroResultQueries: number
+  topQueries: QueryTrend[]
+  zeroResultQueries: QueryTrend[]
+}
+
+/**
+ * POST /api/admin/overview (docs/dashboard.md "Overview"): the pictures of demand, all counted on
+ * the server from rollups and listings (never every record in the browser): per JST day
+ * reservations, sign-ups, e-mails sent and failed, searches; demand per product; per notice
+ * sent, failed and clicks; top and zero-result queries against the period before.
+ */
+export async function demandOverview(
+  services: Pick<Services, 'repositories' | 'keywordLog'>,
+  { days, now = new Date() }: { days: number; now?: Date },
+): Promise<DemandOverview> {
+  const at = now.getTime()
+  const periodDays = lastJstDays(at, days)
+  const sources = { demand: services.repositories.demand, keywordLog: services.keywordLog }
+  const [counts, products, notices, searches] = await Promise.all([
+    dailySeries(sources, periodDays, at),
+    productDemand(services, now),
+    noticeDemand(services, jstDayStart(periodDays[0])),
+    searchTrends(services, days, now),
+  ])
+  return {
+    days,
+    from: periodDays[0],
+    to: periodDays[periodDays.length - 1],
+    series: periodDays.map((day, i) => ({ day, ...counts[i] })),
+    products,
+    notices,
+    ...searches,
+  }
+}
+
+async function productDemand(
+  services: Pick<Services, 'repositories'>,
+  now: Date,
+): Promise<ProductDemand[]> {
+  const [subscriptions, reservations] = await Promise.all([
+    services.repositories.subscriptions.list(),
+    services.repositories.reservations.list(),
+  ])
+  const waiting = new Map<string, number>()
+  for (const record of subscriptions.records) {
+    if (record.status !== 'pending' || record.isArchived || record.confirmedAt === null) continue
+    waiting.set(record.productSlug, (waiting.get(record.productSlug) ?? 0) + 1)
+  }
+  const reserved = new Map<string, number>()
+  for (const record of reservations.records) {
+    if (!holdsUnits(record.status)) continue
+    reserved.set(record.productSlug, (reserved.get(record.productSlug) ?? 0) + unitsOf(record))
+  }
+  const rows = await Promise.all(
+    listProducts().map(async (product): Promise<ProductDemand> => {
+      const units = productUnits(product, { repositories: services.repositories, now: () => now })
+      // why: a capped product's held units come from its ledger (what the cap is checked against)
+      const held = units ? units.limit - (await units.remaining()) : null
+      return {
+        productSlug: product.slug,
+        title: product.title,
+        waiting: waiting.get(product.slug) ?? 0,
+        reservedUnits: held ?? reserved.get(product.slug) ?? 0,
+        cap: units?.limit ?? null,
+      }
+    }),
+  )
+  return rows
+    .filter((row) => row.waiting > 0 || row.reservedUnits > 0 || row.cap !== null)
+    .sort(
+      (a, b) =>
+        b.waiting + b.reservedUnits - (a.waiting + a.reservedUnits) ||
+        a.productSlug.localeCompare(b.productSlug),
+    )
+}
+
+async function noticeDemand(
+  services: Pick<Services, 'repositories'>,
+  since: number,
+): Promise<NoticeDemand[]> {
+  const { records } = await services.repositories.history.list()
+  const recent = records
+    .filter((record) => Date.parse(record.timestamp) >= since)
+    .sort((a, b) => b.timestamp.localeCompare(a.timestamp))
+    .slice(0, NOTICES_SHOWN)
+  const clicks = await mapWithConcurrency(recent, 8, (record) =>
+    services.repositories.demand.countClicks(record.id),
+  )
+  return recent.map((record, i) => ({
+    id: record.id,
+    productSlug: record.productSlug,
+    title: findProduct(record.productSlug)?.title ?? record.productSlug,
+    timestamp: record.timestamp,
+    sent: record.sentCount,
+    failed: record.failedRecipients.length,
+    clicks: clicks[i],
+  }))
+}
+
+async function searchTrends(
+  services: Pick<Services, 'keywordLog'>,
+  days: number,
+  now: Date,
+): Promise<Omit<DemandOverview, 'days' | 'from' | 'to' | 'series' | 'products' | 'notices'>> {
+  const [current, both] = await Promise.all([
+    summarizeSearchKeywords(services.keywordLog, { days, limit: QUERY_LIMIT, now }),
+    // why: the period before = the doubled period minus this one (both from day rollups)
+    summarizeSearchKeywords(services.keywordLog, { days: days * 2, limit: 10_000, now }),
+  ])
+  type Counted = { query: string; count: number }[]
+  const before = (doubled: Counted, shown: Counted): QueryTrend[] => {
+    const inBoth = new Map(doubled.map(({ query, count }) => [query, count]))
+    return shown.slice(0, QUERIES_SHOWN).map(({ query, count }) => ({
+      query,
+      count,
+      previous: Math.max(0, (inBoth.get(query) ?? count) - count),
+    }))
+  }
+  return {
+    totalSearches: current.totalSearches,
+    distinctQueries: current.topQueries.length,
+    distinctZeroResultQueries: current.zeroResultQueries.length,
+    topQueries: before(both.topQueries, current.topQueries),
+    zeroResultQueries: before(both.zeroResultQueries, current.zeroResultQueries),
+  }
+}

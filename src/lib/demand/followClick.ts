@@ -1,0 +1,38 @@
+import type { Services } from '../services.js'
+import { checkClick, clickTarget } from './clickLink.js'
+
+/**
+ * Answers one click on a restock e-mail's product link: a 302 to the product page whatever
+ * happens (a shopper never lands on an error page), counting it only when the signature
+ * matches, the link has not expired and this recipient has not clicked this notice before.
+ */
+export async function followClick(
+  req: Request,
+  services: Pick<Services, 'repositories' | 'config' | 'log'>,
+  now: number,
+): Promise<Response> {
+  const params = new URL(req.url).searchParams
+  const { config, log } = services
+  const target = clickTarget(params, config.siteUrl)
+  const check = config.unsubscribeSecret
+    ? checkClick(params, config.unsubscribeSecret, now)
+    : ({ counts: false, reason: 'malformed' } as const)
+  let outcome: string = check.counts ? 'counted' : check.reason
+  if (check.counts) {
+    try {
+      const first = await services.repositories.demand.markClick(check.noticeId, check.recipient)
+      if (!first) outcome = 'repeated'
+    } catch (error) {
+      outcome = 'not-counted'
+      log.warn('restock.click_unrecorded', {
+        noticeId: check.noticeId,
+        error: error instanceof Error ? error.message : String(error),
+      })
+    }
+  }
+  log.info('restock.click', { outcome, noticeId: params.get('n')?.slice(0, 80) ?? null })
+  return new Response(null, {
+    status: 302,
+    headers: { location: target, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+  })
+}
