@@ -221,6 +221,12 @@ describe('packed term tree', () => {
   })
 })
 
+/** A MiniSearch result as the packed index answers it; `inText`: some term matched the text. */
+function expectedHit({ id, score, terms, queryTerms, match }: SearchResult) {
+  const inText = Object.values(match).some((fields) => fields.includes('text'))
+  return { id, score, terms, queryTerms, inText }
+}
+
 describe('packed index', () => {
   it('answers every query as MiniSearch does, followed by the title-first re-ranking', () => {
     const { bytes } = encodeSiteSearchData('test', packIndex(whole.toJSON()), [])
@@ -229,9 +235,7 @@ describe('packed index', () => {
     for (const raw of QUERIES) {
       const query = normalizeQuery(raw)
       if (involvesVariant(query, reference)) continue
-      const expected = titleFirst(query, reference.search(toQueryTree(query))).map(
-        ({ id, score, terms, queryTerms }) => ({ id, score, terms, queryTerms }),
-      )
+      const expected = titleFirst(query, reference.search(toQueryTree(query))).map(expectedHit)
       expect(packed.search(query), query).toEqual({ hits: expected, total: expected.length })
       // why: small limits take the title-tier shortcut (titleTierTop.ts) on this small site,
       // ties at the limit included
@@ -262,9 +266,7 @@ describe('packed index', () => {
       // why: the comparison must keep covering the bench's queries, typos included
       expect(plain.length).toBeGreaterThan(queries.length * 0.8)
       for (const query of plain) {
-        const expected = titleFirst(query, reference.search(toQueryTree(query))).map(
-          ({ id, score, terms, queryTerms }) => ({ id, score, terms, queryTerms }),
-        )
+        const expected = titleFirst(query, reference.search(toQueryTree(query))).map(expectedHit)
         for (const limit of [5, 20, 50]) {
           const top = expected.slice(0, limit)
           expect(packed.search(query, limit), `${query} ${limit}`).toEqual({

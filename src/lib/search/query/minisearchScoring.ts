@@ -50,6 +50,11 @@ export interface IndexHit {
   terms: string[]
   /** Query terms that matched. */
   queryTerms: string[]
+  /**
+   * Whether one of the index terms it matched occurs in its text field (given `textFieldId`;
+   * else true): when not, its text holds none of the query's words.
+   */
+  inText: boolean
 }
 
 export interface IndexAnswer {
@@ -84,6 +89,8 @@ export interface ScoredIndex {
   documents: SharedDocuments
   /** The title's field id: results are re-ranked title-first (titleFirstRanking.ts). */
   titleFieldId?: number
+  /** The text's field id: hits tell whether they matched in it (`inText`). */
+  textFieldId?: number
 }
 
 /**
@@ -128,12 +135,13 @@ function rankWords(
     for (const word of wordMatches) if (word.has[shortId]) addUnique(terms, word.sourceTerms)
     return terms
   }
-  const terms = matchedTerms(ranked, wordMatches, size, listsTerm)
+  const { terms, inText } = matchedTerms(ranked, wordMatches, size, listsTerm, scored.textFieldId)
   const hits = ranked.map((shortId, i): IndexHit => ({
     id: String(documentIds[shortId]),
     score: finalScore[shortId]!,
     terms: terms[i]!,
     queryTerms: sourceTermsOf(shortId),
+    inText: scored.textFieldId === undefined || inText[i] === 1,
   }))
   return { hits, total }
 }
