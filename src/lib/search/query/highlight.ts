@@ -25,7 +25,9 @@ export function findMatchRanges(
   terms: readonly string[],
   plain = isPlainText(text),
 ): TextRange[] {
-  const searched = searchable(text, plain)
+  // why: text whose characters that are not plain cannot take part in a match (① beside a
+  // Japanese word) is searched as it is, as plain text is, and not normalised per answer
+  const searched = searchable(text, plain || !anyContributes(text, terms))
   const ranges: Array<[number, number]> = []
   for (const term of new Set(terms)) {
     for (
@@ -117,6 +119,9 @@ const SPELLING_MARKS = new Set('ー々〻ゝヽゞヾ')
  */
 function contributingCharacters(terms: readonly string[]): (text: string, at: number) => boolean {
   const characters = new Set(terms.join(''))
+  // why: beside a Latin term, a character normalising to a letter or digit decides whether the
+  // term is a whole word there (℃ → °c before `tea`)
+  const latin = terms.some((term) => term && !isCjkTerm(term))
   const known = new Map<number, boolean>()
   return (text, at) => {
     const code = text.codePointAt(at)!
@@ -128,12 +133,28 @@ function contributingCharacters(terms: readonly string[]): (text: string, at: nu
         [...normalizeSearchText(char)].some((out) => {
           const kana = out.charCodeAt(0)
           const katakana = kana >= 0x3041 && kana <= 0x3096 ? String.fromCharCode(kana + 0x60) : out
-          return characters.has(out) || characters.has(katakana) || SPELLING_MARKS.has(out)
+          return (
+            characters.has(out) ||
+            characters.has(katakana) ||
+            SPELLING_MARKS.has(out) ||
+            (latin && isLatinWordChar(out))
+          )
         })
       known.set(code, contributes)
     }
     return contributes
   }
+}
+
+/** Whether some character of `text` that is not plain can take part in a match of `terms`. */
+function anyContributes(text: string, terms: readonly string[]): boolean {
+  notPlain ??= notPlainCharacters()
+  notPlain.lastIndex = 0
+  const contributes = contributingCharacters(terms)
+  for (let odd = notPlain.exec(text); odd; odd = notPlain.exec(text)) {
+    if (contributes(text, odd.index)) return true
+  }
+  return false
 }
 
 const SAFE_CUT = /[\s。、！？]/
