@@ -17,6 +17,12 @@ export interface TermsOfWord {
   expansions: readonly ExpandedTerm[]
 }
 
+/**
+ * A text of this many distinct terms or more is long (~1,000 characters): hits tell whether
+ * their matched terms are in it (`inText`); shorter texts count as holding them.
+ */
+export const LONG_TEXT_TERMS = 500
+
 let hitMarks = new Uint8Array(0)
 let textMarks = new Uint8Array(0)
 
@@ -24,7 +30,10 @@ let textMarks = new Uint8Array(0)
 export interface HitMatches {
   /** Per ranked page, the index terms it matched (those `listsTerm` accepts). */
   terms: string[][]
-  /** Per ranked page, 1 when one of its matched index terms occurs in its text field. */
+  /**
+   * Per ranked page, 0 when its text is long (LONG_TEXT_TERMS) and none of its matched index
+   * terms occurs in it, else 1.
+   */
   inText: Uint8Array
 }
 
@@ -40,7 +49,7 @@ export function matchedTerms(
   words: readonly TermsOfWord[],
   size: number,
   listsTerm: TermFilter,
-  textFieldId?: number,
+  text?: { fieldId: number; lengths: Float64Array },
 ): HitMatches {
   if (hitMarks.length < size) {
     hitMarks = new Uint8Array(size)
@@ -51,7 +60,14 @@ export function matchedTerms(
   const found = new Int32Array(ranked.length)
   const inList = new Uint8Array(ranked.length)
   const inText = new Uint8Array(ranked.length)
-  let unknown = textFieldId === undefined ? 0 : ranked.length
+  let unknown = 0
+  // why: a page with short text is scanned for its first match in a few microseconds; only long
+  // ones are worth this pass over the text's lists
+  for (let i = 0; i < ranked.length; i++) {
+    if (text && text.lengths[ranked[i]!]! >= LONG_TEXT_TERMS) unknown++
+    else inText[i] = 1
+  }
+  let textFieldId = unknown > 0 ? text!.fieldId : undefined
   for (const word of words) {
     const pages = Int32Array.from(ranked.filter((shortId) => word.has[shortId])).sort()
     for (const shortId of pages) hitMarks[shortId] = 1

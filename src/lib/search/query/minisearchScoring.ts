@@ -51,8 +51,9 @@ export interface IndexHit {
   /** Query terms that matched. */
   queryTerms: string[]
   /**
-   * Whether one of the index terms it matched occurs in its text field (given `textFieldId`;
-   * else true): when not, its text holds none of the query's words.
+   * False when its text is long (hitTerms.ts, LONG_TEXT_TERMS distinct terms or more) and none of
+   * the index terms it matched occurs in it (given `textFieldId`): its text then holds none of the
+   * query's words. True otherwise.
    */
   inText: boolean
 }
@@ -135,7 +136,12 @@ function rankWords(
     for (const word of wordMatches) if (word.has[shortId]) addUnique(terms, word.sourceTerms)
     return terms
   }
-  const { terms, inText } = matchedTerms(ranked, wordMatches, size, listsTerm, scored.textFieldId)
+  const { textFieldId } = scored
+  const text =
+    textFieldId === undefined
+      ? undefined
+      : { fieldId: textFieldId, lengths: scored.documents.fieldLengths[textFieldId]! }
+  const { terms, inText } = matchedTerms(ranked, wordMatches, size, listsTerm, text)
   const hits = ranked.map((shortId, i): IndexHit => ({
     id: String(documentIds[shortId]),
     score: finalScore[shortId]!,
