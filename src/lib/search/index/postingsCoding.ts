@@ -38,28 +38,43 @@ function pushVarint(out: number[], value: number): void {
 export function decodePostings(bytes: Uint8Array): Uint32Array | null {
   // why: every number takes at least one byte, so this many always suffice
   const out = new Uint32Array(bytes.length)
-  let at = 0
   let n = 0
-  const next = (): number => {
-    let value = 0
-    let shift = 0
-    for (;;) {
-      // why: past the end reads 0, which ends the number; the caller sees `at` beyond the end
-      const byte = bytes[at++] ?? 0
-      value += (byte & 0x7f) * 2 ** shift
-      if (byte < 0x80) return value
-      shift += 7
-    }
-  }
-  while (at < bytes.length) {
-    out[n++] = next()
-    const count = next()
+  position = 0
+  while (position < bytes.length) {
+    out[n++] = readVarint(bytes)
+    const count = readVarint(bytes)
     out[n++] = count
     if (n + 2 * count > out.length) return null
     let id = 0
-    for (let k = 0; k < count; k++) out[n++] = id += next()
-    for (let k = 0; k < count; k++) out[n++] = next()
-    if (at > bytes.length) return null
+    for (let k = 0; k < count; k++) out[n++] = id += readVarint(bytes)
+    for (let k = 0; k < count; k++) out[n++] = readVarint(bytes)
+    if (position > bytes.length) return null
   }
   return out.subarray(0, n)
+}
+
+// why: a module variable, not a closure or a returned pair: decoding is a cold start's work
+// per term, and this keeps it a few nanoseconds a number
+let position = 0
+
+/** The varint at `position` (moved past it); past the end, 0 with `position` beyond the end. */
+function readVarint(bytes: Uint8Array): number {
+  if (position >= bytes.length) {
+    position = bytes.length + 1
+    return 0
+  }
+  let byte = bytes[position++]!
+  if (byte < 0x80) return byte
+  let value = byte & 0x7f
+  let scale = 0x80
+  for (;;) {
+    if (position >= bytes.length) {
+      position = bytes.length + 1
+      return 0
+    }
+    byte = bytes[position++]!
+    value += (byte & 0x7f) * scale
+    if (byte < 0x80) return value
+    scale *= 0x80
+  }
 }
