@@ -1,8 +1,9 @@
 /**
  * Query latency in a process of its own, as a function instance holds nothing but its index:
- * `tsx bench/bench-search-latency.ts <index|answer|plain> <data file> <queries.json>` prints
- * `{"p50": ms, "p99": ms}`. `index`: the packed index's search; `answer`: the whole answer with
- * excerpts and highlighting; `plain`: MiniSearch with default options, the file its JSON.
+ * `tsx bench/bench-search-latency.ts <index|answer|plain|suggest> <data file> <queries.json>`
+ * prints `{"p50": ms, "p99": ms}`. `index`: the packed index's search; `answer`: the whole answer
+ * with excerpts and highlighting; `plain`: MiniSearch with default options, the file its JSON;
+ * `suggest`: completions (the file search-suggest.json) with 500 staff-sized synonym groups.
  * Run by bench-search.ts.
  */
 import { readFileSync } from 'node:fs'
@@ -17,8 +18,11 @@ import { normalizeQuery } from '../src/lib/search/textNormalization.js'
 import { isLatinIndexTerm } from '../src/lib/search/terms/termEncoding.js'
 import { alternativesFinder, keyedGroups } from '../src/lib/search/query/searchAlternatives.js'
 import { SPELLING_VARIANTS } from '../src/lib/search/terms/spellingVariants.js'
+import type { SuggestData } from '../src/lib/search/suggest/suggestData.js'
+import { answerSuggest } from '../src/lib/search/suggest/suggestions.js'
+import { JA_NOUNS, KATAKANA } from './bench-search-corpus.js'
 
-export type LatencyMode = 'index' | 'answer' | 'plain'
+export type LatencyMode = 'index' | 'answer' | 'plain' | 'suggest'
 export interface Latency {
   p50: number
   p99: number
@@ -38,6 +42,15 @@ export const baselineOptions: Options<IndexedPage> = {
   },
   searchOptions: { prefix: true, fuzzy: 0.2, boost: { title: 3, description: 2 } },
 }
+
+/**
+ * As many synonym groups as staff may keep (500), each a word of the generated site's titles
+ * and a Latin word only the group knows (`syn12`), for the suggestions' latency.
+ */
+export const STAFF_SIZED_SYNONYMS: string[][] = Array.from({ length: 500 }, (_, i) => [
+  [...JA_NOUNS, ...KATAKANA][i % (JA_NOUNS.length + KATAKANA.length)]!,
+  `syn${i}`,
+])
 
 const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
@@ -69,6 +82,11 @@ function searcher(mode: LatencyMode, file: string): (query: string) => void {
   if (mode === 'plain') {
     const baseline = MiniSearch.loadJSON<IndexedPage>(readFileSync(file, 'utf8'), baselineOptions)
     return (query) => void baseline.search(query)
+  }
+  if (mode === 'suggest') {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as SuggestData
+    const groups = keyedGroups([...SPELLING_VARIANTS, ...STAFF_SIZED_SYNONYMS])
+    return (query) => void answerSuggest(new URLSearchParams({ q: query }), groups, data)
   }
   const data = decodeSiteSearchData(fileSource(file))
   if (mode === 'index') {

@@ -124,7 +124,9 @@ export async function benchLongPages(): Promise<void> {
       GOALS.ratio,
     )
   } finally {
-    await rm(dir, { recursive: true, force: true })
+    // why: BENCH_KEEP=1 keeps the data file and queries for profiling
+    if (process.env.BENCH_KEEP === '1') console.log(`kept ${dir}`)
+    else await rm(dir, { recursive: true, force: true })
   }
 }
 

@@ -16,6 +16,7 @@ import type { PackedIndexParts } from '../../src/lib/search/index/packedIndex.js
 import { PackedTermTree } from '../../src/lib/search/index/termTree.js'
 import { normalizeQuery } from '../../src/lib/search/textNormalization.js'
 import { isLatinIndexTerm } from '../../src/lib/search/terms/termEncoding.js'
+import { LONG_TEXT_TERMS } from '../../src/lib/search/query/hitTerms.js'
 import { generatedSite } from '../../bench/bench-search-corpus.js'
 import { searchQualityCases } from '../../bench/searchQualityCases.js'
 
@@ -221,6 +222,25 @@ describe('packed term tree', () => {
   })
 })
 
+/**
+ * A MiniSearch result as the packed index answers it; `inText`: some term matched the text, or
+ * the text is short (LONG_TEXT_TERMS), as `reference` holds its length.
+ */
+function expectedHit(reference: MiniSearch<IndexedPage>) {
+  const internals = reference as unknown as {
+    _idToShortId: Map<string, number>
+    _fieldLength: Map<number, number[]>
+    _fieldIds: Record<string, number>
+  }
+  return ({ id, score, terms, queryTerms, match }: SearchResult) => {
+    const lengths = internals._fieldLength.get(internals._idToShortId.get(id)!)!
+    const inText =
+      lengths[internals._fieldIds.text!]! < LONG_TEXT_TERMS ||
+      Object.values(match).some((fields) => fields.includes('text'))
+    return { id, score, terms, queryTerms, inText }
+  }
+}
+
 describe('packed index', () => {
   it('answers every query as MiniSearch does, followed by the title-first re-ranking', () => {
     const { bytes } = encodeSiteSearchData('test', packIndex(whole.toJSON()), [])
@@ -230,7 +250,7 @@ describe('packed index', () => {
       const query = normalizeQuery(raw)
       if (involvesVariant(query, reference)) continue
       const expected = titleFirst(query, reference.search(toQueryTree(query))).map(
-        ({ id, score, terms, queryTerms }) => ({ id, score, terms, queryTerms }),
+        expectedHit(reference),
       )
       expect(packed.search(query), query).toEqual({ hits: expected, total: expected.length })
       // why: small limits take the title-tier shortcut (titleTierTop.ts) on this small site,
@@ -261,10 +281,12 @@ describe('packed index', () => {
       const plain = queries.filter((query) => !involvesVariant(query, reference))
       // why: the comparison must keep covering the bench's queries, typos included
       expect(plain.length).toBeGreaterThan(queries.length * 0.8)
+      let titleOnlyLongPages = 0
       for (const query of plain) {
         const expected = titleFirst(query, reference.search(toQueryTree(query))).map(
-          ({ id, score, terms, queryTerms }) => ({ id, score, terms, queryTerms }),
+          expectedHit(reference),
         )
+        titleOnlyLongPages += expected.slice(0, 50).filter((hit) => !hit.inText).length
         for (const limit of [5, 20, 50]) {
           const top = expected.slice(0, limit)
           expect(packed.search(query, limit), `${query} ${limit}`).toEqual({
@@ -276,6 +298,8 @@ describe('packed index', () => {
           )
         }
       }
+      // why: long pages found by their title alone are compared too (`inText` false)
+      expect(titleOnlyLongPages).toBeGreaterThan(0)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

@@ -107,6 +107,20 @@ describe('search data file', () => {
     for (const damaged of [noSignature, badHeader]) {
       expect(decode(damaged)).toThrow(InvalidSearchDataError)
     }
+
+    // why: postings are varints (postingsCoding.ts); one running past its term's bytes is caught
+    // when a query reads the term
+    const headerLength = Buffer.from(bytes).readUInt32LE(8)
+    const header = JSON.parse(Buffer.from(bytes).toString('utf8', 12, 12 + headerLength))
+    const [offset, length] = header.sections.postings as [number, number]
+    const badPostings = Buffer.from(bytes)
+    badPostings[Math.ceil((12 + headerLength) / 8) * 8 + offset + length - 1] = 0x80
+    const { index: damagedIndex } = decode(badPostings)()
+    const [from, to] = damagedIndex.termPostingsStart
+    expect(() => damagedIndex.postings(from!, to!)).toThrow('has damaged postings')
+    expect(decode(bytes)().index.postings(from!, to!)).toEqual(
+      Uint32Array.from([Number(header.common.fieldIds.title), 1, 0, 1]),
+    )
   })
 
   it('closes the file when it cannot be used, so retries do not run out of files', async () => {

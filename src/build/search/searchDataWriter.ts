@@ -15,6 +15,7 @@ import {
   type SectionName,
 } from '../../lib/search/index/searchDataReader.js'
 import type { TermTreeArrays } from '../../lib/search/index/termTree.js'
+import { encodePostings } from '../../lib/search/index/postingsCoding.js'
 
 /*
  * The build's half of the search data file: packs a built MiniSearch index and the pages into
@@ -115,7 +116,8 @@ export function encodeSiteSearchData(
   index: PackedIndexParts,
   pages: readonly StoredPage[],
 ): { bytes: Buffer; dataId: string; eagerBytes: number } {
-  const { termPostingsStart, documentIds, fieldLengths, tree } = index
+  const { documentIds, fieldLengths, tree } = index
+  const { termPostingsStart, postings } = encodeAllPostings(index)
   const shortIdOf = new Map(documentIds.map((id, shortId) => [id, shortId]))
   const pageLocations = new Uint32Array(documentIds.length * 2)
   const pageBlobs: Buffer[] = []
@@ -139,7 +141,7 @@ export function encodeSiteSearchData(
     termPostingsStart: view(termPostingsStart),
     fieldLengths: view(fieldLengths),
     pageLocations: view(pageLocations),
-    postings: view(index.postings(0, termPostingsStart[termPostingsStart.length - 1]!)),
+    postings,
     pages: Buffer.concat(pageBlobs),
   }
   const sections = {} as Header['sections']
@@ -173,4 +175,28 @@ export function encodeSiteSearchData(
     dataId,
     eagerBytes: prefix.length + lastEager[0] + lastEager[1],
   }
+}
+
+/** Every term's postings encoded (postingsCoding.ts), and where each term's bytes start. */
+function encodeAllPostings(index: PackedIndexParts): {
+  termPostingsStart: Uint32Array
+  postings: Buffer
+} {
+  const starts = index.termPostingsStart
+  const termPostingsStart = new Uint32Array(starts.length)
+  const bytes: number[] = []
+  const chunks: Buffer[] = []
+  let length = 0
+  for (let t = 0; t + 1 < starts.length; t++) {
+    encodePostings(index.postings(starts[t]!, starts[t + 1]!), bytes)
+    // why: one number[] of the whole section would hold ~20 million numbers at 20,000 pages
+    if (bytes.length > 1 << 20) {
+      chunks.push(Buffer.from(bytes))
+      length += bytes.length
+      bytes.length = 0
+    }
+    termPostingsStart[t + 1] = length + bytes.length
+  }
+  chunks.push(Buffer.from(bytes))
+  return { termPostingsStart, postings: Buffer.concat(chunks) }
 }

@@ -19,7 +19,10 @@ export interface PackedIndexParts {
   /** Field f's length (unique terms) of short id s at f × documentIds.length + s; NaN if none. */
   fieldLengths: Float64Array
   tree: TermTreeArrays
-  /** Term t's postings are `postings` from termPostingsStart[t] to termPostingsStart[t + 1]. */
+  /**
+   * Term t's postings are `postings(termPostingsStart[t], termPostingsStart[t + 1])`; positions
+   * are the source's own (u32 positions in memory, byte offsets of the encoded file section).
+   */
   termPostingsStart: Uint32Array
   /**
    * The postings between two positions: per term, for each field in MiniSearch's JSON order,

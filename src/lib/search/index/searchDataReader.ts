@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { endianness } from 'node:os'
 import type { IndexCommon, PackedIndexParts } from './packedIndex.js'
 import type { StoredPage } from '../siteContentTypes.js'
+import { decodePostings } from './postingsCoding.js'
 
 /**
  * The search data file (`src/generated/site-search.bin`): the packed index and the pages.
@@ -9,7 +10,8 @@ import type { StoredPage } from '../siteContentTypes.js'
  * Layout: `SHOPSRCH`, the header's length (u32 LE), the header (JSON), then from the next
  * multiple of 8 the sections the header locates, each starting at a multiple of 8: the term
  * tree (u32 arrays in the machine's byte order, checked; labels UTF-16LE), where each term's
- * postings start, the field lengths (f64), where each page lies, then the postings (u32) and
+ * postings start (byte offsets), the field lengths (f64), where each page lies, then the
+ * postings (varints, postingsCoding.ts; decoded once per term and instance) and
  * the pages (JSON in UTF-16LE: it decodes several times faster than UTF-8 for Japanese text).
  *
  * why: V8 reads every byte of an imported module; the 2,000-page benchmark's 5.6 MB module cost
@@ -119,9 +121,13 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
       labels: utf16(eagerBytes('labels')),
     },
     termPostingsStart: u32(eagerBytes('termPostingsStart')),
-    postings: (from, to) => u32(lazy('postings', from * 4, (to - from) * 4)),
+    postings(from, to) {
+      const decoded = decodePostings(lazy('postings', from, to - from))
+      if (!decoded) throw new InvalidSearchDataError('has damaged postings')
+      return decoded
+    },
   }
-  checkIndex(index, pageLocations, header.sections.postings[1] / 4)
+  checkIndex(index, pageLocations, header.sections.postings[1])
   let shortIds: Map<string, number> | null = null
   return {
     formatVersion: header.formatVersion,
@@ -189,7 +195,7 @@ const SECTION_UNITS: Record<SectionName, number> = {
   termPostingsStart: 4,
   fieldLengths: 8,
   pageLocations: 4,
-  postings: 4,
+  postings: 1,
   pages: 1,
 }
 

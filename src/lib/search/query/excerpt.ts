@@ -16,13 +16,15 @@ export interface Excerpt {
 /**
  * At most `maxLength` characters of `text` around the first match of `terms` (from the start
  * when nothing matches), with `…` where text was cut, plus its highlighted HTML. `plain`:
- * whether `text` is plain (isPlainText), when known.
+ * whether `text` is plain (isPlainText), when known; `mayMatch`: false when the index tells that
+ * the text holds none of the terms (the excerpt starts at the start, nothing is searched).
  */
 export function makeExcerpt(
   text: string,
   terms: readonly string[],
   maxLength: number,
   plain = isPlainText(text),
+  mayMatch = true,
 ): Excerpt {
   // why: stored page text is single-spaced by the build, so no clean-up is needed per search
   if (text.length <= maxLength) {
@@ -31,7 +33,9 @@ export function makeExcerpt(
       highlightedExcerpt: markRanges(text, findMatchRanges(text, terms, plain)),
     }
   }
-  const firstMatch = findFirstMatch(text, terms, plain) ?? 0
+  // why: a page found by its title alone was scanned whole for nothing (50 pages of 17 K
+  // characters were most of a long-page answer)
+  const firstMatch = (mayMatch ? findFirstMatch(text, terms, plain) : null) ?? 0
   const lead = Math.floor(maxLength * LEAD_FRACTION)
   let start = Math.max(0, Math.min(firstMatch - lead, text.length - maxLength))
   const cutAtStart = start > 0

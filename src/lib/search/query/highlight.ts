@@ -25,7 +25,9 @@ export function findMatchRanges(
   terms: readonly string[],
   plain = isPlainText(text),
 ): TextRange[] {
-  const searched = searchable(text, plain)
+  // why: text whose characters that are not plain cannot take part in a match (① beside a
+  // Japanese word) is searched as it is, as plain text is, and not normalised per answer
+  const searched = searchable(text, plain || !anyContributes(text, terms))
   const ranges: Array<[number, number]> = []
   for (const term of new Set(terms)) {
     for (
@@ -76,9 +78,11 @@ export function findFirstMatch(
   notPlain ??= notPlainCharacters()
   notPlain.lastIndex = 0
   let first: number | null = null
+  const contributes = contributingCharacters(terms)
   for (let odd = notPlain.exec(text); odd; odd = notPlain.exec(text)) {
     if (first !== null && odd.index - reach >= first) break
     if (raw !== null && odd.index - reach > raw) break
+    if (!contributes(text, odd.index)) continue
     // why: cut where nothing joins across and no Latin word runs on (white space, 。、！？), so
     // the window normalises as the whole text does there and its edges are word edges
     const from = safeCut(text, odd.index - reach, -1)
@@ -90,8 +94,67 @@ export function findFirstMatch(
   }
   if (raw === null || (first !== null && first <= raw)) return first
   // why: a spelling found as it is may not be a whole word once normalised (e + U+0301 before
-  // Ｖ６０ joins into é): near a character that is not plain, it is checked in its window
-  return nearNotPlain(text, raw, reach) ? firstMatchIn(searchable(text, false), terms) : raw
+  // Ｖ６０ joins into é): near a character that is not plain, it is checked in its window (the
+  // windows before it found nothing earlier); the whole text only when the window has no match
+  if (!nearNotPlain(text, raw, reach)) return raw
+  const from = safeCut(text, raw - reach, -1)
+  const to = safeCut(text, raw + reach, 1)
+  const found =
+    from === null || to === null
+      ? null
+      : firstMatchIn(searchable(text.slice(from, to), false), terms)
+  return found !== null ? from! + found : firstMatchIn(searchable(text, false), terms)
+}
+
+// why: what a folded term's spellings may hold besides the term's own characters
+const SPELLING_MARKS = new Set('ー々〻ゝヽゞヾ')
+
+/**
+ * Whether the character that is not plain at a position can take part in a match of `terms`
+ * once normalised: it joins its neighbour, or normalises to a character of a term (kana in either
+ * script) or to a mark a spelling may hold.
+ * why: a page holding none of the terms as they are was normalised in a window around every such
+ * character (① ℃ ㈱, a few hundred on a long page: most of a long-page answer); one that gives
+ * none of the terms' characters cannot make a match there
+ */
+function contributingCharacters(terms: readonly string[]): (text: string, at: number) => boolean {
+  const characters = new Set(terms.join(''))
+  // why: beside a Latin term, a character normalising to a letter or digit decides whether the
+  // term is a whole word there (℃ → °c before `tea`)
+  const latin = terms.some((term) => term && !isCjkTerm(term))
+  const known = new Map<number, boolean>()
+  return (text, at) => {
+    const code = text.codePointAt(at)!
+    let contributes = known.get(code)
+    if (contributes === undefined) {
+      const char = String.fromCodePoint(code)
+      contributes =
+        JOINS_PREVIOUS.test(char) ||
+        [...normalizeSearchText(char)].some((out) => {
+          const kana = out.charCodeAt(0)
+          const katakana = kana >= 0x3041 && kana <= 0x3096 ? String.fromCharCode(kana + 0x60) : out
+          return (
+            characters.has(out) ||
+            characters.has(katakana) ||
+            SPELLING_MARKS.has(out) ||
+            (latin && isLatinWordChar(out))
+          )
+        })
+      known.set(code, contributes)
+    }
+    return contributes
+  }
+}
+
+/** Whether some character of `text` that is not plain can take part in a match of `terms`. */
+function anyContributes(text: string, terms: readonly string[]): boolean {
+  notPlain ??= notPlainCharacters()
+  notPlain.lastIndex = 0
+  const contributes = contributingCharacters(terms)
+  for (let odd = notPlain.exec(text); odd; odd = notPlain.exec(text)) {
+    if (contributes(text, odd.index)) return true
+  }
+  return false
 }
 
 const SAFE_CUT = /[\s。、！？]/

@@ -17,12 +17,30 @@ export interface TermsOfWord {
   expansions: readonly ExpandedTerm[]
 }
 
+/**
+ * A text of this many distinct terms or more is long (~1,000 characters): hits tell whether
+ * their matched terms are in it (`inText`); shorter texts count as holding them.
+ */
+export const LONG_TEXT_TERMS = 500
+
 let hitMarks = new Uint8Array(0)
+let textMarks = new Uint8Array(0)
+
+/** The terms each hit lists, and whether any index term it matched is in its text. */
+export interface HitMatches {
+  /** Per ranked page, the index terms it matched (those `listsTerm` accepts). */
+  terms: string[][]
+  /**
+   * Per ranked page, 0 when its text is long (LONG_TEXT_TERMS) and none of its matched index
+   * terms occurs in it, else 1.
+   */
+  inText: Uint8Array
+}
 
 /**
  * Per page of `ranked`, the index terms it matched (those `listsTerm` accepts), as MiniSearch
  * lists them: the keys of an object set in the order of the words it matched and their
- * expansions.
+ * expansions; and, given the text field's id, whether some matched term is in its text.
  * why: list by list (`listedPages`), not a binary search per page in every list: a one-letter
  * word reaches 200 lists through its prefix expansions
  */
@@ -31,16 +49,43 @@ export function matchedTerms(
   words: readonly TermsOfWord[],
   size: number,
   listsTerm: TermFilter,
-): string[][] {
-  if (hitMarks.length < size) hitMarks = new Uint8Array(size)
+  text?: { fieldId: number; lengths: Float64Array },
+): HitMatches {
+  if (hitMarks.length < size) {
+    hitMarks = new Uint8Array(size)
+    textMarks = new Uint8Array(size)
+  }
   const matches = ranked.map((): Record<string, true> => ({}))
   const rankOf = new Map(ranked.map((shortId, i) => [shortId, i]))
   const found = new Int32Array(ranked.length)
   const inList = new Uint8Array(ranked.length)
+  const inText = new Uint8Array(ranked.length)
+  let unknown = 0
+  // why: a page with short text is scanned for its first match in a few microseconds; only long
+  // ones are worth this pass over the text's lists
+  for (let i = 0; i < ranked.length; i++) {
+    if (text && text.lengths[ranked[i]!]! >= LONG_TEXT_TERMS) unknown++
+    else inText[i] = 1
+  }
+  let textFieldId = unknown > 0 ? text!.fieldId : undefined
   for (const word of words) {
     const pages = Int32Array.from(ranked.filter((shortId) => word.has[shortId])).sort()
     for (const shortId of pages) hitMarks[shortId] = 1
+    // why: the word's pages not yet known to hold a matched term in their text
+    let pending = pages.filter((shortId) => !inText[rankOf.get(shortId)!])
+    for (const shortId of pending) textMarks[shortId] = 1
     for (const { data, term, fieldIds } of word.expansions) {
+      if (pending.length > 0 && fieldIds.includes(textFieldId!) && data[textFieldId!]) {
+        const { ids } = data[textFieldId!]!
+        const count = listedPages(ids, pending, textMarks, found)
+        for (let i = 0; i < count; i++) {
+          const shortId = ids[found[i]!]!
+          textMarks[shortId] = 0
+          inText[rankOf.get(shortId)!] = 1
+          unknown--
+        }
+        if (count > 0) pending = pending.filter((shortId) => textMarks[shortId])
+      }
       if (!listsTerm(term)) continue
       for (const fieldId of fieldIds) {
         const postings = data[fieldId]
@@ -54,6 +99,8 @@ export function matchedTerms(
       }
     }
     for (const shortId of pages) hitMarks[shortId] = 0
+    for (const shortId of pending) textMarks[shortId] = 0
+    if (unknown === 0) textFieldId = undefined
   }
-  return matches.map((match) => Object.keys(match))
+  return { terms: matches.map((match) => Object.keys(match)), inText }
 }

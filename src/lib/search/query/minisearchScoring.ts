@@ -50,6 +50,12 @@ export interface IndexHit {
   terms: string[]
   /** Query terms that matched. */
   queryTerms: string[]
+  /**
+   * False when its text is long (hitTerms.ts, LONG_TEXT_TERMS distinct terms or more) and none of
+   * the index terms it matched occurs in it (given `textFieldId`): its text then holds none of the
+   * query's words. True otherwise.
+   */
+  inText: boolean
 }
 
 export interface IndexAnswer {
@@ -84,6 +90,8 @@ export interface ScoredIndex {
   documents: SharedDocuments
   /** The title's field id: results are re-ranked title-first (titleFirstRanking.ts). */
   titleFieldId?: number
+  /** The text's field id: hits tell whether they matched in it (`inText`). */
+  textFieldId?: number
 }
 
 /**
@@ -128,12 +136,18 @@ function rankWords(
     for (const word of wordMatches) if (word.has[shortId]) addUnique(terms, word.sourceTerms)
     return terms
   }
-  const terms = matchedTerms(ranked, wordMatches, size, listsTerm)
+  const { textFieldId } = scored
+  const text =
+    textFieldId === undefined
+      ? undefined
+      : { fieldId: textFieldId, lengths: scored.documents.fieldLengths[textFieldId]! }
+  const { terms, inText } = matchedTerms(ranked, wordMatches, size, listsTerm, text)
   const hits = ranked.map((shortId, i): IndexHit => ({
     id: String(documentIds[shortId]),
     score: finalScore[shortId]!,
     terms: terms[i]!,
     queryTerms: sourceTermsOf(shortId),
+    inText: scored.textFieldId === undefined || inText[i] === 1,
   }))
   return { hits, total }
 }

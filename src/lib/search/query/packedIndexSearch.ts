@@ -78,6 +78,7 @@ export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>)
       ),
     },
     titleFieldId: common.fieldIds.title,
+    textFieldId: common.fieldIds.text,
     // why: the options MiniSearch's search derives for the terms of an AND word
     termOptions: {
       tokenize: options.tokenize,

@@ -3,7 +3,7 @@ import { cjkRuns, isCjkTerm, textRuns } from '../terms/cjkTokenizer.js'
 import { findFirstMatch, highlight } from './highlight.js'
 import { foldJapaneseRun } from '../terms/kanaFolding.js'
 import { normalizeSearchText } from '../textNormalization.js'
-import type { AlternativesOf } from './minisearchScoring.js'
+import type { AlternativesOf, IndexHit } from './minisearchScoring.js'
 import { loadPackedIndex, type PackedIndex } from './packedIndexSearch.js'
 import { SEARCH_INDEX_FORMAT, searchOptions } from '../terms/indexOptions.js'
 import type { StoredPage } from '../siteContentTypes.js'
@@ -90,10 +90,17 @@ export function createSiteSearch(
       const adjacency = spellings.map(adjacentRuns)
       const checked = adjacency.some((runs) => runs !== null)
       const queryRuns = [...new Set(spellings.flat().flatMap(foldedRuns))]
+      // why: a run of two or more characters in a page's text puts its bigrams in the text's
+      // postings, so a hit whose matched terms are none in its text holds none of these runs
+      // there; a one-character run can end a Japanese run in the text and be no term's start
+      const trustInText = queryRuns.every((run) => run.length >= 2)
+      const textMayHold = (hit: IndexHit): boolean => !trustInText || hit.inText
       // why: Japanese index terms are bigrams; the query's own Japanese runs are marked instead
       let answer = index.search(query, MAX_RESULTS, isLatinIndexTerm, alternativesOf)
       let kept = checked
-        ? answer.hits.filter((hit) => holdsAdjacent(readPage(data, hit.id), adjacency))
+        ? answer.hits.filter((hit) =>
+            holdsAdjacent(readPage(data, hit.id), adjacency, textMayHold(hit)),
+          )
         : answer.hits
       // why: pages dropped for holding a word's bigrams apart are replaced from the next hits
       if (kept.length < answer.hits.length && answer.hits.length === MAX_RESULTS) {
@@ -103,7 +110,9 @@ export function createSiteSearch(
           isLatinIndexTerm,
           alternativesOf,
         )
-        kept = answer.hits.filter((hit) => holdsAdjacent(readPage(data, hit.id), adjacency))
+        kept = answer.hits.filter((hit) =>
+          holdsAdjacent(readPage(data, hit.id), adjacency, textMayHold(hit)),
+        )
       }
       const { total } = answer
       const dropped = answer.hits.length - kept.length
@@ -118,6 +127,7 @@ export function createSiteSearch(
           terms,
           excerptLength,
           page.textIsPlain === true,
+          textMayHold(hit),
         )
         results.push({
           id: page.id,
@@ -175,6 +185,7 @@ function adjacentRuns(spellings: readonly string[]): string[][] | null {
 function holdsAdjacent(
   page: StoredPage | null,
   adjacency: readonly (string[][] | null)[],
+  textMayHold: boolean,
 ): boolean {
   if (!page || adjacency.some((runs) => runs === null)) return true
   const fields = [page.title, page.description, page.tags.join(' ')]
@@ -183,7 +194,7 @@ function holdsAdjacent(
       runs.every(
         (run) =>
           fields.some((field) => findFirstMatch(field, [run]) !== null) ||
-          findFirstMatch(page.text, [run], page.textIsPlain === true) !== null,
+          (textMayHold && findFirstMatch(page.text, [run], page.textIsPlain === true) !== null),
       ),
     ),
   )

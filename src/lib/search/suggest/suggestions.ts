@@ -1,5 +1,5 @@
 import { normalizeQuery } from '../textNormalization.js'
-import { spellingKey } from '../query/searchAlternatives.js'
+import { spellingKey, type KeyedWordGroups } from '../query/searchAlternatives.js'
 import { readSuggestData, type SuggestData, type SuggestionKind } from './suggestData.js'
 
 /** Most completions one answer carries. */
@@ -24,33 +24,77 @@ let loaded: SuggestData | null = null
 /**
  * Up to 8 titles and tags that start with what was typed, compared as the search compares words
  * (kana, width, case, long vowel folded; spaces and hyphens ignored): the highest weights first
- * (tags on more pages, product titles), then in key order. Also at a title's later words.
+ * (tags on more pages, product titles), then in key order. Also at a title's later words. When
+ * fewer than 8 are found, the rest come through `groups` (spelling variants and synonyms, each
+ * word with its spelling key): a word of a group that starts with what was typed completes as
+ * the group's other words do (`matc` → `matcha` = `抹茶` → titles and tags starting with 抹茶).
  */
-export function answerSuggest(params: URLSearchParams, data?: SuggestData): SuggestResponseBody {
+export function answerSuggest(
+  params: URLSearchParams,
+  groups: KeyedWordGroups = [],
+  data?: SuggestData,
+): SuggestResponseBody {
   const query = normalizeQuery(params.get('q') ?? '')
   const key = spellingKey(query)
   if (!key) return { query, suggestions: [] }
   const source = data ?? (loaded ??= readSuggestData())
-  return { query, suggestions: completions(source, key) }
+  const seen = new Set<string>()
+  const best = bestInRanges(source, [key], seen)
+  if (best.length < MAX_SUGGESTIONS) {
+    const others = synonymKeys(groups, key)
+    if (others.length > 0) {
+      best.push(...bestInRanges(source, others, seen).slice(0, MAX_SUGGESTIONS - best.length))
+    }
+  }
+  const { texts, kinds, slugs } = source
+  return {
+    query,
+    suggestions: best.map((n) => ({ text: texts[n]!, kind: kinds[n]!, slug: slugs[n]! })),
+  }
 }
 
-function completions(data: SuggestData, prefix: string): Suggestion[] {
-  const { keys, texts, kinds, slugs, weights } = data
-  const best: number[] = []
-  const seen = new Set<string>()
-  for (let n = lowerBound(keys, prefix); n < keys.length && keys[n]!.startsWith(prefix); n++) {
-    const text = texts[n]!
-    if (seen.has(text)) continue
-    seen.add(text)
-    // why: the best 8 kept in order as the range is walked once (ranges can hold thousands)
-    let at = best.length
-    while (at > 0 && weights[best[at - 1]!]! < weights[n]!) at--
-    if (at >= MAX_SUGGESTIONS) continue
-    best.splice(at, 0, n)
-    if (best.length > MAX_SUGGESTIONS) best.pop()
+/** The keys of the other words of each group with a word starting with `prefix`. */
+function synonymKeys(groups: KeyedWordGroups, prefix: string): string[] {
+  const keys: string[] = []
+  for (const group of groups) {
+    for (const [memberKey] of group) {
+      if (!memberKey.startsWith(prefix)) continue
+      for (const [otherKey] of group) {
+        if (otherKey && otherKey !== memberKey && !otherKey.startsWith(prefix)) {
+          if (!keys.includes(otherKey)) keys.push(otherKey)
+        }
+      }
+    }
   }
-  return best.map((n) => ({ text: texts[n]!, kind: kinds[n]!, slug: slugs[n]! }))
+  return keys
 }
+
+/** The best 8 entries (by weight, then key order) whose keys start with one of `prefixes`. */
+function bestInRanges(data: SuggestData, prefixes: readonly string[], seen: Set<string>): number[] {
+  const { keys, texts } = data
+  const best: number[] = []
+  const found = new Set<string>()
+  for (const prefix of prefixes) {
+    for (let n = lowerBound(keys, prefix); n < keys.length && keys[n]!.startsWith(prefix); n++) {
+      const text = texts[n]!
+      if (seen.has(text) || found.has(text)) continue
+      found.add(text)
+      // why: the best 8 kept in order as the range is walked once (ranges can hold thousands)
+      let at = best.length
+      while (at > 0 && better(data, n, best[at - 1]!)) at--
+      if (at >= MAX_SUGGESTIONS) continue
+      best.splice(at, 0, n)
+      if (best.length > MAX_SUGGESTIONS) best.pop()
+    }
+  }
+  for (const n of best) seen.add(texts[n]!)
+  return best
+}
+
+// why: within one range entries come in key order, so weight alone kept that order as the tie
+// break; across ranges (synonyms) the lower entry number is the earlier key
+const better = (data: SuggestData, n: number, than: number): boolean =>
+  data.weights[n]! > data.weights[than]! || (data.weights[n] === data.weights[than] && n < than)
 
 function lowerBound(keys: readonly string[], key: string): number {
   let low = 0
