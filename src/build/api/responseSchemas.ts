@@ -145,17 +145,38 @@ export const statsAnswer = z.strictObject({
   stats: z.strictObject({ notify: recordStats, reservations: recordStats }),
 })
 
-export const reservationList = z.strictObject({
+const rebuilding = z.literal(true).optional().meta({
+  description:
+    'An index this list is read from is being rebuilt: the records are what exists so far; absent otherwise.',
+})
+
+const reservationRecords = z.strictObject({
   success: z.literal(true),
   reservations: z.array(reservationRecord),
   unreadable,
+  rebuilding,
 })
 
-export const subscriptionList = z.strictObject({
+const subscriptionRecords = z.strictObject({
   success: z.literal(true),
   subscriptions: z.array(subscriptionRecord),
   unreadable,
+  rebuilding,
 })
+
+// why: present exactly when the request sent pageSize, cursor or q (issue 21)
+const cursorPaging = {
+  total: count.optional().meta({
+    description: 'Paged requests: how many records match the filters and `q`, on every page.',
+  }),
+  nextCursor: z.string().nullable().optional().meta({
+    description:
+      'Paged requests: send it as `cursor` (with the same filters) for the next page; null on the last page.',
+  }),
+}
+
+export const reservationList = reservationRecords.extend(cursorPaging)
+export const subscriptionList = subscriptionRecords.extend(cursorPaging)
 
 export const reservationUpdated = z.strictObject({
   success: z.literal(true),
@@ -174,8 +195,8 @@ const paging = {
   totalPages: count,
 }
 
-export const reservationArchivePage = reservationList.extend(paging)
-export const subscriptionArchivePage = subscriptionList.extend(paging)
+export const reservationArchivePage = reservationRecords.extend(paging)
+export const subscriptionArchivePage = subscriptionRecords.extend(paging)
 
 const itemErrors = z
   .array(z.strictObject({ id: z.string(), error: z.string() }))

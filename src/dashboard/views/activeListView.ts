@@ -3,7 +3,7 @@ import { el, field, replaceChildren, select } from '../elements.js'
 import { confirmAction } from '../dialogs.js'
 import { pageOf, pagerControls, refocusPager } from '../pager.js'
 import { isAllowedReservationTransition } from '../../lib/admin/statusRules.js'
-import { foldForSearch, searchText } from '../recordSearch.js'
+import { foldForSearch, searchText } from '../../lib/admin/recordSearch.js'
 import {
   productOptions,
   recordsOf,
