@@ -19,7 +19,7 @@ export type TokenGroup = 'admin' | 'preorder'
  * Who may call a route: a token group (§5, D7), anyone, or the holder of a delivery ticket (the
  * signed, short-lived ticket a send issues to its own background delivery).
  */
-export type RouteAuth = TokenGroup | 'none' | 'deliveryTicket'
+export type RouteAuth = TokenGroup | 'none' | 'deliveryTicket' | 'exportTicket'
 
 export interface RouteSpec {
   /** The file under netlify/functions/ that answers it, without `.ts`. */
@@ -358,6 +358,34 @@ export const ROUTES = {
     methods: ['POST'],
     auth: 'none',
     response: 'stockReconciled',
+  },
+  adminExports: {
+    function: 'admin-exports',
+    path: '/api/admin/exports',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'exportAnswer',
+  },
+  adminExportsStatus: {
+    function: 'admin-exports-status',
+    path: '/api/admin/exports/status',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'exportAnswer',
+  },
+  adminExportsDownload: {
+    function: 'admin-exports-download',
+    path: '/api/admin/exports/download',
+    methods: ['GET'],
+    auth: 'admin',
+    response: null,
+  },
+  adminExportBackground: {
+    function: 'admin-export-background',
+    path: '/.netlify/functions/admin-export-background',
+    methods: ['POST'],
+    auth: 'exportTicket',
+    response: null,
   },
 } as const satisfies Record<string, RouteSpec>
 

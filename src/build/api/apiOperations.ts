@@ -2,6 +2,7 @@ import { ADMIN_OPERATIONS } from './adminOperations.js'
 import { COMPLIANCE_OPERATIONS } from './complianceOperations.js'
 import { AUDIT_OPERATIONS } from './auditOperations.js'
 import { DELIVERY_OPERATIONS } from './deliveryOperations.js'
+import { EXPORT_OPERATIONS } from './exportOperations.js'
 import type { ApiOperation } from './operationSpec.js'
 import { PREORDER_OPERATIONS } from './preorderOperations.js'
 import { PUBLIC_OPERATIONS } from './publicOperations.js'
@@ -18,4 +19,5 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...COMPLIANCE_OPERATIONS,
   ...AUDIT_OPERATIONS,
   ...STOCK_OPERATIONS,
+  ...EXPORT_OPERATIONS,
 ]

@@ -30,12 +30,19 @@ const SECURITY_SCHEMES = {
     description:
       "A delivery ticket: signed with the deploy's secret, naming one notification, valid for 5 minutes and spent by the run that uses it. Only a send or resume of this deploy issues one, to start its own background delivery; the admin tokens are not tickets.",
   },
+  exportTicket: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "An export ticket: signed with a key derived from this deploy's admin tokens, naming one CSV export, valid for 5 minutes and spent by the run that uses it. Only `POST /api/admin/exports` issues one, to start its own background run.",
+  },
 }
 
 const SCHEME_OF = {
   admin: 'adminToken',
   preorder: 'preorderToken',
   deliveryTicket: 'deliveryTicket',
+  exportTicket: 'exportTicket',
 } as const
 
 const DESCRIPTION = [
@@ -140,11 +147,12 @@ function response(
 ): Json {
   const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } }
   if (status === 405) headers.Allow = { $ref: '#/components/headers/Allow' }
-  if (status === 200 && operation.method === 'get' && spec.body !== 'html') {
+  if (status === 200 && operation.method === 'get' && typeof spec.body === 'object') {
     headers['Cache-Control'] = { $ref: '#/components/headers/CacheControl' }
   }
   const content: Json = {}
   if (spec.body === 'html' || spec.alsoHtml) content['text/html'] = { schema: { type: 'string' } }
+  if (spec.body === 'csv') content['text/csv'] = { schema: { type: 'string' } }
   if (typeof spec.body === 'object') {
     const examples = Object.fromEntries(
       Object.entries(spec.examples ?? {}).map(([name, value]) => [name, { value }]),

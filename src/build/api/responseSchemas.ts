@@ -594,3 +594,24 @@ export const stockReconciled = z.strictObject({
   wavesSent: count.meta({ description: 'Automatic waves this run sent.' }),
   changed: count.meta({ description: 'Products whose quantity the feed changed.' }),
 })
+
+/** A CSV export of a list (issue 21): POST /api/admin/exports and /status. */
+export const exportAnswer = z.strictObject({
+  success: z.literal(true),
+  export: z.strictObject({
+    exportId: z.string().meta({ examples: ['exp_0b7e4f3c-5d0e-4a51-9d43-2f1f7c1f3a10'] }),
+    list: z.enum(['reservations', 'notify', 'reservations-archive', 'notify-archive']),
+    state: z.enum(['queued', 'running', 'done', 'failed']),
+    fileName: z.string().meta({ description: 'The file name the download gives (Japanese).' }),
+    totalRows: count.nullable().meta({ description: 'Rows the file holds; null until read.' }),
+    writtenRows: count,
+    parts: count,
+    bytes: count,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    error: z.string().optional().meta({ description: 'Why it failed, in Japanese for staff.' }),
+    downloadPath: z.string().optional().meta({
+      description: 'Once `done`: GET it with the admin token (add `&part=n` for one part).',
+    }),
+  }),
+})

@@ -59,6 +59,10 @@ function optionalFilter(message: string) {
     .transform((value) => value || undefined)
 }
 
+export const EXPORT_LIST_INVALID =
+  'list must be one of reservations, notify, reservations-archive, notify-archive'
+export const EXPORT_ID_INVALID = 'exportId is required'
+
 /** `q`: the lists' search (id, name or e-mail); trimmed; `null` and `''` mean "no search". */
 const searchField = z
   .string({ error: SEARCH_INVALID })
@@ -200,3 +204,21 @@ function usableRecordId() {
     .string({ error: UNUSABLE_ID_MESSAGE })
     .refine(isUsableRecordId, { error: UNUSABLE_ID_MESSAGE })
 }
+
+/**
+ * POST /api/admin/exports: which list (`list`) and its filters, as the list endpoints take them.
+ * The status of an active list is checked against its statuses by the service (listExports.ts).
+ */
+export const exportRequestSchema = z.object({
+  list: z.enum(['reservations', 'notify', 'reservations-archive', 'notify-archive'], {
+    error: EXPORT_LIST_INVALID,
+  }),
+  status: optionalFilter('status must be a string'),
+  productSlug: optionalFilter('productSlug must be a string'),
+  q: searchField,
+})
+
+/** POST /api/admin/exports/status and the background run: `{exportId}`. */
+export const exportIdSchema = z.object({
+  exportId: z.string({ error: EXPORT_ID_INVALID }).min(1, { error: EXPORT_ID_INVALID }),
+})

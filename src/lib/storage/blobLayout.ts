@@ -27,6 +27,9 @@ import { createHash } from 'node:crypto'
  * | `suppressions/{emailHash}`             | a bounced or complaining address          | onlyIfNew / CAS   |
  * | `webhook-receipts/{source}/{id}`       | a webhook message handled (replay guard)  | onlyIfNew, once   |
  * | `confirmation-sends/{emailHash}`       | when the last double opt-in link went     | onlyIfNew / CAS   |
+ * | `list-exports/{exportId}/job`          | a CSV export: what, state, progress       | onlyIfNew / CAS   |
+ * | `list-exports/{exportId}/parts/{n}`    | part n (1-based) of the export's CSV text | overwritten       |
+ * | `export-tickets/{nonce}`               | a spent export ticket (replay guard)      | onlyIfNew, once   |
  *
  * Store `audit-trail`: `all/{n}`, `record/{recordId}/{n}`, `actor/{actor}/{n}`, the same entry
  * three times, each onlyIfNew, never rewritten; `{n}` = the time counted down + a UUID.
@@ -163,4 +166,17 @@ export function sendLockKey(productSlug: string): string {
 /** The claim of one subscriber by a notice. */
 export function sendClaimKey(productSlug: string, subscriptionId: string): string {
   return `send-claims/${productSlug}/${subscriptionId}`
+}
+
+/** Keys of one CSV export of a list (admin/listExports.ts). */
+export const exportKeys = {
+  job: (exportId: string) => `list-exports/${exportId}/job`,
+  part: (exportId: string, part: number) => `list-exports/${exportId}/parts/${part}`,
+  /** A spent export ticket. */
+  spentTicket: (nonce: string) => `export-tickets/${nonce}`,
+}
+
+/** A new export id: `exp_<uuid>`. */
+export function newExportId(): string {
+  return `exp_${crypto.randomUUID()}`
 }
