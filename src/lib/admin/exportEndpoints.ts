@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config.js'
 import type { Actor } from '../audit/auditTrail.js'
+import { CSV_BOM } from '../csv.js'
 import { InvalidInputError } from '../errors.js'
 import { bearerToken } from '../http/auth.js'
 import type { Logger } from '../log.js'
@@ -131,7 +132,7 @@ export function exportDownloadEndpoint() {
             controller.error(new Error(`part ${parts[next]} of export ${job.id} is missing`))
             return
           }
-          controller.enqueue(encoder.encode(text))
+          controller.enqueue(encoder.encode(parts[next] === 1 ? CSV_BOM + text : text))
           next += 1
           if (next === parts.length) controller.close()
         },
