@@ -47,6 +47,8 @@ describe('the OpenAPI document', () => {
           expect(schemes, route).toEqual(['preorderToken'])
         } else if (route.endsWith('/notify-deliver-background')) {
           expect(schemes, route).toEqual(['deliveryTicket'])
+        } else if (route.endsWith('/admin-export-background')) {
+          expect(schemes, route).toEqual(['exportTicket'])
         } else if (route.includes('admin')) {
           expect(schemes, route).toEqual(['adminToken'])
         } else {
