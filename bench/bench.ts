@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'bench-keywords.ts',
   'bench-local.ts',
   'bench-stock.ts',
+  'bench-paging.ts',
 ]
 const only = process.argv.slice(2)
 
