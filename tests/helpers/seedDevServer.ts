@@ -1,0 +1,62 @@
+import { join } from 'node:path'
+import { AtomicBlobsServer } from '../../platform/atomicBlobsServer.js'
+import { mapWithConcurrency } from '../../src/lib/concurrency.js'
+import { LOCAL_BLOBS_SERVER_VARIABLE } from '../../src/lib/storage/blobStore.js'
+import type { Reservation } from '../../src/lib/storage/records.js'
+import { openRepositories } from '../../src/lib/storage/repositories.js'
+import { fakeContext } from './context.js'
+
+/**
+ * Writes `records` into the Blobs data of a running `npm start` (tests/helpers' dev server), as
+ * its own functions would (every write through the repository), through a second Blobs server on
+ * the same folder; then lists them once, so that the listing cache is what a shop that took
+ * these reservations over months would have. Thousands of records in seconds instead of the
+ * minutes thousands of API calls take through the local server's limiting proxy.
+ */
+export async function seedDevServerReservations(
+  root: string,
+  records: readonly Reservation[],
+): Promise<void> {
+  const token = crypto.randomUUID()
+  const blobs = new AtomicBlobsServer({
+    directory: join(root, '.netlify/local-blobs'),
+    token,
+    port: 0,
+  })
+  const { port } = await blobs.start()
+  const previous = process.env[LOCAL_BLOBS_SERVER_VARIABLE]
+  process.env[LOCAL_BLOBS_SERVER_VARIABLE] = JSON.stringify({
+    edgeURL: `http://127.0.0.1:${port}`,
+    siteID: 'local',
+    token,
+  })
+  try {
+    const context = fakeContext({ deployContext: 'dev' })
+    const repositories = openRepositories(context)
+    await mapWithConcurrency(records, 32, (record) =>
+      repositories.reservations.create(record, record),
+    )
+    await repositories.reservations.list()
+    await context.settled()
+  } finally {
+    if (previous === undefined) delete process.env[LOCAL_BLOBS_SERVER_VARIABLE]
+    else process.env[LOCAL_BLOBS_SERVER_VARIABLE] = previous
+    await blobs.stop()
+  }
+}
+
+const SURNAMES = ['やまだ', 'たなか', 'すずき', 'さとう', 'たかはし']
+
+/** `count` reservations of `productSlug`, one a minute, the i-th named `<surname> <i>`. */
+export function manyReservations(count: number, productSlug: string): Reservation[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `res_many-${String(i).padStart(5, '0')}`,
+    name: `${SURNAMES[i % SURNAMES.length]} ${i}`,
+    email: `many${i}@example.jp`,
+    productSlug,
+    status: 'pending',
+    notes: '',
+    createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+    respondedAt: null,
+  }))
+}
