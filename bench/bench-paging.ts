@@ -107,7 +107,9 @@ async function main(): Promise<void> {
       figures[name] = { value, unit, goal }
       figure(name, value, unit, goal, `${size} records: ${name}`)
     }
-    console.log(`\n${size.toLocaleString('en-US')} active reservations, ${LATENCY_MS} ms per blob request`)
+    console.log(
+      `\n${size.toLocaleString('en-US')} active reservations, ${LATENCY_MS} ms per blob request`,
+    )
     const cold = await page({ pageSize: 50 })
     record('cold page of 50: time', cold.ms, 'ms', COLD)
     record('cold page of 50: blob requests', cold.requests, '')

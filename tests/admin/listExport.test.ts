@@ -224,9 +224,7 @@ describe('CSV export of a list by the background function (issue 21)', () => {
       status: 409,
       body: { error: 'Export is not ready yet; ask /api/admin/exports/status' },
     })
-    expect((await readJson(await download(scope, 'exportId=exp_waiting&part=0'))).status).toBe(
-      400,
-    )
+    expect((await readJson(await download(scope, 'exportId=exp_waiting&part=0'))).status).toBe(400)
   })
 
   describe('the export ticket', () => {

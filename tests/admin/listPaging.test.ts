@@ -108,12 +108,18 @@ describe('paging the active reservation list (issue 21)', () => {
   it('finds by name in any kana, width or spacing, by id and by e-mail in any case', async () => {
     for (const q of ['ヤマダハナコ', 'ﾔﾏﾀﾞ ﾊﾅｺ', 'やまだ　はなこ', 'はなこ']) {
       const { body } = await scope.call(reservationsList, { q })
-      expect(body.reservations.map((r: Reservation) => r.id), q).toEqual([hanako.id])
+      expect(
+        body.reservations.map((r: Reservation) => r.id),
+        q,
+      ).toEqual([hanako.id])
       expect(body).toMatchObject({ total: 1, nextCursor: null })
     }
     for (const q of ['ＲＥＳ＿ＨＡＮＡＫＯ－０００１', 'res_hanako', 'HANAKO.YAMADA@EXAMPLE.COM']) {
       const { body } = await scope.call(reservationsList, { q })
-      expect(body.reservations.map((r: Reservation) => r.id), q).toEqual([hanako.id])
+      expect(
+        body.reservations.map((r: Reservation) => r.id),
+        q,
+      ).toEqual([hanako.id])
     }
     const none = await scope.call(reservationsList, { q: 'いない人' })
     expect(none.body).toEqual({ success: true, reservations: [], total: 0, nextCursor: null })

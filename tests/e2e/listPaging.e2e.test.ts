@@ -31,33 +31,41 @@ describe('a list of 10,000 reservations over `npm start` (issue 21)', () => {
     }
   }
 
-  it('pages through all of them, 500 a page, each once, newest first', { timeout: 300_000 }, async () => {
-    const ids: string[] = []
-    let cursor: string | null = null
-    let pages = 0
-    do {
-      const page: { status: number; body: any } = await list({
-        pageSize: 500,
-        ...(cursor ? { cursor } : {}),
-      })
-      expect(page.status).toBe(200)
-      expect(page.body.total).toBe(COUNT)
-      ids.push(...page.body.reservations.map((record: Reservation) => record.id))
-      cursor = page.body.nextCursor
-      pages += 1
-    } while (cursor && pages <= COUNT / 500)
-    expect(pages).toBe(COUNT / 500)
-    expect(ids).toEqual(seeded.map((record) => record.id).reverse())
-  })
+  it(
+    'pages through all of them, 500 a page, each once, newest first',
+    { timeout: 300_000 },
+    async () => {
+      const ids: string[] = []
+      let cursor: string | null = null
+      let pages = 0
+      do {
+        const page: { status: number; body: any } = await list({
+          pageSize: 500,
+          ...(cursor ? { cursor } : {}),
+        })
+        expect(page.status).toBe(200)
+        expect(page.body.total).toBe(COUNT)
+        ids.push(...page.body.reservations.map((record: Reservation) => record.id))
+        cursor = page.body.nextCursor
+        pages += 1
+      } while (cursor && pages <= COUNT / 500)
+      expect(pages).toBe(COUNT / 500)
+      expect(ids).toEqual(seeded.map((record) => record.id).reverse())
+    },
+  )
 
-  it('finds one by name in katakana, and answers the whole list streamed', { timeout: 300_000 }, async () => {
-    const found = await list({ q: 'ヤマダ 9995' })
-    expect(found.body.reservations.map((record: Reservation) => record.name)).toEqual([
-      'やまだ 9995',
-    ])
-    const whole = await list({ productSlug: PRODUCT })
-    expect(whole.status).toBe(200)
-    expect(whole.body.reservations).toHaveLength(COUNT)
-    expect(whole.body.reservations[0]).toEqual(seeded.at(-1))
-  })
+  it(
+    'finds one by name in katakana, and answers the whole list streamed',
+    { timeout: 300_000 },
+    async () => {
+      const found = await list({ q: 'ヤマダ 9995' })
+      expect(found.body.reservations.map((record: Reservation) => record.name)).toEqual([
+        'やまだ 9995',
+      ])
+      const whole = await list({ productSlug: PRODUCT })
+      expect(whole.status).toBe(200)
+      expect(whole.body.reservations).toHaveLength(COUNT)
+      expect(whole.body.reservations[0]).toEqual(seeded.at(-1))
+    },
+  )
 })

@@ -173,7 +173,8 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
               success: true,
               [field]: [r.example],
               total: 120,
-              nextCursor: 'eyJ0IjoiMjAyNi0xMS0yMlQwMjoyNTowMC4wMDBaIiwiaSI6InJlc18xIiwiZiI6ImFiYyJ9',
+              nextCursor:
+                'eyJ0IjoiMjAyNi0xMS0yMlQwMjoyNTowMC4wMDBaIiwiaSI6InJlc18xIiwiZiI6ImFiYyJ9',
             },
           },
         },

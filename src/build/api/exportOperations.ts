@@ -74,7 +74,10 @@ export const EXPORT_OPERATIONS: ApiOperation[] = [
         'productSlug must be a string',
         SEARCH_INVALID,
       ),
-      503: failure('The background function could not be started.', 'The export could not be started; try again'),
+      503: failure(
+        'The background function could not be started.',
+        'The export could not be started; try again',
+      ),
     }),
   },
   {

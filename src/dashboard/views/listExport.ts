@@ -24,7 +24,8 @@ export async function exportList(
   filters: { status?: string; productSlug?: string; q?: string },
   button: HTMLButtonElement,
 ): Promise<void> {
-  const list = `${resource.name === 'reservations' ? 'reservations' : 'notify'}${kind === 'archive' ? '-archive' : ''}` as const
+  const list =
+    `${resource.name === 'reservations' ? 'reservations' : 'notify'}${kind === 'archive' ? '-archive' : ''}` as const
   button.disabled = true
   try {
     context.notify('CSV の書き出しを準備しています…', 'info', button)

@@ -10,7 +10,12 @@ import {
 import type { Logger } from '../log.js'
 import { checkTicket, issueTicket, type SignedTicket } from '../signedTicket.js'
 import { newExportId } from '../storage/blobLayout.js'
-import type { ExportFilters, ExportJob, ExportJobStore, ExportList } from '../storage/exportJobStore.js'
+import type {
+  ExportFilters,
+  ExportJob,
+  ExportJobStore,
+  ExportList,
+} from '../storage/exportJobStore.js'
 import type { ProductRecordRepository, Repositories } from '../storage/repositories.js'
 import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.js'
 import type { AdminRecord } from './adminResources.js'
@@ -100,7 +105,9 @@ export function exportFileName(title: string, now: number): string {
  * The key export tickets are signed with: derived from the admin credentials of this deploy
  * (the export endpoints need one anyway); null when none is set.
  */
-function ticketSecret(config: Pick<AppConfig, 'adminApiToken' | 'preorderApiToken' | 'staffTokens'>) {
+function ticketSecret(
+  config: Pick<AppConfig, 'adminApiToken' | 'preorderApiToken' | 'staffTokens'>,
+) {
   const parts = [
     config.adminApiToken,
     config.preorderApiToken,
@@ -113,7 +120,13 @@ type TicketConfig = Pick<AppConfig, 'adminApiToken' | 'preorderApiToken' | 'staf
 
 /** A ticket for one run of the export `exportId`, valid from `now` for EXPORT_TICKET_TTL_MS. */
 export function issueExportTicket(exportId: string, config: TicketConfig, now: number): string {
-  return issueTicket(TICKET_PURPOSE, exportId, ticketSecret(config) ?? '', now, EXPORT_TICKET_TTL_MS)
+  return issueTicket(
+    TICKET_PURPOSE,
+    exportId,
+    ticketSecret(config) ?? '',
+    now,
+    EXPORT_TICKET_TTL_MS,
+  )
 }
 
 function refuse(log: Logger, reason: string): never {

@@ -39,7 +39,6 @@ export function formatTime(iso: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? iso : TIME_FORMAT.format(date)
 }
 
-
 /** The fields of a reservation or subscription the CSV shows (both resources have most). */
 export interface CsvRecord {
   id: string

@@ -31,7 +31,11 @@ export class SortedOrders {
   readonly #entries = new Map<string, Entry>()
 
   /** `records` sorted newest first by `field`; the answer is shared: never change it. */
-  sorted<T extends AdminRecord>(key: string, records: readonly T[], field: SortField): readonly T[] {
+  sorted<T extends AdminRecord>(
+    key: string,
+    records: readonly T[],
+    field: SortField,
+  ): readonly T[] {
     const name = `${field}|${key}`
     const hit = this.#entries.get(name)
     if (hit && sameItems(hit.source, records)) return hit.sorted as readonly T[]
