@@ -12,7 +12,7 @@ import {
 } from '../../src/lib/admin/listExports.js'
 import { loadConfig } from '../../src/lib/config.js'
 import { createLogger } from '../../src/lib/log.js'
-import { ExportJobStore } from '../../src/lib/storage/exportJobStore.js'
+import { ExportJobStore, type ExportJob } from '../../src/lib/storage/exportJobStore.js'
 import { at, endpoint, isolatedScope, settleScopes } from './adminTestKit.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
 import { eventsOf, useLogCapture } from '../helpers/logs.js'
@@ -75,6 +75,24 @@ function deployOf(scope: ReturnType<typeof isolatedScope>) {
         },
         body: JSON.stringify({ exportId }),
       }),
+  }
+}
+
+/** An export job of the notify list as the create endpoint stores it, in `state`. */
+function storedJob(id: string, state: ExportJob['state']): ExportJob {
+  return {
+    id,
+    list: 'notify',
+    filters: {},
+    state,
+    createdAt: at(0),
+    updatedAt: at(0),
+    requestedBy: null,
+    fileName: 'x.csv',
+    totalRows: null,
+    writtenRows: 0,
+    parts: 0,
+    bytes: 0,
   }
 }
 
@@ -205,20 +223,7 @@ describe('CSV export of a list by the background function (issue 21)', () => {
     const notFound = await download(scope, 'exportId=exp_missing')
     expect(notFound.status).toBe(404)
     const jobs = new ExportJobStore(scope.repositories.store)
-    await jobs.create({
-      id: 'exp_waiting',
-      list: 'notify',
-      filters: {},
-      state: 'running',
-      createdAt: at(0),
-      updatedAt: at(0),
-      requestedBy: null,
-      fileName: 'x.csv',
-      totalRows: null,
-      writtenRows: 0,
-      parts: 0,
-      bytes: 0,
-    })
+    await jobs.create(storedJob('exp_waiting', 'running'))
     const early = await readJson(await download(scope, 'exportId=exp_waiting'))
     expect(early).toMatchObject({
       status: 409,
@@ -233,20 +238,7 @@ describe('CSV export of a list by the background function (issue 21)', () => {
     async function queued() {
       const jobs = new ExportJobStore(scope.repositories.store)
       const id = `exp_ticket-${crypto.randomUUID()}`
-      await jobs.create({
-        id,
-        list: 'notify',
-        filters: {},
-        state: 'queued',
-        createdAt: at(0),
-        updatedAt: at(0),
-        requestedBy: null,
-        fileName: 'x.csv',
-        totalRows: null,
-        writtenRows: 0,
-        parts: 0,
-        bytes: 0,
-      })
+      await jobs.create(storedJob(id, 'queued'))
       return { id, jobs }
     }
 

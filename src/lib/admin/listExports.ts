@@ -20,7 +20,12 @@ import type { ProductRecordRepository, Repositories } from '../storage/repositor
 import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.js'
 import type { AdminRecord } from './adminResources.js'
 import { invalidStatusMessage } from './adminSchemas.js'
-import { RESERVATION_CSV_COLUMNS, SUBSCRIPTION_CSV_COLUMNS, type CsvRecord } from './recordCsv.js'
+import {
+  RESERVATION_CSV_COLUMNS,
+  SUBSCRIPTION_CSV_COLUMNS,
+  TIME_FORMAT,
+  type CsvRecord,
+} from './recordCsv.js'
 import { listActiveRecords, listArchivedOrder } from './recordLists.js'
 
 /**
@@ -85,19 +90,9 @@ const LISTS: Record<ExportList, ListShape> = {
   },
 }
 
-const STAMP = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Asia/Tokyo',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-})
-
 /** `予約-20261124-1030.csv`: what, and when (Japan time), like the dashboard's own files. */
 export function exportFileName(title: string, now: number): string {
-  const part = Object.fromEntries(STAMP.formatToParts(now).map((p) => [p.type, p.value]))
+  const part = Object.fromEntries(TIME_FORMAT.formatToParts(now).map((p) => [p.type, p.value]))
   return `${title}-${part.year}${part.month}${part.day}-${part.hour}${part.minute}.csv`
 }
 

@@ -22,7 +22,8 @@ export const SUBSCRIPTION_STATUS_LABELS: Record<string, string> = {
   unsubscribed: '配信停止',
 }
 
-const TIME_FORMAT = new Intl.DateTimeFormat('ja-JP', {
+/** Japan time, as staff read it (`2026/11/22 11:25`). */
+export const TIME_FORMAT = new Intl.DateTimeFormat('ja-JP', {
   timeZone: 'Asia/Tokyo',
   year: 'numeric',
   month: '2-digit',
