@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as backgroundModule from '../../netlify/functions/admin-export-background.js'
 import * as createModule from '../../netlify/functions/admin-exports.js'
+import * as eraseModule from '../../netlify/functions/admin-people-erase.js'
 import * as downloadModule from '../../netlify/functions/admin-exports-download.js'
 import * as statusModule from '../../netlify/functions/admin-exports-status.js'
 import {
@@ -25,6 +26,7 @@ const logs = useLogCapture()
 
 const create = endpoint(createModule, 'admin')
 const status = endpoint(statusModule, 'admin')
+const erase = endpoint(eraseModule, 'admin')
 
 /**
  * The deploy as Netlify runs it, for one scope: a local HTTP server on which the create endpoint
@@ -208,6 +210,18 @@ describe('CSV export of a list by the background function (issue 21)', () => {
       success: false,
       error: `part must be between 1 and ${job.parts}`,
     })
+  })
+
+  it('an erase of a person drops every export (they copy records)', async () => {
+    const person = await scope.seedReservation({ email: 'erase-me@example.jp' })
+    const created = await startExport({ list: 'reservations', q: 'erase-me' })
+    const exportId = created.body.export.exportId
+    expect((await scope.call(status, { exportId })).body.export.totalRows).toBe(1)
+    const erased = await scope.call(erase, { email: person.email })
+    expect(erased.status).toBe(200)
+    expect((await scope.call(status, { exportId })).status).toBe(404)
+    const left = await scope.repositories.store.list({ prefix: 'list-exports/' })
+    expect(left.blobs).toEqual([])
   })
 
   it('answers 400, 404 and 409 with clear texts', async () => {

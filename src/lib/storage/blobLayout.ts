@@ -168,10 +168,13 @@ export function sendClaimKey(productSlug: string, subscriptionId: string): strin
   return `send-claims/${productSlug}/${subscriptionId}`
 }
 
+/** Where CSV exports of lists live (they copy records: an erase drops them all). */
+export const EXPORTS_PREFIX = 'list-exports/'
+
 /** Keys of one CSV export of a list (admin/listExports.ts). */
 export const exportKeys = {
-  job: (exportId: string) => `list-exports/${exportId}/job`,
-  part: (exportId: string, part: number) => `list-exports/${exportId}/parts/${part}`,
+  job: (exportId: string) => `${EXPORTS_PREFIX}${exportId}/job`,
+  part: (exportId: string, part: number) => `${EXPORTS_PREFIX}${exportId}/parts/${part}`,
   /** A spent export ticket. */
   spentTicket: (nonce: string) => `export-tickets/${nonce}`,
 }

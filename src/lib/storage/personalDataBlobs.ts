@@ -1,6 +1,6 @@
 import type { Store } from '@netlify/blobs'
 import { clearInstanceSnapshots } from './recordCollection.js'
-import { deliveryKeys, SNAPSHOTS_PREFIX } from './blobLayout.js'
+import { deliveryKeys, EXPORTS_PREFIX, SNAPSHOTS_PREFIX } from './blobLayout.js'
 import { normaliseEmail } from './emailHash.js'
 
 /**
@@ -71,13 +71,16 @@ export async function eraseFromDeliveries(
 }
 
 /**
- * Deletes every saved listing snapshot (they copy records) and forgets this instance's: the next
- * list rebuilds them from the records, which no longer hold the address. Other instances bring
- * theirs up to date from the change journal before they save one.
+ * Deletes every saved listing snapshot and CSV export (they copy records) and forgets this
+ * instance's snapshots: the next list rebuilds them from the records, which no longer hold the
+ * address. Other instances bring theirs up to date from the change journal before they save one.
  */
 export async function dropListingSnapshots(store: Store): Promise<void> {
   clearInstanceSnapshots()
-  for await (const page of store.list({ prefix: SNAPSHOTS_PREFIX, paginate: true })) {
-    for (const { key } of page.blobs) await store.delete(key)
+  // why: a CSV export copies records too; staff export again after an erase
+  for (const prefix of [SNAPSHOTS_PREFIX, EXPORTS_PREFIX]) {
+    for await (const page of store.list({ prefix, paginate: true })) {
+      for (const { key } of page.blobs) await store.delete(key)
+    }
   }
 }
