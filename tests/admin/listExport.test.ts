@@ -232,8 +232,10 @@ describe('CSV export of a list by the background function (issue 21)', () => {
       'Invalid status: shipped',
     )
     expect((await scope.call(status, {})).body.error).toBe('exportId is required')
-    const missing = await scope.call(status, { exportId: 'exp_missing' })
-    expect(missing).toMatchObject({ status: 404, body: { error: 'Export not found' } })
+    for (const exportId of ['exp_missing', '../exp_x', 'a/b']) {
+      const missing = await scope.call(status, { exportId })
+      expect(missing).toMatchObject({ status: 404, body: { error: 'Export not found' } })
+    }
     const notFound = await download(scope, 'exportId=exp_missing')
     expect(notFound.status).toBe(404)
     const jobs = new ExportJobStore(scope.repositories.store)

@@ -10,6 +10,7 @@ import {
 import type { Logger } from '../log.js'
 import { checkTicket, issueTicket, type SignedTicket } from '../signedTicket.js'
 import { newExportId } from '../storage/blobLayout.js'
+import { isUsableRecordId } from '../storage/recordIds.js'
 import type {
   ExportFilters,
   ExportJob,
@@ -223,8 +224,7 @@ export async function runExport(exportId: string, services: ExportServices): Pro
   const { jobs, log } = services
   const clock = services.now ?? Date.now
   const rowsPerPart = services.rowsPerPart ?? ROWS_PER_PART
-  const job = await jobs.get(exportId)
-  if (!job) throw new NotFoundError(EXPORT_NOT_FOUND)
+  const job = await exportStatus(exportId, jobs)
   if (job.state === 'done') return job
   try {
     const shape = LISTS[job.list]
@@ -279,7 +279,8 @@ export async function runExport(exportId: string, services: ExportServices): Pro
 
 /** The job, or 404 `Export not found`. */
 export async function exportStatus(exportId: string, jobs: ExportJobStore): Promise<ExportJob> {
-  const job = await jobs.get(exportId)
+  // why: the id becomes part of a key; one that cannot name an export names none
+  const job = isUsableRecordId(exportId) ? await jobs.get(exportId) : null
   if (!job) throw new NotFoundError(EXPORT_NOT_FOUND)
   return job
 }
