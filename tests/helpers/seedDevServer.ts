@@ -1,16 +1,20 @@
 import { join } from 'node:path'
 import { AtomicBlobsServer } from '../../platform/atomicBlobsServer.js'
 import { mapWithConcurrency } from '../../src/lib/concurrency.js'
-import { LOCAL_BLOBS_SERVER_VARIABLE } from '../../src/lib/storage/blobStore.js'
+import {
+  LOCAL_BLOBS_SERVER_VARIABLE,
+  openStore,
+  RECORDS_STORE,
+} from '../../src/lib/storage/blobStore.js'
 import type { Reservation } from '../../src/lib/storage/records.js'
-import { openRepositories } from '../../src/lib/storage/repositories.js'
+import { openRepositories, reservationRepository } from '../../src/lib/storage/repositories.js'
 import { fakeContext } from './context.js'
 
 /**
  * Writes `records` into the Blobs data of a running `npm start` (tests/helpers' dev server), as
- * its own functions would (every write through the repository), through a second Blobs server on
- * the same folder; then lists them once, so that the listing cache is what a shop that took
- * these reservations over months would have. Thousands of records in seconds instead of the
+ * its own functions would (every write through the repository, dated two days back), through a
+ * second Blobs server on the same folder; then lists them once, so that the listing cache is what
+ * a shop that took these reservations over months would have. Thousands of records in seconds instead of the
  * minutes thousands of API calls take through the local server's limiting proxy.
  */
 export async function seedDevServerReservations(
@@ -32,11 +36,14 @@ export async function seedDevServerReservations(
   })
   try {
     const context = fakeContext({ deployContext: 'dev' })
-    const repositories = openRepositories(context)
-    await mapWithConcurrency(records, 32, (record) =>
-      repositories.reservations.create(record, record),
-    )
-    await repositories.reservations.list()
+    const store = openStore(RECORDS_STORE, context)
+    // why: a shop's records accumulate over months; their journal entries are in old folders
+    const writer = reservationRepository(store, {
+      scope: 'seed-writer',
+      now: () => Date.now() - 2 * DAY_MS,
+    })
+    await mapWithConcurrency(records, 32, (record) => writer.create(record, record))
+    await openRepositories(context).reservations.list()
     await context.settled()
   } finally {
     if (previous === undefined) delete process.env[LOCAL_BLOBS_SERVER_VARIABLE]
@@ -45,6 +52,7 @@ export async function seedDevServerReservations(
   }
 }
 
+const DAY_MS = 86_400_000
 const SURNAMES = ['やまだ', 'たなか', 'すずき', 'さとう', 'たかはし']
 
 /** `count` reservations of `productSlug`, one a minute, the i-th named `<surname> <i>`. */
