@@ -20,12 +20,7 @@ export type TokenGroup = 'admin' | 'preorder'
  * signed, short-lived ticket a send issues to its own background delivery) or of a rebuild
  * ticket (the one a request that found an index missing issues to the background rebuild).
  */
-export type RouteAuth =
-  | TokenGroup
-  | 'none'
-  | 'deliveryTicket'
-  | 'rebuildTicket'
-  | 'exportTicket'
+export type RouteAuth = TokenGroup | 'none' | 'deliveryTicket' | 'rebuildTicket' | 'exportTicket'
 
 export interface RouteSpec {
   /** The file under netlify/functions/ that answers it, without `.ts`. */
