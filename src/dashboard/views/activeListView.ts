@@ -1,5 +1,6 @@
 import { csvFileName, downloadCsv, toCsv } from '../csvExport.js'
 import { el, field, replaceChildren, select } from '../elements.js'
+import { rebuildingNotice } from './rebuildingNotice.js'
 import { confirmAction } from '../dialogs.js'
 import { CursorTrail, pagerControls, refocusPager } from '../pager.js'
 import { isAllowedReservationTransition } from '../../lib/admin/statusRules.js'
@@ -65,6 +66,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   const csvButton = el('button', { type: 'button' }, ['CSV を書き出す'])
   const selectionInfo = el('span', { 'aria-live': 'polite' }, [])
   const result = el('div', { class: 'result-area' })
+  const rebuilding = rebuildingNotice()
   const listArea = el('div', { class: 'list-area', 'aria-busy': 'true' }, ['読み込み中…'])
 
   const root = el('section', { 'aria-labelledby': `${resource.name}-title` }, [
@@ -77,6 +79,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
     ]),
     el('div', { class: 'toolbar' }, [selectionInfo, archiveButton, csvButton]),
     result,
+    rebuilding.element,
     listArea,
   ])
   root.querySelector('form')?.addEventListener('submit', (event) => event.preventDefault())
@@ -159,8 +162,10 @@ export function activeListView(context: ViewContext, resource: DashboardResource
       selected.clear()
       archiveButton.disabled = true
       selectionInfo.textContent = ''
+      rebuilding.show(false)
       return showLoadFailure(listArea)
     }
+    rebuilding.show(answer.rebuilding)
     records = recordsOf(answer)
     haystacks = records.map(searchText)
     total = answer.total ?? records.length

@@ -1,6 +1,7 @@
 import { csvFileName, downloadCsv, toCsv } from '../csvExport.js'
 import { confirmAction } from '../dialogs.js'
 import { el, field, replaceChildren, select } from '../elements.js'
+import { rebuildingNotice } from './rebuildingNotice.js'
 import { serverPager } from '../pager.js'
 import {
   productOptions,
@@ -51,6 +52,7 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
   const exportButton = el('button', { type: 'button' }, ['すべて CSV に書き出す'])
   const selectionInfo = el('span', { 'aria-live': 'polite' }, [])
   const result = el('div', { class: 'result-area' })
+  const rebuilding = rebuildingNotice()
   const listArea = el('div', { class: 'list-area', 'aria-busy': 'true' }, ['読み込み中…'])
 
   const root = el('section', { 'aria-labelledby': `${resource.name}-archive-title` }, [
@@ -69,6 +71,7 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
       exportButton,
     ]),
     result,
+    rebuilding.element,
     listArea,
   ])
   root.querySelector('form')?.addEventListener('submit', (event) => event.preventDefault())
@@ -104,8 +107,10 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
       selected.clear()
       renderSelection()
       selectionInfo.textContent = ''
+      rebuilding.show(false)
       return showLoadFailure(listArea)
     }
+    rebuilding.show(answer.rebuilding)
     if (answer.total > 0 && recordsOf(answer).length === 0 && page > 1) {
       // why: every row of the last page was deleted or restored; show the page that is now last
       page = Math.max(1, answer.totalPages)
