@@ -142,8 +142,29 @@ export function activeListView(context: ViewContext, resource: DashboardResource
 
   // why: a filter changed while a list was loading; only the newest request may draw
   let generation = 0
+  let searchTimer: ReturnType<typeof setTimeout> | undefined
+  let listSettled: Promise<void> = Promise.resolve()
 
-  async function load(): Promise<void> {
+  function load(): Promise<void> {
+    listSettled = loadNow()
+    return listSettled
+  }
+
+  /**
+   * Waits for the list staff are looking at: a search typed but not yet sent goes now, and the
+   * load in flight lands. A row action waits for it, because a list drawn after the action's
+   * answer would take away the message beside the row.
+   */
+  async function settledList(): Promise<void> {
+    if (searchTimer !== undefined) {
+      clearTimeout(searchTimer)
+      searchTimer = undefined
+      await reloadFromStart()
+    }
+    await listSettled
+  }
+
+  async function loadNow(): Promise<void> {
     listArea.setAttribute('aria-busy', 'true')
     const mine = ++generation
     const cursor = trail.cursor
@@ -198,6 +219,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
    * the message beside the row offers 元に戻す when the way back is allowed.
    */
   async function changeStatus(row: RecordRow, status: string, undo = false): Promise<void> {
+    await settledList()
     const label = rowLabel(row)
     const key = rowKey(row)
     const control = rowControl(key, `ステータス: ${label}`)
@@ -270,6 +292,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   }
 
   async function saveNotes(row: RecordRow, notes: string) {
+    await settledList()
     const label = rowLabel(row)
     const editor = rowControl(rowKey(row), `メモ: ${label}`)
     const answer = await context.attempt(
@@ -314,15 +337,24 @@ export function activeListView(context: ViewContext, resource: DashboardResource
     }
     void exportList(context, resource, 'active', filters(), csvButton)
   })
-  statusFilter.addEventListener('change', () => void reloadFromStart())
-  productFilter.addEventListener('change', () => void reloadFromStart())
-  let searchTimer: ReturnType<typeof setTimeout> | undefined
+  // why: a filter change sends the search typed so far too; a search still waiting would draw
+  // its older answer over this one's
+  const filterChanged = () => {
+    clearTimeout(searchTimer)
+    searchTimer = undefined
+    void reloadFromStart()
+  }
+  statusFilter.addEventListener('change', filterChanged)
+  productFilter.addEventListener('change', filterChanged)
   textFilter.addEventListener('input', () => {
     // why: busy at once, so nobody reads the page filtered locally as the server's answer
     listArea.setAttribute('aria-busy', 'true')
     render()
     clearTimeout(searchTimer)
-    searchTimer = setTimeout(() => void reloadFromStart(), SEARCH_DELAY_MS)
+    searchTimer = setTimeout(() => {
+      searchTimer = undefined
+      void reloadFromStart()
+    }, SEARCH_DELAY_MS)
   })
   reload.addEventListener('click', () => void load())
   void load()
