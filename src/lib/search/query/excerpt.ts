@@ -49,7 +49,10 @@ export function makeExcerpt(
   const after = cutAtEnd ? ELLIPSIS : ''
   return {
     excerpt: before + body + after,
-    highlightedExcerpt: before + markRanges(body, findMatchRanges(body, terms, plain)) + after,
+    // why: a page that is not plain mostly has plain excerpts (① ℃ ㈱ are a few on a page), which
+    // need no look for characters that take part in a match
+    highlightedExcerpt:
+      before + markRanges(body, findMatchRanges(body, terms, plain || isPlainText(body))) + after,
   }
 }
 
