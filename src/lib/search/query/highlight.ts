@@ -31,7 +31,9 @@ export function findMatchRanges(
     ? searchable(text, true)
     : (lightlyNormalized(text) ?? searchable(text, !anyContributes(text, terms)))
   const ranges: Array<[number, number]> = []
-  for (const term of new Set(terms)) {
+  for (let i = 0; i < terms.length; i++) {
+    const term = terms[i]!
+    if (terms.indexOf(term) !== i) continue
     for (
       let found = findTerm(searched, term, 0);
       found;
@@ -40,7 +42,7 @@ export function findMatchRanges(
       ranges.push([searched.origins.at(found[0]), searched.origins.at(found[1])])
     }
   }
-  return mergeRanges(ranges)
+  return ranges.length < 2 ? ranges : mergeRanges(ranges)
 }
 
 /** Text to find folded terms in, with the original position of each of its positions. */
@@ -332,8 +334,11 @@ export function highlight(text: string, terms: readonly string[]): string {
 /** Next occurrence `[start, end)` of `term` from `from`; a Latin term only as a whole word. */
 function findTerm({ text }: Searchable, term: string, from: number): [number, number] | null {
   if (!term) return null
-  const wholeWord = !isCjkTerm(term)
   const pattern = termPattern(term)
+  // why: a Japanese term (the usual one) needs no word check; its pattern is found first
+  if (isCjkCode(term.charCodeAt(0)) || isCjkTerm(term))
+    return nextSpelling(text, term, pattern, from)
+  const wholeWord = true
   for (let found = nextSpelling(text, term, pattern, from); found;) {
     const [at, end] = found
     if (!wholeWord || (!isLatinWordChar(text[at - 1]) && !isLatinWordChar(text[end]))) {
@@ -360,7 +365,21 @@ function nextSpelling(
 }
 
 function isLatinWordChar(char: string | undefined): boolean {
-  return char !== undefined && WORD_CHAR.test(char) && !isCjkTerm(char)
+  if (char === undefined) return false
+  const code = char.charCodeAt(0)
+  // why: ASCII first, without regular expressions: this runs at every match of a Latin term
+  if (code < 0x80)
+    return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a)
+  return !isCjkCode(code) && WORD_CHAR.test(char) && !isCjkTerm(char)
+}
+
+/** Kana (either script, with ー) or a common kanji: a quick yes before `isCjkTerm`. */
+function isCjkCode(code: number): boolean {
+  return (
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0x3041 && code <= 0x3096) ||
+    (code >= 0x309d && code <= 0x30fc && code !== 0x30a0 && code !== 0x30fb)
+  )
 }
 
 function mergeRanges(ranges: Array<[number, number]>): TextRange[] {
