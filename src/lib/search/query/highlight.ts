@@ -264,6 +264,9 @@ function firstLightMatch(
   reach: number,
 ): number | null | undefined {
   const to = raw === null ? null : safeCut(text, raw + reach, 1)
+  // why: where no character that is not plain can take part in a match (① ℃ ㈱ beside Japanese
+  // terms, the usual case) the text matches as it is, with nothing normalised
+  if (!contributesBefore(text, terms, to ?? text.length)) return raw
   if (to !== null && to < text.length) {
     const head = lightlyNormalized(text.slice(0, to))
     if (!head) return undefined
@@ -272,6 +275,22 @@ function firstLightMatch(
   }
   const whole = lightlyNormalized(text)
   return whole ? firstMatchIn(whole, terms) : undefined
+}
+
+/**
+ * Whether a character that is not plain before `end` can take part in a match of `terms` (see
+ * contributingCharacters), or, beside a Latin term, is a letter or digit as it is (its word
+ * check may change once normalised).
+ */
+function contributesBefore(text: string, terms: readonly string[], end: number): boolean {
+  notPlain ??= notPlainCharacters()
+  notPlain.lastIndex = 0
+  const contributes = contributingCharacters(terms)
+  const latin = terms.some((term) => term && !isCjkTerm(term))
+  for (let odd = notPlain.exec(text); odd && odd.index < end; odd = notPlain.exec(text)) {
+    if (contributes(text, odd.index) || (latin && isLatinWordChar(text[odd.index]))) return true
+  }
+  return false
 }
 
 const SAFE_CUT = /[\s。、！？]/
