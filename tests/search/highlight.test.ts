@@ -139,6 +139,94 @@ describe('plain text', () => {
   })
 })
 
+// why: characters that normalise the same whatever their neighbours (no joining mark, no Σ, no
+// Hangul jamo), so a page holding only these besides plain text is normalised character by
+// character where it is not plain
+const LIGHT_PIECES = [
+  ...PLAIN_PIECES,
+  'ＴＥＡ',
+  'ｔｅａ',
+  '㌧',
+  '①',
+  '\u3000',
+  '℃',
+  '20℃',
+  '㈱',
+  'ｷｭｳｽ',
+  'Ｖ６０',
+  'é',
+  'ǅ',
+  '㍿',
+  '😀',
+  '²',
+  '<b>',
+  '&',
+  '"',
+]
+
+/**
+ * Where `terms` match in `text` found by normalising the whole text with the origin of each
+ * normalised position worked out character by character (the first output character of a
+ * changed character from its start, the others from its end).
+ */
+function matchesOfWholeNormalised(text: string, terms: readonly string[]): Array<[number, number]> {
+  let normalized = ''
+  const origins: number[] = []
+  for (let at = 0; at < text.length;) {
+    const char = String.fromCodePoint(text.codePointAt(at)!)
+    const out = normalizeSearchText(char)
+    for (let i = 0; i < out.length; i++) {
+      origins.push(out === char ? at + i : i === 0 ? at : at + char.length)
+    }
+    normalized += out
+    at += char.length
+  }
+  origins.push(text.length)
+  expect(normalized, text).toBe(normalizeSearchText(text))
+  // why: normalised text normalises to itself, so it is searched as it is
+  return findMatchRanges(normalized, terms, false).map(([start, end]) => [
+    origins[start]!,
+    origins[end]!,
+  ])
+}
+
+describe('text that is not plain, normalised character by character', () => {
+  it('marks what normalising the whole text marks', () => {
+    const random = randomStream(23)
+    for (let i = 0; i < 400; i++) {
+      const text = randomText(random, LIGHT_PIECES, 10 + Math.floor(random() * 300))
+      const terms = [TERMS[Math.floor(random() * TERMS.length)]!, 'tokoname', 'c', '1']
+      expect(findMatchRanges(text, terms, false), text).toEqual(
+        matchesOfWholeNormalised(text, terms),
+      )
+    }
+  })
+
+  it('finds the first match of long text where normalising the whole text finds it', () => {
+    const random = randomStream(29)
+    for (let i = 0; i < 200; i++) {
+      // why: long enough that the first match lies far from the start, with ① ℃ ㈱ before it
+      const text = randomText(random, LIGHT_PIECES, 100 + Math.floor(random() * 4000))
+      for (const terms of [
+        [TERMS[Math.floor(random() * TERMS.length)]!],
+        [TERMS[Math.floor(random() * TERMS.length)]!, 'tea'],
+      ]) {
+        const whole = matchesOfWholeNormalised(text, terms)[0]?.[0] ?? null
+        expect(findFirstMatch(text, terms, false), text.slice(0, 80)).toBe(whole)
+      }
+    }
+  })
+
+  it('gives the excerpt the plain-text path gives where the text is plain', () => {
+    const random = randomStream(31)
+    for (let i = 0; i < 200; i++) {
+      const text = randomText(random, PLAIN_PIECES, 50 + Math.floor(random() * 2000))
+      const terms = [TERMS[Math.floor(random() * TERMS.length)]!]
+      expect(makeExcerpt(text, terms, 120, false)).toEqual(makeExcerpt(text, terms, 120, true))
+    }
+  })
+})
+
 describe('excerpts', () => {
   const text = `${'前置きの文章です。'.repeat(40)}ここで予約商品の入荷をお知らせします。${'後書き。'.repeat(40)}`
 

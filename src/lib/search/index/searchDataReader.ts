@@ -134,7 +134,7 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     dataId: header.dataId,
     index,
     page(id) {
-      shortIds ??= new Map(header.documentIds.map((pageId, shortId) => [pageId ?? '', shortId]))
+      shortIds ??= shortIdsOf(header.documentIds)
       const shortId = shortIds.get(id)
       const length = shortId === undefined ? 0 : pageLocations[shortId * 2 + 1]!
       if (!length) return null
@@ -147,6 +147,19 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     },
     close: () => source.close(),
   }
+}
+
+/**
+ * Short id by page id.
+ * why: a loop of `set`s, not a Map built from 20,000 pairs: at a cold start (20,000 pages) the
+ * pairs took a quarter more of the ~4 ms this costs the first answer
+ */
+function shortIdsOf(documentIds: ReadonlyArray<string | null>): Map<string, number> {
+  const shortIds = new Map<string, number>()
+  for (let shortId = 0; shortId < documentIds.length; shortId++) {
+    shortIds.set(documentIds[shortId] ?? '', shortId)
+  }
+  return shortIds
 }
 
 /** A file read by range; it stays open until `close` (for the life of a function instance). */
