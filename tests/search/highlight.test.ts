@@ -3,6 +3,7 @@ import { makeExcerpt, parseExcerptLength } from '../../src/lib/search/query/exce
 import { escapeHtml } from '../../src/lib/htmlEscape.js'
 import { findFirstMatch, findMatchRanges, highlight } from '../../src/lib/search/query/highlight.js'
 import { isPlainText, normalizeSearchText } from '../../src/lib/search/textNormalization.js'
+import { termPattern } from '../../src/lib/search/query/termPattern.js'
 
 describe('highlighting', () => {
   it('marks normalized matches in the original text, escaping everything else', () => {
@@ -115,6 +116,22 @@ describe('plain text', () => {
       '<mark>時々</mark>、<mark>いすゞ</mark>、<mark>一ヶ月</mark>',
     )
     expect(highlight('ＧｉｔＨｕｂ Actions', ['github'])).toBe('<mark>ＧｉｔＨｕｂ</mark> Actions')
+  })
+
+  it("finds an ASCII term's letters in both cases as a case-insensitive pattern does", () => {
+    const insensitive = (term: string): RegExp => new RegExp(termPattern(term)!.source, 'i')
+    for (let code = 0x21; code <= 0x7e; code++) {
+      const term = String.fromCharCode(code).toLowerCase()
+      const pattern = new RegExp(termPattern(term)!.source)
+      expect(termPattern(term)!.flags, term).toBe('g')
+      const ignoringCase = insensitive(term)
+      for (let other = 0; other <= 0xffff; other++) {
+        const char = String.fromCharCode(other)
+        if (pattern.test(char) !== ignoringCase.test(char)) {
+          expect.fail(`${term} and U+${other.toString(16)}`)
+        }
+      }
+    }
   })
 
   it('is searched as it is with the same matches as normalised text', () => {
