@@ -203,7 +203,8 @@ async function child(call: Call): Promise<void> {
       body = { exportId: job.id }
       token = issueExportTicket(job.id, loadConfig(process.env), Date.now())
     }
-    if (process.env.BENCH_MEMORY_CURSOR) body = { pageSize: 50, cursor: process.env.BENCH_MEMORY_CURSOR }
+    if (process.env.BENCH_MEMORY_CURSOR)
+      body = { pageSize: 50, cursor: process.env.BENCH_MEMORY_CURSOR }
     const started = performance.now()
     const response = await handler(
       new Request(`http://localhost/api/${call.file}`, {

@@ -59,6 +59,25 @@ async function sortedRecords<T extends AdminRecord>(
   }
 }
 
+/**
+ * How many active records of the whole collection match `filters` (status only; a product's
+ * list is bounded by its one base), from the index counts alone: no base is read. Archived
+ * records are subtracted by the `archived:<status>` tallies of the bases; a base written before
+ * those tallies counts its archived records too, so the answer is then an upper bound.
+ */
+export async function activeRecordsAtMost<T extends AdminRecord>(
+  repository: ProductRecordRepository<T>,
+  filters: Pick<RecordFilters, 'status'>,
+): Promise<number> {
+  const { records, tallies } = await repository.counts()
+  if (filters.status !== undefined) {
+    return (tallies[`status:${filters.status}`] ?? 0) - (tallies[`archived:${filters.status}`] ?? 0)
+  }
+  let archived = 0
+  for (const [name, n] of Object.entries(tallies)) if (name.startsWith('archived:')) archived += n
+  return records - archived
+}
+
 /** `{unreadable: n}` when some blobs could not be read, else nothing: answers keep their shape. */
 export function unreadableField(unreadable: number): { unreadable?: number } {
   return unreadable > 0 ? { unreadable } : {}
