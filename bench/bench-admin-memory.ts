@@ -34,6 +34,8 @@ const ADMIN = 'bench-admin-token'
 const PREORDER = 'bench-preorder-token'
 const GOAL = { below: 256 }
 const DEPLOY = 'production'
+/** BENCH_MEMORY_ONLY=`page,overview`: only the calls whose names contain one of these. */
+const ONLY = process.env.BENCH_MEMORY_ONLY?.split(',')
 
 function contextFor(url: string): string {
   const context = { edgeURL: url, uncachedEdgeURL: url, siteID: SITE, token: TOKEN }
@@ -274,6 +276,7 @@ async function main(): Promise<void> {
   for (const [index, call] of CALLS.entries()) {
     const isPage2 = call.name.includes('page 2')
     if (isPage2 && !cursor) continue
+    if (ONLY && index > 0 && !ONLY.some((part) => call.name.includes(part))) continue
     proxy.counter.requests = 0
     const report = await runChild(index, proxy.url, isPage2 ? cursor : undefined)
     if (call.name === 'reservations: page of 50') cursor = report.nextCursor
