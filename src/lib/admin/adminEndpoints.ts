@@ -16,7 +16,7 @@ import { InvalidInputError } from '../errors.js'
 import { streamedJsonList } from '../http/streamedJson.js'
 import {
   activeListPage,
-  activeRecordsAtMost,
+  activeRecordCount,
   listActiveRecords,
   rebuildingField,
   unreadableField,
@@ -123,8 +123,8 @@ export function activeListEndpoint<T extends AdminRecord>(
       // why: at 100k records the whole collection's bases are 34 MB of JSON; a list that cannot
       // be answered anyway says so from the index counts, before any of them is read
       if (filters.productSlug === undefined) {
-        const most = await activeRecordsAtMost(repository, filters)
-        if (most > limits.maxRecords) throw tooLargeForOneAnswer(most)
+        const count = await activeRecordCount(repository, filters)
+        if (count !== null && count > limits.maxRecords) throw tooLargeForOneAnswer(count)
       }
       const whole = await listActiveRecords(repository, { ...filters, list })
       checkWholeListSize(whole.records, limits)

@@ -78,21 +78,26 @@ async function sortedRecords<T extends AdminRecord>(
 
 /**
  * How many active records of the whole collection match `filters` (status only; a product's
- * list is bounded by its one base), from the index counts alone: no base is read. Archived
- * records are subtracted by the `archived:<status>` tallies of the bases; a base written before
- * those tallies counts its archived records too, so the answer is then an upper bound.
+ * list is bounded by its one base), from the index counts alone: no base is read. Null when a
+ * base predates the `active:` / `archived:` tallies (written before them; the next write of
+ * that product rewrites it): the count is then only known by reading the records.
  */
-export async function activeRecordsAtMost<T extends AdminRecord>(
+export async function activeRecordCount<T extends AdminRecord>(
   repository: ProductRecordRepository<T>,
   filters: Pick<RecordFilters, 'status'>,
-): Promise<number> {
+): Promise<number | null> {
   const { records, tallies } = await repository.counts()
-  if (filters.status !== undefined) {
-    return (tallies[`status:${filters.status}`] ?? 0) - (tallies[`archived:${filters.status}`] ?? 0)
+  let tallied = 0
+  let active = 0
+  for (const [name, n] of Object.entries(tallies)) {
+    const [kind, status] = [name.slice(0, name.indexOf(':')), name.slice(name.indexOf(':') + 1)]
+    if (kind !== 'active' && kind !== 'archived') continue
+    tallied += n
+    if (kind === 'active' && (filters.status === undefined || status === filters.status)) {
+      active += n
+    }
   }
-  let archived = 0
-  for (const [name, n] of Object.entries(tallies)) if (name.startsWith('archived:')) archived += n
-  return records - archived
+  return tallied === records ? active : null
 }
 
 /** `{unreadable: n}` when some blobs could not be read, else nothing: answers keep their shape. */

@@ -73,14 +73,12 @@ function productLayout<T extends ProductRecordRef & { status: string }>(
         : null,
     isRecord: (value): value is T => hasStringFields(value, PRODUCT_RECORD_FIELDS),
     partitioning: folderPartitions(`${prefix}/`),
-    // why: statistics (§4.9) count by status and by product, archived records too (D3); the
-    // archived ones by status too, so that a whole active list knows its size before reading
+    // why: statistics (§4.9) count by status and by product, archived records too (D3); and
+    // active or archived by status, so that a whole active list knows its size before reading
     tally: (record) => [
       `status:${record.status}`,
       `product:${record.productSlug}`,
-      ...((record as { isArchived?: unknown }).isArchived === true
-        ? [`archived:${record.status}`]
-        : []),
+      `${(record as { isArchived?: unknown }).isArchived === true ? 'archived' : 'active'}:${record.status}`,
     ],
   }
 }
