@@ -19,9 +19,8 @@ import type { Context } from '@netlify/functions'
 import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
 import { figure, missedGoals, progress } from './benchReport.js'
 import { startLatencyProxy } from './latencyProxy.js'
-import { mapWithConcurrency } from '../src/lib/concurrency.js'
+import { indexOldRecords, writeOldRecordFiles } from './oldRecordFiles.js'
 import { RECORDS_STORE, storeNameFor } from '../src/lib/storage/blobStore.js'
-import { rebuildIndexes } from '../src/lib/storage/listing/indexMaintenance.js'
 import type { NotifySubscription, Reservation } from '../src/lib/storage/records.js'
 import { openRepositories } from '../src/lib/storage/repositories.js'
 
@@ -90,34 +89,16 @@ async function seed(directory: string, direct: string): Promise<void> {
   }
   const started = performance.now()
   const root = join(directory, 'entries', SITE, `site:${storeNameFor(RECORDS_STORE, DEPLOY)}`)
-  for (let p = 0; p < PRODUCTS; p++) {
-    await mkdir(join(root, 'reservations', `product-${p}`), { recursive: true })
-    await mkdir(join(root, 'notify', `product-${p}`), { recursive: true })
-  }
-  await mapWithConcurrency(
-    Array.from({ length: SIZE }, (_, i) => i),
-    100,
-    async (i) => {
-      const r = reservation(i)
-      const s = subscription(i)
-      await writeFile(join(root, 'reservations', r.productSlug, r.id), JSON.stringify(r))
-      await writeFile(join(root, 'notify', s.productSlug, s.id), JSON.stringify(s))
-      if (i % 5000 === 0) progress(`writing ${2 * SIZE} records`, i, SIZE)
-    },
+  await writeOldRecordFiles(
+    root,
+    SIZE,
+    (i) => [reservation(i), subscription(i)],
+    (done) => progress(`writing ${2 * SIZE} records`, done, SIZE),
   )
-  progress(`writing ${2 * SIZE} records`, SIZE, SIZE)
   const written = performance.now()
   process.env.NETLIFY_BLOBS_CONTEXT = contextFor(direct)
   const context = { deploy: { context: DEPLOY }, waitUntil: () => undefined }
-  const { store, indexes } = openRepositories(context)
-  for (;;) {
-    const outcome = await rebuildIndexes(store, indexes, {
-      now: Date.now,
-      deadline: Date.now() + 12 * 60_000,
-      owner: 'bench',
-    })
-    if (outcome === 'complete') break
-  }
+  await indexOldRecords(context)
   const seconds = (at: number) => `${((at - started) / 1000).toFixed(0)} s`
   const note = `${2 * SIZE} records written in ${seconds(written)}, indexed by ${seconds(performance.now())}, ${new Date().toISOString()}`
   await writeFile(marker, `${note}\n`)
