@@ -163,7 +163,8 @@ export function confirmationSendKey(emailHash: string): string {
 /**
  * Keys of the per-partition record indexes (storage/listing/recordIndex.ts). The format version
  * is part of the key: a new format is a new set of keys, and an old one is simply not read.
- * `snapshots/` and `journal/` (the listing cache before issue 21) are no longer read.
+ * `snapshots/` and `journal/` (the listing cache before issue 21) are no longer read; they are
+ * deleted (LEGACY_LISTING_PREFIXES).
  */
 export const indexKeys = {
   bases: (collection: string) => `index/${collection}/v1/p/`,
@@ -176,6 +177,13 @@ export const indexKeys = {
   rebuildClaim: 'index-rebuild/claim',
   verifyCursor: 'index-rebuild/verified',
 }
+/**
+ * The listing cache before issue 21: `snapshots/{collection}` (every record of a collection:
+ * personal data) and `journal/{collection}/{hour}/{entry}` (record keys). Nothing reads them;
+ * an erase and the retention purge delete them (storage/legacyListing.ts).
+ */
+export const LEGACY_LISTING_PREFIXES = { snapshots: 'snapshots/', journal: 'journal/' } as const
+
 /** Prefix of stock records: `stock/{productSlug}`. */
 export const STOCK_PREFIX = 'stock/'
 
@@ -207,12 +215,15 @@ export function sendClaimKey(productSlug: string, subscriptionId: string): strin
 /** Where CSV exports of lists live (they copy records: an erase drops them all). */
 export const EXPORTS_PREFIX = 'list-exports/'
 
+/** Prefix of the spent export tickets. */
+export const EXPORT_TICKETS_PREFIX = 'export-tickets/'
+
 /** Keys of one CSV export of a list (admin/listExports.ts). */
 export const exportKeys = {
   job: (exportId: string) => `${EXPORTS_PREFIX}${exportId}/job`,
   part: (exportId: string, part: number) => `${EXPORTS_PREFIX}${exportId}/parts/${part}`,
   /** A spent export ticket. */
-  spentTicket: (nonce: string) => `export-tickets/${nonce}`,
+  spentTicket: (nonce: string) => `${EXPORT_TICKETS_PREFIX}${nonce}`,
 }
 
 /** A new export id: `exp_<uuid>`. */
