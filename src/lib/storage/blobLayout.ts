@@ -22,8 +22,8 @@ import { createHash } from 'node:crypto'
  * | `stock-event-days/{day}/{eventId}`     | the day it arrived (for the purge)        | overwritten       |
  * | `send-locks/{productSlug}`             | the send choosing a product's recipients  | onlyIfNew / CAS   |
  * | `send-claims/{slug}/{subscriptionId}`  | the notice a subscriber is claimed by     | onlyIfNew / CAS   |
- * | `index/{collection}/v1/p/{partition}`  | a partition's index: records + ETags      | onlyIfNew / CAS   |
- * | `index/{collection}/v1/complete`       | every partition of the collection indexed | onlyIfNew, once   |
+ * | `index/{collection}/v{n}/p/{partition}` | a partition's index: records + ETags     | onlyIfNew / CAS   |
+ * | `index/{collection}/v{n}/complete`     | every partition of the collection indexed | onlyIfNew, once   |
  * | `index-deltas/{collection}/{part}/{d}` | a record write not yet folded in an index | onlyIfNew, once   |
  * | `index-rebuild/claim`                  | the one index rebuild running (a lease)   | onlyIfNew / CAS   |
  * | `index-rebuild/verified`               | where the index verifier continues        | overwritten       |
@@ -161,16 +161,27 @@ export function confirmationSendKey(emailHash: string): string {
 }
 
 /**
+ * The index format of each collection whose format changed since v1: its partitions (and so the
+ * keys of its bases) changed, so its index is a new set of keys, rebuilt in the background. v2 of
+ * `notif-history`: 17 partitions by id instead of one (issue 21).
+ */
+const INDEX_FORMATS: Readonly<Record<string, number>> = { 'notif-history': 2 }
+
+function indexFolder(collection: string): string {
+  return `index/${collection}/v${INDEX_FORMATS[collection] ?? 1}/`
+}
+
+/**
  * Keys of the per-partition record indexes (storage/listing/recordIndex.ts). The format version
  * is part of the key: a new format is a new set of keys, and an old one is simply not read.
  * `snapshots/` and `journal/` (the listing cache before issue 21) are no longer read; they are
  * deleted (LEGACY_LISTING_PREFIXES).
  */
 export const indexKeys = {
-  bases: (collection: string) => `index/${collection}/v1/p/`,
-  base: (collection: string, partition: string) => `index/${collection}/v1/p/${partition}`,
-  complete: (collection: string) => `index/${collection}/v1/complete`,
-  folder: (collection: string) => `index/${collection}/v1/`,
+  bases: (collection: string) => `${indexFolder(collection)}p/`,
+  base: (collection: string, partition: string) => `${indexFolder(collection)}p/${partition}`,
+  complete: (collection: string) => `${indexFolder(collection)}complete`,
+  folder: indexFolder,
   deltas: (collection: string) => `index-deltas/${collection}/`,
   partitionDeltas: (collection: string, partition: string) =>
     `index-deltas/${collection}/${partition}/`,
