@@ -210,15 +210,26 @@ describe('retention purge', () => {
     expect(await store.get(`export-tickets/${run}-recent`)).not.toBeNull()
   })
 
-  it('deletes the listing cache left from before issue 21 (snapshots and journal)', async () => {
+  it('deletes what older deploys left of their listings (snapshots, journal, the v1 history index)', async () => {
     const { store } = restock.repositories
     await store.setJSON('snapshots/notify', { records: [{ email: 'old@example.test' }] })
+    await store.setJSON('index/notif-history/v1/p/all', { format: 1, entries: {} })
+    await store.set(
+      'index-deltas/notif-history/all/000000000000001-a~bm90aWYtaGlzdG9yeTpub3RpZl94',
+      '',
+    )
     for (let entry = 0; entry < 3; entry++) {
       await store.set(`journal/notify/2026-01-01T00/${entry}-a~bm90aWZ5`, '')
     }
     const summary = await purgeAt(T0)
-    expect(summary.legacyListing).toBeGreaterThanOrEqual(4)
-    expect((await store.list({ prefix: 'snapshots/' })).blobs).toEqual([])
-    expect((await store.list({ prefix: 'journal/' })).blobs).toEqual([])
+    expect(summary.legacyListing).toBeGreaterThanOrEqual(6)
+    for (const prefix of [
+      'snapshots/',
+      'journal/',
+      'index/notif-history/v1/',
+      'index-deltas/notif-history/all/',
+    ]) {
+      expect((await store.list({ prefix })).blobs).toEqual([])
+    }
   })
 })

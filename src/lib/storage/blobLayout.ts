@@ -189,11 +189,16 @@ export const indexKeys = {
   verifyCursor: 'index-rebuild/verified',
 }
 /**
- * The listing cache before issue 21: `snapshots/{collection}` (every record of a collection:
- * personal data) and `journal/{collection}/{hour}/{entry}` (record keys). Nothing reads them;
- * an erase and the retention purge delete them (storage/legacyListing.ts).
+ * What older deploys left of their listings, read by nothing now; an erase and the retention
+ * purge delete it (storage/legacyListing.ts). `copies`: blobs holding whole records (personal
+ * data): the listing snapshots before issue 21 (`snapshots/{collection}`) and the history index
+ * of format v1 (one partition). `names`: blobs holding record keys only: the change journal
+ * before issue 21 (`journal/{collection}/{hour}/{entry}`) and the v1 history index's deltas.
  */
-export const LEGACY_LISTING_PREFIXES = { snapshots: 'snapshots/', journal: 'journal/' } as const
+export const LEGACY_LISTING_PREFIXES = {
+  copies: ['snapshots/', 'index/notif-history/v1/'],
+  names: ['journal/', 'index-deltas/notif-history/all/'],
+} as const
 
 /** Prefix of stock records: `stock/{productSlug}`. */
 export const STOCK_PREFIX = 'stock/'
