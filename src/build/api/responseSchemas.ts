@@ -544,7 +544,8 @@ export const purgeAnswer = z.strictObject({
     stockEvents: count.meta({ description: 'Stock webhook replay marks older than 30 days.' }),
     exports: count.meta({ description: 'CSV exports of lists made more than a day ago.' }),
     legacyListing: count.meta({
-      description: 'Blobs of the listing cache from before issue 21 (snapshots/, journal/).',
+      description:
+        'Blobs older deploys left of their listings (snapshots/, journal/, the v1 history index).',
     }),
   }),
 })
