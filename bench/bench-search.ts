@@ -101,19 +101,19 @@ async function compareTokenizers(): Promise<void> {
     const search = baselineRow
       ? null
       : createSiteSearch(
-          () => decodeSiteSearchData(bytesSource(searchDataOf(pages, index, name).bytes)),
+          () => decodeSiteSearchData(bytesSource(searchDataOf(pages, index, name, Infinity).bytes)),
           options,
           name,
         )
-    const ids = (query: string): string[] =>
+    const ids = async (query: string): Promise<string[]> =>
       search
-        ? search.search(normalizeQuery(query), 200).results.map((result) => result.id)
+        ? (await search.search(normalizeQuery(query), 200)).results.map((result) => result.id)
         : index.search(query).map((hit) => String(hit.id))
     let top1 = 0
     let top3 = 0
     let reciprocal = 0
     for (const { query, expected } of searchQualityCases) {
-      const rank = ids(query).indexOf(expected)
+      const rank = (await ids(query)).indexOf(expected)
       if (rank === 0) top1++
       if (rank >= 0 && rank < 3) top3++
       if (rank >= 0) reciprocal += 1 / (rank + 1)
@@ -325,7 +325,7 @@ if (!sizes) {
   await compareTokenizers()
   await benchDeployedContent()
   await benchRanking()
-  benchVariants()
+  await benchVariants()
   await benchLongPages()
 }
 const measured: Array<[number, Figures]> = []

@@ -3,12 +3,13 @@
  * `src/generated/siteContent.ts` (product catalogue, data id). Run by `scripts/build-content.ts`
  * (`npm run build`), which reads `CONTENT_DIR` (default `content/`).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import MiniSearch from 'minisearch'
 import { loadContentPages, PRODUCT_CONTENT_TYPE, type ContentPage } from './search/contentPages.js'
 import { SEARCH_DATA_PATH } from '../lib/search/index/searchDataFile.js'
+import { SEARCH_TEXT_FOLDER, TEXT_HEAD_CHARS } from '../lib/search/index/searchText.js'
 import {
   SEARCH_INDEX_FORMAT,
   searchOptions,
@@ -78,7 +79,7 @@ export async function buildSiteContent({
   }
   onProgress('writing', 0, 1)
   const indexBytes = measureIndexJson ? Buffer.byteLength(JSON.stringify(index)) : null
-  const { bytes, dataId, eagerBytes } = searchDataOf(pages, index, formatVersion)
+  const { bytes, dataId, eagerBytes, textShards } = searchDataOf(pages, index, formatVersion)
   const synonyms = await readSynonymFile(contentDir)
   const suggestData = suggestDataOf(pages, dataId, PRODUCT_CONTENT_TYPE)
   const productCatalogue: CatalogueProduct[] = pages
@@ -113,6 +114,13 @@ export async function buildSiteContent({
   const dataFile = path.join(path.dirname(outFile), path.basename(SEARCH_DATA_PATH))
   await mkdir(path.dirname(outFile), { recursive: true })
   await writeFile(dataFile, bytes)
+  // why: the shards of earlier builds are other data ids' text; never left to be published
+  const textFolder = path.join(path.dirname(outFile), SEARCH_TEXT_FOLDER)
+  await rm(textFolder, { recursive: true, force: true })
+  await mkdir(path.join(textFolder, dataId), { recursive: true })
+  for (const [n, shard] of textShards) {
+    await writeFile(path.join(textFolder, dataId, `${n}.json`), JSON.stringify(shard))
+  }
   await writeFile(
     path.join(path.dirname(outFile), path.basename(SUGGEST_DATA_PATH)),
     JSON.stringify(suggestData),
@@ -144,11 +152,15 @@ async function readSynonymFile(contentDir: string): Promise<string[][]> {
   return parseSynonymFile(text, path.relative(process.cwd(), file))
 }
 
-/** The search data file's bytes for `pages` indexed in `index`. */
+/**
+ * The search data file's bytes for `pages` indexed in `index`, and its text shards; `headChars`:
+ * as encodeSiteSearchData's (`Infinity` for data searched without its shards, e.g. in memory).
+ */
 export function searchDataOf(
   pages: readonly ContentPage[],
   index: MiniSearch<IndexedPage>,
   formatVersion: string,
+  headChars = TEXT_HEAD_CHARS,
 ): ReturnType<typeof encodeSiteSearchData> {
   const storedPages = pages.map(
     ({ id, slug, title, description, tags, createdAt, text }): StoredPage => ({
@@ -162,5 +174,5 @@ export function searchDataOf(
       text: text.replace(/\s+/g, ' '),
     }),
   )
-  return encodeSiteSearchData(formatVersion, packIndex(index.toJSON()), storedPages)
+  return encodeSiteSearchData(formatVersion, packIndex(index.toJSON()), storedPages, headChars)
 }

@@ -82,7 +82,7 @@ describe('scripts/build-content.ts', () => {
       textIsPlain: false,
     })
     expect(data.page('news/missing')).toBeNull()
-    const { results } = createSiteSearch(() => data).search('script', 200)
+    const { results } = await createSiteSearch(() => data).search('script', 200)
     expect(results.map((result) => result.id)).toEqual(['products/teapot-kurokage'])
     expect(results[0]!.highlighted_excerpt).toBe(
       '黒い土の急須です。 &lt;<mark>script</mark>&gt; は表示だけ。',
