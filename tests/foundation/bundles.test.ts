@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -10,6 +12,7 @@ import { zipFunction } from '@netlify/zip-it-and-ship-it'
 import { build } from 'esbuild'
 import { afterAll, describe, expect, it } from 'vitest'
 import { SEARCH_DATA_PATH } from '../../src/lib/search/index/searchDataFile.js'
+import { SEARCH_TEXT_FOLDER } from '../../src/lib/search/index/searchText.js'
 
 const run = promisify(execFile)
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
@@ -83,23 +86,46 @@ describe('function bundles', () => {
   it('ship the search data file with the search function, which finds it where deployed', async () => {
     const packaged = await packageFunction('search')
     expect(existsSync(path.join(packaged, SEARCH_DATA_PATH))).toBe(true)
+    // why: the text past each page's head is published with the site, not packaged (issue 21)
+    const generated = path.dirname(path.join(packaged, SEARCH_DATA_PATH))
+    expect(existsSync(path.join(generated, SEARCH_TEXT_FOLDER))).toBe(false)
     const entry = path.join(packaged, 'netlify/functions/search.mjs')
     expect(existsSync(entry)).toBe(true)
-    // why: another process whose working folder is not the project, as on a Netlify server
+    // why: the site's origin: `public/` as the build publishes it
+    const site = createServer((req, res) => {
+      const file = path.join(repoRoot, 'public', new URL(req.url!, 'http://x').pathname)
+      readFile(file).then(
+        (body) => res.writeHead(200).end(body),
+        () => res.writeHead(404).end(),
+      )
+    })
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
+    // why: another process whose working folder is not the project, as on a Netlify server;
+    // `ship internationally` matches past a page's head, so its excerpt needs a text shard
     const script =
       `const { default: handler } = await import(${JSON.stringify(pathToFileURL(entry).href)});` +
-      `const response = await handler(new Request('http://shop.test/api/search?q=' + encodeURIComponent('入荷')),` +
+      `const answers = [];` +
+      `for (const q of ['入荷', 'ship internationally']) {` +
+      ` const response = await handler(new Request(${JSON.stringify(origin)} + '/api/search?q=' + encodeURIComponent(q)),` +
       ` { requestId: 'packaged', deploy: { context: 'dev' }, waitUntil() {} });` +
-      `console.log(JSON.stringify({ status: response.status, body: await response.json() }))`
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: tmpdir(),
-    })
-    const answer = JSON.parse(stdout.trim().split('\n').pop()!)
-    expect(answer.status).toBe(200)
-    expect(answer.body.results.map((result: { id: string }) => result.id)).toContain(
-      'news/yoyaku-shohin-nyuka',
-    )
-    expect(answer.body.results[0].highlighted_title).toContain('<mark>入荷</mark>')
+      ` answers.push({ status: response.status, body: await response.json() }) }` +
+      `console.log(JSON.stringify(answers))`
+    try {
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: tmpdir(),
+      })
+      const [answer, tail] = JSON.parse(stdout.trim().split('\n').pop()!)
+      expect(answer.status).toBe(200)
+      expect(answer.body.results.map((result: { id: string }) => result.id)).toContain(
+        'news/yoyaku-shohin-nyuka',
+      )
+      expect(answer.body.results[0].highlighted_title).toContain('<mark>入荷</mark>')
+      expect(tail.status).toBe(200)
+      expect(tail.body.results[0].highlighted_excerpt).toMatch(/<mark>ship<\/mark>/i)
+    } finally {
+      await new Promise((resolve) => site.close(resolve))
+    }
   }, 120_000)
 
   it('ship no search data with the other functions', async () => {

@@ -56,7 +56,9 @@ describe('search data file', () => {
     expect(fromBundle.dataId).toBe(dataId)
     fromBundle.close()
     const search = createSiteSearch(() => readSearchData(dataId, { from: bundleDir, cwd: '/' }))
-    expect((await search.search('入荷', 200)).results.map((result) => result.id)).toEqual(['news/page'])
+    expect((await search.search('入荷', 200)).results.map((result) => result.id)).toEqual([
+      'news/page',
+    ])
   })
 
   it('falls back to the working folder, and otherwise names every place it looked', async () => {

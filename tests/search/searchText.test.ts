@@ -13,6 +13,7 @@ import {
   originTextSource,
   SEARCH_TEXT_FOLDER,
   TEXT_HEAD_CHARS,
+  TEXT_SHARD_PAGES,
   type SearchTextSource,
 } from '../../src/lib/search/index/searchText.js'
 import { createSiteSearch } from '../../src/lib/search/query/siteSearch.js'
@@ -202,7 +203,7 @@ describe('page text out of the data file', () => {
     expect(compared).toBeGreaterThan(1000)
     // why: some answers needed a tail, and shards are read once per instance
     expect(remote.reads).toBeGreaterThan(0)
-    expect(remote.reads).toBeLessThanOrEqual(Math.ceil(pages.length / 32))
+    expect(remote.reads).toBeLessThanOrEqual(Math.ceil(pages.length / TEXT_SHARD_PAGES))
   })
 
   it('reads no shard when the heads decide the answer', async () => {

@@ -12,8 +12,12 @@ import path from 'node:path'
 /** Characters of a page's text kept in the data file; the rest goes to a text shard. */
 export const TEXT_HEAD_CHARS = 512
 
-/** Pages per text shard (by short id): at 50,000 pages ~1,600 files of ~100 KB. */
-export const TEXT_SHARD_PAGES = 32
+/**
+ * Pages per text shard (by short id): at 50,000 pages 12,500 files of ~15 KB.
+ * why: an answer needs the tails of pages spread over the whole site; with 32 pages a shard,
+ * a fresh instance read 20 shards (2.8 MB) for one answer at 2,000 pages
+ */
+export const TEXT_SHARD_PAGES = 4
 
 /** Folder of the shards beside the data file (`src/generated`), and their path on the site. */
 export const SEARCH_TEXT_FOLDER = 'search-text'

@@ -174,14 +174,22 @@ export function createSiteSearch(
  */
 function pageTexts() {
   const tails = new Map<string, string>()
+  const wholeTexts = new Map<string, string>()
   const shards = new Map<number, Promise<void>>()
   let local: { folder: string; source: SearchTextSource } | null = null
   return {
     /** The page's whole text, or null while its shard is not read. */
     whole(page: StoredPage): string | null {
       if (page.textShard === undefined) return page.text
-      const tail = tails.get(page.id)
-      return tail === undefined ? null : page.text + tail
+      let text = wholeTexts.get(page.id)
+      if (text === undefined) {
+        const tail = tails.get(page.id)
+        if (tail === undefined) return null
+        // why: kept, so V8 flattens the joined string once, not at each answer
+        text = page.text + tail
+        wholeTexts.set(page.id, text)
+      }
+      return text
     },
     /** Reads `wanted` shards (each once; a failed read is tried again by the next search). */
     async read(data: SiteSearchData, wanted: Set<number>, remoteText?: SearchTextSource) {
