@@ -36,6 +36,17 @@ export function makeExcerpt(
   // why: a page found by its title alone was scanned whole for nothing (50 pages of 17 K
   // characters were most of a long-page answer)
   const firstMatch = (mayMatch ? findFirstMatch(text, terms, plain) : null) ?? 0
+  return excerptAt(text, terms, maxLength, plain, firstMatch)
+}
+
+/** The excerpt of a text longer than `maxLength` whose first match is at `firstMatch`. */
+function excerptAt(
+  text: string,
+  terms: readonly string[],
+  maxLength: number,
+  plain: boolean,
+  firstMatch: number,
+): Excerpt {
   const lead = Math.floor(maxLength * LEAD_FRACTION)
   let start = Math.max(0, Math.min(firstMatch - lead, text.length - maxLength))
   const cutAtStart = start > 0
@@ -74,7 +85,7 @@ export function excerptFromHead(
   const margin = 4 * Math.max(0, ...terms.map((term) => term.length)) + 8
   const lead = Math.floor(maxLength * LEAD_FRACTION)
   return firstMatch + maxLength - lead + margin <= head.length
-    ? makeExcerpt(head, terms, maxLength, plain, true)
+    ? excerptAt(head, terms, maxLength, plain, firstMatch)
     : null
 }
 
