@@ -1,6 +1,8 @@
+import { readdirSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
+import { SEARCH_DATA_ID } from '../../src/generated/siteContent.js'
 
 let server: RunningDevServer
 
@@ -38,6 +40,20 @@ describe('search over HTTP through the local Netlify emulation', () => {
       summary = await keywordSummary()
     }
     expect(summary.topQueries).toContainEqual({ query, count: 1 })
+  })
+
+  it('answers an excerpt from past a page head, and publishes the text shards', async () => {
+    const response = await fetch(
+      `${server.url}/api/search?q=${encodeURIComponent('ship internationally')}`,
+    )
+    expect(response.status).toBe(200)
+    const { results } = await response.json()
+    expect(results[0].highlighted_excerpt).toMatch(/<mark>ship<\/mark>/i)
+    // why: the deployed function fetches these from the site (docs/search.md, issue 21)
+    const [name] = readdirSync(`public/search-text/${SEARCH_DATA_ID}`)
+    const shard = await fetch(`${server.url}/search-text/${SEARCH_DATA_ID}/${name}`)
+    expect(shard.status).toBe(200)
+    expect(Object.keys(await shard.json()).length).toBeGreaterThan(0)
   })
 
   it('answers POST with 405 and Allow', async () => {
