@@ -188,6 +188,7 @@ function pageTexts() {
         // why: kept, so V8 flattens the joined string once, not at each answer
         text = page.text + tail
         wholeTexts.set(page.id, text)
+        tails.delete(page.id)
       }
       return text
     },
