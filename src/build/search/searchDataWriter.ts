@@ -126,6 +126,10 @@ export function encodeSiteSearchData(
   pages: readonly StoredPage[],
   headChars = TEXT_HEAD_CHARS,
 ): { bytes: Buffer; dataId: string; eagerBytes: number; textShards: Map<number, TextShard> } {
+  if (!(headChars >= TEXT_HEAD_CHARS)) {
+    // why: an excerpt from the start (up to 500 characters) is taken from the head alone
+    throw new Error(`A text head of ${headChars} characters is shorter than ${TEXT_HEAD_CHARS}`)
+  }
   const { documentIds, fieldLengths, tree } = index
   const { termPostingsStart, postings } = encodeAllPostings(index)
   const shortIdOf = new Map(documentIds.map((id, shortId) => [id, shortId]))

@@ -9,7 +9,10 @@ import path from 'node:path'
  * size (issue 21)").
  */
 
-/** Characters of a page's text kept in the data file; the rest goes to a text shard. */
+/**
+ * Characters of a page's text kept in the data file; the rest goes to a text shard. More than
+ * the longest excerpt (500), so an excerpt from the start never needs a shard.
+ */
 export const TEXT_HEAD_CHARS = 512
 
 /**
