@@ -14,6 +14,7 @@ const BENCHMARKS = [
   'bench-local.ts',
   'bench-stock.ts',
   'bench-delivery.ts',
+  'bench-paging.ts',
 ]
 const only = process.argv.slice(2)
 

@@ -143,19 +143,24 @@ function readBody(
       settle(null)
       if (res.headersSent) return
       // why: the rest of the body is read and dropped, so the client gets the answer rather than
-      // a reset; the connection closes after it
+      // a reset; `Connection: close` would make Node destroy the socket under a client still
+      // uploading (EPIPE), so the socket goes when the client stops sending (below)
       req.removeAllListeners('data')
       req.resume()
-      res.writeHead(status, {
-        'Content-Type': 'application/json; charset=utf-8',
-        Connection: 'close',
-      })
+      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' })
       res.end(JSON.stringify({ success: false, error }))
     }
     const timer = setTimeout(() => refuse(408, BODY_TOO_SLOW), timeoutMs)
-    // why: a client may keep the connection open after the answer; it is not waited for
+    // why: a client may keep the connection open after the answer; it is not waited for once it
+    // stops sending (one still uploading a large body gets to read the answer, not a reset)
     res.once('finish', () => {
-      if (settled && !req.complete) setTimeout(() => req.socket.destroy(), 1_000).unref()
+      if (!settled || req.complete) return
+      let idle = setTimeout(() => req.socket.destroy(), 1_000).unref()
+      req.on('data', () => {
+        clearTimeout(idle)
+        idle = setTimeout(() => req.socket.destroy(), 1_000).unref()
+      })
+      req.once('end', () => clearTimeout(idle))
     })
     if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) {
       refuse(413, BODY_TOO_LARGE)

@@ -47,6 +47,24 @@ export class AdminApi {
     return (await this.#post(path, body, auth)) as RouteAnswer<Name>
   }
 
+  /** GETs a file the server offers (an export's download) with the admin token; ApiError otherwise. */
+  async file(path: string): Promise<Blob> {
+    let response: Response
+    try {
+      response = await fetch(path, {
+        headers: { Authorization: `Bearer ${adminToken() ?? ''}` },
+        cache: 'no-store',
+      })
+    } catch {
+      throw new ApiError(0, 'network')
+    }
+    if (response.ok) return response.blob()
+    const answer = (await response.json().catch(() => null)) as { error?: string } | null
+    const message = answer?.error ?? `HTTP ${response.status}`
+    if (response.status === 401) throw new UnauthorizedError(401, message)
+    throw new ApiError(response.status, message)
+  }
+
   async #post(path: string, body: object, group: TokenGroup): Promise<unknown> {
     if (group === 'admin') return this.#send(path, body, adminToken())
     const stored = preorderToken()

@@ -1,11 +1,44 @@
 import { el } from './elements.js'
 
-/** Page `page` (1-based) of `items`, and how many pages there are (at least 1). */
-export function pageOf<T>(items: readonly T[], page: number, pageSize: number) {
-  const totalPages = Math.max(1, Math.ceil(items.length / pageSize))
-  const current = Math.min(Math.max(1, page), totalPages)
-  const start = (current - 1) * pageSize
-  return { items: items.slice(start, start + pageSize), page: current, totalPages }
+/**
+ * Where the pages of a list paged by cursors (issue 21) start: page 1 at the beginning, every
+ * later page at the `nextCursor` of the page before it, so 前へ goes back without the server
+ * keeping anything.
+ */
+export class CursorTrail {
+  #starts: (string | null)[] = [null]
+  #index = 0
+
+  /** 1-based number of the page shown. */
+  get page(): number {
+    return this.#index + 1
+  }
+
+  /** The cursor to send for the page shown (none for page 1). */
+  get cursor(): string | undefined {
+    return this.#starts[this.#index] ?? undefined
+  }
+
+  /** Back to page 1 (the filters or the search changed). */
+  reset(): void {
+    this.#starts = [null]
+    this.#index = 0
+  }
+
+  /** The page shown answered `nextCursor`; whether there is a page after it. */
+  answered(nextCursor: string | null | undefined): boolean {
+    this.#starts.length = this.#index + 1
+    if (nextCursor) this.#starts.push(nextCursor)
+    return Boolean(nextCursor)
+  }
+
+  /** Moves to page `page` (one step either way); false when that page is not known. */
+  go(page: number): boolean {
+    const index = page - 1
+    if (index < 0 || index >= this.#starts.length) return false
+    this.#index = index
+    return true
+  }
 }
 
 /** "前へ / n / m ページ / 次へ" controls; `go` is called with the page to show. */

@@ -1,9 +1,14 @@
 import { isAllowedReservationTransition } from '../lib/admin/statusRules.js'
-import { listProducts, findProduct } from '../lib/productCatalogue.js'
+import { listProducts } from '../lib/productCatalogue.js'
+import {
+  productLabel,
+  RESERVATION_CSV_COLUMNS,
+  SUBSCRIPTION_CSV_COLUMNS,
+} from '../lib/admin/recordCsv.js'
 import type { RouteAnswer } from '../lib/routes.js'
 import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../lib/storage/records.js'
 import type { CsvColumn } from './csvExport.js'
-import { formatTime, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from './texts.js'
+import { RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from './texts.js'
 
 type Reservation = RouteAnswer<'adminReservationsList'>['reservations'][number]
 type Subscription = RouteAnswer<'adminNotifyList'>['subscriptions'][number]
@@ -53,10 +58,7 @@ export interface DashboardResource {
   csvColumns: CsvColumn<RecordRow>[]
 }
 
-/** The catalogue title of a product, else its slug. */
-export function productLabel(slug: string): string {
-  return findProduct(slug)?.title ?? slug
-}
+export { productLabel }
 
 /** `[slug, title]` of every catalogue product, for product filters. */
 export function productOptions(): [string, string][] {
@@ -100,19 +102,7 @@ export const reservationScreen: DashboardResource = {
   ],
   hasName: true,
   hasNotes: true,
-  csvColumns: [
-    { header: '予約番号', value: (row) => row.id },
-    { header: '受付日時', value: (row) => formatTime(row.createdAt) },
-    { header: '名前', value: (row) => row.name },
-    { header: 'メールアドレス', value: (row) => row.email },
-    { header: '商品', value: (row) => productLabel(row.productSlug) },
-    { header: '商品スラッグ', value: (row) => row.productSlug },
-    { header: '数量', value: (row) => String(row.quantity ?? 1) },
-    { header: 'ステータス', value: (row) => statusLabel(RESERVATION_STATUS_LABELS, row.status) },
-    { header: 'メモ', value: (row) => row.notes },
-    { header: '対応日時', value: (row) => formatTime(row.respondedAt) },
-    { header: 'アーカイブ日時', value: (row) => formatTime(row.archivedAt) },
-  ],
+  csvColumns: RESERVATION_CSV_COLUMNS,
 }
 
 export const subscriptionScreen: DashboardResource = {
@@ -136,16 +126,7 @@ export const subscriptionScreen: DashboardResource = {
   ],
   hasName: false,
   hasNotes: false,
-  csvColumns: [
-    { header: '登録番号', value: (row) => row.id },
-    { header: '登録日時', value: (row) => formatTime(row.createdAt) },
-    { header: 'メールアドレス', value: (row) => row.email },
-    { header: '商品', value: (row) => productLabel(row.productSlug) },
-    { header: '商品スラッグ', value: (row) => row.productSlug },
-    { header: 'ステータス', value: (row) => statusLabel(SUBSCRIPTION_STATUS_LABELS, row.status) },
-    { header: '通知日時', value: (row) => formatTime(row.notifiedAt) },
-    { header: 'アーカイブ日時', value: (row) => formatTime(row.archivedAt) },
-  ],
+  csvColumns: SUBSCRIPTION_CSV_COLUMNS,
 }
 
 export function statusText(resource: DashboardResource, status: string): string {

@@ -1,21 +1,15 @@
 import type { RouteAnswer } from '../lib/routes.js'
 
+import {
+  formatTime,
+  RESERVATION_STATUS_LABELS,
+  SUBSCRIPTION_STATUS_LABELS,
+} from '../lib/admin/recordCsv.js'
+
+// why: the status words and times are the CSV's too, written once in src/lib (recordCsv.ts)
+export { formatTime, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS }
+
 /** Every Japanese word the dashboard shows for a stored value, and its error texts. */
-
-export const RESERVATION_STATUS_LABELS: Record<string, string> = {
-  pending: '未対応',
-  confirmed: '確定',
-  fulfilled: '受け渡し済み',
-  cancelled: 'キャンセル',
-  responded: '対応済み（旧）',
-  reserved: '予約済み（旧）',
-}
-
-export const SUBSCRIPTION_STATUS_LABELS: Record<string, string> = {
-  pending: '未通知',
-  notified: '通知済み',
-  unsubscribed: '配信停止',
-}
 
 type DeliveryState = RouteAnswer<'adminNotifyHistory'>['notifications'][number]['state']
 
@@ -24,23 +18,6 @@ export const DELIVERY_STATE_LABELS: Record<DeliveryState, string> = {
   queued: '待機中',
   delivering: '配信中',
   complete: '完了',
-}
-
-const TIME_FORMAT = new Intl.DateTimeFormat('ja-JP', {
-  timeZone: 'Asia/Tokyo',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-})
-
-/** `2026/11/22 11:25` in Japan time; '' for null, the text itself when it is not a date. */
-export function formatTime(iso: string | null | undefined): string {
-  if (!iso) return ''
-  const date = new Date(iso)
-  return Number.isNaN(date.getTime()) ? iso : TIME_FORMAT.format(date)
 }
 
 const KNOWN_ERRORS: Record<string, string> = {

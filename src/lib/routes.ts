@@ -20,7 +20,7 @@ export type TokenGroup = 'admin' | 'preorder'
  * signed, short-lived ticket a send issues to its own background delivery) or of a rebuild
  * ticket (the one a request that found an index missing issues to the background rebuild).
  */
-export type RouteAuth = TokenGroup | 'none' | 'deliveryTicket' | 'rebuildTicket'
+export type RouteAuth = TokenGroup | 'none' | 'deliveryTicket' | 'rebuildTicket' | 'exportTicket'
 
 export interface RouteSpec {
   /** The file under netlify/functions/ that answers it, without `.ts`. */
@@ -386,6 +386,34 @@ export const ROUTES = {
     path: '/api/r',
     methods: ['GET'],
     auth: 'none',
+    response: null,
+  },
+  adminExports: {
+    function: 'admin-exports',
+    path: '/api/admin/exports',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'exportAnswer',
+  },
+  adminExportsStatus: {
+    function: 'admin-exports-status',
+    path: '/api/admin/exports/status',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'exportAnswer',
+  },
+  adminExportsDownload: {
+    function: 'admin-exports-download',
+    path: '/api/admin/exports/download',
+    methods: ['GET'],
+    auth: 'admin',
+    response: null,
+  },
+  adminExportBackground: {
+    function: 'admin-export-background',
+    path: '/.netlify/functions/admin-export-background',
+    methods: ['POST'],
+    auth: 'exportTicket',
     response: null,
   },
 } as const satisfies Record<string, RouteSpec>

@@ -79,7 +79,7 @@ export function isolatedScope() {
     return record
   }
 
-  return { repositories, store, call, seedReservation, seedSubscription }
+  return { repositories, store, context, call, seedReservation, seedSubscription }
 }
 
 let ids = 0

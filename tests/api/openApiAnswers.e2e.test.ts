@@ -71,6 +71,8 @@ async function call(route: string, options: CallOptions = {}) {
     ).toBeDefined()
   } else if (type.startsWith('application/json')) {
     check(method, route, response.status, JSON.parse(text))
+  } else if (type.startsWith('text/csv')) {
+    expect(operation?.responses[response.status]?.content?.['text/csv']).toBeDefined()
   } else {
     expect(type, `${method} ${route} ${response.status}`).toMatch(/^text\/html/)
     expect(operation?.responses[response.status]?.content?.['text/html']).toBeDefined()
@@ -420,6 +422,51 @@ describe('the answers of the running service match /api/openapi.json', () => {
       expect((await call(manage, { method: 'POST', query: { token: forged } })).status).toBe(403)
       expect((await call(manage, { method: 'GET', query: { token: 'garbled' } })).status).toBe(400)
       expect((await call(availability, at(product))).body.remaining).toBe(3)
+    },
+  )
+
+  it(
+    'lists: pages, cursors and CSV exports by the background function',
+    { timeout: 180_000 },
+    async () => {
+      for (const email of ['page-1@example.jp', 'page-2@example.jp']) {
+        const body = { name: '頁 太郎', email, productSlug: 'chasen-takayama' }
+        expect((await call('/api/reservation', { body })).status).toBe(200)
+      }
+      const list = '/api/admin-reservations-list'
+      const page = await admin(list, { pageSize: 1 })
+      expect(page.body.reservations).toHaveLength(1)
+      expect(typeof page.body.nextCursor).toBe('string')
+      const next = await admin(list, { pageSize: 1, cursor: page.body.nextCursor })
+      expect(next.status).toBe(200)
+      expect((await admin(list, { pageSize: 501 })).status).toBe(400)
+      expect((await admin(list, { status: 'pending', cursor: page.body.nextCursor })).status).toBe(
+        400,
+      )
+
+      const created = await admin('/api/admin/exports', { list: 'reservations' })
+      expect(created.body.export.state).toBe('queued')
+      const exportId = created.body.export.exportId
+      expect((await admin('/api/admin/exports', { list: 'everything' })).status).toBe(400)
+      let job = created.body.export
+      for (let tries = 0; tries < 60 && job.state !== 'done'; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 500))
+        job = (await admin('/api/admin/exports/status', { exportId })).body.export
+      }
+      expect(job.state).toBe('done')
+      expect((await admin('/api/admin/exports/status', { exportId: 'exp_none' })).status).toBe(404)
+      const download = '/api/admin/exports/download'
+      const file = await call(download, { method: 'GET', query: { exportId }, token: ADMIN_TOKEN })
+      expect(file.status).toBe(200)
+      expect(file.headers.get('content-disposition')).toContain("filename*=UTF-8''")
+      expect(String(file.body)).toContain('予約番号,受付日時,名前')
+      const missing = await call(download, {
+        method: 'GET',
+        query: { exportId: 'exp_none' },
+        token: ADMIN_TOKEN,
+      })
+      expect(missing.status).toBe(404)
+      expect((await call(download, { method: 'GET', query: { exportId } })).status).toBe(401)
     },
   )
 

@@ -49,6 +49,8 @@ describe('the OpenAPI document', () => {
           expect(schemes, route).toEqual(['deliveryTicket'])
         } else if (route.endsWith('/listing-rebuild-background')) {
           expect(schemes, route).toEqual(['rebuildTicket'])
+        } else if (route.endsWith('/admin-export-background')) {
+          expect(schemes, route).toEqual(['exportTicket'])
         } else if (route.includes('admin')) {
           expect(schemes, route).toEqual(['adminToken'])
         } else {

@@ -9,6 +9,7 @@ import { zipFunctions } from '@netlify/zip-it-and-ship-it'
 import extractZip from 'extract-zip'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mapWithConcurrency } from '../../src/lib/concurrency.js'
+import { ROUTES } from '../../src/lib/routes.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
@@ -297,10 +298,16 @@ describe('every function, packaged by Netlify and invoked through its entry poin
       },
     }
     const answers = await mapWithConcurrency([...packaged.keys()], 2, async (name) => {
-      // why: every admin endpoint and the background function require a token group (§5)
-      const guarded = name.startsWith('admin-') || name === 'notify-deliver-background'
+      // why: every admin endpoint and background function requires a token group or a ticket (§5)
+      const route = Object.values(ROUTES).find((entry) => entry.function === name)
+      const guarded = route !== undefined && route.auth !== 'none'
       const requests: PackagedRequest[] = [{ method: 'PUT', path: '/any' }]
-      if (guarded) requests.push({ method: 'POST', path: '/any', body: {} })
+      if (guarded) {
+        const method = route.methods[0]
+        requests.push(
+          method === 'GET' ? { method, path: '/any' } : { method, path: '/any', body: {} },
+        )
+      }
       if (real[name]) requests.push(real[name])
       const [wrongMethod, ...rest] = await invoke(name, requests)
       return { name, guarded, wrongMethod, noToken: guarded ? rest[0] : null, real: rest.at(-1) }

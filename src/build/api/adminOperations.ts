@@ -1,15 +1,18 @@
 import { z } from 'zod'
 import {
   archiveListSchema,
+  CURSOR_INVALID,
   bulkIdsSchema,
   IDS_EMPTY,
   IDS_ITEM_INVALID,
   IDS_REQUIRED,
   IDS_TOO_MANY,
+  LIST_PAGE_SIZE_INVALID,
   invalidStatusMessage,
   listFiltersSchema,
   PAGE_INVALID,
   PAGE_SIZE_INVALID,
+  SEARCH_INVALID,
   statusUpdateSchema,
 } from '../../lib/admin/adminSchemas.js'
 import type { RouteName } from '../../lib/routes.js'
@@ -154,18 +157,35 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
       operationId: `list${Noun}s`,
       tag: 'Admin',
       summary: `Active ${r.noun}s, newest first`,
-      description: `Every ${r.noun} that is not archived, filtered by \`status\` and \`productSlug\` (\`""\` or \`null\` = no filter).`,
+      description: `Every ${r.noun} that is not archived, filtered by \`status\` and \`productSlug\` (\`""\` or \`null\` = no filter). Without \`pageSize\`, \`cursor\` and \`q\` the whole list, streamed (400 when it is larger than one answer may be: page it). With any of them one page (\`pageSize\` 1 to 500, default 50) with \`total\` and \`nextCursor\`; \`q\` finds the id, name or e-mail (NFKC, case and kana insensitive, spaces ignored). A cursor works only with the filters and \`q\` it was answered for.`,
       body: {
         schema: listFiltersSchema(r.statuses),
         view: 'input',
         example: { status: 'pending', productSlug: r.example.productSlug },
       },
       responses: admin({
-        ...ok('The list.', r.list, { success: true, [field]: [r.example] }),
+        200: {
+          description: 'The whole list, or one page of it.',
+          body: r.list,
+          examples: {
+            success: { success: true, [field]: [r.example] },
+            page: {
+              success: true,
+              [field]: [r.example],
+              total: 120,
+              nextCursor:
+                'eyJ0IjoiMjAyNi0xMS0yMlQwMjoyNTowMC4wMDBaIiwiaSI6InJlc18xIiwiZiI6ImFiYyJ9',
+            },
+          },
+        },
         400: failure(
-          'A filter is not valid.',
+          'A filter or paging field is not valid, or the whole list is too large for one answer.',
           invalidStatusMessage('shipped'),
           'productSlug must be a string',
+          LIST_PAGE_SIZE_INVALID,
+          CURSOR_INVALID,
+          SEARCH_INVALID,
+          `this list has 90000 records, too many for one answer; send pageSize (at most 500) and follow nextCursor`,
         ),
       }),
     },
@@ -222,7 +242,8 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
       operationId: `listArchived${Noun}s`,
       tag: 'Archive',
       summary: `Archived ${r.noun}s, most recently archived first, paged`,
-      description: 'A page beyond the last is empty but reports the true `total` and `totalPages`.',
+      description:
+        'A page beyond the last is empty but reports the true `total` and `totalPages`. `q` finds the id, name or e-mail as in the active list.',
       body: { schema: archiveListSchema, view: 'input', example: { page: 1, pageSize: 20 } },
       responses: admin({
         ...ok('One page.', r.archivePage, {
@@ -239,6 +260,7 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
           PAGE_SIZE_INVALID,
           'productSlug must be a string',
           'status must be a string',
+          SEARCH_INVALID,
         ),
       }),
     },

@@ -4,6 +4,7 @@ import { AUDIT_OPERATIONS } from './auditOperations.js'
 import { DELIVERY_OPERATIONS } from './deliveryOperations.js'
 import { INDEX_OPERATIONS } from './indexOperations.js'
 import { DEMAND_OPERATIONS } from './demandOperations.js'
+import { EXPORT_OPERATIONS } from './exportOperations.js'
 import type { ApiOperation } from './operationSpec.js'
 import { PREORDER_OPERATIONS } from './preorderOperations.js'
 import { PUBLIC_OPERATIONS } from './publicOperations.js'
@@ -22,4 +23,5 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...STOCK_OPERATIONS,
   ...INDEX_OPERATIONS,
   ...DEMAND_OPERATIONS,
+  ...EXPORT_OPERATIONS,
 ]

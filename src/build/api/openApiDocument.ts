@@ -36,6 +36,12 @@ const SECURITY_SCHEMES = {
     description:
       "A rebuild ticket: signed with the deploy's secret and valid for 5 minutes. Only this deploy issues one, to start its own background rebuild of missing record indexes; the admin tokens are not tickets.",
   },
+  exportTicket: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "An export ticket: signed with a key derived from this deploy's admin tokens, naming one CSV export, valid for 5 minutes and spent by the run that uses it. Only `POST /api/admin/exports` issues one, to start its own background run.",
+  },
 }
 
 const SCHEME_OF = {
@@ -43,6 +49,7 @@ const SCHEME_OF = {
   preorder: 'preorderToken',
   deliveryTicket: 'deliveryTicket',
   rebuildTicket: 'rebuildTicket',
+  exportTicket: 'exportTicket',
 } as const
 
 const DESCRIPTION = [
@@ -147,11 +154,12 @@ function response(
 ): Json {
   const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } }
   if (status === 405) headers.Allow = { $ref: '#/components/headers/Allow' }
-  if (status === 200 && operation.method === 'get' && spec.body !== 'html') {
+  if (status === 200 && operation.method === 'get' && typeof spec.body === 'object') {
     headers['Cache-Control'] = { $ref: '#/components/headers/CacheControl' }
   }
   const content: Json = {}
   if (spec.body === 'html' || spec.alsoHtml) content['text/html'] = { schema: { type: 'string' } }
+  if (spec.body === 'csv') content['text/csv'] = { schema: { type: 'string' } }
   if (typeof spec.body === 'object') {
     const examples = Object.fromEntries(
       Object.entries(spec.examples ?? {}).map(([name, value]) => [name, { value }]),

@@ -26,8 +26,11 @@ export interface ApiOperation {
 /** How an answer of one status is documented. */
 export interface ResponseSpec {
   description: string
-  /** JSON body schema; `html` for a page; `none` for no body of ours (e.g. Netlify's 429). */
-  body: z.ZodType | 'html' | 'none'
+  /**
+   * JSON body schema; `html` for a page; `csv` for a CSV file (an export's download); `none` for
+   * no body of ours (e.g. Netlify's 429).
+   */
+  body: z.ZodType | 'html' | 'csv' | 'none'
   /** Also answered as an HTML page (notify-unsubscribe errors). */
   alsoHtml?: boolean
   /** Named example bodies. */

@@ -152,19 +152,33 @@ export const statsAnswer = z.strictObject({
   rebuilding,
 })
 
-export const reservationList = z.strictObject({
+const reservationRecords = z.strictObject({
   success: z.literal(true),
   reservations: z.array(reservationRecord),
   unreadable,
   rebuilding,
 })
 
-export const subscriptionList = z.strictObject({
+const subscriptionRecords = z.strictObject({
   success: z.literal(true),
   subscriptions: z.array(subscriptionRecord),
   unreadable,
   rebuilding,
 })
+
+// why: present exactly when the request sent pageSize, cursor or q (issue 21)
+const cursorPaging = {
+  total: count.optional().meta({
+    description: 'Paged requests: how many records match the filters and `q`, on every page.',
+  }),
+  nextCursor: z.string().nullable().optional().meta({
+    description:
+      'Paged requests: send it as `cursor` (with the same filters) for the next page; null on the last page.',
+  }),
+}
+
+export const reservationList = reservationRecords.extend(cursorPaging)
+export const subscriptionList = subscriptionRecords.extend(cursorPaging)
 
 export const reservationUpdated = z.strictObject({
   success: z.literal(true),
@@ -183,8 +197,8 @@ const paging = {
   totalPages: count,
 }
 
-export const reservationArchivePage = reservationList.extend(paging)
-export const subscriptionArchivePage = subscriptionList.extend(paging)
+export const reservationArchivePage = reservationRecords.extend(paging)
+export const subscriptionArchivePage = subscriptionRecords.extend(paging)
 
 const itemErrors = z
   .array(z.strictObject({ id: z.string(), error: z.string() }))
@@ -662,4 +676,24 @@ export const overviewAnswer = z.strictObject({
   distinctZeroResultQueries: count,
   topQueries: z.array(queryTrend),
   zeroResultQueries: z.array(queryTrend),
+})
+/** A CSV export of a list (issue 21): POST /api/admin/exports and /status. */
+export const exportAnswer = z.strictObject({
+  success: z.literal(true),
+  export: z.strictObject({
+    exportId: z.string().meta({ examples: ['exp_0b7e4f3c-5d0e-4a51-9d43-2f1f7c1f3a10'] }),
+    list: z.enum(['reservations', 'notify', 'reservations-archive', 'notify-archive']),
+    state: z.enum(['queued', 'running', 'done', 'failed']),
+    fileName: z.string().meta({ description: 'The file name the download gives (Japanese).' }),
+    totalRows: count.nullable().meta({ description: 'Rows the file holds; null until read.' }),
+    writtenRows: count,
+    parts: count,
+    bytes: count,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    error: z.string().optional().meta({ description: 'Why it failed, in Japanese for staff.' }),
+    downloadPath: z.string().optional().meta({
+      description: 'Once `done`: GET it with the admin token (add `&part=n` for one part).',
+    }),
+  }),
 })

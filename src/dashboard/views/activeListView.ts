@@ -1,9 +1,11 @@
 import { csvFileName, downloadCsv, toCsv } from '../csvExport.js'
 import { el, field, replaceChildren, select } from '../elements.js'
+import { rebuildingNotice } from './rebuildingNotice.js'
 import { confirmAction } from '../dialogs.js'
-import { pageOf, pagerControls, refocusPager } from '../pager.js'
+import { CursorTrail, pagerControls, refocusPager } from '../pager.js'
 import { isAllowedReservationTransition } from '../../lib/admin/statusRules.js'
-import { foldForSearch, searchText } from '../recordSearch.js'
+import { foldForSearch, searchText } from '../../lib/admin/recordSearch.js'
+import { exportList } from './listExport.js'
 import {
   productOptions,
   recordsOf,
@@ -26,20 +28,25 @@ function shareNoteOf(control: HTMLElement): { shareNote?: true } {
   return box?.checked ? { shareNote: true } : {}
 }
 
-/** Rows drawn at once; the whole list stays in memory, so filtering and paging are instant. */
+/** Rows per page; the server pages (issue 21), so the browser holds one page only. */
 const PAGE_SIZE = 50
+/** Quiet time after the last keystroke before the search is sent to the server. */
+const SEARCH_DELAY_MS = 300
 
 /**
- * The active (non-archived) list of a resource: server filters (status, product), a quick text
- * filter on name / e-mail, newest first, paged in the browser; status change, notes, multi-select
- * → archive, CSV of every row the filters match.
+ * The active (non-archived) list of a resource, paged and searched by the server: filters
+ * (status, product), the search (予約番号, name, e-mail), newest first, 50 a page with 前へ / 次へ;
+ * status change, notes, multi-select → archive, CSV of every row the filters match (the page
+ * when it holds them all, else a file the server builds, listExport.ts).
  */
 export function activeListView(context: ViewContext, resource: DashboardResource): HTMLElement {
   let records: RecordRow[] = []
-  // why: folded once per load, so a keystroke over thousands of records only compares
+  // why: the page shown is filtered at once while a new search is on its way to the server
   let haystacks: string[] = []
   let shownCount = 0
-  let page = 1
+  let total = 0
+  let hasNext = false
+  const trail = new CursorTrail()
   const selected = new Set<string>()
 
   const statusFilter = select(
@@ -59,6 +66,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   const csvButton = el('button', { type: 'button' }, ['CSV を書き出す'])
   const selectionInfo = el('span', { 'aria-live': 'polite' }, [])
   const result = el('div', { class: 'result-area' })
+  const rebuilding = rebuildingNotice()
   const listArea = el('div', { class: 'list-area', 'aria-busy': 'true' }, ['読み込み中…'])
 
   const root = el('section', { 'aria-labelledby': `${resource.name}-title` }, [
@@ -71,6 +79,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
     ]),
     el('div', { class: 'toolbar' }, [selectionInfo, archiveButton, csvButton]),
     result,
+    rebuilding.element,
     listArea,
   ])
   root.querySelector('form')?.addEventListener('submit', (event) => event.preventDefault())
@@ -84,48 +93,86 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   function render(): void {
     const rows = visible()
     shownCount = rows.length
-    const shown = pageOf(rows, page, PAGE_SIZE)
-    page = shown.page
+    // why: a redraw (a search answer arriving) keeps the focus on the control it was on
+    const focused = listArea.contains(document.activeElement)
+      ? document.activeElement?.getAttribute('aria-label')
+      : null
+    const totalPages = Math.max(trail.page + (hasNext ? 1 : 0), Math.ceil(total / PAGE_SIZE))
     replaceChildren(listArea, [
-      recordTable(resource, shown.items, {
+      recordTable(resource, rows, {
         selected,
         onSelection: renderSelection,
         onStatus: changeStatus,
         onNotes: resource.hasNotes ? saveNotes : undefined,
         timeline: (row, label) => recordTimeline(context, resource, row, label),
       }),
-      rows.length > PAGE_SIZE &&
+      totalPages > 1 &&
         pagerControls(
-          shown.page,
-          shown.totalPages,
-          rows.length,
+          trail.page,
+          totalPages,
+          total,
           `${resource.title}のページ`,
-          (to, pressed) => {
-            page = to
-            render()
+          async (to, pressed) => {
+            if (!trail.go(to)) return
+            await load()
             refocusPager(listArea, pressed)
           },
         ),
     ])
-    listArea.setAttribute('aria-busy', 'false')
+    if (focused) {
+      listArea.querySelector<HTMLElement>(`[aria-label="${CSS.escape(focused)}"]`)?.focus()
+    }
     renderSelection()
   }
 
   function renderSelection(): void {
     archiveButton.disabled = selected.size === 0
-    selectionInfo.textContent = `${selected.size} 件選択中 / 表示 ${shownCount} 件`
+    selectionInfo.textContent = `${selected.size} 件選択中 / 表示 ${shownCount} 件（全 ${total} 件）`
+  }
+
+  /** What the list asks the server for: the filters and the search, as the API names them. */
+  function filters() {
+    const q = textFilter.value.trim()
+    return {
+      status: statusFilter.value,
+      productSlug: productFilter.value,
+      ...(q ? { q } : {}),
+    }
   }
 
   // why: a filter changed while a list was loading; only the newest request may draw
   let generation = 0
+  let searchTimer: ReturnType<typeof setTimeout> | undefined
+  let listSettled: Promise<void> = Promise.resolve()
 
-  async function load(): Promise<void> {
+  function load(): Promise<void> {
+    listSettled = loadNow()
+    return listSettled
+  }
+
+  /**
+   * Waits for the list staff are looking at: a search typed but not yet sent goes now, and the
+   * load in flight lands. A row action waits for it, because a list drawn after the action's
+   * answer would take away the message beside the row.
+   */
+  async function settledList(): Promise<void> {
+    if (searchTimer !== undefined) {
+      clearTimeout(searchTimer)
+      searchTimer = undefined
+      await reloadFromStart()
+    }
+    await listSettled
+  }
+
+  async function loadNow(): Promise<void> {
     listArea.setAttribute('aria-busy', 'true')
     const mine = ++generation
+    const cursor = trail.cursor
     const answer = await context.attempt(() =>
       context.api.post(resource.routes.list, {
-        status: statusFilter.value,
-        productSlug: productFilter.value,
+        ...filters(),
+        pageSize: PAGE_SIZE,
+        ...(cursor ? { cursor } : {}),
       }),
     )
     if (mine !== generation) return
@@ -136,13 +183,29 @@ export function activeListView(context: ViewContext, resource: DashboardResource
       selected.clear()
       archiveButton.disabled = true
       selectionInfo.textContent = ''
+      rebuilding.show(false)
       return showLoadFailure(listArea)
     }
+    rebuilding.show(answer.rebuilding)
     records = recordsOf(answer)
     haystacks = records.map(searchText)
+    total = answer.total ?? records.length
+    hasNext = trail.answered(answer.nextCursor)
+    if (records.length === 0 && trail.page > 1) {
+      // why: every row of the last page left (archived elsewhere); show the page before it
+      trail.go(trail.page - 1)
+      return load()
+    }
     const present = new Set(records.map(rowKey))
     for (const key of selected) if (!present.has(key)) selected.delete(key)
     render()
+    listArea.setAttribute('aria-busy', 'false')
+  }
+
+  /** The filters or the search changed: page 1 of the new list. */
+  function reloadFromStart(): Promise<void> {
+    trail.reset()
+    return load()
   }
 
   /** The row of `key` as drawn now, and its control labelled `label`. */
@@ -156,6 +219,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
    * the message beside the row offers 元に戻す when the way back is allowed.
    */
   async function changeStatus(row: RecordRow, status: string, undo = false): Promise<void> {
+    await settledList()
     const label = rowLabel(row)
     const key = rowKey(row)
     const control = rowControl(key, `ステータス: ${label}`)
@@ -228,6 +292,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   }
 
   async function saveNotes(row: RecordRow, notes: string) {
+    await settledList()
     const label = rowLabel(row)
     const editor = rowControl(rowKey(row), `メモ: ${label}`)
     const answer = await context.attempt(
@@ -266,13 +331,30 @@ export function activeListView(context: ViewContext, resource: DashboardResource
     focusRowAt(listArea, firstIndex, panel)
   })
   csvButton.addEventListener('click', () => {
-    downloadCsv(csvFileName(resource.title), toCsv(visible(), resource.csvColumns))
+    if (trail.page === 1 && !hasNext) {
+      downloadCsv(csvFileName(resource.title), toCsv(visible(), resource.csvColumns))
+      return
+    }
+    void exportList(context, resource, 'active', filters(), csvButton)
   })
-  statusFilter.addEventListener('change', () => void load())
-  productFilter.addEventListener('change', () => void load())
+  // why: a filter change sends the search typed so far too; a search still waiting would draw
+  // its older answer over this one's
+  const filterChanged = () => {
+    clearTimeout(searchTimer)
+    searchTimer = undefined
+    void reloadFromStart()
+  }
+  statusFilter.addEventListener('change', filterChanged)
+  productFilter.addEventListener('change', filterChanged)
   textFilter.addEventListener('input', () => {
-    page = 1
+    // why: busy at once, so nobody reads the page filtered locally as the server's answer
+    listArea.setAttribute('aria-busy', 'true')
     render()
+    clearTimeout(searchTimer)
+    searchTimer = setTimeout(() => {
+      searchTimer = undefined
+      void reloadFromStart()
+    }, SEARCH_DELAY_MS)
   })
   reload.addEventListener('click', () => void load())
   void load()

@@ -1,6 +1,7 @@
 import { csvFileName, downloadCsv, toCsv } from '../csvExport.js'
 import { confirmAction } from '../dialogs.js'
 import { el, field, replaceChildren, select } from '../elements.js'
+import { rebuildingNotice } from './rebuildingNotice.js'
 import { serverPager } from '../pager.js'
 import {
   productOptions,
@@ -11,6 +12,7 @@ import {
   type RecordRow,
 } from '../recordResources.js'
 import { focusRowAt, runBulkAction, type BulkAction } from './bulkActions.js'
+import { exportList } from './listExport.js'
 import { showLoadFailure } from './loadFailure.js'
 import { recordTable } from './recordTable.js'
 import { recordTimeline } from './recordTimeline.js'
@@ -18,6 +20,8 @@ import type { ViewContext } from './viewContext.js'
 
 /** §4.3 default page size. */
 const PAGE_SIZE = 20
+/** Quiet time after the last keystroke before the search is sent to the server. */
+const SEARCH_DELAY_MS = 300
 
 /**
  * The archive of a resource, paged by the server (most recently archived first): filters,
@@ -34,6 +38,8 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
     '',
   )
   const productFilter = select([['', 'すべての商品'], ...productOptions()], '')
+  const searchLabel = `${resource.idLabel}・${resource.hasName ? '名前・メール' : 'メール'}`
+  const textFilter = el('input', { type: 'search', placeholder: `${searchLabel}で検索` })
   const reload = el('button', { type: 'button' }, ['再読み込み'])
   const unarchiveButton = el('button', { type: 'button', disabled: true }, [
     '選択した項目を元に戻す',
@@ -43,8 +49,10 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
   ])
   // why: the archive is paged by the server, so the file holds the page shown; the label says so
   const csvButton = el('button', { type: 'button' }, ['このページを CSV に書き出す'])
+  const exportButton = el('button', { type: 'button' }, ['すべて CSV に書き出す'])
   const selectionInfo = el('span', { 'aria-live': 'polite' }, [])
   const result = el('div', { class: 'result-area' })
+  const rebuilding = rebuildingNotice()
   const listArea = el('div', { class: 'list-area', 'aria-busy': 'true' }, ['読み込み中…'])
 
   const root = el('section', { 'aria-labelledby': `${resource.name}-archive-title` }, [
@@ -52,13 +60,27 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
     el('form', { class: 'filters', role: 'search' }, [
       field('ステータス', statusFilter),
       field('商品', productFilter),
+      field(searchLabel, textFilter),
       reload,
     ]),
-    el('div', { class: 'toolbar' }, [selectionInfo, unarchiveButton, deleteButton, csvButton]),
+    el('div', { class: 'toolbar' }, [
+      selectionInfo,
+      unarchiveButton,
+      deleteButton,
+      csvButton,
+      exportButton,
+    ]),
     result,
+    rebuilding.element,
     listArea,
   ])
   root.querySelector('form')?.addEventListener('submit', (event) => event.preventDefault())
+
+  /** The filters and the search, as the API names them. */
+  function filters() {
+    const q = textFilter.value.trim()
+    return { status: statusFilter.value, productSlug: productFilter.value, ...(q ? { q } : {}) }
+  }
 
   function renderSelection(): void {
     unarchiveButton.disabled = selected.size === 0
@@ -76,8 +98,7 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
       context.api.post(resource.routes.archives, {
         page,
         pageSize: PAGE_SIZE,
-        status: statusFilter.value,
-        productSlug: productFilter.value,
+        ...filters(),
       }),
     )
     if (mine !== generation) return
@@ -86,8 +107,10 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
       selected.clear()
       renderSelection()
       selectionInfo.textContent = ''
+      rebuilding.show(false)
       return showLoadFailure(listArea)
     }
+    rebuilding.show(answer.rebuilding)
     if (answer.total > 0 && recordsOf(answer).length === 0 && page > 1) {
       // why: every row of the last page was deleted or restored; show the page that is now last
       page = Math.max(1, answer.totalPages)
@@ -137,6 +160,18 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
       csvFileName(`${resource.title}-アーカイブ-${page}ページ`),
       toCsv(rows, resource.csvColumns),
     )
+  })
+  exportButton.addEventListener('click', () => {
+    void exportList(context, resource, 'archive', filters(), exportButton)
+  })
+  let searchTimer: ReturnType<typeof setTimeout> | undefined
+  textFilter.addEventListener('input', () => {
+    listArea.setAttribute('aria-busy', 'true')
+    clearTimeout(searchTimer)
+    searchTimer = setTimeout(() => {
+      page = 1
+      void load()
+    }, SEARCH_DELAY_MS)
   })
   for (const filter of [statusFilter, productFilter]) {
     filter.addEventListener('change', () => {

@@ -43,6 +43,17 @@ export interface NoticeHistory {
 }
 
 /** Past restock notices of one product (or all), newest first, paged by the server. */
+/** Of two answers about one notice, the one further along (complete, else more settled). */
+function furthest(
+  listed: NotificationSummary,
+  watched: NotificationSummary | undefined,
+): NotificationSummary {
+  if (!watched || listed.state === 'complete') return listed
+  if (watched.state === 'complete') return { ...watched, failedRecipients: undefined }
+  const settled = (notice: NotificationSummary) => notice.sentCount + notice.failedCount
+  return settled(watched) > settled(listed) ? { ...watched, failedRecipients: undefined } : listed
+}
+
 export function noticeHistory(
   context: ViewContext,
   openProgress: (notificationId: string) => void,
@@ -50,6 +61,8 @@ export function noticeHistory(
   let productSlug = ''
   let page = 1
   let shown: NotificationSummary[] = []
+  /** The progress panel's latest answer per notice it watches. */
+  const watched = new Map<string, NotificationSummary>()
   const area = el('div', { class: 'list-area' })
   const csvButton = el('button', { type: 'button' }, ['CSV を書き出す'], {
     click: () => downloadCsv(csvFileName('再入荷メール送信履歴'), toCsv(shown, HISTORY_COLUMNS)),
@@ -72,7 +85,9 @@ export function noticeHistory(
         pageSize: PAGE_SIZE,
       }),
     )
-    shown = answer?.notifications ?? []
+    // why: a list asked for before the progress panel's last answer may arrive after it; the row
+    // shows whichever of the two is further along, as the panel does
+    shown = (answer?.notifications ?? []).map((notice) => furthest(notice, watched.get(notice.id)))
     area.setAttribute('aria-busy', 'false')
     if (!answer) return replaceChildren(area, [])
     if (shown.length === 0) {
@@ -131,6 +146,7 @@ export function noticeHistory(
     },
     reload: () => void load(),
     update(notice) {
+      watched.set(notice.id, notice)
       const index = shown.findIndex((item) => item.id === notice.id)
       if (index < 0) return
       shown[index] = { ...notice, failedRecipients: undefined }

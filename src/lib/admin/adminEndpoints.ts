@@ -12,7 +12,15 @@ import {
 } from './adminSchemas.js'
 import { listArchivedRecords } from './archiveListing.js'
 import { bulkResponseBody, runBulkAction, type BulkAction } from './bulkRecords.js'
-import { listActiveRecords, rebuildingField, unreadableField } from './recordLists.js'
+import { InvalidInputError } from '../errors.js'
+import { streamedJsonList } from '../http/streamedJson.js'
+import {
+  activeListPage,
+  listActiveRecords,
+  rebuildingField,
+  unreadableField,
+} from './recordLists.js'
+import { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from './adminSchemas.js'
 import { updateRecordStatus } from './statusUpdates.js'
 
 /**
@@ -43,23 +51,75 @@ function repositoryFor<T extends AdminRecord>(
   return resource.repository(servicesFor(input).repositories)
 }
 
-/** POST /api/admin-{reservations,notify}-list (§4.1, §4.2, D3). */
-export function activeListEndpoint<T extends AdminRecord>(resource: AdminResource<T>) {
+/** How large a whole (unpaged) active list may be before it answers 400 (issue 21). */
+export interface WholeListLimits {
+  /** Most records in one whole-list answer. Default: 60,000. */
+  maxRecords?: number
+  /**
+   * Most bytes of one whole-list answer, estimated from a sample of its records; Netlify streams
+   * at most 20 MB. Default: 15,000,000.
+   */
+  maxBytes?: number
+}
+
+// why: the estimate is the average of this many records times the count
+const SIZE_SAMPLE = 200
+
+/** The whole list is larger than one answer may be: 400 naming the paging fields. */
+function checkWholeListSize(records: readonly unknown[], limits: Required<WholeListLimits>) {
+  const sample = records.slice(0, SIZE_SAMPLE)
+  const sampleBytes = sample.reduce<number>(
+    (sum, record) => sum + Buffer.byteLength(JSON.stringify(record)) + 1,
+    0,
+  )
+  const estimate = sample.length === 0 ? 0 : (sampleBytes / sample.length) * records.length
+  if (records.length > limits.maxRecords || estimate > limits.maxBytes) {
+    throw new InvalidInputError(
+      `this list has ${records.length} records, too many for one answer; send pageSize (at most ${MAX_LIST_PAGE_SIZE}) and follow nextCursor`,
+    )
+  }
+}
+
+/**
+ * POST /api/admin-{reservations,notify}-list (§4.1, §4.2, D3; issue 21). With `pageSize`,
+ * `cursor` or `q` one page and its `nextCursor`; without them the spec's whole list, streamed.
+ */
+export function activeListEndpoint<T extends AdminRecord>(
+  resource: AdminResource<T>,
+  options: WholeListLimits = {},
+) {
   const body = listFiltersSchema(resource.statuses)
+  const limits = { maxRecords: 60_000, maxBytes: 15_000_000, ...options }
   return {
     methods: ['POST'] as const,
     auth: 'admin' as const,
     body,
     handle: async (input: AdminInput<(typeof body)['_output']>) => {
-      const { records, unreadable, rebuilding } = await listActiveRecords(
-        repositoryFor(resource, input),
-        input.body,
-      )
-      return {
-        [resource.listField]: records,
-        ...unreadableField(unreadable),
-        ...rebuildingField(rebuilding),
+      const repository = repositoryFor(resource, input)
+      const { pageSize, cursor, q, ...filters } = input.body
+      const list = resource.listField
+      if (pageSize !== undefined || cursor !== undefined || q !== undefined) {
+        const page = await activeListPage(repository, {
+          ...filters,
+          list,
+          q,
+          cursor,
+          pageSize: pageSize ?? DEFAULT_LIST_PAGE_SIZE,
+        })
+        return {
+          [list]: page.records,
+          total: page.total,
+          nextCursor: page.nextCursor,
+          ...unreadableField(page.unreadable),
+          ...rebuildingField(page.rebuilding),
+        }
       }
+      const whole = await listActiveRecords(repository, { ...filters, list })
+      checkWholeListSize(whole.records, limits)
+      return streamedJsonList(list, whole.records, {
+        ...unreadableField(whole.unreadable),
+        ...rebuildingField(whole.rebuilding),
+      })
     },
   }
 }
@@ -116,7 +176,7 @@ export function archiveListEndpoint<T extends AdminRecord>(resource: AdminResour
     handle: async (input: AdminInput<(typeof archiveListSchema)['_output']>) => {
       const { items, unreadable, rebuilding, ...paging } = await listArchivedRecords(
         repositoryFor(resource, input),
-        input.body,
+        { ...input.body, list: resource.listField },
       )
       return {
         [resource.listField]: items,

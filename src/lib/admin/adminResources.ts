@@ -16,6 +16,9 @@ import type { Services } from '../services.js'
 export interface AdminRecord extends ProductRecordRef, Archivable {
   status: string
   createdAt: string
+  /** What the lists' search (`q`) finds a record by, with its id (recordSearch.ts). */
+  email: string
+  name?: string
 }
 
 /**

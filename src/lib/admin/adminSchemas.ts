@@ -14,6 +14,9 @@ export const IDS_TOO_MANY = 'ids array cannot exceed 100 items'
 export const IDS_ITEM_INVALID = 'Each item needs a string id and productSlug'
 export const PAGE_INVALID = 'page must be a positive integer'
 export const PAGE_SIZE_INVALID = 'pageSize must be between 1 and 100'
+export const LIST_PAGE_SIZE_INVALID = 'pageSize must be between 1 and 500'
+export const CURSOR_INVALID = 'cursor is not valid for this list'
+export const SEARCH_INVALID = 'q must be a string of at most 200 characters'
 
 /** D5: most items one bulk request may name. */
 export const MAX_BULK_ITEMS = 100
@@ -22,6 +25,11 @@ export const MAX_NOTES_LENGTH = 2000
 /** §4.3, §8. */
 export const DEFAULT_PAGE_SIZE = 20
 export const MAX_PAGE_SIZE = 100
+/** Active lists (issue 21): largest page, and the page size when only `cursor` or `q` is sent. */
+export const MAX_LIST_PAGE_SIZE = 500
+export const DEFAULT_LIST_PAGE_SIZE = 50
+/** Longest search text of the lists (`q`, after trimming), as the site search's (§8). */
+export const MAX_SEARCH_LENGTH = 200
 
 /** Longest piece of a request value echoed in an error text, in characters. */
 export const MAX_ECHOED_LENGTH = 50
@@ -51,7 +59,23 @@ function optionalFilter(message: string) {
     .transform((value) => value || undefined)
 }
 
-/** Active lists (§4.1, §4.2): optional `status` (one of `statuses`) and `productSlug`. */
+export const EXPORT_LIST_INVALID =
+  'list must be one of reservations, notify, reservations-archive, notify-archive'
+export const EXPORT_ID_INVALID = 'exportId is required'
+
+/** `q`: the lists' search (id, name or e-mail); trimmed; `null` and `''` mean "no search". */
+const searchField = z
+  .string({ error: SEARCH_INVALID })
+  .trim()
+  .max(MAX_SEARCH_LENGTH, { error: SEARCH_INVALID })
+  .nullish()
+  .transform((value) => value || undefined)
+
+/**
+ * Active lists (§4.1, §4.2): optional `status` (one of `statuses`) and `productSlug`; and the
+ * paging fields of issue 21: `pageSize` (1..500), `cursor` (from a previous page's
+ * `nextCursor`), `q`. Without any of the three the answer is the whole list, as the spec says.
+ */
 export function listFiltersSchema<S extends string>(statuses: readonly [S, ...S[]]) {
   return z.object({
     status: z.preprocess(
@@ -59,6 +83,20 @@ export function listFiltersSchema<S extends string>(statuses: readonly [S, ...S[
       knownStatus(statuses).optional(),
     ),
     productSlug: optionalFilter('productSlug must be a string'),
+    pageSize: z
+      .number({ error: LIST_PAGE_SIZE_INVALID })
+      .int({ error: LIST_PAGE_SIZE_INVALID })
+      .min(1, { error: LIST_PAGE_SIZE_INVALID })
+      .max(MAX_LIST_PAGE_SIZE, { error: LIST_PAGE_SIZE_INVALID })
+      .nullish()
+      .transform((value) => value ?? undefined),
+    cursor: z
+      .string({ error: CURSOR_INVALID })
+      .min(1, { error: CURSOR_INVALID })
+      .max(1000, { error: CURSOR_INVALID })
+      .nullish()
+      .transform((value) => value ?? undefined),
+    q: searchField,
   })
 }
 
@@ -88,6 +126,7 @@ export const archiveListSchema = z.object({
   ...pagingFields,
   productSlug: optionalFilter('productSlug must be a string'),
   status: optionalFilter('status must be a string'),
+  q: searchField,
 })
 
 const requiredText = z.string({ error: MISSING_STATUS_FIELDS }).min(1, MISSING_STATUS_FIELDS)
@@ -165,3 +204,21 @@ function usableRecordId() {
     .string({ error: UNUSABLE_ID_MESSAGE })
     .refine(isUsableRecordId, { error: UNUSABLE_ID_MESSAGE })
 }
+
+/**
+ * POST /api/admin/exports: which list (`list`) and its filters, as the list endpoints take them.
+ * The status of an active list is checked against its statuses by the service (listExports.ts).
+ */
+export const exportRequestSchema = z.object({
+  list: z.enum(['reservations', 'notify', 'reservations-archive', 'notify-archive'], {
+    error: EXPORT_LIST_INVALID,
+  }),
+  status: optionalFilter('status must be a string'),
+  productSlug: optionalFilter('productSlug must be a string'),
+  q: searchField,
+})
+
+/** POST /api/admin/exports/status and the background run: `{exportId}`. */
+export const exportIdSchema = z.object({
+  exportId: z.string({ error: EXPORT_ID_INVALID }).min(1, { error: EXPORT_ID_INVALID }),
+})

@@ -1,6 +1,6 @@
 import type { ProductRecordRepository } from '../storage/repositories.js'
 import type { AdminRecord } from './adminResources.js'
-import { loadRecords, newestFirst, type RecordFilters } from './recordLists.js'
+import { listArchivedOrder, type RecordFilters } from './recordLists.js'
 
 export interface PageRequest {
   /** 1-based page number (validated by the endpoint). */
@@ -17,30 +17,27 @@ export interface ArchivePage<T> {
   totalPages: number
   /** Blobs of this part of the collection that could not be read as records (skipped). */
   unreadable: number
-  /** Whether an index of this part is being rebuilt (the page then holds what is indexed). */
+  /** An index this list is read from is being rebuilt: the records are what exists so far. */
   rebuilding: boolean
 }
 
 /**
  * §4.3, D3, D5: archived records matching `filters`, most recently archived first, one page of
- * them. A page beyond the last is empty but still reports the true total and page count.
+ * them, answered from the listing (no read per record; the order is kept per instance,
+ * sortedOrder.ts). A page beyond the last is empty but still reports the true total and page count.
  */
 export async function listArchivedRecords<T extends AdminRecord>(
   repository: ProductRecordRepository<T>,
   query: RecordFilters & PageRequest,
 ): Promise<ArchivePage<T>> {
-  const { records, unreadable, rebuilding } = await loadRecords(repository, query)
-  const archived = newestFirst(
-    records.filter((record) => record.isArchived === true),
-    'archivedAt',
-  )
+  const { records, unreadable, rebuilding } = await listArchivedOrder(repository, query)
   const start = (query.page - 1) * query.pageSize
   return {
-    items: archived.slice(start, start + query.pageSize),
-    total: archived.length,
+    items: records.slice(start, start + query.pageSize),
+    total: records.length,
     page: query.page,
     pageSize: query.pageSize,
-    totalPages: Math.ceil(archived.length / query.pageSize),
+    totalPages: Math.ceil(records.length / query.pageSize),
     unreadable,
     rebuilding,
   }

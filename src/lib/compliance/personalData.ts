@@ -5,7 +5,11 @@ import type { ConsentRecord } from '../storage/consentRepository.js'
 import { confirmationThrottleKey } from '../storage/confirmationThrottle.js'
 import { reservationClaimKey, signupClaimKey } from '../storage/blobLayout.js'
 import { emailHash, normaliseEmail } from '../storage/emailHash.js'
-import { eraseFromDeliveries, refoldIndexes } from '../storage/personalDataBlobs.js'
+import {
+  dropListExports,
+  eraseFromDeliveries,
+  refoldIndexes,
+} from '../storage/personalDataBlobs.js'
 import type { NotificationHistory, NotifySubscription, Reservation } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 
@@ -226,6 +230,7 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
   }
   await deps.settle()
   await refoldIndexes(deps.repositories.indexes)
+  await dropListExports(store)
   const summary: ErasureSummary = {
     reservations: found.reservations.length,
     subscriptions: found.subscriptions.length,

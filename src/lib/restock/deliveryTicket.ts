@@ -1,15 +1,14 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { AppConfig } from '../config.js'
 import { UnauthorizedError } from '../errors.js'
 import type { Logger } from '../log.js'
+import { checkTicket, issueTicket } from '../signedTicket.js'
 import type { DeliveryJobStore } from '../storage/deliveryJobStore.js'
 import { runDelivery, type DeliveryRunOptions, type DeliveryRunResult } from './deliveryRun.js'
 
 /**
- * The delivery ticket: how the background delivery function knows that this deploy started it.
- * `v1.<base64url(JSON {n: notificationId, e: expiry ms, r: nonce})>.<base64url(HMAC-SHA256)>`,
- * keyed by a key derived from UNSUBSCRIBE_SECRET (which every e-mail delivery needs anyway) and
- * this purpose, so it is worth nothing as an unsubscribe token and vice versa. A ticket names one
+ * The delivery ticket: how the background delivery function knows that this deploy started it:
+ * a signed ticket (signedTicket.ts) whose subject is the notification id, keyed by a key derived
+ * from UNSUBSCRIBE_SECRET (which every e-mail delivery needs anyway) and this purpose, so it is worth nothing as an unsubscribe token and vice versa. A ticket names one
  * notification, lives DELIVERY_TICKET_TTL_MS and is spent by the run it starts: a replayed
  * ticket is refused (docs/architecture.md "Restock delivery").
  */
@@ -17,7 +16,6 @@ import { runDelivery, type DeliveryRunOptions, type DeliveryRunResult } from './
 /** How long a ticket may take from the starter to the background function. */
 export const DELIVERY_TICKET_TTL_MS = 5 * 60 * 1000
 
-const VERSION = 'v1'
 const PURPOSE = 'restock-delivery-ticket/v1'
 
 /** What a valid ticket says. */
@@ -29,50 +27,9 @@ export interface DeliveryTicket {
   nonce: string
 }
 
-type TicketCheck =
-  | ({ ok: true } & DeliveryTicket)
-  | { ok: false; reason: 'missing' | 'malformed' | 'bad-signature' | 'expired' }
-
-function ticketKey(secret: string): Buffer {
-  return createHmac('sha256', secret).update(PURPOSE).digest()
-}
-
-function sign(payload: string, secret: string): Buffer {
-  return createHmac('sha256', ticketKey(secret)).update(`${VERSION}.${payload}`).digest()
-}
-
 /** A ticket for one run of the delivery of `notificationId`, valid from `now` for the TTL. */
 export function issueDeliveryTicket(notificationId: string, secret: string, now: number): string {
-  const payload = Buffer.from(
-    JSON.stringify({ n: notificationId, e: now + DELIVERY_TICKET_TTL_MS, r: randomUUID() }),
-  ).toString('base64url')
-  return `${VERSION}.${payload}.${sign(payload, secret).toString('base64url')}`
-}
-
-/** Checks a ticket's form, signature (constant time) and expiry at `now`. */
-function checkDeliveryTicket(ticket: string | null, secret: string, now: number): TicketCheck {
-  if (!ticket) return { ok: false, reason: 'missing' }
-  const [version, payload, signature, ...rest] = ticket.split('.')
-  if (version !== VERSION || !payload || !signature || rest.length > 0) {
-    return { ok: false, reason: 'malformed' }
-  }
-  const given = Buffer.from(signature, 'base64url')
-  const expected = sign(payload, secret)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    return { ok: false, reason: 'bad-signature' }
-  }
-  let fields: { n?: unknown; e?: unknown; r?: unknown }
-  try {
-    fields = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
-  } catch {
-    return { ok: false, reason: 'malformed' }
-  }
-  const { n, e, r } = fields
-  if (typeof n !== 'string' || typeof e !== 'number' || typeof r !== 'string') {
-    return { ok: false, reason: 'malformed' }
-  }
-  if (now >= e) return { ok: false, reason: 'expired' }
-  return { ok: true, notificationId: n, expiresAt: e, nonce: r }
+  return issueTicket(PURPOSE, notificationId, secret, now, DELIVERY_TICKET_TTL_MS)
 }
 
 /**
@@ -94,9 +51,9 @@ export function requireDeliveryTicket(
     )
     throw new UnauthorizedError('Unauthorized')
   }
-  const check = checkDeliveryTicket(bearer, secret, now)
+  const check = checkTicket(PURPOSE, bearer, secret, now)
   if (!check.ok) return refuse(log, check.reason)
-  return check
+  return { notificationId: check.subject, expiresAt: check.expiresAt, nonce: check.nonce }
 }
 
 /**

@@ -36,6 +36,9 @@ import { createHash } from 'node:crypto'
  * | `demand-rollups/v1/{kind}/{day}`       | a closed JST day's total                  | onlyIfNew, once   |
  * | `demand-clicks/{noticeId}/{recipient}` | a recipient's first click on a notice     | onlyIfNew, once   |
  * (storage/demandLog.ts builds these keys.)
+ * | `list-exports/{exportId}/job`          | a CSV export: what, state, progress       | onlyIfNew / CAS   |
+ * | `list-exports/{exportId}/parts/{n}`    | part n (1-based) of the export's CSV text | overwritten       |
+ * | `export-tickets/{nonce}`               | a spent export ticket (replay guard)      | onlyIfNew, once   |
  *
  * Store `audit-trail`: `all/{n}`, `record/{recordId}/{n}`, `actor/{actor}/{n}`, the same entry
  * three times, each onlyIfNew, never rewritten; `{n}` = the time counted down + a UUID.
@@ -199,4 +202,20 @@ export function sendLockKey(productSlug: string): string {
 /** The claim of one subscriber by a notice. */
 export function sendClaimKey(productSlug: string, subscriptionId: string): string {
   return `send-claims/${productSlug}/${subscriptionId}`
+}
+
+/** Where CSV exports of lists live (they copy records: an erase drops them all). */
+export const EXPORTS_PREFIX = 'list-exports/'
+
+/** Keys of one CSV export of a list (admin/listExports.ts). */
+export const exportKeys = {
+  job: (exportId: string) => `${EXPORTS_PREFIX}${exportId}/job`,
+  part: (exportId: string, part: number) => `${EXPORTS_PREFIX}${exportId}/parts/${part}`,
+  /** A spent export ticket. */
+  spentTicket: (nonce: string) => `export-tickets/${nonce}`,
+}
+
+/** A new export id: `exp_<uuid>`. */
+export function newExportId(): string {
+  return `exp_${crypto.randomUUID()}`
 }

@@ -1,6 +1,6 @@
 import type { Store } from '@netlify/blobs'
 import { clearInstanceIndexes } from './recordCollection.js'
-import { deliveryKeys } from './blobLayout.js'
+import { deliveryKeys, EXPORTS_PREFIX } from './blobLayout.js'
 import type { RecordIndex } from './listing/recordIndex.js'
 import { normaliseEmail } from './emailHash.js'
 
@@ -86,5 +86,12 @@ export async function refoldIndexes(indexes: readonly RecordIndex[]): Promise<vo
         await new Promise((resolve) => setTimeout(resolve, 50 * (attempt + 1)))
       }
     }
+  }
+}
+
+/** Deletes every CSV export (they copy records); staff export again after an erase. */
+export async function dropListExports(store: Store): Promise<void> {
+  for await (const page of store.list({ prefix: EXPORTS_PREFIX, paginate: true })) {
+    for (const { key } of page.blobs) await store.delete(key)
   }
 }

@@ -37,7 +37,7 @@ export interface CollectionLayout<T, Ref> {
   /** How the index splits the records (listing/partitioning.ts). */
   partitioning: Partitioning
   /** What a record counts as in the index's counts (statistics). Default: nothing. */
-  tally?: (record: T) => readonly string[]
+  tally?(record: T): readonly string[]
 }
 
 /**

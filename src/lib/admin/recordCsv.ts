@@ -1,0 +1,90 @@
+import { findProduct } from '../productCatalogue.js'
+import type { CsvColumn } from '../csv.js'
+
+/**
+ * The columns of the record CSV files, in Japanese, written once for the dashboard (the page it
+ * holds) and the server's exports (listExports.ts); with the status words and the time format
+ * staff see in the dashboard.
+ */
+
+export const RESERVATION_STATUS_LABELS: Record<string, string> = {
+  pending: '未対応',
+  confirmed: '確定',
+  fulfilled: '受け渡し済み',
+  cancelled: 'キャンセル',
+  responded: '対応済み（旧）',
+  reserved: '予約済み（旧）',
+}
+
+export const SUBSCRIPTION_STATUS_LABELS: Record<string, string> = {
+  pending: '未通知',
+  notified: '通知済み',
+  unsubscribed: '配信停止',
+}
+
+/** Japan time, as staff read it (`2026/11/22 11:25`). */
+export const TIME_FORMAT = new Intl.DateTimeFormat('ja-JP', {
+  timeZone: 'Asia/Tokyo',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+})
+
+/** `2026/11/22 11:25` in Japan time; '' for null, the text itself when it is not a date. */
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return ''
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : TIME_FORMAT.format(date)
+}
+
+/** The fields of a reservation or subscription the CSV shows (both resources have most). */
+export interface CsvRecord {
+  id: string
+  createdAt: string
+  name?: string | null
+  email: string
+  productSlug: string
+  quantity?: number | null
+  status: string
+  notes?: string | null
+  respondedAt?: string | null
+  notifiedAt?: string | null
+  archivedAt?: string | null
+}
+
+/** The catalogue title of a product, else its slug. */
+export function productLabel(slug: string): string {
+  return findProduct(slug)?.title ?? slug
+}
+
+function label(labels: Record<string, string>, status: string): string {
+  return labels[status] ?? status
+}
+
+export const RESERVATION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
+  { header: '予約番号', value: (row) => row.id },
+  { header: '受付日時', value: (row) => formatTime(row.createdAt) },
+  { header: '名前', value: (row) => row.name },
+  { header: 'メールアドレス', value: (row) => row.email },
+  { header: '商品', value: (row) => productLabel(row.productSlug) },
+  { header: '商品スラッグ', value: (row) => row.productSlug },
+  { header: '数量', value: (row) => String(row.quantity ?? 1) },
+  { header: 'ステータス', value: (row) => label(RESERVATION_STATUS_LABELS, row.status) },
+  { header: 'メモ', value: (row) => row.notes },
+  { header: '対応日時', value: (row) => formatTime(row.respondedAt) },
+  { header: 'アーカイブ日時', value: (row) => formatTime(row.archivedAt) },
+]
+
+export const SUBSCRIPTION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
+  { header: '登録番号', value: (row) => row.id },
+  { header: '登録日時', value: (row) => formatTime(row.createdAt) },
+  { header: 'メールアドレス', value: (row) => row.email },
+  { header: '商品', value: (row) => productLabel(row.productSlug) },
+  { header: '商品スラッグ', value: (row) => row.productSlug },
+  { header: 'ステータス', value: (row) => label(SUBSCRIPTION_STATUS_LABELS, row.status) },
+  { header: '通知日時', value: (row) => formatTime(row.notifiedAt) },
+  { header: 'アーカイブ日時', value: (row) => formatTime(row.archivedAt) },
+]

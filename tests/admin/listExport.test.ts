@@ -1,0 +1,301 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as backgroundModule from '../../netlify/functions/admin-export-background.js'
+import * as createModule from '../../netlify/functions/admin-exports.js'
+import * as eraseModule from '../../netlify/functions/admin-people-erase.js'
+import * as downloadModule from '../../netlify/functions/admin-exports-download.js'
+import * as statusModule from '../../netlify/functions/admin-exports-status.js'
+import {
+  EXPORT_TICKET_TTL_MS,
+  issueExportTicket,
+  runExport,
+} from '../../src/lib/admin/listExports.js'
+import { loadConfig } from '../../src/lib/config.js'
+import { createLogger } from '../../src/lib/log.js'
+import { ExportJobStore, type ExportJob } from '../../src/lib/storage/exportJobStore.js'
+import { at, endpoint, isolatedScope, settleScopes } from './adminTestKit.js'
+import { useBlobsServer } from '../helpers/blobsServer.js'
+import { eventsOf, useLogCapture } from '../helpers/logs.js'
+import { readJson } from '../helpers/requests.js'
+import { ADMIN_TOKEN, useApiTokens } from '../helpers/tokens.js'
+
+useBlobsServer({ beforeStop: settleScopes })
+useApiTokens()
+const logs = useLogCapture()
+
+const create = endpoint(createModule, 'admin')
+const status = endpoint(statusModule, 'admin')
+const erase = endpoint(eraseModule, 'admin')
+
+/**
+ * The deploy as Netlify runs it, for one scope: a local HTTP server on which the create endpoint
+ * starts the background function, exactly as in production (a POST with the ticket).
+ */
+function deployOf(scope: ReturnType<typeof isolatedScope>) {
+  let origin = ''
+  const server = http.createServer(async (incoming, outgoing) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of incoming) chunks.push(chunk as Buffer)
+    const request = new Request(new URL(incoming.url ?? '/', origin), {
+      method: incoming.method,
+      headers: incoming.headers as Record<string, string>,
+      body: incoming.method === 'GET' ? undefined : Buffer.concat(chunks),
+    })
+    const handler = request.url.includes('admin-export-background')
+      ? backgroundModule.default
+      : createModule.default
+    const context = scope.context()
+    const response = await handler(request, context)
+    await context.settled()
+    outgoing.writeHead(response.status, Object.fromEntries(response.headers))
+    outgoing.end(Buffer.from(await response.arrayBuffer()))
+  })
+  return {
+    async start() {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** A request to this deploy (the create endpoint takes its origin from it). */
+    request(path: string, body: unknown, token: string | null = ADMIN_TOKEN) {
+      return new Request(new URL(path, origin), {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(body),
+      })
+    },
+    background: (ticket: string | null, exportId: string) =>
+      fetch(new URL('/.netlify/functions/admin-export-background', origin), {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          ...(ticket ? { Authorization: `Bearer ${ticket}` } : {}),
+        },
+        body: JSON.stringify({ exportId }),
+      }),
+  }
+}
+
+/** An export job of the notify list as the create endpoint stores it, in `state`. */
+function storedJob(id: string, state: ExportJob['state']): ExportJob {
+  return {
+    id,
+    list: 'notify',
+    filters: {},
+    state,
+    createdAt: at(0),
+    updatedAt: at(0),
+    requestedBy: null,
+    fileName: 'x.csv',
+    totalRows: null,
+    writtenRows: 0,
+    parts: 0,
+    bytes: 0,
+  }
+}
+
+async function download(scope: ReturnType<typeof isolatedScope>, query: string) {
+  const response = await downloadModule.default(
+    new Request(`http://localhost:8888/api/admin/exports/download?${query}`, {
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+    }),
+    scope.context(),
+  )
+  return response
+}
+
+describe('CSV export of a list by the background function (issue 21)', () => {
+  let scope: ReturnType<typeof isolatedScope>
+  let deploy: ReturnType<typeof deployOf>
+  beforeAll(async () => {
+    scope = isolatedScope()
+    deploy = deployOf(scope)
+    await deploy.start()
+  })
+  afterAll(() => deploy.stop())
+
+  /** POST /api/admin/exports on this deploy: the background run is started as on Netlify. */
+  async function startExport(body: unknown) {
+    const context = scope.context()
+    const answer = await readJson(
+      await createModule.default(deploy.request('/api/admin/exports', body), context),
+    )
+    await context.settled()
+    return answer
+  }
+
+  async function seed(productSlug = 'chasen-takayama') {
+    const records = []
+    for (let index = 0; index < 12; index++) {
+      records.push(
+        await scope.seedReservation({
+          name: index === 3 ? '=HYPERLINK("http://evil.test")' : `山田 ${index}`,
+          createdAt: at(index),
+          status: index % 2 ? 'confirmed' : 'pending',
+          productSlug,
+        }),
+      )
+    }
+    return records.reverse()
+  }
+
+  it('creates a job, the background writes the CSV, the download streams it with a Japanese name', async () => {
+    const newestFirst = await seed()
+    const created = await startExport({ list: 'reservations', status: 'pending' })
+    expect(created.status).toBe(200)
+    expect(created.body.export).toMatchObject({ list: 'reservations', state: 'queued' })
+    expect(created.body.export.fileName).toMatch(/^予約-\d{8}-\d{4}\.csv$/)
+    const exportId = created.body.export.exportId
+    const done = await scope.call(status, { exportId })
+    const pending = newestFirst.filter((record) => record.status === 'pending')
+    expect(done.body.export).toMatchObject({
+      state: 'done',
+      totalRows: pending.length,
+      writtenRows: pending.length,
+      parts: 1,
+      downloadPath: `/api/admin/exports/download?exportId=${exportId}`,
+    })
+    const response = await download(scope, `exportId=${exportId}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="export.csv"; filename*=UTF-8''${encodeURIComponent(done.body.export.fileName)}`,
+    )
+    const bytes = Buffer.from(await response.arrayBuffer())
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    const lines = bytes.toString('utf8').slice(1).split('\r\n')
+    expect(lines[0]).toBe(
+      '予約番号,受付日時,名前,メールアドレス,商品,商品スラッグ,数量,ステータス,メモ,対応日時,アーカイブ日時',
+    )
+    expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(pending.map((r) => r.id))
+    expect(lines[1]).toContain(',未対応,')
+    expect(bytes.toString('utf8')).not.toMatch(/(^|,)=/m)
+    expect(bytes.byteLength).toBe(done.body.export.bytes)
+  })
+
+  it('writes a large list in parts; each part downloads on its own, and together they are the file', async () => {
+    const newestFirst = await seed('kyusu-tokoname')
+    const jobs = new ExportJobStore(scope.repositories.store)
+    const created = await startExport({
+      list: 'reservations',
+      productSlug: 'kyusu-tokoname',
+      q: '山 田',
+    })
+    const exportId = created.body.export.exportId
+    // why: a second run with small parts; a finished export is never written again, so reset it
+    await jobs.update(exportId, (job) => ({ ...job, state: 'queued' }))
+    const job = await runExport(exportId, {
+      jobs,
+      repositories: scope.repositories,
+      log: createLogger('test'),
+      rowsPerPart: 5,
+    })
+    const names = newestFirst.filter((record) => record.name.startsWith('山田'))
+    expect(job).toMatchObject({ state: 'done', parts: Math.ceil(names.length / 5) })
+    const whole = Buffer.from(await (await download(scope, `exportId=${exportId}`)).arrayBuffer())
+    const parts = []
+    for (let part = 1; part <= job.parts; part++) {
+      const response = await download(scope, `exportId=${exportId}&part=${part}`)
+      expect(response.status).toBe(200)
+      parts.push(Buffer.from(await response.arrayBuffer()))
+    }
+    expect(Buffer.concat(parts)).toEqual(whole)
+    expect(whole.toString('utf8').split('\r\n')).toHaveLength(1 + names.length + 1)
+    const beyond = await readJson(await download(scope, `exportId=${exportId}&part=99`))
+    expect(beyond.body).toEqual({
+      success: false,
+      error: `part must be between 1 and ${job.parts}`,
+    })
+  })
+
+  it('an erase of a person drops every export (they copy records)', async () => {
+    const person = await scope.seedReservation({ email: 'erase-me@example.jp' })
+    const created = await startExport({ list: 'reservations', q: 'erase-me' })
+    const exportId = created.body.export.exportId
+    expect((await scope.call(status, { exportId })).body.export.totalRows).toBe(1)
+    const erased = await scope.call(erase, { email: person.email })
+    expect(erased.status).toBe(200)
+    expect((await scope.call(status, { exportId })).status).toBe(404)
+    const left = await scope.repositories.store.list({ prefix: 'list-exports/' })
+    expect(left.blobs).toEqual([])
+  })
+
+  it('answers 400, 404 and 409 with clear texts', async () => {
+    expect((await scope.call(create, { list: 'everything' })).body.error).toBe(
+      'list must be one of reservations, notify, reservations-archive, notify-archive',
+    )
+    expect((await scope.call(create, { list: 'notify', status: 'shipped' })).body.error).toBe(
+      'Invalid status: shipped',
+    )
+    expect((await scope.call(status, {})).body.error).toBe('exportId is required')
+    for (const exportId of ['exp_missing', '../exp_x', 'a/b']) {
+      const missing = await scope.call(status, { exportId })
+      expect(missing).toMatchObject({ status: 404, body: { error: 'Export not found' } })
+    }
+    const notFound = await download(scope, 'exportId=exp_missing')
+    expect(notFound.status).toBe(404)
+    const jobs = new ExportJobStore(scope.repositories.store)
+    await jobs.create(storedJob('exp_waiting', 'running'))
+    const early = await readJson(await download(scope, 'exportId=exp_waiting'))
+    expect(early).toMatchObject({
+      status: 409,
+      body: { error: 'Export is not ready yet; ask /api/admin/exports/status' },
+    })
+    expect((await readJson(await download(scope, 'exportId=exp_waiting&part=0'))).status).toBe(400)
+  })
+
+  describe('the export ticket', () => {
+    const config = () => loadConfig()
+
+    async function queued() {
+      const jobs = new ExportJobStore(scope.repositories.store)
+      const id = `exp_ticket-${crypto.randomUUID()}`
+      await jobs.create(storedJob(id, 'queued'))
+      return { id, jobs }
+    }
+
+    it('admits its own live ticket once; the same ticket again (a replay) gets 401', async () => {
+      const { id, jobs } = await queued()
+      const ticket = issueExportTicket(id, config(), Date.now())
+      const first = await deploy.background(ticket, id)
+      expect(first.status).toBe(200)
+      expect((await jobs.get(id))?.state).toBe('done')
+      const again = await deploy.background(ticket, id)
+      expect(again.status).toBe(401)
+      expect(eventsOf(logs, 'export.ticket_rejected').map((line) => line.reason)).toContain(
+        'replayed',
+      )
+    })
+
+    it('refuses a forged ticket, an altered one, the admin token and no ticket', async () => {
+      const { id, jobs } = await queued()
+      const [version, payload] = issueExportTicket(id, config(), Date.now()).split('.')
+      const forged = `${version}.${payload}.${Buffer.alloc(32, 7).toString('base64url')}`
+      const otherKey = issueExportTicket(
+        id,
+        { adminApiToken: 'another', preorderApiToken: null, staffTokens: [] },
+        Date.now(),
+      )
+      for (const ticket of [forged, otherKey, ADMIN_TOKEN, `${version}.${payload}`, null]) {
+        expect((await deploy.background(ticket, id)).status).toBe(401)
+      }
+      expect((await jobs.get(id))?.state).toBe('queued')
+    })
+
+    it('refuses an expired ticket and one for another export', async () => {
+      const { id, jobs } = await queued()
+      const expired = issueExportTicket(id, config(), Date.now() - EXPORT_TICKET_TTL_MS - 1)
+      expect((await deploy.background(expired, id)).status).toBe(401)
+      const foreign = issueExportTicket('exp_other', config(), Date.now())
+      expect((await deploy.background(foreign, id)).status).toBe(401)
+      expect((await jobs.get(id))?.state).toBe('queued')
+      expect(eventsOf(logs, 'export.ticket_rejected').map((line) => line.reason)).toEqual(
+        expect.arrayContaining(['expired', 'foreign']),
+      )
+    })
+  })
+})
