@@ -102,7 +102,7 @@ export async function benchLongPages(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-long-'))
   try {
     const file = path.join(dir, 'site-search.bin')
-    await writeFile(file, searchDataOf(pages, index, SEARCH_INDEX_FORMAT, Infinity).bytes)
+    await writeFile(file, searchDataOf(pages, index, SEARCH_INDEX_FORMAT).bytes)
     const queriesFile = path.join(dir, 'queries.json')
     await writeFile(queriesFile, JSON.stringify(queries))
     progress('search: long pages', 1, 3)

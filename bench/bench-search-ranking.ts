@@ -164,7 +164,7 @@ export async function benchRanking(): Promise<void> {
   const { pages, queries } = rankingCorpus()
   const index = new MiniSearch<IndexedPage>(searchOptions)
   index.addAll(pages)
-  const bytes = searchDataOf(pages, index, 'ranking', Infinity).bytes
+  const bytes = searchDataOf(pages, index, 'ranking').bytes
   progress('search: building the labelled corpus', 1, 1)
   const search = createSiteSearch(
     () => decodeSiteSearchData(bytesSource(bytes)),

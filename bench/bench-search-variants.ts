@@ -161,9 +161,7 @@ export async function benchVariants(): Promise<void> {
   const { pages, synonyms, queries } = variantCorpus()
   const index = new MiniSearch<IndexedPage>(searchOptions)
   index.addAll(pages)
-  const data = decodeSiteSearchData(
-    bytesSource(searchDataOf(pages, index, 'variants', Infinity).bytes),
-  )
+  const data = decodeSiteSearchData(bytesSource(searchDataOf(pages, index, 'variants').bytes))
   const search = createSiteSearch(() => data, searchOptions, 'variants')
   const alternatives = combineAlternatives([
     alternativesFinder(keyedGroups(SPELLING_VARIANTS)),

@@ -103,7 +103,7 @@ async function compareTokenizers(): Promise<void> {
     const search = baselineRow
       ? null
       : createSiteSearch(
-          () => decodeSiteSearchData(bytesSource(searchDataOf(pages, index, name, Infinity).bytes)),
+          () => decodeSiteSearchData(bytesSource(searchDataOf(pages, index, name).bytes)),
           options,
           name,
         )

@@ -17,13 +17,19 @@ async function main(): Promise<void> {
   try {
     const summary = await buildSiteContent({ contentDir, outFile: DEFAULT_OUT_FILE })
     await rm(PUBLISHED_TEXT, { recursive: true, force: true })
-    await cp(path.join(path.dirname(summary.dataFile), SEARCH_TEXT_FOLDER), PUBLISHED_TEXT, {
-      recursive: true,
-    })
+    if (summary.textShards > 0) {
+      await cp(path.join(path.dirname(summary.dataFile), SEARCH_TEXT_FOLDER), PUBLISHED_TEXT, {
+        recursive: true,
+      })
+    }
     console.log(
       `build-content: ${summary.pages} pages (${summary.products} products), index ` +
         `${((summary.indexBytes ?? 0) / 1024).toFixed(1)} KB, data file ` +
-        `${(summary.dataBytes / 1024).toFixed(1)} KB, ${summary.milliseconds.toFixed(0)} ms → ` +
+        `${(summary.dataBytes / 1024).toFixed(1)} KB, ` +
+        (summary.textShards > 0
+          ? `text past page heads in ${summary.textShards} shards (${PUBLISHED_TEXT}), `
+          : '') +
+        `${summary.milliseconds.toFixed(0)} ms → ` +
         `${path.relative(process.cwd(), summary.dataFile)}, ${path.relative(process.cwd(), summary.outFile)}`,
     )
   } catch (error) {

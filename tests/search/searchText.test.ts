@@ -105,8 +105,8 @@ beforeAll(async () => {
   const index = new MiniSearch<IndexedPage>(searchOptions)
   index.addAll(pages)
   const packed = packIndex(index.toJSON())
-  whole = encodeSiteSearchData('text', packed, pages, Infinity).bytes
-  const split = encodeSiteSearchData('text', packed, pages)
+  whole = encodeSiteSearchData('text', packed, pages).bytes
+  const split = encodeSiteSearchData('text', packed, pages, TEXT_HEAD_CHARS)
   dataId = split.dataId
   root = await mkdtemp(path.join(tmpdir(), 'search-text-'))
   const generated = path.dirname(path.join(root, SEARCH_DATA_PATH))
@@ -256,7 +256,12 @@ let split: Uint8Array | null = null
 function splitBytes(): Uint8Array {
   const index = new MiniSearch<IndexedPage>(searchOptions)
   index.addAll(pages)
-  return (split ??= encodeSiteSearchData('text', packIndex(index.toJSON()), pages).bytes)
+  return (split ??= encodeSiteSearchData(
+    'text',
+    packIndex(index.toJSON()),
+    pages,
+    TEXT_HEAD_CHARS,
+  ).bytes)
 }
 
 const isLong = (id: string): boolean =>

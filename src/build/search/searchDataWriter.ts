@@ -117,14 +117,14 @@ function packTermTree(terms: readonly string[]): TermTreeArrays {
 }
 
 /**
- * The data file's bytes, and the text shards of the pages longer than `headChars` (default
- * TEXT_HEAD_CHARS; `Infinity` keeps every text whole in the file).
+ * The data file's bytes, and the text shards of the pages longer than `headChars` (at least
+ * TEXT_HEAD_CHARS; default `Infinity`: every text whole in the file, no shards).
  */
 export function encodeSiteSearchData(
   formatVersion: string,
   index: PackedIndexParts,
   pages: readonly StoredPage[],
-  headChars = TEXT_HEAD_CHARS,
+  headChars = Infinity,
 ): { bytes: Buffer; dataId: string; eagerBytes: number; textShards: Map<number, TextShard> } {
   if (!(headChars >= TEXT_HEAD_CHARS)) {
     // why: an excerpt from the start (up to 500 characters) is taken from the head alone

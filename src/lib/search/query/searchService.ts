@@ -30,12 +30,21 @@ export async function answerSearch(
 ): Promise<SearchResponseBody> {
   const query = normalizeQuery(params.get('q') ?? '')
   if (!query) return { results: [], query: '', totalResults: 0 }
-  const { results, totalResults } = await getSiteSearch().search(
+  const { results, totalResults, unreadText } = await getSiteSearch().search(
     query,
     parseExcerptLength(params.get('excerpt_length')),
     searchSpellings(services, now),
     remoteText,
   )
+  if (unreadText) {
+    // why: the shopper still gets an answer (excerpts from page heads); one line per answer
+    const { error, shards } = unreadText
+    services.log.warn('search.text_unavailable', {
+      shards,
+      error: error instanceof Error ? error.message : String(error),
+      cause: error instanceof Error && error.cause instanceof Error ? error.cause.message : null,
+    })
+  }
   const entry = { keyword: query, timestamp: new Date().toISOString(), resultCount: totalResults }
   services.defer(recordKeyword(entry, services))
   return { results, query, totalResults }

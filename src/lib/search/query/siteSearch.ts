@@ -29,6 +29,11 @@ export interface SearchResult extends Omit<StoredPage, 'text' | 'textIsPlain'> {
 export interface SiteSearchAnswer {
   results: SearchResult[]
   totalResults: number
+  /**
+   * Present when text shards the answer needed could not be read: the pages concerned were
+   * answered from their heads (excerpt from the head, adjacency not checked past it).
+   */
+  unreadText?: { shards: number; error: unknown }
 }
 
 export interface SiteSearch {
@@ -39,8 +44,10 @@ export interface SiteSearch {
    * each query word also finds (variants, synonyms; default none). A page's text past its head
    * is read, when an answer needs it, from the text shards beside the data file when they are
    * there (`SiteSearchData.textFolder`: npm start, tests, bench), else from `remoteText` (the
-   * deployed function: the site's origin); read shards are kept for the instance's life.
-   * Settles without waiting when no shard is needed.
+   * deployed function: the site's origin); read shards are kept for the instance's life. A
+   * shard that cannot be read never fails the answer: its pages are answered from their heads
+   * (`unreadText` says so) and a later answer reads it again. Settles without waiting when no
+   * shard is needed.
    */
   search(
     query: string,
@@ -110,12 +117,16 @@ export function createSiteSearch(
       // there; a one-character run can end a Japanese run in the text and be no term's start
       const trustInText = queryRuns.every((run) => run.length >= 2)
       const textMayHold = (hit: IndexHit): boolean => !trustInText || hit.inText
+      // why: tried once per answer; the instance reads them again at a later answer
+      const unread = new Map<number, unknown>()
       for (;;) {
         const missing = new Set<number>()
-        const wholeText = (page: StoredPage): string | null => {
+        const wholeText: WholeText = (page) => {
           const text = texts.whole(page)
-          if (text === null) missing.add(page.textShard!)
-          return text
+          if (text !== null) return text
+          if (unread.has(page.textShard!)) return UNREAD
+          missing.add(page.textShard!)
+          return null
         }
         const holds = (hit: IndexHit): boolean =>
           holdsAdjacent(readPage(data, hit.id), adjacency, textMayHold(hit), wholeText)
@@ -160,13 +171,25 @@ export function createSiteSearch(
             score: hit.score,
           })
         }
-        if (missing.size === 0) return { results, totalResults: total - dropped }
+        if (missing.size === 0) {
+          const answered = { results, totalResults: total - dropped }
+          if (unread.size === 0) return answered
+          const [error] = unread.values()
+          return { ...answered, unreadText: { shards: unread.size, error } }
+        }
         // why: the answer above used stand-ins for the texts it lacked; read them, answer again
-        await texts.read(data, missing, remoteText)
+        for (const [n, error] of await texts.read(data, missing, remoteText)) unread.set(n, error)
       }
     },
   }
 }
+
+/**
+ * A page's whole text; null while its shard is not read yet (the answer is then thrown away),
+ * UNREAD when its shard could not be read in this answer.
+ */
+type WholeText = (page: StoredPage) => string | null | typeof UNREAD
+const UNREAD = Symbol('unread')
 
 /**
  * The pages' whole texts, for pages whose data holds only a head: the text shards read so far
@@ -192,26 +215,39 @@ function pageTexts() {
       }
       return text
     },
-    /** Reads `wanted` shards (each once; a failed read is tried again by the next search). */
-    async read(data: SiteSearchData, wanted: Set<number>, remoteText?: SearchTextSource) {
+    /**
+     * Reads `wanted` shards (each once, also for answers at the same time); the shards that
+     * could not be read, with why: a later read tries them again.
+     */
+    async read(
+      data: SiteSearchData,
+      wanted: Set<number>,
+      remoteText?: SearchTextSource,
+    ): Promise<Map<number, unknown>> {
       if (data.textFolder !== null && local?.folder !== data.textFolder) {
         local = { folder: data.textFolder, source: fileTextSource(data.textFolder) }
       }
       const source = local?.source ?? remoteText
-      if (!source) throw new MissingSearchTextError('no text source (search without remoteText)')
+      const failed = new Map<number, unknown>()
       await Promise.all(
         [...wanted].map((n) => {
           let reading = shards.get(n)
           if (!reading) {
-            reading = source.shard(data.dataId, n).then((shard) => {
-              for (const [id, tail] of Object.entries(shard)) tails.set(id, tail)
-            })
-            reading.catch(() => shards.delete(n))
+            reading = source
+              ? source.shard(data.dataId, n).then((shard) => {
+                  for (const [id, tail] of Object.entries(shard)) tails.set(id, tail)
+                })
+              : Promise.reject(new MissingSearchTextError('no text source (no remoteText)'))
             shards.set(n, reading)
           }
-          return reading
+          const read = reading
+          return read.catch((error: unknown) => {
+            if (shards.get(n) === read) shards.delete(n)
+            failed.set(n, error)
+          })
         }),
       )
+      return failed
     },
   }
 }
@@ -222,16 +258,23 @@ function excerptOf(
   terms: readonly string[],
   excerptLength: number,
   mayMatch: boolean,
-  wholeText: (page: StoredPage) => string | null,
+  wholeText: WholeText,
 ): Excerpt {
   const plain = page.textIsPlain === true
   if (page.textShard !== undefined) {
     const fromHead = excerptFromHead(page.text, terms, excerptLength, plain, mayMatch)
     if (fromHead) return fromHead
   }
-  // why: a stand-in while the shard is read; that answer is thrown away
-  const text = wholeText(page) ?? page.text
-  return makeExcerpt(text, terms, excerptLength, plain, mayMatch)
+  const text = wholeText(page)
+  // why: without the whole text (not read yet: this answer is thrown away; unreadable: the
+  // answer stands), the head's excerpt, as for a page whose match is not in its head
+  return makeExcerpt(
+    typeof text === 'string' ? text : page.text,
+    terms,
+    excerptLength,
+    plain,
+    mayMatch,
+  )
 }
 
 // why: how many more hits are asked for when some were dropped (see holdsAdjacent)
@@ -273,7 +316,7 @@ function holdsAdjacent(
   page: StoredPage | null,
   adjacency: readonly (string[][] | null)[],
   textMayHold: boolean,
-  wholeText: (page: StoredPage) => string | null,
+  wholeText: WholeText,
 ): boolean {
   if (!page || adjacency.some((runs) => runs === null)) return true
   const fields = [page.title, page.description, page.tags.join(' ')]
@@ -289,17 +332,15 @@ function holdsAdjacent(
 }
 
 /** Whether the page's text holds `run`: in its head when that decides, else in the whole. */
-function textHolds(
-  page: StoredPage,
-  run: string,
-  wholeText: (page: StoredPage) => string | null,
-): boolean {
+function textHolds(page: StoredPage, run: string, wholeText: WholeText): boolean {
   const plain = page.textIsPlain === true
   const inHead = findFirstMatch(page.text, [run], plain)
   if (page.textShard === undefined) return inHead !== null
   // why: a match this far from the head's end is one in the whole text (excerpt.ts's margin)
   if (inHead !== null && inHead + 4 * run.length + 8 <= page.text.length) return true
   const text = wholeText(page)
+  // why: a text that cannot be read is not held against the page (the index matched it)
+  if (text === UNREAD) return true
   return text !== null && findFirstMatch(text, [run], plain) !== null
 }
 
