@@ -221,33 +221,122 @@ describe('page text out of the data file', () => {
     }
     expect(headOnly).toBeGreaterThan(0)
   })
+})
 
-  it('fails with a clear error when no shard can be read, and reads it at the next search', async () => {
-    let fail = true
-    const flaky: SearchTextSource = {
-      shard: (id, n) =>
-        fail
-          ? Promise.reject(new MissingSearchTextError(`test ${n}`))
-          : originTextSource(origin).shard(id, n),
-    }
-    const search = createSiteSearch(
-      () => decodeSiteSearchData(bytesSource(splitBytes())),
-      searchOptions,
-      'text',
+/** How the site's origin behaves for the shards: as deployed, or failing in one way. */
+type OriginMode = 'serve' | 'fail' | 'hang' | 'password'
+
+describe('a shard that cannot be read', () => {
+  let mode: OriginMode = 'serve'
+  const requests: string[] = []
+  let flaky: Server
+  let flakyOrigin: string
+  let closedOrigin: string
+
+  beforeAll(async () => {
+    const generated = path.dirname(path.join(root, SEARCH_DATA_PATH))
+    flaky = createServer((req, res) => {
+      requests.push(req.url!)
+      if (mode === 'hang') return
+      if (mode === 'fail') return void res.writeHead(500).end('Internal Server Error')
+      // why: Netlify's site password answers the function's own fetch with its login page
+      if (mode === 'password') {
+        return void res.writeHead(401, { 'content-type': 'text/html' }).end('<form>')
+      }
+      const file = path.join(generated, new URL(req.url!, 'http://x').pathname)
+      readFile(file).then(
+        (body) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+        () => res.writeHead(404).end(),
+      )
+    })
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve))
+    flakyOrigin = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    closedOrigin = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`
+    await new Promise((resolve) => closed.close(resolve))
+  })
+
+  afterAll(async () => {
+    flaky.closeAllConnections()
+    await new Promise((resolve) => flaky.close(resolve))
+  })
+
+  const fresh = () =>
+    createSiteSearch(() => decodeSiteSearchData(bytesSource(splitBytes())), searchOptions, 'text')
+  // why: a Latin word has no adjacency check, so its hits are the same with heads only
+  const query = normalizeQuery('kettle')
+  const timeoutMs = 100
+
+  /** The answer as the instance gives it with every text whole (the data file without shards). */
+  const wholeAnswer = () =>
+    createSiteSearch(() => decodeSiteSearchData(bytesSource(whole)), searchOptions, 'text').search(
+      query,
+      200,
     )
-    const query = normalizeQuery(LATIN[0]!)
-    await expect(search.search(query, 500, undefined, flaky)).rejects.toThrow(
-      MissingSearchTextError,
+
+  for (const [name, how] of [
+    ['answers 500', 'fail'],
+    ['hangs', 'hang'],
+    ['asks for the site password', 'password'],
+    ['refuses the connection', 'closed'],
+  ] as const) {
+    it(`answers from the pages' heads when the origin ${name}, and reads the shard again at the next answer`, async () => {
+      mode = how === 'closed' ? 'serve' : how
+      const origin = how === 'closed' ? closedOrigin : flakyOrigin
+      requests.length = 0
+      const search = fresh()
+      const expected = await wholeAnswer()
+      const answer = await search.search(
+        query,
+        200,
+        undefined,
+        originTextSource(origin, { timeoutMs }),
+      )
+      expect(answer.unreadText?.shards).toBeGreaterThan(0)
+      expect(answer.unreadText?.error).toBeInstanceOf(MissingSearchTextError)
+      expect(answer.results.map((result) => [result.id, result.score])).toEqual(
+        expected.results.map((result) => [result.id, result.score]),
+      )
+      expect(answer.totalResults).toBe(expected.totalResults)
+      // why: each excerpt is the one of the whole text or one out of the page's head
+      const data = decodeSiteSearchData(bytesSource(splitBytes()))
+      let fromHead = 0
+      for (const [i, result] of answer.results.entries()) {
+        if (result.excerpt === expected.results[i]!.excerpt) continue
+        fromHead++
+        expect(data.page(result.id)!.text).toContain(result.excerpt.replace(/^…|…$/g, ''))
+      }
+      expect(fromHead).toBeGreaterThan(0)
+      // why: one try per shard in an answer, however many of its pages need it
+      if (how !== 'closed') {
+        expect(requests.length).toBe(answer.unreadText!.shards)
+        expect(new Set(requests).size).toBe(requests.length)
+      }
+
+      mode = 'serve'
+      const again = await search.search(
+        query,
+        200,
+        undefined,
+        originTextSource(flakyOrigin, { timeoutMs }),
+      )
+      expect(again).toEqual(expected)
+    })
+  }
+
+  it('answers from the heads without any source, and when a shard lacks a page', async () => {
+    const expected = await wholeAnswer()
+    const none = await fresh().search(query, 200)
+    expect(none.unreadText?.error).toBeInstanceOf(MissingSearchTextError)
+    expect(none.results.map((result) => result.id)).toEqual(
+      expected.results.map((result) => result.id),
     )
-    await expect(search.search(query, 500)).rejects.toThrow('no text source')
-    fail = false
-    const inFile = createSiteSearch(
-      () => decodeSiteSearchData(bytesSource(whole)),
-      searchOptions,
-      'text',
-    )
-    expect(await search.search(query, 500, undefined, flaky)).toEqual(
-      await inFile.search(query, 500),
+    const empty: SearchTextSource = { shard: async () => ({}) }
+    const answer = await fresh().search(query, 200, undefined, empty)
+    expect(String(answer.unreadText?.error)).toContain('for blog/p')
+    expect(answer.results.map((result) => result.id)).toEqual(
+      expected.results.map((result) => result.id),
     )
   })
 })

@@ -117,15 +117,21 @@ export function createSiteSearch(
       // there; a one-character run can end a Japanese run in the text and be no term's start
       const trustInText = queryRuns.every((run) => run.length >= 2)
       const textMayHold = (hit: IndexHit): boolean => !trustInText || hit.inText
-      // why: tried once per answer; the instance reads them again at a later answer
+      // why: each shard is tried once per answer; the instance reads it again at a later answer
+      const asked = new Set<number>()
       const unread = new Map<number, unknown>()
       for (;;) {
         const missing = new Set<number>()
         const wholeText: WholeText = (page) => {
           const text = texts.whole(page)
           if (text !== null) return text
-          if (unread.has(page.textShard!)) return UNREAD
-          missing.add(page.textShard!)
+          const shard = page.textShard!
+          if (asked.has(shard) && !unread.has(shard)) {
+            // why: read, yet without this page (another deploy's file): never asked again here
+            unread.set(shard, new MissingSearchTextError(`${data.dataId}/${shard} for ${page.id}`))
+          }
+          if (unread.has(shard)) return UNREAD
+          missing.add(shard)
           return null
         }
         const holds = (hit: IndexHit): boolean =>
@@ -179,6 +185,7 @@ export function createSiteSearch(
         }
         // why: the answer above used stand-ins for the texts it lacked; read them, answer again
         for (const [n, error] of await texts.read(data, missing, remoteText)) unread.set(n, error)
+        for (const n of missing) asked.add(n)
       }
     },
   }
