@@ -11,7 +11,7 @@ import path from 'node:path'
 
 /**
  * Build option: the most bytes of page text (UTF-8, as stored: spaces collapsed, all pages
- * together) kept whole in the data file. Default 128,000,000. Below it every text stays in the
+ * together) kept whole in the data file. Default 128,000,000. Up to it every text stays in the
  * function, as before issue 21 (no shards, no fetch); above it the build keeps heads and writes
  * shards. why this number: the bench site carries 5.13 KB of text a page and its package,
  * zipped by Netlify's packager with the text whole, grows 1.50 MiB per 1,000 pages (31.28 MiB at
@@ -99,6 +99,9 @@ export function originTextSource(
   origin: string,
   { timeoutMs = 1500, fetchFn = fetch }: OriginTextOptions = {},
 ): SearchTextSource {
+  if (!(timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+    throw new RangeError(`timeoutMs must be a positive number of milliseconds, not ${timeoutMs}`)
+  }
   return {
     async shard(dataId, shard) {
       const url = new URL(`/${shardName(dataId, shard)}`, origin)
