@@ -12,7 +12,8 @@ export default defineEndpoint({
   handle: async ({ req, context, config, log }) => {
     const services = openServices(context, config, log)
     const url = new URL(req.url)
-    // why: the deploy publishes the pages' text past their heads as static files of the site
+    // why: a site over the text budget publishes its pages' text past their heads as static
+    // files of the site (docs/search.md); one under it never reads this source
     const body = await answerSearch(url.searchParams, services, originTextSource(url.origin))
     // why: the answer depends only on the URL and the deployed content (§4.11, §8)
     return jsonResponse(body, { headers: { 'Cache-Control': 'public, max-age=300' } })
