@@ -11,7 +11,10 @@ import {
   issueExportTicket,
   runExport,
 } from '../../src/lib/admin/listExports.js'
+import { EXPORT_STALL_MS, EXPORT_STALLED_TEXT } from '../../src/lib/admin/exportStalls.js'
+import { exportStatusEndpoint } from '../../src/lib/admin/exportEndpoints.js'
 import { loadConfig } from '../../src/lib/config.js'
+import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { createLogger } from '../../src/lib/log.js'
 import { ExportJobStore, type ExportJob } from '../../src/lib/storage/exportJobStore.js'
 import { at, endpoint, isolatedScope, settleScopes } from './adminTestKit.js'
@@ -222,6 +225,36 @@ describe('CSV export of a list by the background function (issue 21)', () => {
     expect((await scope.call(status, { exportId })).status).toBe(404)
     const left = await scope.repositories.store.list({ prefix: 'list-exports/' })
     expect(left.blobs).toEqual([])
+  })
+
+  it('a run that died is answered as failed once it has made no progress for 18 minutes', async () => {
+    const jobs = new ExportJobStore(scope.repositories.store)
+    const T = Date.parse(at(0))
+    const statusAt = (ms: number) =>
+      endpoint(
+        {
+          default: defineEndpoint(exportStatusEndpoint({ now: () => ms })),
+          config: statusModule.config,
+        },
+        'admin',
+      )
+    await jobs.create({ ...storedJob('exp_dying', 'running'), totalRows: 9, writtenRows: 5 })
+    await jobs.create(storedJob('exp_never_started', 'queued'))
+    await jobs.create(storedJob('exp_finished', 'done'))
+    // a run may still be alive: within one invocation (15 min) and Netlify's retries
+    const alive = await scope.call(statusAt(T + EXPORT_STALL_MS), { exportId: 'exp_dying' })
+    expect(alive.body.export).toMatchObject({ state: 'running', writtenRows: 5 })
+    const later = statusAt(T + EXPORT_STALL_MS + 1)
+    for (const exportId of ['exp_dying', 'exp_never_started']) {
+      const dead = await scope.call(later, { exportId })
+      expect(dead).toMatchObject({
+        status: 200,
+        body: { export: { state: 'failed', error: EXPORT_STALLED_TEXT } },
+      })
+      expect((await jobs.get(exportId))?.state).toBe('failed')
+    }
+    expect((await scope.call(later, { exportId: 'exp_finished' })).body.export.state).toBe('done')
+    expect(eventsOf(logs, 'export.stalled')).toHaveLength(2)
   })
 
   it('answers 400, 404 and 409 with clear texts', async () => {

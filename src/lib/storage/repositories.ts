@@ -21,7 +21,7 @@ import {
   type RecordCollectionOptions,
 } from './recordCollection.js'
 import { isUsableRecordId } from './recordIds.js'
-import { folderPartitions, singlePartition } from './listing/partitioning.js'
+import { folderPartitions, idHexPartitions } from './listing/partitioning.js'
 import type { RecordIndex } from './listing/recordIndex.js'
 import type {
   NotificationHistory,
@@ -105,7 +105,9 @@ export function historyRepository(store: Store, options?: RecordCollectionOption
       keyOf: ({ id }) => (isUsableRecordId(id) ? `${HISTORY_PREFIX}${id}` : null),
       isRecord: (value): value is NotificationHistory =>
         hasStringFields(value, ['id', 'productSlug', 'timestamp']),
-      partitioning: singlePartition(HISTORY_PREFIX),
+      // why: a history record lists its recipients (a 50,000-recipient notice is ~1.3 MB), so
+      // one partition would pass 5 MB after a few large notices
+      partitioning: idHexPartitions(HISTORY_PREFIX, 'notif_'),
     },
     options,
   )
