@@ -332,3 +332,45 @@ describe('CSV export of a list by the background function (issue 21)', () => {
     })
   })
 })
+
+describe('CSV export of a whole archive list (read by a scan of every product)', () => {
+  it('writes every archived record of every product, most recently archived first', async () => {
+    const scope = isolatedScope()
+    const deploy = deployOf(scope)
+    await deploy.start()
+    try {
+      const seeded = []
+      for (let index = 0; index < 9; index++) {
+        seeded.push(
+          await scope.seedReservation({
+            createdAt: at(index),
+            productSlug: ['chasen-takayama', 'kiyomizu-matcha-chawan', 'other-product'][index % 3],
+            ...(index % 3 !== 1 ? { isArchived: true, archivedAt: at(100 - index * 7) } : {}),
+          }),
+        )
+      }
+      const archived = seeded
+        .filter((record) => record.isArchived === true)
+        .sort((a, b) => (a.archivedAt! < b.archivedAt! ? 1 : -1))
+      const context = scope.context()
+      const created = await readJson(
+        await createModule.default(
+          deploy.request('/api/admin/exports', { list: 'reservations-archive' }),
+          context,
+        ),
+      )
+      await context.settled()
+      const exportId = created.body.export.exportId
+      const done = await scope.call(status, { exportId })
+      expect(done.body.export).toMatchObject({ state: 'done', totalRows: archived.length })
+      const text = (await (await download(scope, `exportId=${exportId}`)).text()).slice(1)
+      const ids = text
+        .split('\r\n')
+        .slice(1, -1)
+        .map((line) => line.split(',')[0])
+      expect(ids).toEqual(archived.map((record) => record.id))
+    } finally {
+      await deploy.stop()
+    }
+  })
+})

@@ -73,8 +73,13 @@ function productLayout<T extends ProductRecordRef & { status: string }>(
         : null,
     isRecord: (value): value is T => hasStringFields(value, PRODUCT_RECORD_FIELDS),
     partitioning: folderPartitions(`${prefix}/`),
-    // why: statistics (§4.9) count by status and by product, archived records too (D3)
-    tally: ({ status, productSlug }) => [`status:${status}`, `product:${productSlug}`],
+    // why: statistics (§4.9) count by status and by product, archived records too (D3); and
+    // active or archived by status, so that a whole active list knows its size before reading
+    tally: (record) => [
+      `status:${record.status}`,
+      `product:${record.productSlug}`,
+      `${(record as { isArchived?: unknown }).isArchived === true ? 'archived' : 'active'}:${record.status}`,
+    ],
   }
 }
 
