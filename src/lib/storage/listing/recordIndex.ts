@@ -463,7 +463,9 @@ export class RecordIndex {
         if (partition !== null) partitions.add(partition)
       }
     }
-    for (const partition of await this.missingPartitions()) partitions.add(partition)
+    // why: a partition with neither records nor a base needs no base: under the marker, a
+    // partition without one is new, and every record it gets will have a delta (the history's
+    // 17 fixed partitions would otherwise cost four requests each on an empty shop)
     const folded = await Promise.all(
       [...partitions].map((partition) => this.fold(partition, { verify: true })),
     )
