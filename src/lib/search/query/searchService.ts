@@ -1,4 +1,4 @@
-import type { Services } from '../../services.js'
+import type { SearchServices } from '../../searchServices.js'
 import type { KeywordLogEntry } from '../../storage/keywordLogRepository.js'
 import { getSiteSearch } from './defaultSiteSearch.js'
 import { searchSpellings } from './searchSpellings.js'
@@ -13,8 +13,6 @@ export interface SearchResponseBody {
   query: string
   totalResults: number
 }
-
-type SearchServices = Pick<Services, 'keywordLog' | 'log' | 'defer' | 'context' | 'searchSynonyms'>
 
 /**
  * Answers GET /api/search from its query parameters and logs the keyword in the background
