@@ -114,7 +114,10 @@ async function main(): Promise<void> {
         owner: 'bench',
       })) !== 'complete'
     );
-    for (let product = 0; product < PRODUCTS; product++) await writer.fold(`product-${product}`)
+    // why: folded on the real clock, a day after the writes, so that every seeded delta has
+    // settled and is deleted (a cold page then reads the bases, not the last seconds' writes)
+    const folder = reservationRepository(store, { scope: 'bench-folder' })
+    for (let product = 0; product < PRODUCTS; product++) await folder.fold(`product-${product}`)
     process.env.NETLIFY_BLOBS_CONTEXT = contextFor(proxy.url)
     clearInstanceIndexes()
 

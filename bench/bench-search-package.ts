@@ -21,41 +21,62 @@ export interface PackageSize {
 /**
  * Zips the search function of this project with the generated files of `generatedDir` (a
  * build's `src/generated`) in place of the project's own.
- * why: a project of its own, as a deploy of that site would be: the function traced with its
- * imports (the generated module included), the data file added by `included_files`
  */
 export async function packagedSearchSize(generatedDir: string): Promise<PackageSize> {
-  const project = await mkdtemp(path.join(tmpdir(), 'bench-package-'))
+  const project = await projectWithGenerated(generatedDir)
   try {
-    for (const entry of ['netlify.toml', 'package.json', 'tsconfig.json', 'netlify/functions']) {
-      await cp(path.join(REPO_ROOT, entry), path.join(project, entry), { recursive: true })
-    }
-    await cp(path.join(REPO_ROOT, 'src'), path.join(project, 'src'), {
-      recursive: true,
-      filter: (source) => !source.startsWith(path.join(REPO_ROOT, 'src/generated')),
-    })
-    await cp(path.join(REPO_ROOT, 'src/generated'), path.join(project, 'src/generated'), {
-      recursive: true,
-    })
-    await cp(generatedDir, path.join(project, 'src/generated'), { recursive: true })
-    await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(project, 'node_modules'))
-    const { config } = await resolveConfig({ repositoryRoot: project, cwd: project, offline: true })
-    const own = { ...config.functions?.['*'], ...config.functions?.search }
-    const out = path.join(project, '.zipped')
-    await mkdir(out)
-    const result = await zipFunction(path.join(project, 'netlify/functions/search.ts'), out, {
-      archiveFormat: 'zip',
-      basePath: project,
-      repositoryRoot: project,
-      // why: Netlify's build hands zip-it-and-ship-it the config with camel-cased keys
-      config: { '*': { nodeBundler: own.node_bundler, includedFiles: own.included_files } },
-    })
-    if (!result?.path) throw new Error('zip-it-and-ship-it packaged no search function')
-    const zipped = (await stat(result.path)).size
-    return { zipped, unzipped: await unzippedSize(result.path) }
+    const zip = await packageSearchFunction(project, 'zip')
+    return { zipped: (await stat(zip)).size, unzipped: await unzippedSize(zip) }
   } finally {
     await rm(project, { recursive: true, force: true })
   }
+}
+
+/**
+ * A copy of this project (in a new temporary folder, the caller removes it) whose
+ * `src/generated` holds the files of `generatedDir` over the project's own.
+ * why: a project of its own, as a deploy of that site would be: the function traced with its
+ * imports (the generated module included), the data file added by `included_files`
+ */
+export async function projectWithGenerated(generatedDir: string): Promise<string> {
+  const project = await mkdtemp(path.join(tmpdir(), 'bench-package-'))
+  for (const entry of ['netlify.toml', 'package.json', 'tsconfig.json', 'netlify/functions']) {
+    await cp(path.join(REPO_ROOT, entry), path.join(project, entry), { recursive: true })
+  }
+  await cp(path.join(REPO_ROOT, 'src'), path.join(project, 'src'), {
+    recursive: true,
+    filter: (source) => !source.startsWith(path.join(REPO_ROOT, 'src/generated')),
+  })
+  await cp(path.join(REPO_ROOT, 'src/generated'), path.join(project, 'src/generated'), {
+    recursive: true,
+  })
+  await cp(generatedDir, path.join(project, 'src/generated'), { recursive: true })
+  await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(project, 'node_modules'))
+  return project
+}
+
+/**
+ * The search function of `project` packaged as a Netlify build packages it (netlify.toml read
+ * by Netlify's config reader, zip-it-and-ship-it) into `project/.zipped`: the archive's path,
+ * or with `none` the folder of the unzipped function.
+ */
+export async function packageSearchFunction(
+  project: string,
+  archiveFormat: 'zip' | 'none',
+): Promise<string> {
+  const { config } = await resolveConfig({ repositoryRoot: project, cwd: project, offline: true })
+  const own = { ...config.functions?.['*'], ...config.functions?.search }
+  const out = path.join(project, '.zipped')
+  await mkdir(out)
+  const result = await zipFunction(path.join(project, 'netlify/functions/search.ts'), out, {
+    archiveFormat,
+    basePath: project,
+    repositoryRoot: project,
+    // why: Netlify's build hands zip-it-and-ship-it the config with camel-cased keys
+    config: { '*': { nodeBundler: own.node_bundler, includedFiles: own.included_files } },
+  })
+  if (!result?.path) throw new Error('zip-it-and-ship-it packaged no search function')
+  return result.path
 }
 
 /** The total uncompressed size of a zip archive's files (its central directory's sizes). */

@@ -173,9 +173,9 @@ export async function benchRanking(): Promise<void> {
   )
   const reciprocal = new Map<RankingKind, number[]>()
   const best = new Map<RankingKind, number[]>()
-  queries.forEach(({ kind, query, expected }, i) => {
+  for (const [i, { kind, query, expected }] of queries.entries()) {
     if (i % 50 === 0) progress('search: ranking queries', i, queries.length)
-    const ids = search.search(normalizeQuery(query), 50).results.map((result) => result.id)
+    const ids = (await search.search(normalizeQuery(query), 50)).results.map((result) => result.id)
     const rank = ids.indexOf(expected)
     const list = reciprocal.get(kind) ?? []
     list.push(rank < 0 ? 0 : 1 / (rank + 1))
@@ -183,7 +183,7 @@ export async function benchRanking(): Promise<void> {
     const bestList = best.get(kind) ?? []
     bestList.push(bestReciprocalRank(pages, query, kind))
     best.set(kind, bestList)
-  })
+  }
   progress('search: ranking queries', queries.length, queries.length)
   console.log(
     `\nRanking: ${pages.length} generated pages, ${QUERIES_PER_KIND} known-item queries per kind ` +

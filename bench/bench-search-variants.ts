@@ -156,7 +156,7 @@ function variantCorpus(): {
 }
 
 /** hit@10 and MRR per kind over the labelled corpus. */
-export function benchVariants(): void {
+export async function benchVariants(): Promise<void> {
   progress('search: variants corpus', 0, 1)
   const { pages, synonyms, queries } = variantCorpus()
   const index = new MiniSearch<IndexedPage>(searchOptions)
@@ -179,9 +179,9 @@ export function benchVariants(): void {
     let hits = 0
     let reciprocal = 0
     for (const { query, expected } of ofKind) {
-      const ids = search
-        .search(normalizeQuery(query), 200, alternatives)
-        .results.map((result) => result.id)
+      const ids = (await search.search(normalizeQuery(query), 200, alternatives)).results.map(
+        (result) => result.id,
+      )
       const rank = ids.indexOf(expected)
       if (rank >= 0 && rank < 10) hits++
       if (rank >= 0) reciprocal += 1 / (rank + 1)
@@ -197,5 +197,5 @@ export function benchVariants(): void {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  benchVariants()
+  await benchVariants()
 }

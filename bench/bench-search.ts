@@ -9,7 +9,7 @@
  * `BENCH_SIZES=20000`: only the generated site of that size (or sizes, comma-separated);
  * `BENCH_50K=1`: also a site of 50,000 pages (the package-size goal of issue 21).
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
@@ -20,6 +20,7 @@ import { searchQualityCases } from './searchQualityCases.js'
 import { COMPARED_TOKENIZERS, type TokenizerName } from './comparisonTokenizers.js'
 import { loadContentPages } from '../src/build/search/contentPages.js'
 import { SEARCH_DATA_PATH } from '../src/lib/search/index/searchDataFile.js'
+import { INLINE_TEXT_BYTES, SEARCH_TEXT_FOLDER } from '../src/lib/search/index/searchText.js'
 import { bytesSource, decodeSiteSearchData } from '../src/lib/search/index/searchDataReader.js'
 import { createSiteSearch } from '../src/lib/search/query/siteSearch.js'
 import {
@@ -54,6 +55,7 @@ import { benchRanking } from './bench-search-ranking.js'
 import { benchVariants } from './bench-search-variants.js'
 import { benchLongPages } from './bench-search-long.js'
 import { packagedSearchSize } from './bench-search-package.js'
+import { tailAnswerCosts } from './bench-search-text.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const QUICK = process.env.BENCH_QUICK === '1'
@@ -105,15 +107,15 @@ async function compareTokenizers(): Promise<void> {
           options,
           name,
         )
-    const ids = (query: string): string[] =>
+    const ids = async (query: string): Promise<string[]> =>
       search
-        ? search.search(normalizeQuery(query), 200).results.map((result) => result.id)
+        ? (await search.search(normalizeQuery(query), 200)).results.map((result) => result.id)
         : index.search(query).map((hit) => String(hit.id))
     let top1 = 0
     let top3 = 0
     let reciprocal = 0
     for (const { query, expected } of searchQualityCases) {
-      const rank = ids(query).indexOf(expected)
+      const rank = (await ids(query)).indexOf(expected)
       if (rank === 0) top1++
       if (rank >= 0 && rank < 3) top3++
       if (rank >= 0) reciprocal += 1 / (rank + 1)
@@ -226,6 +228,23 @@ async function benchCorpus(
     // why: zip-it-and-ship-it zips the function as a Netlify build does (a deflate estimate of
     // the data file and bundle said 44 MB where Netlify's packager made 50 MiB at 20,000 pages)
     const packaged = await packagedSearchSize(path.dirname(summary.dataFile))
+    progress(`${label}: answers reading text shards`, step, steps)
+    // why: a site under the text budget ships every text whole and reads no shard; the
+    // 2,000-page one is also built split (budget 0) to show what answers reading shards cost
+    const forcedSplit = summary.textShards === 0 && pageCount <= 2000
+    const splitDir = forcedSplit ? path.join(dir, 'split', path.dirname(SEARCH_DATA_PATH)) : null
+    if (splitDir) {
+      await buildSiteContent({
+        contentDir,
+        outFile: path.join(splitDir, 'siteContent.ts'),
+        measureIndexJson: false,
+        inlineTextBytes: 0,
+      })
+    }
+    const splitFile = splitDir ? path.join(splitDir, path.basename(SEARCH_DATA_PATH)) : null
+    const textFile = summary.textShards > 0 ? summary.dataFile : splitFile
+    const tail = textFile ? await tailAnswerCosts(textFile, site.benchQueries(QUERY_COUNT)) : null
+    const shards = textFile ? textShardFiles(path.dirname(textFile)) : null
     if (!baseline) progress(`${label}: measuring`, steps, steps)
 
     console.log(
@@ -255,6 +274,24 @@ async function benchCorpus(
       GOALS.unzipped,
     )
     show('function package, zipped (zip-it-and-ship-it)', packaged.zipped / MB, 'MB', GOALS.zipped)
+    show('page text (UTF-8; split past INLINE_TEXT_BYTES)', summary.textBytes / MB, 'MB')
+    show(
+      '  text shards written by the build (0: every text in the function)',
+      summary.textShards,
+      '',
+    )
+    if (tail && shards) {
+      const of = forcedSplit ? 'built split (budget 0): ' : ''
+      show(`${of}text shards published with the site`, shards.bytes / MB, 'MB')
+      show('  shard files', shards.files, '')
+      show(`${of}queries whose answer read shards (of ${tail.queries})`, tail.withShards, '')
+      show('  shards read per such answer (fresh instance)', tail.shardsPerAnswer, '')
+      show('  KB read per such answer', tail.bytesPerAnswer / 1024, 'KB')
+      show('  its answer, shards over HTTP (local server), p50', tail.fetchedP50, 'ms')
+      show('  its answer, shards over HTTP (local server), p99', tail.fetchedP99, 'ms')
+      show('  its answer, shards from local files, p50', tail.localP50, 'ms')
+      show('  the same instance again (shards kept), p50', tail.warmP50, 'ms')
+    }
 
     if (baseline) {
       const baselineFile = path.join(dir, 'baseline.json')
@@ -293,6 +330,19 @@ async function benchCorpus(
   }
 }
 
+/** The build's text shards beside the data file: how many files, how many bytes. */
+function textShardFiles(generatedDir: string): { files: number; bytes: number } {
+  const folder = path.join(generatedDir, SEARCH_TEXT_FOLDER)
+  let files = 0
+  let bytes = 0
+  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    files++
+    bytes += statSync(path.join(entry.parentPath, entry.name)).size
+  }
+  return { files, bytes }
+}
+
 async function benchDeployedContent(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-search-site-'))
   try {
@@ -325,7 +375,7 @@ if (!sizes) {
   await compareTokenizers()
   await benchDeployedContent()
   await benchRanking()
-  benchVariants()
+  await benchVariants()
   await benchLongPages()
 }
 const measured: Array<[number, Figures]> = []
@@ -346,6 +396,31 @@ for (let i = 1; i < measured.length; i++) {
     small,
     large,
     `Growth from ${from.toLocaleString('en-US')} to ${to.toLocaleString('en-US')} pages (${to / from}× the pages):`,
+  )
+}
+// why: a 50,000-page build takes ~15 minutes and 4 GB here; without it, the package at 50,000
+// pages from the per-page bytes of the 2,000 → 20,000 growth (pages of the same kind), both
+// with their text whole in the function
+const [small, large] = [measured.find(([n]) => n === 2000), measured.find(([n]) => n === 20000)]
+const whole = (figures: Figures) =>
+  figures['  text shards written by the build (0: every text in the function)']!.value === 0
+if (small && large && whole(small[1]) && whole(large[1]) && !measured.some(([n]) => n === 50000)) {
+  const zipped = (figures: Figures) =>
+    figures['function package, zipped (zip-it-and-ship-it)']!.value
+  const text = (figures: Figures) =>
+    figures['page text (UTF-8; split past INLINE_TEXT_BYTES)']!.value * MB
+  const perPage = (zipped(large[1]) - zipped(small[1])) / 18000
+  console.log(
+    `\n50,000 pages, estimated (not built; BENCH_50K=1 builds it): ${(perPage * 1024 * 1024).toFixed(0)} bytes a page zipped with the text whole; ` +
+      `${((text(large[1]) * 2.5) / 1e6).toFixed(0)} MB of text, ` +
+      (text(large[1]) * 2.5 > INLINE_TEXT_BYTES
+        ? 'over INLINE_TEXT_BYTES: the build splits it (docs/search.md: 42.7 MiB zipped)'
+        : 'under INLINE_TEXT_BYTES: kept whole'),
+  )
+  figure(
+    'function package, zipped, 50,000 pages with the text whole (estimate)',
+    zipped(large[1]) + perPage * 30000,
+    'MB',
   )
 }
 const missed = [...new Set(missedGoals)]

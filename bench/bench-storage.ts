@@ -7,16 +7,16 @@
  * BENCH_STORAGE_SIZES (`100000`). BENCH_UPDATES sets the delivery-sized
  * update run (default 50,000 updates of one product's subscriptions, folded per batch of 100).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getStore, type Store } from '@netlify/blobs'
 import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
 import { startLatencyProxy } from './latencyProxy.js'
+import { indexOldRecords, writeOldRecordFiles } from './oldRecordFiles.js'
 import { collectStats } from '../src/lib/admin/statistics.js'
 import { mapWithConcurrency } from '../src/lib/concurrency.js'
 import { RECORDS_STORE, storeNameFor } from '../src/lib/storage/blobStore.js'
-import { rebuildIndexes } from '../src/lib/storage/listing/indexMaintenance.js'
 import { clearInstanceIndexes } from '../src/lib/storage/recordCollection.js'
 import type { NotifySubscription, Reservation } from '../src/lib/storage/records.js'
 import { openRepositories, subscriptionRepository } from '../src/lib/storage/repositories.js'
@@ -104,35 +104,12 @@ async function benchSize(
     SITE,
     `site:${storeNameFor(RECORDS_STORE, deployContext)}`,
   )
-  for (let p = 0; p < PRODUCTS; p++) {
-    await mkdir(join(root, 'reservations', `product-${p}`), { recursive: true })
-    await mkdir(join(root, 'notify', `product-${p}`), { recursive: true })
-  }
-  await mapWithConcurrency(
-    Array.from({ length: size }, (_, i) => i),
-    100,
-    async (i) => {
-      const r = reservation(i)
-      const s = subscription(i)
-      await writeFile(join(root, 'reservations', r.productSlug, r.id), JSON.stringify(r))
-      await writeFile(join(root, 'notify', s.productSlug, s.id), JSON.stringify(s))
-    },
-  )
+  await writeOldRecordFiles(root, size, (i) => [reservation(i), subscription(i)])
   console.log(`${size}: wrote ${2 * size} records in ${ms(seedStarted)}`)
 
   // the background rebuild, as listing-rebuild-background runs it
   const rebuildStarted = performance.now()
-  const { peakMb: rebuildRss } = await withPeakRss(async () => {
-    const { store, indexes } = openRepositories(context)
-    for (;;) {
-      const outcome = await rebuildIndexes(store, indexes, {
-        now: Date.now,
-        deadline: Date.now() + 12 * 60_000,
-        owner: 'bench',
-      })
-      if (outcome === 'complete') break
-    }
-  })
+  const { peakMb: rebuildRss } = await withPeakRss(() => indexOldRecords(context))
   const rebuildMs = performance.now() - rebuildStarted
   const largest = await largestIndexBlob(seed)
   rows.push(row(size, 'background rebuild (direct, no latency)', rebuildMs, null, rebuildRss))

@@ -15,6 +15,7 @@ const BENCHMARKS = [
   'bench-stock.ts',
   'bench-delivery.ts',
   'bench-paging.ts',
+  'bench-admin-memory.ts',
 ]
 const only = process.argv.slice(2)
 

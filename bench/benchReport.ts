@@ -35,7 +35,9 @@ export function progress(phase: string, done: number, total: number): void {
 
 /** A value in its unit, to 2 decimals below 10 and 3 significant ones for ratios and scores. */
 export function formatValue(value: number, unit: string): string {
-  const digits = unit === '' ? 3 : Math.abs(value) < 10 ? 2 : Math.abs(value) < 100 ? 1 : 0
+  // why: a unitless figure is a score (MRR 0.997) or a count (500 shard files)
+  const unitless = Number.isInteger(value) ? 0 : 3
+  const digits = unit === '' ? unitless : Math.abs(value) < 10 ? 2 : Math.abs(value) < 100 ? 1 : 0
   const number = value.toLocaleString('en-US', {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
@@ -94,7 +96,7 @@ export function printGrowth(before: Figures, after: Figures, title: string): voi
   for (const [name, { value, unit, goal }] of Object.entries(after)) {
     const earlier = before[name]
     if (!earlier) continue
-    const growth = `${(value / earlier.value).toFixed(2)}×`
+    const growth = earlier.value === 0 ? '—' : `${(value / earlier.value).toFixed(2)}×`
     console.log(
       `  ${padToWidth(name, 44)} ${formatValue(earlier.value, unit).padStart(10)} → ${formatValue(value, unit).padStart(10)}  ${growth.padStart(7)}  ${mark(null, value, unit, goal)}`,
     )

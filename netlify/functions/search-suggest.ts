@@ -3,16 +3,16 @@ import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
 import { spellingGroups } from '../../src/lib/search/query/searchSpellings.js'
 import { answerSuggest } from '../../src/lib/search/suggest/suggestions.js'
-import { openServices } from '../../src/lib/services.js'
+import { openSearchServices } from '../../src/lib/searchServices.js'
 
 export default defineEndpoint({
   methods: ['GET'],
   auth: 'none',
   cors: 'public',
-  handle: async ({ req, context, config, log }) => {
+  handle: async ({ req, context, log }) => {
     // why: completions also go through the variants and synonyms the search uses (staff ones
     // read from Blobs after the answer, as a search reads them)
-    const groups = spellingGroups(openServices(context, config, log), Date.now())
+    const groups = spellingGroups(openSearchServices(context, log), Date.now())
     const body = answerSuggest(new URL(req.url).searchParams, groups)
     // why: the answer depends only on the URL and the deployed content, as a search's does
     return jsonResponse(body, { headers: { 'Cache-Control': 'public, max-age=300' } })

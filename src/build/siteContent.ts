@@ -3,12 +3,17 @@
  * `src/generated/siteContent.ts` (product catalogue, data id). Run by `scripts/build-content.ts`
  * (`npm run build`), which reads `CONTENT_DIR` (default `content/`).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import MiniSearch from 'minisearch'
 import { loadContentPages, PRODUCT_CONTENT_TYPE, type ContentPage } from './search/contentPages.js'
 import { SEARCH_DATA_PATH } from '../lib/search/index/searchDataFile.js'
+import {
+  INLINE_TEXT_BYTES,
+  SEARCH_TEXT_FOLDER,
+  TEXT_HEAD_CHARS,
+} from '../lib/search/index/searchText.js'
 import {
   SEARCH_INDEX_FORMAT,
   searchOptions,
@@ -39,6 +44,11 @@ export interface BuildSiteContentOptions {
    * else null); default true. why: at 20,000 pages it is ~80 MB and a second `toJSON` of the index
    */
   measureIndexJson?: boolean
+  /**
+   * Most bytes of page text kept whole in the data file; more, and the build writes heads and
+   * text shards (index/searchText.ts). Default INLINE_TEXT_BYTES; tests force a split with 0.
+   */
+  inlineTextBytes?: number
   /** Called as the build goes: pages read, pages indexed (of `total`), and when it writes. */
   onProgress?: (stage: 'reading' | 'indexing' | 'writing', done: number, total: number) => void
 }
@@ -56,6 +66,10 @@ export interface BuildSiteContentSummary {
   dataBytes: number
   /** Of which read whole at the first search (header and eager sections). */
   eagerBytes: number
+  /** Bytes of page text (UTF-8), compared with `inlineTextBytes`. */
+  textBytes: number
+  /** Text shards written (0: every text whole in the data file). */
+  textShards: number
   milliseconds: number
 }
 
@@ -65,6 +79,7 @@ export async function buildSiteContent({
   options = searchOptions,
   formatVersion = SEARCH_INDEX_FORMAT,
   measureIndexJson = true,
+  inlineTextBytes = INLINE_TEXT_BYTES,
   onProgress = () => {},
 }: BuildSiteContentOptions): Promise<BuildSiteContentSummary> {
   const started = performance.now()
@@ -78,7 +93,15 @@ export async function buildSiteContent({
   }
   onProgress('writing', 0, 1)
   const indexBytes = measureIndexJson ? Buffer.byteLength(JSON.stringify(index)) : null
-  const { bytes, dataId, eagerBytes } = searchDataOf(pages, index, formatVersion)
+  const textBytes = pages.reduce((sum, page) => sum + Buffer.byteLength(storedText(page)), 0)
+  // why: shards only when the whole text would make the function too large (issue 21)
+  const headChars = textBytes > inlineTextBytes ? TEXT_HEAD_CHARS : Infinity
+  const { bytes, dataId, eagerBytes, textShards } = searchDataOf(
+    pages,
+    index,
+    formatVersion,
+    headChars,
+  )
   const synonyms = await readSynonymFile(contentDir)
   const suggestData = suggestDataOf(pages, dataId, PRODUCT_CONTENT_TYPE)
   const productCatalogue: CatalogueProduct[] = pages
@@ -113,6 +136,13 @@ export async function buildSiteContent({
   const dataFile = path.join(path.dirname(outFile), path.basename(SEARCH_DATA_PATH))
   await mkdir(path.dirname(outFile), { recursive: true })
   await writeFile(dataFile, bytes)
+  // why: the shards of earlier builds are other data ids' text; never left to be published
+  const textFolder = path.join(path.dirname(outFile), SEARCH_TEXT_FOLDER)
+  await rm(textFolder, { recursive: true, force: true })
+  if (textShards.size > 0) await mkdir(path.join(textFolder, dataId), { recursive: true })
+  for (const [n, shard] of textShards) {
+    await writeFile(path.join(textFolder, dataId, `${n}.json`), JSON.stringify(shard))
+  }
   await writeFile(
     path.join(path.dirname(outFile), path.basename(SUGGEST_DATA_PATH)),
     JSON.stringify(suggestData),
@@ -127,6 +157,8 @@ export async function buildSiteContent({
     moduleBytes: Buffer.byteLength(source),
     dataBytes: bytes.length,
     eagerBytes,
+    textBytes,
+    textShards: textShards.size,
     milliseconds: performance.now() - started,
   }
 }
@@ -144,11 +176,21 @@ async function readSynonymFile(contentDir: string): Promise<string[][]> {
   return parseSynonymFile(text, path.relative(process.cwd(), file))
 }
 
-/** The search data file's bytes for `pages` indexed in `index`. */
+/** A page's text as the data file stores it. */
+function storedText({ text }: Pick<ContentPage, 'text'>): string {
+  // why: excerpts are single-line plain text; collapsing here saves it on every search
+  return text.replace(/\s+/g, ' ')
+}
+
+/**
+ * The search data file's bytes for `pages` indexed in `index`, and its text shards; `headChars`:
+ * as encodeSiteSearchData's (default `Infinity`: every text whole, no shards).
+ */
 export function searchDataOf(
   pages: readonly ContentPage[],
   index: MiniSearch<IndexedPage>,
   formatVersion: string,
+  headChars = Infinity,
 ): ReturnType<typeof encodeSiteSearchData> {
   const storedPages = pages.map(
     ({ id, slug, title, description, tags, createdAt, text }): StoredPage => ({
@@ -158,9 +200,8 @@ export function searchDataOf(
       description,
       tags,
       createdAt,
-      // why: excerpts are single-line plain text; collapsing here saves it on every search
-      text: text.replace(/\s+/g, ' '),
+      text: storedText({ text }),
     }),
   )
-  return encodeSiteSearchData(formatVersion, packIndex(index.toJSON()), storedPages)
+  return encodeSiteSearchData(formatVersion, packIndex(index.toJSON()), storedPages, headChars)
 }

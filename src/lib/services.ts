@@ -12,15 +12,8 @@ import { batchAllowanceFor, type DeliveryRunOptions } from './restock/deliveryRu
 import { issueDeliveryTicket } from './restock/deliveryTicket.js'
 import { sendRestockWave, waveNotificationId } from './restock/sendRestockNotification.js'
 import type { WaveOptions } from './stock/stockWaves.js'
-import {
-  openKeywordLogRepository,
-  type KeywordLogRepository,
-} from './storage/keywordLogRepository.js'
 import { openRepositories, type Repositories } from './storage/repositories.js'
-import {
-  openSearchSynonymRepository,
-  type SearchSynonymRepository,
-} from './storage/searchSynonymRepository.js'
+import { openSearchServices, type SearchServices } from './searchServices.js'
 import { openAuditRepository, type AuditRepository } from './storage/auditRepository.js'
 
 /**
@@ -29,16 +22,10 @@ import { openAuditRepository, type AuditRepository } from './storage/auditReposi
  * need; services open no store and build no notifier themselves. Each part is built when first
  * used (a search answer never opens the records store) and then kept for the request.
  */
-export interface Services {
-  readonly context: RequestContext
+export interface Services extends SearchServices {
   readonly config: AppConfig
-  readonly log: Logger
   /** Records store: reservations, subscriptions, history, deliveries, claims. */
   readonly repositories: Repositories
-  /** Keyword log store (§2.6). */
-  readonly keywordLog: KeywordLogRepository
-  /** The search synonyms staff added (docs/search.md "Synonyms"). */
-  readonly searchSynonyms: SearchSynonymRepository
   /** Team chat, community chat and customer e-mail (§6). */
   readonly notifiers: ShopNotifiers
   /** Who made the request (auth's actor: a STAFF_TOKENS name, `admin`, `preorder`); null when public. */
@@ -47,8 +34,6 @@ export interface Services {
   readonly auditTrail: AuditRepository
   /** Where the request's changes are recorded, with its actor; records nothing without one. */
   readonly audit: AuditRecorder
-  /** Hands over work that may finish after the response (`context.waitUntil`). */
-  defer(work: Promise<unknown>): void
   /** Starts a run of the background restock delivery on this deploy (deliveryStarter.ts). */
   startDelivery(notificationId: string): Promise<void>
   /** Starts a run of the background index rebuild on this deploy; false when it cannot (indexing/indexUpkeep.ts). */
@@ -86,13 +71,12 @@ export function openServices(
   options: ServiceOptions = {},
 ): Services {
   let repositories: Repositories | undefined
-  let keywordLog: KeywordLogRepository | undefined
-  let searchSynonyms: SearchSynonymRepository | undefined
+  const search = openSearchServices(context, log)
   let notifiers: ShopNotifiers | undefined
   let auditTrail: AuditRepository | undefined
   let audit: AuditRecorder | undefined
   const actor = options.actor ?? null
-  const defer = (work: Promise<unknown>) => context.waitUntil?.(work)
+  const { defer } = search
   const startDelivery = deliveryStarter({
     origin: options.origin ?? config.siteUrl,
     ticketFor: (notificationId) =>
@@ -116,10 +100,10 @@ export function openServices(
       }))
     },
     get keywordLog() {
-      return (keywordLog ??= openKeywordLogRepository(context))
+      return search.keywordLog
     },
     get searchSynonyms() {
-      return (searchSynonyms ??= openSearchSynonymRepository(context))
+      return search.searchSynonyms
     },
     get notifiers() {
       return (notifiers ??= createShopNotifiers(config, log))

@@ -29,7 +29,7 @@ const PRODUCT = 'hario-v60-dripper'
 const BASES = [
   `index/reservations/v1/p/${PRODUCT}`,
   `index/notify/v1/p/${PRODUCT}`,
-  'index/notif-history/v1/p/all',
+  'index/notif-history/v2/p/other',
 ]
 
 /** Damage of a blob that held `text`. */
@@ -156,7 +156,7 @@ describe('damaged index deltas', () => {
     for (const [collection, partition] of [
       ['reservations', PRODUCT],
       ['notify', PRODUCT],
-      ['notif-history', 'all'],
+      ['notif-history', 'other'],
     ]) {
       for (const name of garbageNames) {
         await scope.store.set(`index-deltas/${collection}/${partition}/${name}`, 'garbage \u0000')

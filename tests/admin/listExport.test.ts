@@ -11,7 +11,10 @@ import {
   issueExportTicket,
   runExport,
 } from '../../src/lib/admin/listExports.js'
+import { EXPORT_STALL_MS, EXPORT_STALLED_TEXT } from '../../src/lib/admin/exportStalls.js'
+import { exportStatusEndpoint } from '../../src/lib/admin/exportEndpoints.js'
 import { loadConfig } from '../../src/lib/config.js'
+import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { createLogger } from '../../src/lib/log.js'
 import { ExportJobStore, type ExportJob } from '../../src/lib/storage/exportJobStore.js'
 import { at, endpoint, isolatedScope, settleScopes } from './adminTestKit.js'
@@ -224,6 +227,36 @@ describe('CSV export of a list by the background function (issue 21)', () => {
     expect(left.blobs).toEqual([])
   })
 
+  it('a run that died is answered as failed once it has made no progress for 18 minutes', async () => {
+    const jobs = new ExportJobStore(scope.repositories.store)
+    const T = Date.parse(at(0))
+    const statusAt = (ms: number) =>
+      endpoint(
+        {
+          default: defineEndpoint(exportStatusEndpoint({ now: () => ms })),
+          config: statusModule.config,
+        },
+        'admin',
+      )
+    await jobs.create({ ...storedJob('exp_dying', 'running'), totalRows: 9, writtenRows: 5 })
+    await jobs.create(storedJob('exp_never_started', 'queued'))
+    await jobs.create(storedJob('exp_finished', 'done'))
+    // a run may still be alive: within one invocation (15 min) and Netlify's retries
+    const alive = await scope.call(statusAt(T + EXPORT_STALL_MS), { exportId: 'exp_dying' })
+    expect(alive.body.export).toMatchObject({ state: 'running', writtenRows: 5 })
+    const later = statusAt(T + EXPORT_STALL_MS + 1)
+    for (const exportId of ['exp_dying', 'exp_never_started']) {
+      const dead = await scope.call(later, { exportId })
+      expect(dead).toMatchObject({
+        status: 200,
+        body: { export: { state: 'failed', error: EXPORT_STALLED_TEXT } },
+      })
+      expect((await jobs.get(exportId))?.state).toBe('failed')
+    }
+    expect((await scope.call(later, { exportId: 'exp_finished' })).body.export.state).toBe('done')
+    expect(eventsOf(logs, 'export.stalled')).toHaveLength(2)
+  })
+
   it('answers 400, 404 and 409 with clear texts', async () => {
     expect((await scope.call(create, { list: 'everything' })).body.error).toBe(
       'list must be one of reservations, notify, reservations-archive, notify-archive',
@@ -297,5 +330,47 @@ describe('CSV export of a list by the background function (issue 21)', () => {
         expect.arrayContaining(['expired', 'foreign']),
       )
     })
+  })
+})
+
+describe('CSV export of a whole archive list (read by a scan of every product)', () => {
+  it('writes every archived record of every product, most recently archived first', async () => {
+    const scope = isolatedScope()
+    const deploy = deployOf(scope)
+    await deploy.start()
+    try {
+      const seeded = []
+      for (let index = 0; index < 9; index++) {
+        seeded.push(
+          await scope.seedReservation({
+            createdAt: at(index),
+            productSlug: ['chasen-takayama', 'kiyomizu-matcha-chawan', 'other-product'][index % 3],
+            ...(index % 3 !== 1 ? { isArchived: true, archivedAt: at(100 - index * 7) } : {}),
+          }),
+        )
+      }
+      const archived = seeded
+        .filter((record) => record.isArchived === true)
+        .sort((a, b) => (a.archivedAt! < b.archivedAt! ? 1 : -1))
+      const context = scope.context()
+      const created = await readJson(
+        await createModule.default(
+          deploy.request('/api/admin/exports', { list: 'reservations-archive' }),
+          context,
+        ),
+      )
+      await context.settled()
+      const exportId = created.body.export.exportId
+      const done = await scope.call(status, { exportId })
+      expect(done.body.export).toMatchObject({ state: 'done', totalRows: archived.length })
+      const text = (await (await download(scope, `exportId=${exportId}`)).text()).slice(1)
+      const ids = text
+        .split('\r\n')
+        .slice(1, -1)
+        .map((line) => line.split(',')[0])
+      expect(ids).toEqual(archived.map((record) => record.id))
+    } finally {
+      await deploy.stop()
+    }
   })
 })

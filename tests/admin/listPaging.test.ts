@@ -7,6 +7,8 @@ import { reservationResource } from '../../src/lib/admin/adminResources.js'
 import { mapWithConcurrency } from '../../src/lib/concurrency.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { rebuildIndexes } from '../../src/lib/storage/listing/indexMaintenance.js'
+import { clearInstanceIndexes } from '../../src/lib/storage/recordCollection.js'
+import { readBase, writeBase, type Tally } from '../../src/lib/storage/listing/indexBase.js'
 import type { Reservation } from '../../src/lib/storage/records.js'
 import { reservationRepository } from '../../src/lib/storage/repositories.js'
 import { at, endpoint, isolatedScope, reservation, settleScopes } from './adminTestKit.js'
@@ -19,7 +21,7 @@ const reservationsList = endpoint(reservationsListModule, 'admin')
 const notifyList = endpoint(notifyListModule, 'admin')
 const archivesList = endpoint(archivesListModule, 'preorder')
 
-useBlobsServer({ beforeStop: settleScopes })
+const server = useBlobsServer({ beforeStop: settleScopes })
 useApiTokens()
 useLogCapture()
 
@@ -218,6 +220,56 @@ describe('paging the active reservation list (issue 21)', () => {
       const page = await scope.call({ ...reservationsList, handler }, { pageSize: 500 })
       expect(page.body.reservations).toHaveLength(500)
     }
+  })
+
+  it('answers the too-large 400 from the index counts of a cold instance, reading no base', async () => {
+    const limited = defineEndpoint(activeListEndpoint(reservationResource, { maxRecords: 500 }))
+    clearInstanceIndexes()
+    const before = server.operations.length
+    const answer = await scope.call({ ...reservationsList, handler: limited }, {})
+    expect(answer.body).toEqual({
+      success: false,
+      error: `this list has ${active.length} records, too many for one answer; send pageSize (at most 500) and follow nextCursor`,
+    })
+    const baseReads = server.operations
+      .slice(before)
+      .filter((op) => op.type === 'get' && decodeURIComponent(op.url).includes('/v1/p/'))
+    expect(baseReads).toEqual([])
+    const pending = active.filter((record) => record.status === 'pending')
+    const byStatus = defineEndpoint(
+      activeListEndpoint(reservationResource, { maxRecords: pending.length - 1 }),
+    )
+    const filtered = await scope.call(
+      { ...reservationsList, handler: byStatus },
+      {
+        status: 'pending',
+      },
+    )
+    expect(filtered.body.error).toBe(
+      `this list has ${pending.length} records, too many for one answer; send pageSize (at most 500) and follow nextCursor`,
+    )
+  })
+
+  it('counts by reading the records when a base predates the active/archived tallies', async () => {
+    // a base as written before those tallies: the same entries, counted by status and product
+    const key = 'index/reservations/v1/p/red-mug'
+    const found = await readBase(scope.store, 'old-writer', key)
+    if (found === null || 'damaged' in found) throw new Error('no base of red-mug')
+    const oldTally: Tally = (record) => {
+      const { status, productSlug } = record as Reservation
+      return [`status:${status}`, `product:${productSlug}`]
+    }
+    expect(
+      await writeBase(scope.store, 'old-writer', key, found.entries, found.etag, oldTally),
+    ).not.toBeNull()
+    clearInstanceIndexes()
+    const limited = defineEndpoint(activeListEndpoint(reservationResource, { maxRecords: 500 }))
+    const answer = await scope.call({ ...reservationsList, handler: limited }, {})
+    expect(answer.body.error).toBe(
+      `this list has ${active.length} records, too many for one answer; send pageSize (at most 500) and follow nextCursor`,
+    )
+    const whole = await scope.call(reservationsList, {})
+    expect(whole.body.reservations).toEqual(active)
   })
 
   it('archive pages take q too, most recently archived first', async () => {

@@ -5,6 +5,7 @@ import { purgeExpiredData } from '../../src/lib/compliance/retentionPurge.js'
 import { createLogger } from '../../src/lib/log.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import { stockEventKey } from '../../src/lib/storage/blobLayout.js'
+import { ExportJobStore } from '../../src/lib/storage/exportJobStore.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import { freshProduct, seedSubscription, useSendSettings } from '../restock/restockTestKit.js'
@@ -171,5 +172,64 @@ describe('retention purge', () => {
     expect(await store.get(stockEventKey(recent))).toBeNull()
     expect(await store.get(stockEventKey(legacyRecent))).toBeNull()
     expect(await store.get(stockEventKey(old))).not.toBeNull()
+  })
+  it('deletes CSV exports a day after they were made, with their parts and spent tickets', async () => {
+    const { store } = restock.repositories
+    const jobs = new ExportJobStore(store)
+    const run = crypto.randomUUID().slice(0, 8)
+    const job = (id: string, createdAt: number) => ({
+      id,
+      list: 'notify' as const,
+      filters: {},
+      state: 'done' as const,
+      createdAt: at(createdAt),
+      updatedAt: at(createdAt),
+      requestedBy: null,
+      fileName: 'x.csv',
+      totalRows: 1,
+      writtenRows: 1,
+      parts: 1,
+      bytes: 10,
+    })
+    const [old, recent] = [`exp_${run}_old`, `exp_${run}_recent`]
+    await jobs.create(job(old, T0))
+    await jobs.writePart(old, 1, 'id\r\n')
+    await jobs.create(job(recent, T0 + DAY))
+    await jobs.writePart(recent, 1, 'id\r\n')
+    await jobs.spendTicket(`${run}-old`, T0 + 5 * 60_000, T0)
+    await jobs.spendTicket(`${run}-recent`, T0 + DAY + 5 * 60_000, T0 + DAY)
+
+    // T0 + 1 day + 1 ms: the first export is a day old, the second was just made
+    const summary = await purgeAt(T0 + DAY + 1)
+    expect(summary.exports).toBeGreaterThanOrEqual(1)
+    expect(await jobs.get(old)).toBeNull()
+    expect(await jobs.readPart(old, 1)).toBeNull()
+    expect(await jobs.get(recent)).not.toBeNull()
+    expect(await jobs.readPart(recent, 1)).toBe('id\r\n')
+    expect(await store.get(`export-tickets/${run}-old`)).toBeNull()
+    expect(await store.get(`export-tickets/${run}-recent`)).not.toBeNull()
+  })
+
+  it('deletes what older deploys left of their listings (snapshots, journal, the v1 history index)', async () => {
+    const { store } = restock.repositories
+    await store.setJSON('snapshots/notify', { records: [{ email: 'old@example.test' }] })
+    await store.setJSON('index/notif-history/v1/p/all', { format: 1, entries: {} })
+    await store.set(
+      'index-deltas/notif-history/all/000000000000001-a~bm90aWYtaGlzdG9yeTpub3RpZl94',
+      '',
+    )
+    for (let entry = 0; entry < 3; entry++) {
+      await store.set(`journal/notify/2026-01-01T00/${entry}-a~bm90aWZ5`, '')
+    }
+    const summary = await purgeAt(T0)
+    expect(summary.legacyListing).toBeGreaterThanOrEqual(6)
+    for (const prefix of [
+      'snapshots/',
+      'journal/',
+      'index/notif-history/v1/',
+      'index-deltas/notif-history/all/',
+    ]) {
+      expect((await store.list({ prefix })).blobs).toEqual([])
+    }
   })
 })

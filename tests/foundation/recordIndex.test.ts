@@ -266,3 +266,31 @@ describe('cost', () => {
     expect(requests() - coldBefore).toBeLessThan(5)
   }, 120_000)
 })
+
+describe('scan', () => {
+  it('visits every record once, pending deltas included, and keeps no base it read', async () => {
+    const { store, clock, repo, records } = await folded(40)
+    const other = reservation(100, 'chawan')
+    const changed = { ...records[0], status: 'confirmed' }
+    await repo.update(records[0], () => changed)
+    await repo.create(other, other)
+    await store.set('reservations/kyusu/res_broken', 'not a record')
+    await repo.index.announce('reservations/kyusu/res_broken')
+    clearInstanceIndexes()
+    const seen: Reservation[] = []
+    const scanned = await repo.scan((record) => seen.push(record))
+    expect(seen).toHaveLength(41)
+    expect(new Set(seen.map((record) => record.id)).size).toBe(41)
+    expect(seen.find((record) => record.id === changed.id)?.status).toBe('confirmed')
+    expect(scanned.unreadableKeys).toEqual(['reservations/kyusu/res_broken'])
+    expect(scanned.rebuilding).toBeUndefined()
+    // the next list reads the bases again: the scan kept none of them
+    clock.now += 1
+    const before = server.operations.length
+    await repo.list()
+    const baseReads = server.operations
+      .slice(before)
+      .filter((op) => op.type === 'get' && decodeURIComponent(op.url).includes('/v1/p/'))
+    expect(baseReads.length).toBeGreaterThan(0)
+  })
+})

@@ -28,6 +28,8 @@ async function packagesImported(entry: string) {
   return {
     atStart: external.filter((item) => item.kind === 'import-statement').map((item) => item.path),
     later: external.filter((item) => item.kind === 'dynamic-import').map((item) => item.path),
+    /** Our files bundled into the function (parsed at every cold start). */
+    bundled: Object.keys(output.inputs),
   }
 }
 
@@ -46,5 +48,18 @@ describe('what a function loads at a cold start', () => {
     const { atStart, later } = await packagesImported('reservation.ts')
     expect(later).toContain('resend')
     expect(atStart).toContain('@netlify/blobs')
+  }, 60_000)
+
+  it('the search and suggest functions bundle the search code, not records, e-mail or zod', async () => {
+    // why: a shopper waits for this parse on a cold start; the whole service layer was ~500 KB
+    for (const entry of ['search.ts', 'search-suggest.ts']) {
+      const { bundled } = await packagesImported(entry)
+      const heavy = bundled.filter((file) =>
+        /src\/lib\/(services|storage\/(repositories|recordCollection|listing\/)|notifiers\/|audit\/auditTrail)|src\/generated\/zod/.test(
+          file,
+        ),
+      )
+      expect(heavy, entry).toEqual([])
+    }
   }, 60_000)
 })

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { existsSync, readdirSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -10,6 +11,11 @@ import {
   InvalidContentPageError,
 } from '../../src/build/search/contentPages.js'
 import { readSearchData } from '../../src/lib/search/index/searchDataFile.js'
+import {
+  INLINE_TEXT_BYTES,
+  SEARCH_TEXT_FOLDER,
+  TEXT_HEAD_CHARS,
+} from '../../src/lib/search/index/searchText.js'
 import { createSiteSearch } from '../../src/lib/search/query/siteSearch.js'
 import type { CatalogueProduct } from '../../src/lib/search/siteContentTypes.js'
 import type { SiteSearchData } from '../../src/lib/search/index/searchDataReader.js'
@@ -82,11 +88,42 @@ describe('scripts/build-content.ts', () => {
       textIsPlain: false,
     })
     expect(data.page('news/missing')).toBeNull()
-    const { results } = createSiteSearch(() => data).search('script', 200)
+    const { results } = await createSiteSearch(() => data).search('script', 200)
     expect(results.map((result) => result.id)).toEqual(['products/teapot-kurokage'])
     expect(results[0]!.highlighted_excerpt).toBe(
       '黒い土の急須です。 &lt;<mark>script</mark>&gt; は表示だけ。',
     )
+  })
+
+  it('keeps the sample content whole in the data file, and splits texts past the text budget', async () => {
+    const answers = []
+    for (const inlineTextBytes of [INLINE_TEXT_BYTES, 0]) {
+      const dir = await mkdtemp(path.join(tmpdir(), 'content-build-'))
+      tempDirs.push(dir)
+      const outFile = path.join(dir, 'src/generated/siteContent.ts')
+      const contentDir = path.join(repoRoot, 'content')
+      const summary = await buildSiteContent({ contentDir, outFile, inlineTextBytes })
+      const textFolder = path.join(dir, 'src/generated', SEARCH_TEXT_FOLDER)
+      const data = readSearchData((await import(outFile)).SEARCH_DATA_ID, { from: dir, cwd: dir })
+      const long = data.page('guides/how-to-preorder')!
+      if (inlineTextBytes > 0) {
+        // why: as before issue 21: no shards, no fetch, whole texts in the function
+        expect(summary.textBytes).toBeLessThan(inlineTextBytes)
+        expect(summary.textShards).toBe(0)
+        expect(existsSync(textFolder)).toBe(false)
+        expect(long.textShard).toBeUndefined()
+        expect(long.text.length).toBeGreaterThan(TEXT_HEAD_CHARS)
+        expect(data.textFolder).toBeNull()
+      } else {
+        expect(summary.textShards).toBeGreaterThan(0)
+        expect(readdirSync(path.join(textFolder, data.dataId))).toHaveLength(summary.textShards)
+        expect(long.textShard).toBeTypeOf('number')
+        expect(long.text).toHaveLength(TEXT_HEAD_CHARS)
+      }
+      answers.push(await createSiteSearch(() => data).search('months', 200))
+    }
+    expect(answers[0]!.results[0]!.highlighted_excerpt).toMatch(/<mark>months<\/mark>/)
+    expect(answers[1]).toEqual(answers[0])
   })
 
   it.each([

@@ -60,7 +60,9 @@ describe('search data file', () => {
     expect(fromBundle.dataId).toBe(dataId)
     fromBundle.close()
     const search = createSiteSearch(() => readSearchData(dataId, { from: bundleDir, cwd: '/' }))
-    expect(search.search('入荷', 200).results.map((result) => result.id)).toEqual(['news/page'])
+    expect((await search.search('入荷', 200)).results.map((result) => result.id)).toEqual([
+      'news/page',
+    ])
   })
 
   it('falls back to the working folder, and otherwise names every place it looked', async () => {
@@ -87,7 +89,7 @@ describe('search data file', () => {
     expect(read).toThrow(`${second.file} has data id ${second.dataId}`)
   })
 
-  it('refuses data of another index format, damaged, cut short or too long', () => {
+  it('refuses data of another index format, damaged, cut short or too long', async () => {
     const index = new MiniSearch<IndexedPage>(searchOptions)
     index.add({ id: 'news/a', title: '入荷', description: '', tags: [], text: '' })
     const page = { id: 'news/a', slug: '/news/a', title: '入荷', description: '', tags: [] }
@@ -97,7 +99,7 @@ describe('search data file', () => {
     // why: the writer marks text excerpts can search without normalising it (isPlainText)
     expect(decode(bytes)().page('news/a')).toEqual({ ...stored[0], textIsPlain: true })
     const old = createSiteSearch(() => decodeSiteSearchData(bytesSource(bytes)))
-    expect(() => old.search('入荷', 200)).toThrow(StaleSiteContentError)
+    await expect(old.search('入荷', 200)).rejects.toThrow(StaleSiteContentError)
 
     const noSignature = Buffer.from(bytes)
     noSignature.write('NOTSHOP!', 0, 'latin1')
@@ -139,8 +141,8 @@ describe('search data file', () => {
       '0-old',
     )
     for (let attempt = 0; attempt < 20; attempt++) {
-      expect(() => stale.search('入荷', 200)).toThrow(StaleSearchDataError)
-      expect(() => otherFormat.search('入荷', 200)).toThrow(StaleSiteContentError)
+      await expect(stale.search('入荷', 200)).rejects.toThrow(StaleSearchDataError)
+      await expect(otherFormat.search('入荷', 200)).rejects.toThrow(StaleSiteContentError)
     }
     expect(openFiles()).toBe(before)
   })
@@ -203,8 +205,9 @@ describe('search data file', () => {
     shifted.set(bytes)
     const fromMemory = createSiteSearch(() => decodeSiteSearchData(bytesSource(shifted)))
     for (const query of ['入荷', 'tokoname', 'toko', 'tokonama', '急須 入荷']) {
-      expect(fromFile.search(query, 200), query).toEqual(fromMemory.search(query, 200))
-      expect(fromFile.search(query, 200).totalResults, query).toBe(1)
+      const answer = await fromFile.search(query, 200)
+      expect(answer, query).toEqual(await fromMemory.search(query, 200))
+      expect(answer.totalResults, query).toBe(1)
     }
   })
 })

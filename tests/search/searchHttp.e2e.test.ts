@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
+import { SEARCH_DATA_ID } from '../../src/generated/siteContent.js'
 
 let server: RunningDevServer
 
@@ -38,6 +40,19 @@ describe('search over HTTP through the local Netlify emulation', () => {
       summary = await keywordSummary()
     }
     expect(summary.topQueries).toContainEqual({ query, count: 1 })
+  })
+
+  it('answers an excerpt from past a page head out of the function, and publishes no text shards', async () => {
+    // why: `months` ends a page past its first 512 characters (TEXT_HEAD_CHARS)
+    const response = await fetch(`${server.url}/api/search?q=months`)
+    expect(response.status).toBe(200)
+    const { results } = await response.json()
+    expect(results[0].id).toBe('guides/how-to-preorder')
+    expect(results[0].highlighted_excerpt).toContain('<mark>months</mark>')
+    // why: the sample content stays under the text budget (docs/search.md, issue 21)
+    expect(existsSync(`public/search-text/${SEARCH_DATA_ID}`)).toBe(false)
+    const shard = await fetch(`${server.url}/search-text/${SEARCH_DATA_ID}/0.json`)
+    expect(shard.status).toBe(404)
   })
 
   it('answers POST with 405 and Allow', async () => {

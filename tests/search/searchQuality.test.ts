@@ -11,8 +11,8 @@ describe('search quality over the sample content', () => {
 
   it.each(searchQualityCases)(
     '$kind: "$query" finds $expected in the top 3',
-    ({ query, expected }) => {
-      const { results } = getSiteSearch().search(normalizeQuery(query), 200)
+    async ({ query, expected }) => {
+      const { results } = await getSiteSearch().search(normalizeQuery(query), 200)
       expect(results.slice(0, 3).map((result) => result.id)).toContain(expected)
     },
   )

@@ -242,7 +242,14 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
           examples: {
             success: {
               success: true,
-              deleted: { subscriptions: 3, unconfirmed: 1, consents: 4, stockEvents: 12 },
+              deleted: {
+                subscriptions: 3,
+                unconfirmed: 1,
+                consents: 4,
+                stockEvents: 12,
+                exports: 2,
+                legacyListing: 0,
+              },
             },
           },
         },

@@ -542,6 +542,11 @@ export const purgeAnswer = z.strictObject({
     unconfirmed: count,
     consents: count,
     stockEvents: count.meta({ description: 'Stock webhook replay marks older than 30 days.' }),
+    exports: count.meta({ description: 'CSV exports of lists made more than a day ago.' }),
+    legacyListing: count.meta({
+      description:
+        'Blobs older deploys left of their listings (snapshots/, journal/, the v1 history index).',
+    }),
   }),
 })
 

@@ -16,6 +16,11 @@ import {
 } from '../../lib/search/index/searchDataReader.js'
 import type { TermTreeArrays } from '../../lib/search/index/termTree.js'
 import { encodePostings } from '../../lib/search/index/postingsCoding.js'
+import {
+  TEXT_HEAD_CHARS,
+  TEXT_SHARD_PAGES,
+  type TextShard,
+} from '../../lib/search/index/searchText.js'
 
 /*
  * The build's half of the search data file: packs a built MiniSearch index and the pages into
@@ -111,21 +116,39 @@ function packTermTree(terms: readonly string[]): TermTreeArrays {
   }
 }
 
+/**
+ * The data file's bytes, and the text shards of the pages longer than `headChars` (at least
+ * TEXT_HEAD_CHARS; default `Infinity`: every text whole in the file, no shards).
+ */
 export function encodeSiteSearchData(
   formatVersion: string,
   index: PackedIndexParts,
   pages: readonly StoredPage[],
-): { bytes: Buffer; dataId: string; eagerBytes: number } {
+  headChars = Infinity,
+): { bytes: Buffer; dataId: string; eagerBytes: number; textShards: Map<number, TextShard> } {
+  if (!(headChars >= TEXT_HEAD_CHARS)) {
+    // why: an excerpt from the start (up to 500 characters) is taken from the head alone
+    throw new Error(`A text head of ${headChars} characters is shorter than ${TEXT_HEAD_CHARS}`)
+  }
   const { documentIds, fieldLengths, tree } = index
   const { termPostingsStart, postings } = encodeAllPostings(index)
   const shortIdOf = new Map(documentIds.map((id, shortId) => [id, shortId]))
   const pageLocations = new Uint32Array(documentIds.length * 2)
   const pageBlobs: Buffer[] = []
+  const textShards = new Map<number, TextShard>()
   let pagesLength = 0
   for (const page of pages) {
     const shortId = shortIdOf.get(page.id)
     if (shortId === undefined) throw new Error(`Page ${page.id} is not in the index`)
     const stored: StoredPage = { ...page, textIsPlain: isPlainText(page.text) }
+    const cut = headCut(page.text, headChars)
+    if (cut < page.text.length) {
+      const textShard = Math.floor(shortId / TEXT_SHARD_PAGES)
+      let shard = textShards.get(textShard)
+      if (!shard) textShards.set(textShard, (shard = {}))
+      shard[page.id] = page.text.slice(cut)
+      Object.assign(stored, { text: page.text.slice(0, cut), textShard })
+    }
     const blob = Buffer.from(JSON.stringify(stored), 'utf16le')
     pageLocations.set([pagesLength, blob.length], shortId * 2)
     pageBlobs.push(blob)
@@ -163,6 +186,8 @@ export function encodeSiteSearchData(
   }
   const digest = createHash('sha256').update(JSON.stringify(header))
   for (const part of body) digest.update(part)
+  // why: the shards are published under this id; other text is another deploy's
+  for (const [n, shard] of textShards) digest.update(`${n}:${JSON.stringify(shard)}`)
   const dataId = digest.digest('hex').slice(0, 16)
   const headerBytes = Buffer.from(JSON.stringify({ ...header, dataId }))
   const prefix = Buffer.alloc(alignUp(PREFIX + headerBytes.length))
@@ -174,7 +199,15 @@ export function encodeSiteSearchData(
     bytes: Buffer.concat([prefix, ...body]),
     dataId,
     eagerBytes: prefix.length + lastEager[0] + lastEager[1],
+    textShards,
   }
+}
+
+/** Where a text's head ends: `headChars`, or one later not to split a surrogate pair. */
+function headCut(text: string, headChars: number): number {
+  if (text.length <= headChars) return text.length
+  const code = text.charCodeAt(headChars)
+  return code >= 0xdc00 && code <= 0xdfff ? headChars + 1 : headChars
 }
 
 /** Every term's postings encoded (postingsCoding.ts), and where each term's bytes start. */

@@ -16,6 +16,7 @@ import { InvalidInputError } from '../errors.js'
 import { streamedJsonList } from '../http/streamedJson.js'
 import {
   activeListPage,
+  activeRecordCount,
   listActiveRecords,
   rebuildingField,
   unreadableField,
@@ -65,6 +66,13 @@ export interface WholeListLimits {
 // why: the estimate is the average of this many records times the count
 const SIZE_SAMPLE = 200
 
+/** 400 naming the paging fields: a whole list of `count` records is too large for one answer. */
+function tooLargeForOneAnswer(count: number): InvalidInputError {
+  return new InvalidInputError(
+    `this list has ${count} records, too many for one answer; send pageSize (at most ${MAX_LIST_PAGE_SIZE}) and follow nextCursor`,
+  )
+}
+
 /** The whole list is larger than one answer may be: 400 naming the paging fields. */
 function checkWholeListSize(records: readonly unknown[], limits: Required<WholeListLimits>) {
   const sample = records.slice(0, SIZE_SAMPLE)
@@ -74,9 +82,7 @@ function checkWholeListSize(records: readonly unknown[], limits: Required<WholeL
   )
   const estimate = sample.length === 0 ? 0 : (sampleBytes / sample.length) * records.length
   if (records.length > limits.maxRecords || estimate > limits.maxBytes) {
-    throw new InvalidInputError(
-      `this list has ${records.length} records, too many for one answer; send pageSize (at most ${MAX_LIST_PAGE_SIZE}) and follow nextCursor`,
-    )
+    throw tooLargeForOneAnswer(records.length)
   }
 }
 
@@ -113,6 +119,12 @@ export function activeListEndpoint<T extends AdminRecord>(
           ...unreadableField(page.unreadable),
           ...rebuildingField(page.rebuilding),
         }
+      }
+      // why: at 100k records the whole collection's bases are 34 MB of JSON; a list that cannot
+      // be answered anyway says so from the index counts, before any of them is read
+      if (filters.productSlug === undefined) {
+        const count = await activeRecordCount(repository, filters)
+        if (count !== null && count > limits.maxRecords) throw tooLargeForOneAnswer(count)
       }
       const whole = await listActiveRecords(repository, { ...filters, list })
       checkWholeListSize(whole.records, limits)

@@ -9,6 +9,7 @@ import { openServices } from '../services.js'
 import { ExportJobStore, type ExportJob } from '../storage/exportJobStore.js'
 import { exportIdSchema, exportRequestSchema } from './adminSchemas.js'
 import { exportStarter } from './exportStarter.js'
+import { settleStalledExport } from './exportStalls.js'
 import {
   createExport,
   exportDownload,
@@ -86,15 +87,21 @@ export function createExportEndpoint(options: { acceptWaitMs?: number } = {}) {
   }
 }
 
-/** POST /api/admin/exports/status `{exportId}`: the job's state and, when done, its download. */
-export function exportStatusEndpoint() {
+/**
+ * POST /api/admin/exports/status `{exportId}`: the job's state and, when done, its download; a
+ * run that died is answered (and stored) as failed (exportStalls.ts). `now`: the clock, default
+ * `Date.now`.
+ */
+export function exportStatusEndpoint(options: { now?: () => number } = {}) {
+  const now = options.now ?? Date.now
   return {
     methods: ['POST'] as const,
     auth: 'admin' as const,
     body: exportIdSchema,
     handle: async (input: Input<(typeof exportIdSchema)['_output']>) => {
-      const { jobs } = exportServices(input)
-      return { export: jobAnswer(await exportStatus(input.body.exportId, jobs)) }
+      const { jobs, log } = exportServices(input)
+      const job = await exportStatus(input.body.exportId, jobs)
+      return { export: jobAnswer(await settleStalledExport(job, jobs, now(), log)) }
     },
   }
 }

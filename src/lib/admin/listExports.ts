@@ -230,9 +230,10 @@ export async function runExport(exportId: string, services: ExportServices): Pro
     const shape = LISTS[job.list]
     const repository = shape.repository(services.repositories)
     const query = { ...job.filters, list: shape.field }
+    // why: a background run has no next request to keep bases for; a scan holds only the rows
     const { records } = shape.archived
-      ? await listArchivedOrder(repository, query)
-      : await listActiveRecords(repository, query)
+      ? await listArchivedOrder(repository, query, 'scanned')
+      : await listActiveRecords(repository, query, 'scanned')
     let progress = await jobs.update(exportId, (stored) => ({
       ...stored,
       state: 'running',

@@ -2,7 +2,7 @@ import type { ProductRecordRepository } from '../storage/repositories.js'
 import type { AdminRecord } from './adminResources.js'
 import { decodeCursor, encodeCursor, filterDigest, type ListPosition } from './listCursor.js'
 import { foldForSearch, matchesSearch } from './recordSearch.js'
-import { compareText, SortedOrders, type SortField } from './sortedOrder.js'
+import { compareNewestFirst, compareText, SortedOrders, type SortField } from './sortedOrder.js'
 
 export interface RecordFilters {
   /** Which list: the answer's array name (`reservations`, `subscriptions`); names caches and cursors. */
@@ -27,6 +27,13 @@ export interface RecordList<T> {
 const orders = new SortedOrders()
 
 /**
+ * How a list reads a whole collection: `kept` keeps each base in the instance (the next page is
+ * two requests); `scanned` reads one base at a time and keeps only the matching records (a
+ * background export, which has no next request). A product's list reads its one base either way.
+ */
+export type CollectionRead = 'kept' | 'scanned'
+
+/**
  * The records matching `filters` that `keep` keeps, newest first by `field`; read from one
  * product's index when a product is given.
  */
@@ -35,7 +42,25 @@ async function sortedRecords<T extends AdminRecord>(
   filters: RecordFilters,
   field: SortField,
   keep: (record: T) => boolean,
+  read: CollectionRead,
 ): Promise<RecordList<T>> {
+  const needle = filters.q ? foldForSearch(filters.q) : ''
+  const matches = (record: T) =>
+    keep(record) &&
+    (filters.status === undefined || record.status === filters.status) &&
+    (filters.productSlug === undefined || record.productSlug === filters.productSlug) &&
+    (!needle || matchesSearch(record, needle))
+  if (read === 'scanned' && filters.productSlug === undefined) {
+    const records: T[] = []
+    const scanned = await repository.scan((record) => {
+      if (matches(record)) records.push(record)
+    })
+    return {
+      records: records.sort(compareNewestFirst(field)),
+      unreadable: scanned.unreadableKeys.length,
+      rebuilding: scanned.rebuilding === true,
+    }
+  }
   const listing = filters.productSlug
     ? await repository.listProduct(filters.productSlug)
     : await repository.list()
@@ -44,19 +69,35 @@ async function sortedRecords<T extends AdminRecord>(
     listing.records,
     field,
   )
-  const needle = filters.q ? foldForSearch(filters.q) : ''
-  const records = sorted.filter(
-    (record) =>
-      keep(record) &&
-      (filters.status === undefined || record.status === filters.status) &&
-      (filters.productSlug === undefined || record.productSlug === filters.productSlug) &&
-      (!needle || matchesSearch(record, needle)),
-  )
   return {
-    records,
+    records: sorted.filter(matches),
     unreadable: listing.unreadableKeys.length,
     rebuilding: listing.rebuilding === true,
   }
+}
+
+/**
+ * How many active records of the whole collection match `filters` (status only; a product's
+ * list is bounded by its one base), from the index counts alone: no base is read. Null when a
+ * base predates the `active:` / `archived:` tallies (written before them; the next write of
+ * that product rewrites it): the count is then only known by reading the records.
+ */
+export async function activeRecordCount<T extends AdminRecord>(
+  repository: ProductRecordRepository<T>,
+  filters: Pick<RecordFilters, 'status'>,
+): Promise<number | null> {
+  const { records, tallies } = await repository.counts()
+  let tallied = 0
+  let active = 0
+  for (const [name, n] of Object.entries(tallies)) {
+    const [kind, status] = [name.slice(0, name.indexOf(':')), name.slice(name.indexOf(':') + 1)]
+    if (kind !== 'active' && kind !== 'archived') continue
+    tallied += n
+    if (kind === 'active' && (filters.status === undefined || status === filters.status)) {
+      active += n
+    }
+  }
+  return tallied === records ? active : null
 }
 
 /** `{unreadable: n}` when some blobs could not be read, else nothing: answers keep their shape. */
@@ -73,16 +114,20 @@ export function rebuildingField(rebuilding: boolean): { rebuilding?: true } {
 export function listActiveRecords<T extends AdminRecord>(
   repository: ProductRecordRepository<T>,
   filters: RecordFilters,
+  read: CollectionRead = 'kept',
 ): Promise<RecordList<T>> {
-  return sortedRecords(repository, filters, 'createdAt', (record) => record.isArchived !== true)
+  const active = (record: T) => record.isArchived !== true
+  return sortedRecords(repository, filters, 'createdAt', active, read)
 }
 
 /** §4.3, D3: archived records matching `filters`, most recently archived first. */
 export function listArchivedOrder<T extends AdminRecord>(
   repository: ProductRecordRepository<T>,
   filters: RecordFilters,
+  read: CollectionRead = 'kept',
 ): Promise<RecordList<T>> {
-  return sortedRecords(repository, filters, 'archivedAt', (record) => record.isArchived === true)
+  const archived = (record: T) => record.isArchived === true
+  return sortedRecords(repository, filters, 'archivedAt', archived, read)
 }
 
 export interface CursorPageRequest extends RecordFilters {

@@ -5,6 +5,7 @@ import type { ConsentRecord } from '../storage/consentRepository.js'
 import { confirmationThrottleKey } from '../storage/confirmationThrottle.js'
 import { reservationClaimKey, signupClaimKey } from '../storage/blobLayout.js'
 import { emailHash, normaliseEmail } from '../storage/emailHash.js'
+import { dropLegacyListing } from '../storage/legacyListing.js'
 import {
   dropListExports,
   eraseFromDeliveries,
@@ -188,8 +189,9 @@ function withoutAddress(history: NotificationHistory, address: string): Notifica
 /**
  * POST /api/admin/people/erase: removes the address everywhere: reservations and subscriptions
  * (archived too) with their claims, consent records, the confirmation throttle, its entries in
- * notification histories (replaced by a count) and delivery snapshots, and every listing
- * snapshot (rebuilt from the records on the next list). A suppression stays, as its hash only,
+ * notification histories (replaced by a count) and delivery snapshots, the record indexes
+ * (folded again), every CSV export, and the listing snapshots left from before issue 21. A
+ * suppression stays, as its hash only,
  * so that the address is still never e-mailed.
  */
 export async function erasePerson(email: string, deps: PersonalDataDeps): Promise<ErasureSummary> {
@@ -231,6 +233,8 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
   await deps.settle()
   await refoldIndexes(deps.repositories.indexes)
   await dropListExports(store)
+  // why: the listing snapshots before issue 21 copied every record; nothing reads them now
+  await dropLegacyListing(store, () => false)
   const summary: ErasureSummary = {
     reservations: found.reservations.length,
     subscriptions: found.subscriptions.length,

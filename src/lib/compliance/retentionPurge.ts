@@ -6,6 +6,8 @@ import type { NotifySubscription } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import { UNCONFIRMED_TTL_MS } from '../subscriptions/confirmationToken.js'
 import { signupClaimKey } from '../storage/blobLayout.js'
+import { ExportJobStore } from '../storage/exportJobStore.js'
+import { dropLegacyListing } from '../storage/legacyListing.js'
 
 /**
  * The scheduled retention purge (docs/compliance.md, "Retention"):
@@ -15,11 +17,18 @@ import { signupClaimKey } from '../storage/blobLayout.js'
  *   goes RETENTION_DAYS after it was given (when it was last used is no longer known);
  * - a subscription notified or unsubscribed more than RETENTION_DAYS ago goes, with its claim;
  * - an unconfirmed double opt-in sign-up goes 7 days after it was made, with its consent.
- * - a stock webhook event's replay mark goes STOCK_EVENT_RETENTION_DAYS after it arrived.
+ * - a stock webhook event's replay mark goes STOCK_EVENT_RETENTION_DAYS after it arrived;
+ * - a CSV export of a list (a copy of records) goes EXPORT_RETENTION_MS after it was made;
+ * - the listing cache before issue 21 (`snapshots/`, `journal/`) goes, the journal as far as
+ *   LEGACY_LISTING_BUDGET_MS of the run allows (the rest the next day).
  * Reservations stay (the shop's records) unless erased on request.
  */
 
 const DAY_MS = 24 * 60 * 60_000
+/** How long a CSV export is kept: the dashboard saves the file the moment it is done. */
+export const EXPORT_RETENTION_MS = DAY_MS
+// why: the scheduled function has 30 s; the records above come first
+const LEGACY_LISTING_BUDGET_MS = 15_000
 
 export interface PurgeDeps {
   repositories: Pick<
@@ -41,6 +50,10 @@ export interface PurgeSummary {
   consents: number
   /** Stock webhook replay marks removed. */
   stockEvents: number
+  /** CSV exports removed. */
+  exports: number
+  /** Blobs of the listing cache before issue 21 removed. */
+  legacyListing: number
 }
 
 /** `iso` plus one calendar month (UTC), in ms. */
@@ -124,11 +137,20 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
     }
   })
   const stockEvents = await deps.repositories.stockEvents.prune(now.getTime())
+  const store = deps.repositories.store
+  const exports = await new ExportJobStore(store).dropOlderThan(
+    now.getTime() - EXPORT_RETENTION_MS,
+    now.getTime(),
+  )
+  const legacyUntil = now.getTime() + LEGACY_LISTING_BUDGET_MS
+  const legacyListing = await dropLegacyListing(store, () => deps.now().getTime() < legacyUntil)
   const summary = {
     subscriptions: old.length,
     unconfirmed: unconfirmed.length,
     consents: goneConsents.length,
     stockEvents,
+    exports,
+    legacyListing,
   }
   deps.log.info('retention.purged', { ...summary, retentionDays: deps.retentionDays })
   return summary

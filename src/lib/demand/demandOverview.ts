@@ -102,20 +102,17 @@ async function productDemand(
   services: Pick<Services, 'repositories'>,
   now: Date,
 ): Promise<ProductDemand[]> {
-  const [subscriptions, reservations] = await Promise.all([
-    services.repositories.subscriptions.list(),
-    services.repositories.reservations.list(),
-  ])
+  // why: scanned, not listed: at 100k records each collection would hold 34 MB of records
   const waiting = new Map<string, number>()
-  for (const record of subscriptions.records) {
-    if (record.status !== 'pending' || record.isArchived || record.confirmedAt === null) continue
-    waiting.set(record.productSlug, (waiting.get(record.productSlug) ?? 0) + 1)
-  }
   const reserved = new Map<string, number>()
-  for (const record of reservations.records) {
-    if (!holdsUnits(record.status)) continue
+  await services.repositories.subscriptions.scan((record) => {
+    if (record.status !== 'pending' || record.isArchived || record.confirmedAt === null) return
+    waiting.set(record.productSlug, (waiting.get(record.productSlug) ?? 0) + 1)
+  })
+  await services.repositories.reservations.scan((record) => {
+    if (!holdsUnits(record.status)) return
     reserved.set(record.productSlug, (reserved.get(record.productSlug) ?? 0) + unitsOf(record))
-  }
+  })
   const rows = await Promise.all(
     listProducts().map(async (product): Promise<ProductDemand> => {
       const units = productUnits(product, { repositories: services.repositories, now: () => now })

@@ -15,6 +15,11 @@ export interface StoredPage {
    * need not normalise it.
    */
   textIsPlain?: boolean
+  /**
+   * In the data file, the text shard (index/searchText.ts) holding the text past `text`, which is
+   * then only the text's head; absent when `text` is whole.
+   */
+  textShard?: number
 }
 
 /** A product's pre-order settings from its front matter; a field not set is absent. */

@@ -22,8 +22,8 @@ import { createHash } from 'node:crypto'
  * | `stock-event-days/{day}/{eventId}`     | the day it arrived (for the purge)        | overwritten       |
  * | `send-locks/{productSlug}`             | the send choosing a product's recipients  | onlyIfNew / CAS   |
  * | `send-claims/{slug}/{subscriptionId}`  | the notice a subscriber is claimed by     | onlyIfNew / CAS   |
- * | `index/{collection}/v1/p/{partition}`  | a partition's index: records + ETags      | onlyIfNew / CAS   |
- * | `index/{collection}/v1/complete`       | every partition of the collection indexed | onlyIfNew, once   |
+ * | `index/{collection}/v{n}/p/{partition}` | a partition's index: records + ETags     | onlyIfNew / CAS   |
+ * | `index/{collection}/v{n}/complete`     | every partition of the collection indexed | onlyIfNew, once   |
  * | `index-deltas/{collection}/{part}/{d}` | a record write not yet folded in an index | onlyIfNew, once   |
  * | `index-rebuild/claim`                  | the one index rebuild running (a lease)   | onlyIfNew / CAS   |
  * | `index-rebuild/verified`               | where the index verifier continues        | overwritten       |
@@ -161,21 +161,45 @@ export function confirmationSendKey(emailHash: string): string {
 }
 
 /**
+ * The index format of each collection whose format changed since v1: its partitions (and so the
+ * keys of its bases) changed, so its index is a new set of keys, rebuilt in the background. v2 of
+ * `notif-history`: 17 partitions by id instead of one (issue 21).
+ */
+const INDEX_FORMATS: Readonly<Record<string, number>> = { 'notif-history': 2 }
+
+function indexFolder(collection: string): string {
+  return `index/${collection}/v${INDEX_FORMATS[collection] ?? 1}/`
+}
+
+/**
  * Keys of the per-partition record indexes (storage/listing/recordIndex.ts). The format version
  * is part of the key: a new format is a new set of keys, and an old one is simply not read.
- * `snapshots/` and `journal/` (the listing cache before issue 21) are no longer read.
+ * `snapshots/` and `journal/` (the listing cache before issue 21) are no longer read; they are
+ * deleted (LEGACY_LISTING_PREFIXES).
  */
 export const indexKeys = {
-  bases: (collection: string) => `index/${collection}/v1/p/`,
-  base: (collection: string, partition: string) => `index/${collection}/v1/p/${partition}`,
-  complete: (collection: string) => `index/${collection}/v1/complete`,
-  folder: (collection: string) => `index/${collection}/v1/`,
+  bases: (collection: string) => `${indexFolder(collection)}p/`,
+  base: (collection: string, partition: string) => `${indexFolder(collection)}p/${partition}`,
+  complete: (collection: string) => `${indexFolder(collection)}complete`,
+  folder: indexFolder,
   deltas: (collection: string) => `index-deltas/${collection}/`,
   partitionDeltas: (collection: string, partition: string) =>
     `index-deltas/${collection}/${partition}/`,
   rebuildClaim: 'index-rebuild/claim',
   verifyCursor: 'index-rebuild/verified',
 }
+/**
+ * What older deploys left of their listings, read by nothing now; an erase and the retention
+ * purge delete it (storage/legacyListing.ts). `copies`: blobs holding whole records (personal
+ * data): the listing snapshots before issue 21 (`snapshots/{collection}`) and the history index
+ * of format v1 (one partition). `names`: blobs holding record keys only: the change journal
+ * before issue 21 (`journal/{collection}/{hour}/{entry}`) and the v1 history index's deltas.
+ */
+export const LEGACY_LISTING_PREFIXES = {
+  copies: ['snapshots/', 'index/notif-history/v1/'],
+  names: ['journal/', 'index-deltas/notif-history/all/'],
+} as const
+
 /** Prefix of stock records: `stock/{productSlug}`. */
 export const STOCK_PREFIX = 'stock/'
 
@@ -207,12 +231,15 @@ export function sendClaimKey(productSlug: string, subscriptionId: string): strin
 /** Where CSV exports of lists live (they copy records: an erase drops them all). */
 export const EXPORTS_PREFIX = 'list-exports/'
 
+/** Prefix of the spent export tickets. */
+export const EXPORT_TICKETS_PREFIX = 'export-tickets/'
+
 /** Keys of one CSV export of a list (admin/listExports.ts). */
 export const exportKeys = {
   job: (exportId: string) => `${EXPORTS_PREFIX}${exportId}/job`,
   part: (exportId: string, part: number) => `${EXPORTS_PREFIX}${exportId}/parts/${part}`,
   /** A spent export ticket. */
-  spentTicket: (nonce: string) => `export-tickets/${nonce}`,
+  spentTicket: (nonce: string) => `${EXPORT_TICKETS_PREFIX}${nonce}`,
 }
 
 /** A new export id: `exp_<uuid>`. */

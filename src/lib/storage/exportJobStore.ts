@@ -1,5 +1,6 @@
 import type { Store } from '@netlify/blobs'
-import { exportKeys } from './blobLayout.js'
+import { mapWithConcurrency } from '../concurrency.js'
+import { EXPORTS_PREFIX, exportKeys, EXPORT_TICKETS_PREFIX } from './blobLayout.js'
 
 /** Which list an export holds (the list endpoints' names). */
 export type ExportList = 'reservations' | 'notify' | 'reservations-archive' | 'notify-archive'
@@ -88,6 +89,37 @@ export class ExportJobStore {
       type: 'text',
       consistency: 'strong',
     })
+  }
+
+  /**
+   * Deletes every export made before `cutoff` (ms), job and parts, and the spent tickets that
+   * expired before `now` (an expired ticket is refused anyway); the number of exports deleted.
+   * An export whose job is unreadable goes too (its parts are of no use).
+   */
+  async dropOlderThan(cutoff: number, now: number): Promise<number> {
+    const keysOf = new Map<string, string[]>()
+    for await (const page of this.#store.list({ prefix: EXPORTS_PREFIX, paginate: true })) {
+      for (const { key } of page.blobs) {
+        const id = key.slice(EXPORTS_PREFIX.length).split('/')[0]!
+        keysOf.set(id, [...(keysOf.get(id) ?? []), key])
+      }
+    }
+    let dropped = 0
+    await mapWithConcurrency([...keysOf], 10, async ([id, keys]) => {
+      const job = await this.get(id)
+      if (job && !(Date.parse(job.createdAt) < cutoff)) return
+      for (const key of keys) await this.#store.delete(key)
+      dropped += 1
+    })
+    const spent: string[] = []
+    for await (const page of this.#store.list({ prefix: EXPORT_TICKETS_PREFIX, paginate: true })) {
+      spent.push(...page.blobs.map(({ key }) => key))
+    }
+    await mapWithConcurrency(spent, 10, async (key) => {
+      const ticket = (await this.#store.get(key, { type: 'json' })) as { expiresAt?: string } | null
+      if (!ticket || Date.parse(ticket.expiresAt ?? '') < now) await this.#store.delete(key)
+    })
+    return dropped
   }
 
   /** Records a ticket as spent; false when it already was (a replay). */

@@ -175,6 +175,14 @@ export class RecordCollection<T extends object, Ref> {
     return this.index.all<T>()
   }
 
+  /**
+   * Visits every record of the collection, in no order, without holding them all (aggregates
+   * over 100,000 records); answers the keys of unreadable blobs and `rebuilding` as `list` does.
+   */
+  scan(visit: (record: T) => void): Promise<Omit<Listing<T>, 'records'>> {
+    return this.index.scan<T>(visit)
+  }
+
   /** Counts of the whole collection from the index (layout `tally`), without reading records. */
   counts(): Promise<CollectionCounts> {
     return this.index.counts()

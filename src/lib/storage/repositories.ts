@@ -21,7 +21,7 @@ import {
   type RecordCollectionOptions,
 } from './recordCollection.js'
 import { isUsableRecordId } from './recordIds.js'
-import { folderPartitions, singlePartition } from './listing/partitioning.js'
+import { folderPartitions, idHexPartitions } from './listing/partitioning.js'
 import type { RecordIndex } from './listing/recordIndex.js'
 import type {
   NotificationHistory,
@@ -73,8 +73,13 @@ function productLayout<T extends ProductRecordRef & { status: string }>(
         : null,
     isRecord: (value): value is T => hasStringFields(value, PRODUCT_RECORD_FIELDS),
     partitioning: folderPartitions(`${prefix}/`),
-    // why: statistics (§4.9) count by status and by product, archived records too (D3)
-    tally: ({ status, productSlug }) => [`status:${status}`, `product:${productSlug}`],
+    // why: statistics (§4.9) count by status and by product, archived records too (D3); and
+    // active or archived by status, so that a whole active list knows its size before reading
+    tally: (record) => [
+      `status:${record.status}`,
+      `product:${record.productSlug}`,
+      `${(record as { isArchived?: unknown }).isArchived === true ? 'archived' : 'active'}:${record.status}`,
+    ],
   }
 }
 
@@ -100,7 +105,9 @@ export function historyRepository(store: Store, options?: RecordCollectionOption
       keyOf: ({ id }) => (isUsableRecordId(id) ? `${HISTORY_PREFIX}${id}` : null),
       isRecord: (value): value is NotificationHistory =>
         hasStringFields(value, ['id', 'productSlug', 'timestamp']),
-      partitioning: singlePartition(HISTORY_PREFIX),
+      // why: a history record lists its recipients (a 50,000-recipient notice is ~1.3 MB), so
+      // one partition would pass 5 MB after a few large notices
+      partitioning: idHexPartitions(HISTORY_PREFIX, 'notif_'),
     },
     options,
   )

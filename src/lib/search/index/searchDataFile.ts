@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { SEARCH_TEXT_FOLDER } from './searchText.js'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { decodeSiteSearchData, fileSource, type SiteSearchData } from './searchDataReader.js'
@@ -67,7 +68,10 @@ export function readSearchData(expectedDataId: string, options?: LocateOptions):
     if (data.dataId !== expectedDataId) {
       throw new StaleSearchDataError(file, data.dataId, expectedDataId)
     }
-    return data
+    const folder = path.dirname(file)
+    // why: shipped beside the data file only where the project is (npm start, tests, bench)
+    const textFolder = existsSync(path.join(folder, SEARCH_TEXT_FOLDER)) ? folder : null
+    return { ...data, textFolder }
   } catch (error) {
     // why: the next request tries again; an open file per failed try would run out of them
     source.close()

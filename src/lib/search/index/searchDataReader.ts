@@ -54,6 +54,11 @@ export interface SiteSearchData {
   index: PackedIndexParts
   /** The stored fields of a page, or null for an id the data does not hold. */
   page(id: string): StoredPage | null
+  /**
+   * The folder beside the data file holding its text shards (`search-text/`), or null where
+   * they are read from elsewhere (the deployed function: the site's origin).
+   */
+  textFolder: string | null
   /** Closes the file it reads from (nothing after it may be read). */
   close(): void
 }
@@ -148,6 +153,7 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
         throw new InvalidSearchDataError(`has a damaged page ${id}`)
       }
     },
+    textFolder: null,
     close: () => source.close(),
   }
 }

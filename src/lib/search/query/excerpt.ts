@@ -36,6 +36,17 @@ export function makeExcerpt(
   // why: a page found by its title alone was scanned whole for nothing (50 pages of 17 K
   // characters were most of a long-page answer)
   const firstMatch = (mayMatch ? findFirstMatch(text, terms, plain) : null) ?? 0
+  return excerptAt(text, terms, maxLength, plain, firstMatch)
+}
+
+/** The excerpt of a text longer than `maxLength` whose first match is at `firstMatch`. */
+function excerptAt(
+  text: string,
+  terms: readonly string[],
+  maxLength: number,
+  plain: boolean,
+  firstMatch: number,
+): Excerpt {
   const lead = Math.floor(maxLength * LEAD_FRACTION)
   let start = Math.max(0, Math.min(firstMatch - lead, text.length - maxLength))
   const cutAtStart = start > 0
@@ -54,6 +65,31 @@ export function makeExcerpt(
     highlightedExcerpt:
       before + markRanges(body, findMatchRanges(body, terms, plain || isPlainText(body))) + after,
   }
+}
+
+/**
+ * The excerpt of a text of which `head` is only the start (index/searchText.ts), when the head
+ * alone decides it as makeExcerpt on the whole text would; null when the whole text is needed
+ * (the first match lies past the head, or so near its end that its window or the match itself
+ * may reach past it). `head` must be longer than `maxLength`.
+ */
+export function excerptFromHead(
+  head: string,
+  terms: readonly string[],
+  maxLength: number,
+  plain: boolean,
+  mayMatch: boolean,
+): Excerpt | null {
+  if (!mayMatch) return makeExcerpt(head, terms, maxLength, plain, false)
+  const firstMatch = findFirstMatch(head, terms, plain)
+  if (firstMatch === null) return null
+  // why: twice the reach highlight.ts gives a match: past it the text after the head could
+  // start an earlier match, end this one otherwise (a Latin word going on), or fill the window
+  const margin = 4 * Math.max(0, ...terms.map((term) => term.length)) + 8
+  const lead = Math.floor(maxLength * LEAD_FRACTION)
+  return firstMatch + maxLength - lead + margin <= head.length
+    ? excerptAt(head, terms, maxLength, plain, firstMatch)
+    : null
 }
 
 /** Clamps `excerpt_length` into 50..500; a missing or non-numeric value gives 200 (D11). */

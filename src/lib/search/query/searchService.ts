@@ -1,10 +1,11 @@
-import type { Services } from '../../services.js'
+import type { SearchServices } from '../../searchServices.js'
 import type { KeywordLogEntry } from '../../storage/keywordLogRepository.js'
 import { getSiteSearch } from './defaultSiteSearch.js'
 import { searchSpellings } from './searchSpellings.js'
 import { parseExcerptLength } from './excerpt.js'
 import type { SearchResult } from './siteSearch.js'
 import { normalizeQuery } from '../textNormalization.js'
+import type { SearchTextSource } from '../index/searchText.js'
 
 /** The body of a GET /api/search answer (§4.11). */
 export interface SearchResponseBody {
@@ -13,24 +14,35 @@ export interface SearchResponseBody {
   totalResults: number
 }
 
-type SearchServices = Pick<Services, 'keywordLog' | 'log' | 'defer' | 'context' | 'searchSynonyms'>
-
 /**
  * Answers GET /api/search from its query parameters and logs the keyword in the background
  * (§2.6); an empty query is no search and is not logged. Variants and synonyms: searchSpellings.
+ * `remoteText`: where pages' text past their heads is read when it is not beside the data file
+ * (SiteSearch.search).
  */
 export async function answerSearch(
   params: URLSearchParams,
   services: SearchServices,
+  remoteText?: SearchTextSource,
   now = Date.now(),
 ): Promise<SearchResponseBody> {
   const query = normalizeQuery(params.get('q') ?? '')
   if (!query) return { results: [], query: '', totalResults: 0 }
-  const { results, totalResults } = getSiteSearch().search(
+  const { results, totalResults, unreadText } = await getSiteSearch().search(
     query,
     parseExcerptLength(params.get('excerpt_length')),
     searchSpellings(services, now),
+    remoteText,
   )
+  if (unreadText) {
+    // why: the shopper still gets an answer (excerpts from page heads); one line per answer
+    const { error, shards } = unreadText
+    services.log.warn('search.text_unavailable', {
+      shards,
+      error: error instanceof Error ? error.message : String(error),
+      cause: error instanceof Error && error.cause instanceof Error ? error.cause.message : null,
+    })
+  }
   const entry = { keyword: query, timestamp: new Date().toISOString(), resultCount: totalResults }
   services.defer(recordKeyword(entry, services))
   return { results, query, totalResults }

@@ -1,5 +1,5 @@
 import { searchWordGroups } from '../../../generated/siteContent.js'
-import type { Services } from '../../services.js'
+import type { SearchServices } from '../../searchServices.js'
 import { SEARCH_SYNONYMS_STORE, storeScope } from '../../storage/blobStore.js'
 import { staffSynonymsNow } from '../synonyms/staffSynonymCache.js'
 import type { AlternativesOf } from './minisearchScoring.js'
@@ -15,7 +15,7 @@ let builtIn: AlternativesOf | null = null
 const withStaff = new WeakMap<WordGroups, AlternativesOf>()
 const keyedWithStaff = new WeakMap<WordGroups, KeyedWordGroups>()
 
-type SpellingServices = Pick<Services, 'context' | 'log' | 'defer' | 'searchSynonyms'>
+type SpellingServices = Pick<SearchServices, 'context' | 'log' | 'defer' | 'searchSynonyms'>
 
 /**
  * The other spellings a query word also finds: the okurigana variants shipped with the code and

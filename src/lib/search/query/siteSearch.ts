@@ -1,4 +1,4 @@
-import { makeExcerpt } from './excerpt.js'
+import { excerptFromHead, makeExcerpt, type Excerpt } from './excerpt.js'
 import { cjkRuns, isCjkTerm, textRuns } from '../terms/cjkTokenizer.js'
 import { findFirstMatch, highlight } from './highlight.js'
 import { foldJapaneseRun } from '../terms/kanaFolding.js'
@@ -9,6 +9,11 @@ import { SEARCH_INDEX_FORMAT, searchOptions } from '../terms/indexOptions.js'
 import type { StoredPage } from '../siteContentTypes.js'
 import type { SiteSearchData } from '../index/searchDataReader.js'
 import { isLatinIndexTerm } from '../terms/termEncoding.js'
+import {
+  fileTextSource,
+  MissingSearchTextError,
+  type SearchTextSource,
+} from '../index/searchText.js'
 
 /** Most results one answer carries; `totalResults` still counts every match. */
 const MAX_RESULTS = 50
@@ -24,6 +29,11 @@ export interface SearchResult extends Omit<StoredPage, 'text' | 'textIsPlain'> {
 export interface SiteSearchAnswer {
   results: SearchResult[]
   totalResults: number
+  /**
+   * Present when text shards the answer needed could not be read: the pages concerned were
+   * answered from their heads (excerpt from the head, adjacency not checked past it).
+   */
+  unreadText?: { shards: number; error: unknown }
 }
 
 export interface SiteSearch {
@@ -31,9 +41,20 @@ export interface SiteSearch {
   load(): void
   /**
    * Searches with an already normalized, non-empty query; `alternativesOf`: other spellings
-   * each query word also finds (variants, synonyms; default none).
+   * each query word also finds (variants, synonyms; default none). A page's text past its head
+   * is read, when an answer needs it, from the text shards beside the data file when they are
+   * there (`SiteSearchData.textFolder`: npm start, tests, bench), else from `remoteText` (the
+   * deployed function: the site's origin); read shards are kept for the instance's life. A
+   * shard that cannot be read never fails the answer: its pages are answered from their heads
+   * (`unreadText` says so) and a later answer reads it again. Settles without waiting when no
+   * shard is needed.
    */
-  search(query: string, excerptLength: number, alternativesOf?: AlternativesOf): SiteSearchAnswer
+  search(
+    query: string,
+    excerptLength: number,
+    alternativesOf?: AlternativesOf,
+    remoteText?: SearchTextSource,
+  ): Promise<SiteSearchAnswer>
 }
 
 /** The search data was built by other code than the one reading it. */
@@ -68,6 +89,7 @@ export function createSiteSearch(
     }
     return loaded
   }
+  const texts = pageTexts()
   const pages = new Map<string, StoredPage | null>()
   const readPage = (data: SiteSearchData, id: string): StoredPage | null => {
     let page = pages.get(id)
@@ -80,7 +102,7 @@ export function createSiteSearch(
 
   return {
     load: () => void load(),
-    search(query, excerptLength, findAlternatives = () => []) {
+    async search(query, excerptLength, findAlternatives = () => [], remoteText) {
       const { data, index } = load()
       const words = query.split(' ').filter(Boolean)
       // why: each word's alternatives are looked up once, here and for the index
@@ -95,56 +117,171 @@ export function createSiteSearch(
       // there; a one-character run can end a Japanese run in the text and be no term's start
       const trustInText = queryRuns.every((run) => run.length >= 2)
       const textMayHold = (hit: IndexHit): boolean => !trustInText || hit.inText
-      // why: Japanese index terms are bigrams; the query's own Japanese runs are marked instead
-      let answer = index.search(query, MAX_RESULTS, isLatinIndexTerm, alternativesOf)
-      let kept = checked
-        ? answer.hits.filter((hit) =>
-            holdsAdjacent(readPage(data, hit.id), adjacency, textMayHold(hit)),
+      // why: each shard is tried once per answer; the instance reads it again at a later answer
+      const asked = new Set<number>()
+      const unread = new Map<number, unknown>()
+      for (;;) {
+        const missing = new Set<number>()
+        const wholeText: WholeText = (page) => {
+          const text = texts.whole(page)
+          if (text !== null) return text
+          const shard = page.textShard!
+          if (asked.has(shard) && !unread.has(shard)) {
+            // why: read, yet without this page (another deploy's file): never asked again here
+            unread.set(shard, new MissingSearchTextError(`${data.dataId}/${shard} for ${page.id}`))
+          }
+          if (unread.has(shard)) return UNREAD
+          missing.add(shard)
+          return null
+        }
+        const holds = (hit: IndexHit): boolean =>
+          holdsAdjacent(readPage(data, hit.id), adjacency, textMayHold(hit), wholeText)
+        // why: Japanese index terms are bigrams; the query's own Japanese runs are marked instead
+        let answer = index.search(query, MAX_RESULTS, isLatinIndexTerm, alternativesOf)
+        let kept = checked ? answer.hits.filter(holds) : answer.hits
+        // why: pages dropped for holding a word's bigrams apart are replaced from the next hits
+        if (kept.length < answer.hits.length && answer.hits.length === MAX_RESULTS) {
+          answer = index.search(
+            query,
+            MAX_RESULTS * ADJACENCY_MARGIN,
+            isLatinIndexTerm,
+            alternativesOf,
           )
-        : answer.hits
-      // why: pages dropped for holding a word's bigrams apart are replaced from the next hits
-      if (kept.length < answer.hits.length && answer.hits.length === MAX_RESULTS) {
-        answer = index.search(
-          query,
-          MAX_RESULTS * ADJACENCY_MARGIN,
-          isLatinIndexTerm,
-          alternativesOf,
-        )
-        kept = answer.hits.filter((hit) =>
-          holdsAdjacent(readPage(data, hit.id), adjacency, textMayHold(hit)),
-        )
+          kept = answer.hits.filter(holds)
+        }
+        const { total } = answer
+        const dropped = answer.hits.length - kept.length
+        const results: SearchResult[] = []
+        for (const hit of kept) {
+          if (results.length === MAX_RESULTS) break
+          const page = readPage(data, hit.id)
+          if (!page) continue
+          const terms = matchTerms(queryRuns, hit.terms)
+          const { excerpt, highlightedExcerpt } = excerptOf(
+            page,
+            terms,
+            excerptLength,
+            textMayHold(hit),
+            wholeText,
+          )
+          results.push({
+            id: page.id,
+            slug: page.slug,
+            title: page.title,
+            description: page.description,
+            tags: page.tags,
+            createdAt: page.createdAt,
+            excerpt,
+            highlighted_title: highlight(page.title, terms),
+            highlighted_excerpt: highlightedExcerpt,
+            score: hit.score,
+          })
+        }
+        if (missing.size === 0) {
+          const answered = { results, totalResults: total - dropped }
+          if (unread.size === 0) return answered
+          const [error] = unread.values()
+          return { ...answered, unreadText: { shards: unread.size, error } }
+        }
+        // why: the answer above used stand-ins for the texts it lacked; read them, answer again
+        for (const [n, error] of await texts.read(data, missing, remoteText)) unread.set(n, error)
+        for (const n of missing) asked.add(n)
       }
-      const { total } = answer
-      const dropped = answer.hits.length - kept.length
-      const results: SearchResult[] = []
-      for (const hit of kept) {
-        if (results.length === MAX_RESULTS) break
-        const page = readPage(data, hit.id)
-        if (!page) continue
-        const terms = matchTerms(queryRuns, hit.terms)
-        const { excerpt, highlightedExcerpt } = makeExcerpt(
-          page.text,
-          terms,
-          excerptLength,
-          page.textIsPlain === true,
-          textMayHold(hit),
-        )
-        results.push({
-          id: page.id,
-          slug: page.slug,
-          title: page.title,
-          description: page.description,
-          tags: page.tags,
-          createdAt: page.createdAt,
-          excerpt,
-          highlighted_title: highlight(page.title, terms),
-          highlighted_excerpt: highlightedExcerpt,
-          score: hit.score,
-        })
-      }
-      return { results, totalResults: total - dropped }
     },
   }
+}
+
+/**
+ * A page's whole text; null while its shard is not read yet (the answer is then thrown away),
+ * UNREAD when its shard could not be read in this answer.
+ */
+type WholeText = (page: StoredPage) => string | null | typeof UNREAD
+const UNREAD = Symbol('unread')
+
+/**
+ * The pages' whole texts, for pages whose data holds only a head: the text shards read so far
+ * (index/searchText.ts), kept for the instance's life.
+ */
+function pageTexts() {
+  const tails = new Map<string, string>()
+  const wholeTexts = new Map<string, string>()
+  const shards = new Map<number, Promise<void>>()
+  let local: { folder: string; source: SearchTextSource } | null = null
+  return {
+    /** The page's whole text, or null while its shard is not read. */
+    whole(page: StoredPage): string | null {
+      if (page.textShard === undefined) return page.text
+      let text = wholeTexts.get(page.id)
+      if (text === undefined) {
+        const tail = tails.get(page.id)
+        if (tail === undefined) return null
+        // why: kept, so V8 flattens the joined string once, not at each answer
+        text = page.text + tail
+        wholeTexts.set(page.id, text)
+        tails.delete(page.id)
+      }
+      return text
+    },
+    /**
+     * Reads `wanted` shards (each once, also for answers at the same time); the shards that
+     * could not be read, with why: a later read tries them again.
+     */
+    async read(
+      data: SiteSearchData,
+      wanted: Set<number>,
+      remoteText?: SearchTextSource,
+    ): Promise<Map<number, unknown>> {
+      if (data.textFolder !== null && local?.folder !== data.textFolder) {
+        local = { folder: data.textFolder, source: fileTextSource(data.textFolder) }
+      }
+      const source = local?.source ?? remoteText
+      const failed = new Map<number, unknown>()
+      await Promise.all(
+        [...wanted].map((n) => {
+          let reading = shards.get(n)
+          if (!reading) {
+            reading = source
+              ? source.shard(data.dataId, n).then((shard) => {
+                  for (const [id, tail] of Object.entries(shard)) tails.set(id, tail)
+                })
+              : Promise.reject(new MissingSearchTextError('no text source (no remoteText)'))
+            shards.set(n, reading)
+          }
+          const read = reading
+          return read.catch((error: unknown) => {
+            if (shards.get(n) === read) shards.delete(n)
+            failed.set(n, error)
+          })
+        }),
+      )
+      return failed
+    },
+  }
+}
+
+/** The page's excerpt from its head when that decides it, else from its whole text. */
+function excerptOf(
+  page: StoredPage,
+  terms: readonly string[],
+  excerptLength: number,
+  mayMatch: boolean,
+  wholeText: WholeText,
+): Excerpt {
+  const plain = page.textIsPlain === true
+  if (page.textShard !== undefined) {
+    const fromHead = excerptFromHead(page.text, terms, excerptLength, plain, mayMatch)
+    if (fromHead) return fromHead
+  }
+  const text = wholeText(page)
+  // why: without the whole text (not read yet: this answer is thrown away; unreadable: the
+  // answer stands), the head's excerpt, as for a page whose match is not in its head
+  return makeExcerpt(
+    typeof text === 'string' ? text : page.text,
+    terms,
+    excerptLength,
+    plain,
+    mayMatch,
+  )
 }
 
 // why: how many more hits are asked for when some were dropped (see holdsAdjacent)
@@ -186,6 +323,7 @@ function holdsAdjacent(
   page: StoredPage | null,
   adjacency: readonly (string[][] | null)[],
   textMayHold: boolean,
+  wholeText: WholeText,
 ): boolean {
   if (!page || adjacency.some((runs) => runs === null)) return true
   const fields = [page.title, page.description, page.tags.join(' ')]
@@ -194,10 +332,23 @@ function holdsAdjacent(
       runs.every(
         (run) =>
           fields.some((field) => findFirstMatch(field, [run]) !== null) ||
-          (textMayHold && findFirstMatch(page.text, [run], page.textIsPlain === true) !== null),
+          (textMayHold && textHolds(page, run, wholeText)),
       ),
     ),
   )
+}
+
+/** Whether the page's text holds `run`: in its head when that decides, else in the whole. */
+function textHolds(page: StoredPage, run: string, wholeText: WholeText): boolean {
+  const plain = page.textIsPlain === true
+  const inHead = findFirstMatch(page.text, [run], plain)
+  if (page.textShard === undefined) return inHead !== null
+  // why: a match this far from the head's end is one in the whole text (excerpt.ts's margin)
+  if (inHead !== null && inHead + 4 * run.length + 8 <= page.text.length) return true
+  const text = wholeText(page)
+  // why: a text that cannot be read is not held against the page (the index matched it)
+  if (text === UNREAD) return true
+  return text !== null && findFirstMatch(text, [run], plain) !== null
 }
 
 /**

@@ -47,13 +47,15 @@ export function clearInstanceIndexes(): void {
 /**
  * The base under `key`; `listedEtag` (from a key listing) lets a base this instance holds be
  * used without a request. Null when there is none; `damaged` when the blob is not a base (it is
- * then treated as missing, and a rebuild writes over it).
+ * then treated as missing, and a rebuild writes over it). `keep`: the base read is kept in the
+ * instance (default); a scan of the whole collection keeps none.
  */
 export async function readBase(
   store: Store,
   scope: string,
   key: string,
   listedEtag?: string,
+  keep = true,
 ): Promise<IndexBase | { damaged: string; etag: string } | null> {
   const cacheKey = `${scope}|${key}`
   const cached = instanceBases.get(cacheKey)
@@ -68,7 +70,7 @@ export async function readBase(
   const etag = found.etag ?? ''
   if (typeof entries === 'string') return { damaged: entries, etag }
   const base = { etag, entries }
-  instanceBases.set(cacheKey, base)
+  if (keep) instanceBases.set(cacheKey, base)
   return base
 }
 

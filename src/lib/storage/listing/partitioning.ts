@@ -49,7 +49,28 @@ export function hexPartitions(prefix: string): Partitioning {
   }
 }
 
-/** The whole collection as one partition named `all` (small collections, history). */
+const OTHER = 'other'
+
+/**
+ * Seventeen partitions of keys `{prefix}{idStart}{hex…}` (history: `notif-history:notif_{uuid}`):
+ * one per first hex digit of the id, and `other` for any other key of the collection (an id not
+ * made by the service), whose prefix is the collection's (its listing is filtered by `of`). No
+ * partition grows past about 1/16 of the collection.
+ */
+export function idHexPartitions(prefix: string, idStart: string): Partitioning {
+  const start = `${prefix}${idStart}`
+  return {
+    of: (key) => {
+      if (!key.startsWith(prefix)) return null
+      const digit = key.startsWith(start) ? key.charAt(start.length) : ''
+      return HEX.includes(digit) ? digit : OTHER
+    },
+    prefix: (partition) => (partition === OTHER ? prefix : `${start}${partition}`),
+    discover: () => Promise.resolve([...HEX, OTHER]),
+  }
+}
+
+/** The whole collection as one partition named `all` (small collections: stock, suppressions). */
 export function singlePartition(prefix: string): Partitioning {
   return {
     of: (key) => (key.startsWith(prefix) ? 'all' : null),

@@ -83,6 +83,11 @@ const SETTLE_MS = 10_000
 // why: a collection this small is indexed inside the request (a bounded few hundred reads)
 const SMALL_COLLECTION = 300
 const PARTITION_CONCURRENCY = 16
+// why: each base read in flight holds its text (1.4 MB as a string at 100k) until parsed; a
+// whole-collection read keeps a few in flight so that a function stays far below 256 MB
+const BASE_READ_CONCURRENCY = 4
+// why: a scan keeps no base; two in flight keep the download busy while one is visited
+const SCAN_CONCURRENCY = 2
 const REBUILD_KICK_INTERVAL_MS = 60_000
 
 /** When this instance last asked for a rebuild, per scope (only spares duplicate calls). */
@@ -121,7 +126,7 @@ export class RecordIndex {
 
   /** Every record of the collection. */
   all<T>(): Promise<Listing<T>> {
-    return this.#all<T>(false)
+    return this.#all<T>()
   }
 
   /** Counts over the collection, from each base's metadata and the records of pending deltas. */
@@ -129,24 +134,56 @@ export class RecordIndex {
     return this.#counts(false)
   }
 
-  /** `adopted`: a small collection was just indexed here (so it is not tried twice). */
-  async #all<T>(adopted: boolean): Promise<Listing<T>> {
-    const [listed, deltas] = await Promise.all([this.#listBases(), this.#deltas()])
-    const partitions = new Set([...listed.bases.keys(), ...deltas.keys()])
+  /**
+   * Visits every record of the collection, a partition at a time, in no order; for aggregates
+   * over the whole collection without holding it: a base this instance holds is used, any
+   * other is read, visited and dropped (not kept), so at most SCAN_CONCURRENCY bases are in
+   * memory at once. Answers what a listing would say besides its records.
+   */
+  async scan<T>(visit: (record: T) => void): Promise<Omit<Listing<T>, 'records'>> {
+    const unreadableKeys: string[] = []
+    const walked = await this.#walk(false, (view) => {
+      for (const [key, entry] of view) {
+        if (entry.record === null) unreadableKeys.push(key)
+        else visit(entry.record as T)
+      }
+    })
+    return { ...walked, unreadableKeys }
+  }
+
+  async #all<T>(): Promise<Listing<T>> {
     const listing: Listing<T> = { records: [], unreadableKeys: [] }
+    const walked = await this.#walk(true, (view) => addTo(listing, view))
+    return { ...walked, ...listing }
+  }
+
+  /**
+   * Hands each partition's view (base + deltas) to `take`; `keep`: bases read are kept in the
+   * instance. `adopted`: a small collection was just indexed here (so it is not tried twice).
+   */
+  async #walk(
+    keep: boolean,
+    take: (view: ReadonlyMap<string, IndexEntry>) => void,
+    adopted = false,
+  ): Promise<{ rebuilding?: boolean }> {
+    const [listed, deltas] = await Promise.all([this.#listBases(), this.#deltas()])
+    if (!adopted && !listed.complete && (await this.#adoptSmall())) {
+      return this.#walk(keep, take, true)
+    }
+    const partitions = new Set([...listed.bases.keys(), ...deltas.keys()])
     let rebuilding = !listed.complete
-    await mapWithConcurrency([...partitions], PARTITION_CONCURRENCY, async (partition) => {
+    const concurrency = keep ? BASE_READ_CONCURRENCY : SCAN_CONCURRENCY
+    await mapWithConcurrency([...partitions], concurrency, async (partition) => {
       const etag = listed.bases.get(partition)
-      const base = etag === undefined ? null : await this.#base(partition, etag)
+      const base = etag === undefined ? null : await this.#base(partition, etag, true, keep)
       if (base === 'damaged') rebuilding = true
       const pending = deltas.get(partition) ?? []
-      addTo(listing, await this.#view(base, pending))
+      take(await this.#view(base, pending))
       this.#foldLater(partition, pending)
     })
-    if (!rebuilding) return listing
-    if (!adopted && !listed.complete && (await this.#adoptSmall())) return this.#all<T>(true)
+    if (!rebuilding) return {}
     this.#kickRebuild()
-    return { ...listing, rebuilding: true }
+    return { rebuilding: true }
   }
 
   /** Every record of one partition (its base and its deltas only), or of its keys under `under`. */
@@ -317,14 +354,18 @@ export class RecordIndex {
     return byPartition
   }
 
-  /** The partition's base; `drop`: a damaged one is deleted with the marker (then rebuilt). */
+  /**
+   * The partition's base; `drop`: a damaged one is deleted with the marker (then rebuilt);
+   * `keep`: a base read is kept in the instance.
+   */
   async #base(
     partition: string,
     listedEtag?: string,
     drop = true,
+    keep = true,
   ): Promise<IndexBase | 'damaged' | null> {
     const key = indexKeys.base(this.collection, partition)
-    const found = await readBase(this.#store, this.#options.scope, key, listedEtag)
+    const found = await readBase(this.#store, this.#options.scope, key, listedEtag, keep)
     if (found === null || !('damaged' in found)) return found
     this.#options.onDamagedIndex(key, found.damaged)
     if (!drop) return 'damaged'
@@ -342,8 +383,11 @@ export class RecordIndex {
   async #view(
     base: IndexBase | 'damaged' | null,
     deltas: readonly IndexDelta[],
-  ): Promise<Map<string, IndexEntry>> {
-    const entries = new Map(base !== null && base !== 'damaged' ? base.entries : [])
+  ): Promise<ReadonlyMap<string, IndexEntry>> {
+    const held = base !== null && base !== 'damaged' ? base.entries : null
+    // why: without deltas the base's own entries are the view (no copy of 2,000 entries a base)
+    if (held && deltas.length === 0) return held
+    const entries = new Map(held ?? [])
     await this.#read(entries, uniqueRecordKeys(deltas))
     return entries
   }
@@ -419,7 +463,9 @@ export class RecordIndex {
         if (partition !== null) partitions.add(partition)
       }
     }
-    for (const partition of await this.missingPartitions()) partitions.add(partition)
+    // why: a partition with neither records nor a base needs no base: under the marker, a
+    // partition without one is new, and every record it gets will have a delta (the history's
+    // 17 fixed partitions would otherwise cost four requests each on an empty shop)
     const folded = await Promise.all(
       [...partitions].map((partition) => this.fold(partition, { verify: true })),
     )
@@ -441,7 +487,7 @@ function uniqueRecordKeys(deltas: readonly IndexDelta[]): string[] {
   return [...new Set(deltas.map((delta) => delta.recordKey))]
 }
 
-function addTo<T>(listing: Listing<T>, entries: Map<string, IndexEntry>, under = ''): void {
+function addTo<T>(listing: Listing<T>, entries: ReadonlyMap<string, IndexEntry>, under = ''): void {
   for (const [key, entry] of entries) {
     if (!key.startsWith(under)) continue
     if (entry.record === null) listing.unreadableKeys.push(key)

@@ -1,0 +1,288 @@
+/**
+ * Admin memory benchmark (issue 21: "peak RSS of any admin function at 100k < 256 MB"). N
+ * reservations + N subscriptions over 50 products (every 10th archived) in a local Blobs server
+ * run by this process, indexed by the background rebuild; then each admin read runs cold, once,
+ * in a fresh child process (its own instance, a production context, 10 ms per blob request
+ * through a proxy), which reports its own peak RSS (`process.resourceUsage().maxRSS`), so the
+ * Blobs server and the seed are not counted. A child that only loads the handlers shows the
+ * floor every function starts from.
+ *
+ * Size: BENCH_MEMORY_SIZE (default 10,000; the goal is at 100,000). Seeding 100k writes 200,000
+ * blobs and indexes them (minutes): BENCH_MEMORY_DATA names a folder kept between runs, seeded
+ * once per size (a `bench-admin-memory-<size>.json` in it says so).
+ */
+import { spawn } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { Context } from '@netlify/functions'
+import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
+import { figure, missedGoals, progress } from './benchReport.js'
+import { startLatencyProxy } from './latencyProxy.js'
+import { indexOldRecords, writeOldRecordFiles } from './oldRecordFiles.js'
+import { RECORDS_STORE, storeNameFor } from '../src/lib/storage/blobStore.js'
+import type { NotifySubscription, Reservation } from '../src/lib/storage/records.js'
+import { openRepositories } from '../src/lib/storage/repositories.js'
+
+const SIZE = Number(process.env.BENCH_MEMORY_SIZE ?? 10_000)
+const PRODUCTS = 50
+const LATENCY_MS = 10
+const TOKEN = 'bench'
+const SITE = 'bench-site'
+const ADMIN = 'bench-admin-token'
+const PREORDER = 'bench-preorder-token'
+const GOAL = { below: 256 }
+const DEPLOY = 'production'
+/** BENCH_MEMORY_ONLY=`page,overview`: only the calls whose names contain one of these. */
+const ONLY = process.env.BENCH_MEMORY_ONLY?.split(',')
+
+function contextFor(url: string): string {
+  const context = { edgeURL: url, uncachedEdgeURL: url, siteID: SITE, token: TOKEN }
+  return Buffer.from(JSON.stringify(context)).toString('base64')
+}
+
+const KANA = ['やまだ はなこ', 'たなか いちろう', 'すずき じろう', 'さとう さぶろう']
+const STATUSES = ['pending', 'confirmed', 'fulfilled', 'cancelled']
+const START = Date.UTC(2026, 0, 1)
+
+function archived(i: number, createdAt: number) {
+  return i % 10 === 9
+    ? { isArchived: true, archivedAt: new Date(createdAt + 30 * 86_400_000).toISOString() }
+    : {}
+}
+
+function reservation(i: number): Reservation {
+  const at = START + i * 60_000
+  return {
+    id: `res_${String(i).padStart(7, '0')}-${(i * 2654435761).toString(16).slice(-8)}`,
+    name: `${KANA[i % KANA.length]} ${i}`,
+    email: `customer${i}@example.jp`,
+    productSlug: `product-${i % PRODUCTS}`,
+    status: STATUSES[i % 4],
+    notes: i % 7 === 0 ? '店頭受け取り希望' : '',
+    createdAt: new Date(at).toISOString(),
+    respondedAt: null,
+    ...archived(i, at),
+  }
+}
+
+function subscription(i: number): NotifySubscription {
+  const at = START + i * 60_000
+  return {
+    id: `ntf_${START + i}-${(i * 2654435761).toString(16).padStart(10, '0').slice(-10)}`,
+    email: `subscriber${i}@example.jp`,
+    productSlug: `product-${i % PRODUCTS}`,
+    status: 'pending',
+    createdAt: new Date(at).toISOString(),
+    notifiedAt: null,
+    ...archived(i, at),
+  }
+}
+
+/** Writes the records as the local server's files (old data), then runs the background rebuild. */
+async function seed(directory: string, direct: string): Promise<void> {
+  const marker = join(directory, `bench-admin-memory-${SIZE}.json`)
+  const done = await readFile(marker, 'utf8').catch(() => null)
+  if (done) {
+    console.log(`seeded data reused from ${directory} (${done.trim()})`)
+    return
+  }
+  const started = performance.now()
+  const root = join(directory, 'entries', SITE, `site:${storeNameFor(RECORDS_STORE, DEPLOY)}`)
+  await writeOldRecordFiles(
+    root,
+    SIZE,
+    (i) => [reservation(i), subscription(i)],
+    (done) => progress(`writing ${2 * SIZE} records`, done, SIZE),
+  )
+  const written = performance.now()
+  process.env.NETLIFY_BLOBS_CONTEXT = contextFor(direct)
+  const context = { deploy: { context: DEPLOY }, waitUntil: () => undefined }
+  await indexOldRecords(context)
+  const seconds = (at: number) => `${((at - started) / 1000).toFixed(0)} s`
+  const note = `${2 * SIZE} records written in ${seconds(written)}, indexed by ${seconds(performance.now())}, ${new Date().toISOString()}`
+  await writeFile(marker, `${note}\n`)
+  console.log(`seeded: ${note}`)
+}
+
+interface Call {
+  name: string
+  /** Function file under netlify/functions. */
+  file: string
+  body?: object
+  token?: string
+  /** Before the call: the export job to run (the background worker). */
+  exportJob?: boolean
+}
+
+const CALLS: Call[] = [
+  { name: 'handlers loaded, no call (floor)', file: '' },
+  { name: 'reservations: whole list', file: 'admin-reservations-list', body: {} },
+  { name: 'reservations: page of 50', file: 'admin-reservations-list', body: { pageSize: 50 } },
+  { name: 'reservations: page 2 by cursor', file: 'admin-reservations-list', body: {} },
+  {
+    name: 'reservations: search page (q)',
+    file: 'admin-reservations-list',
+    body: { pageSize: 50, q: 'ﾀﾅｶ ｲﾁﾛｳ' },
+  },
+  {
+    name: 'reservations: one product, whole',
+    file: 'admin-reservations-list',
+    body: { productSlug: 'product-7' },
+  },
+  { name: 'notify: whole list', file: 'admin-notify-list', body: {} },
+  { name: 'notify: page of 50', file: 'admin-notify-list', body: { pageSize: 50 } },
+  {
+    name: 'reservations: archive page 1 of 50',
+    file: 'admin-reservations-archives-list',
+    body: { page: 1, pageSize: 50 },
+    token: PREORDER,
+  },
+  { name: 'stats', file: 'admin-stats', body: {} },
+  { name: 'overview', file: 'admin-overview', body: { days: 30 } },
+  { name: 'CSV export worker (reservations)', file: 'admin-export-background', exportJob: true },
+]
+
+interface ChildReport {
+  status: number
+  ms: number
+  bytes: number
+  peakMb: number
+  nextCursor?: string
+  error?: string
+}
+
+/** In the child: loads the handler, runs the call once, reports its answer and peak RSS. */
+async function child(call: Call): Promise<void> {
+  const deferred: Promise<unknown>[] = []
+  const context = {
+    requestId: 'bench',
+    deploy: { context: DEPLOY },
+    waitUntil: (work: Promise<unknown>) => void deferred.push(work),
+  } as unknown as Context
+  const report: ChildReport = { status: 0, ms: 0, bytes: 0, peakMb: 0 }
+  if (call.file) {
+    const handler = (await import(`../netlify/functions/${call.file}.js`)).default as (
+      req: Request,
+      context: Context,
+    ) => Promise<Response>
+    let body = call.body ?? {}
+    let token = call.token ?? ADMIN
+    if (call.exportJob) {
+      const { createExport, issueExportTicket } = await import('../src/lib/admin/listExports.js')
+      const { ExportJobStore } = await import('../src/lib/storage/exportJobStore.js')
+      const { loadConfig } = await import('../src/lib/config.js')
+      const repositories = openRepositories(context)
+      const job = await createExport(
+        { list: 'reservations' },
+        {
+          jobs: new ExportJobStore(repositories.store),
+          repositories,
+          log: { info: () => undefined, warn: () => undefined, error: () => undefined } as never,
+          actor: 'bench',
+          start: async () => undefined,
+        },
+      )
+      body = { exportId: job.id }
+      token = issueExportTicket(job.id, loadConfig(process.env), Date.now())
+    }
+    if (process.env.BENCH_MEMORY_CURSOR)
+      body = { pageSize: 50, cursor: process.env.BENCH_MEMORY_CURSOR }
+    const started = performance.now()
+    const response = await handler(
+      new Request(`http://localhost/api/${call.file}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+      context,
+    )
+    const text = await response.text()
+    await Promise.all(deferred.splice(0))
+    report.ms = performance.now() - started
+    report.status = response.status
+    report.bytes = Buffer.byteLength(text)
+    if (response.status !== 200) report.error = text.slice(0, 300)
+    else {
+      const cursor = text.match(/"nextCursor":"([^"]+)"/)
+      if (cursor) report.nextCursor = cursor[1]
+    }
+  }
+  report.peakMb = process.resourceUsage().maxRSS / 1024
+  process.stdout.write(`\n@@${JSON.stringify(report)}\n`)
+}
+
+function runChild(index: number, proxyUrl: string, cursor?: string): Promise<ChildReport> {
+  return new Promise((done, fail) => {
+    const worker = spawn(
+      process.execPath,
+      [resolve('node_modules/tsx/dist/cli.mjs'), resolve('bench', 'bench-admin-memory.ts')],
+      {
+        env: {
+          ...process.env,
+          BENCH_MEMORY_CHILD: String(index),
+          BENCH_MEMORY_CURSOR: cursor ?? '',
+          NETLIFY_BLOBS_CONTEXT: contextFor(proxyUrl),
+          ADMIN_API_TOKEN: ADMIN,
+          PREORDER_API_TOKEN: PREORDER,
+          CONTEXT: DEPLOY,
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
+    let out = ''
+    worker.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    worker.on('error', fail)
+    worker.on('close', (code) => {
+      const line = out.split('\n').find((text) => text.startsWith('@@'))
+      if (!line) return fail(new Error(`child ${index} exited ${code} without a report:\n${out}`))
+      done(JSON.parse(line.slice(2)) as ChildReport)
+    })
+  })
+}
+
+async function main(): Promise<void> {
+  const kept = process.env.BENCH_MEMORY_DATA
+  const directory = kept ?? (await mkdtemp(join(tmpdir(), 'bench-memory-')))
+  await mkdir(directory, { recursive: true })
+  const blobs = new AtomicBlobsServer({ directory, token: TOKEN, port: 0 })
+  const { port } = await blobs.start()
+  const direct = `http://127.0.0.1:${port}`
+  await seed(directory, direct)
+  const proxy = await startLatencyProxy(direct, LATENCY_MS)
+  console.log(
+    `\nPeak RSS per admin function, each cold in a fresh process: ${SIZE.toLocaleString('en-US')} reservations + ${SIZE.toLocaleString('en-US')} subscriptions, ${LATENCY_MS} ms per blob request`,
+  )
+  let cursor: string | undefined
+  for (const [index, call] of CALLS.entries()) {
+    const isPage2 = call.name.includes('page 2')
+    if (isPage2 && !cursor) continue
+    if (ONLY && index > 0 && !ONLY.some((part) => call.name.includes(part))) continue
+    proxy.counter.requests = 0
+    const report = await runChild(index, proxy.url, isPage2 ? cursor : undefined)
+    if (call.name === 'reservations: page of 50') cursor = report.nextCursor
+    const answer = call.file
+      ? ` (${report.status}, ${(report.bytes / 1024).toFixed(0)} KB, ${report.ms.toFixed(0)} ms, ${proxy.counter.requests} blob requests)`
+      : ''
+    figure(`${call.name}${answer}`, report.peakMb, 'MB', call.file ? GOAL : undefined, call.name)
+    if (report.error) console.log(`    answered: ${report.error}`)
+  }
+  console.log(`goal: peak RSS of any admin function at 100k < ${GOAL.below} MB`)
+  if (missedGoals.length) console.log(`missed: ${missedGoals.join('; ')}`)
+  await proxy.close()
+  await blobs.stop()
+  if (!kept) await rm(directory, { recursive: true, force: true })
+}
+
+const childIndex = process.env.BENCH_MEMORY_CHILD
+if (childIndex !== undefined) {
+  child(CALLS[Number(childIndex)]).catch((error) => {
+    console.error(error)
+    process.exit(1)
+  })
+} else {
+  main().catch((error) => {
+    console.error(error)
+    process.exit(1)
+  })
+}
