@@ -25,8 +25,9 @@ export function findMatchRanges(
   terms: readonly string[],
   plain = isPlainText(text),
 ): TextRange[] {
-  // why: text whose characters that are not plain cannot take part in a match (① beside a
-  // Japanese word) is searched as it is, as plain text is, and not normalised per answer
+  // why: text that is not plain is normalised only at those characters (lightlyNormalized);
+  // where one normalises by its neighbours, whole, unless none can take part in a match (①
+  // beside a Japanese word): then it is searched as it is
   const searched = plain
     ? searchable(text, true)
     : (lightlyNormalized(text) ?? searchable(text, !anyContributes(text, terms)))
@@ -66,8 +67,9 @@ let notPlain: RegExp | null = null
  * why: normalising a long page whole for every result was the largest cost of an answer. Plain
  * text is searched as it is. In other text every plain character normalises on its own to what
  * the term patterns find as it is, so a match that differs once normalised must reach near a
- * character that is not plain: the text is searched as it is, and normalised only in a window
- * around each such character before that match (① ℃ ㈱ are few on a page)
+ * character that is not plain: the text is searched as it is and, where such characters can take
+ * part in a match, normalised at them alone (lightlyNormalized) or, when one normalises by its
+ * neighbours (ｶﾞ, e + U+0301), in a window around each before that match
  */
 export function findFirstMatch(
   text: string,
@@ -354,15 +356,13 @@ export function highlight(text: string, terms: readonly string[]): string {
 function findTerm({ text }: Searchable, term: string, from: number): [number, number] | null {
   if (!term) return null
   const pattern = termPattern(term)
-  // why: a Japanese term (the usual one) needs no word check; its pattern is found first
-  if (isCjkCode(term.charCodeAt(0)) || isCjkTerm(term))
+  // why: a Japanese term (the usual one) is found anywhere, with no word check
+  if (isCjkCode(term.charCodeAt(0)) || isCjkTerm(term)) {
     return nextSpelling(text, term, pattern, from)
-  const wholeWord = true
+  }
   for (let found = nextSpelling(text, term, pattern, from); found;) {
     const [at, end] = found
-    if (!wholeWord || (!isLatinWordChar(text[at - 1]) && !isLatinWordChar(text[end]))) {
-      return found
-    }
+    if (!isLatinWordChar(text[at - 1]) && !isLatinWordChar(text[end])) return found
     found = nextSpelling(text, term, pattern, at + 1)
   }
   return null
