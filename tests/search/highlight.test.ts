@@ -3,6 +3,7 @@ import { makeExcerpt, parseExcerptLength } from '../../src/lib/search/query/exce
 import { escapeHtml } from '../../src/lib/htmlEscape.js'
 import { findFirstMatch, findMatchRanges, highlight } from '../../src/lib/search/query/highlight.js'
 import { isPlainText, normalizeSearchText } from '../../src/lib/search/textNormalization.js'
+import { termPattern } from '../../src/lib/search/query/termPattern.js'
 
 describe('highlighting', () => {
   it('marks normalized matches in the original text, escaping everything else', () => {
@@ -117,6 +118,22 @@ describe('plain text', () => {
     expect(highlight('ＧｉｔＨｕｂ Actions', ['github'])).toBe('<mark>ＧｉｔＨｕｂ</mark> Actions')
   })
 
+  it("finds an ASCII term's letters in both cases as a case-insensitive pattern does", () => {
+    const insensitive = (term: string): RegExp => new RegExp(termPattern(term)!.source, 'i')
+    for (let code = 0x21; code <= 0x7e; code++) {
+      const term = String.fromCharCode(code).toLowerCase()
+      const pattern = new RegExp(termPattern(term)!.source)
+      expect(termPattern(term)!.flags, term).toBe('g')
+      const ignoringCase = insensitive(term)
+      for (let other = 0; other <= 0xffff; other++) {
+        const char = String.fromCharCode(other)
+        if (pattern.test(char) !== ignoringCase.test(char)) {
+          expect.fail(`${term} and U+${other.toString(16)}`)
+        }
+      }
+    }
+  })
+
   it('is searched as it is with the same matches as normalised text', () => {
     const random = randomStream(7)
     for (let i = 0; i < 300; i++) {
@@ -135,6 +152,94 @@ describe('plain text', () => {
       const terms = [TERMS[Math.floor(random() * TERMS.length)]!, 'tokoname']
       const whole = findMatchRanges(text, terms, false)[0]?.[0] ?? null
       expect(findFirstMatch(text, terms, false), text.slice(0, 80)).toBe(whole)
+    }
+  })
+})
+
+// why: characters that normalise the same whatever their neighbours (no joining mark, no Σ, no
+// Hangul jamo), so a page holding only these besides plain text is normalised character by
+// character where it is not plain
+const LIGHT_PIECES = [
+  ...PLAIN_PIECES,
+  'ＴＥＡ',
+  'ｔｅａ',
+  '㌧',
+  '①',
+  '\u3000',
+  '℃',
+  '20℃',
+  '㈱',
+  'ｷｭｳｽ',
+  'Ｖ６０',
+  'é',
+  'ǅ',
+  '㍿',
+  '😀',
+  '²',
+  '<b>',
+  '&',
+  '"',
+]
+
+/**
+ * Where `terms` match in `text` found by normalising the whole text with the origin of each
+ * normalised position worked out character by character (the first output character of a
+ * changed character from its start, the others from its end).
+ */
+function matchesOfWholeNormalised(text: string, terms: readonly string[]): Array<[number, number]> {
+  let normalized = ''
+  const origins: number[] = []
+  for (let at = 0; at < text.length;) {
+    const char = String.fromCodePoint(text.codePointAt(at)!)
+    const out = normalizeSearchText(char)
+    for (let i = 0; i < out.length; i++) {
+      origins.push(out === char ? at + i : i === 0 ? at : at + char.length)
+    }
+    normalized += out
+    at += char.length
+  }
+  origins.push(text.length)
+  expect(normalized, text).toBe(normalizeSearchText(text))
+  // why: normalised text normalises to itself, so it is searched as it is
+  return findMatchRanges(normalized, terms, false).map(([start, end]) => [
+    origins[start]!,
+    origins[end]!,
+  ])
+}
+
+describe('text that is not plain, normalised character by character', () => {
+  it('marks what normalising the whole text marks', () => {
+    const random = randomStream(23)
+    for (let i = 0; i < 400; i++) {
+      const text = randomText(random, LIGHT_PIECES, 10 + Math.floor(random() * 300))
+      const terms = [TERMS[Math.floor(random() * TERMS.length)]!, 'tokoname', 'c', '1']
+      expect(findMatchRanges(text, terms, false), text).toEqual(
+        matchesOfWholeNormalised(text, terms),
+      )
+    }
+  })
+
+  it('finds the first match of long text where normalising the whole text finds it', () => {
+    const random = randomStream(29)
+    for (let i = 0; i < 200; i++) {
+      // why: long enough that the first match lies far from the start, with ① ℃ ㈱ before it
+      const text = randomText(random, LIGHT_PIECES, 100 + Math.floor(random() * 4000))
+      for (const terms of [
+        [TERMS[Math.floor(random() * TERMS.length)]!],
+        [TERMS[Math.floor(random() * TERMS.length)]!, 'tea'],
+      ]) {
+        const whole = matchesOfWholeNormalised(text, terms)[0]?.[0] ?? null
+        expect(findFirstMatch(text, terms, false), text.slice(0, 80)).toBe(whole)
+      }
+    }
+  })
+
+  it('gives the excerpt the plain-text path gives where the text is plain', () => {
+    const random = randomStream(31)
+    for (let i = 0; i < 200; i++) {
+      const text = randomText(random, PLAIN_PIECES, 50 + Math.floor(random() * 2000))
+      const terms = [TERMS[Math.floor(random() * TERMS.length)]!]
+      expect(makeExcerpt(text, terms, 120, false)).toEqual(makeExcerpt(text, terms, 120, true))
     }
   })
 })

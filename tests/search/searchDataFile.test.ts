@@ -19,7 +19,11 @@ import {
 } from '../../src/lib/search/index/searchDataReader.js'
 import { encodeSiteSearchData, packIndex } from '../../src/build/search/searchDataWriter.js'
 import MiniSearch from 'minisearch'
-import { searchOptions, type IndexedPage } from '../../src/lib/search/terms/indexOptions.js'
+import {
+  SEARCH_INDEX_FORMAT,
+  searchOptions,
+  type IndexedPage,
+} from '../../src/lib/search/terms/indexOptions.js'
 
 const tempDirs: string[] = []
 afterEach(async () => {
@@ -149,6 +153,46 @@ describe('search data file', () => {
     index.add({ id: 'news/b', title: '再入荷', description: '', tags: [], text: '' })
     index.discard('news/a')
     expect(() => packIndex(index.toJSON())).toThrow('vacuum() it first')
+  })
+
+  it("reads every term's postings from the file, block by block, as from memory", async () => {
+    // why: enough pages and words that the postings span many blocks and lists cross their ends
+    let state = 5
+    const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648
+    const words = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}`)
+    const pages = Array.from({ length: 400 }, (_, i) => ({
+      id: `blog/p${i}`,
+      slug: `/blog/p${i}`,
+      title: `page ${i}`,
+      description: '',
+      tags: [],
+      createdAt: '2026-11-24',
+      text: Array.from({ length: 200 }, () => words[Math.floor(random() ** 2 * words.length)]).join(
+        ' ',
+      ),
+    }))
+    const index = new MiniSearch<IndexedPage>(searchOptions)
+    index.addAll(pages)
+    const { bytes } = encodeSiteSearchData(SEARCH_INDEX_FORMAT, packIndex(index.toJSON()), pages)
+    const root = await tempDir()
+    const file = path.join(root, 'site-search.bin')
+    await writeFile(file, bytes)
+    const fromFile = decodeSiteSearchData(fileSource(file))
+    const fromMemory = decodeSiteSearchData(bytesSource(bytes))
+    try {
+      const starts = fromMemory.index.termPostingsStart
+      expect(starts[starts.length - 1]).toBeGreaterThan(100_000)
+      // why: backwards and forwards, as prefix expansions and fuzzy matches reach them
+      const terms = Array.from({ length: starts.length - 1 }, (_, t) => t)
+      for (const t of [...terms].reverse().concat(terms)) {
+        const range = [starts[t]!, starts[t + 1]!] as const
+        expect(fromFile.index.postings(...range), `term ${t}`).toEqual(
+          fromMemory.index.postings(...range),
+        )
+      }
+    } finally {
+      fromFile.close()
+    }
   })
 
   it('reads by range from the file what it reads from memory', async () => {

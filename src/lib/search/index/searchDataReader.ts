@@ -115,6 +115,9 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     return readExactly(source, bodyStart + offset + from, length)
   }
   const pageLocations = u32(eagerBytes('pageLocations'))
+  const postingsBytes = blockReader((from, length) => lazy('postings', from, length), {
+    sectionLength: header.sections.postings[1],
+  })
   const index: PackedIndexParts = {
     common: header.common,
     documentIds: header.documentIds,
@@ -127,7 +130,7 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     },
     termPostingsStart: u32(eagerBytes('termPostingsStart')),
     postings(from, to) {
-      const decoded = decodePostings(lazy('postings', from, to - from))
+      const decoded = decodePostings(postingsBytes(from, to - from))
       if (!decoded) throw new InvalidSearchDataError('has damaged postings')
       return decoded
     },
@@ -139,7 +142,7 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     dataId: header.dataId,
     index,
     page(id) {
-      shortIds ??= new Map(header.documentIds.map((pageId, shortId) => [pageId ?? '', shortId]))
+      shortIds ??= shortIdsOf(header.documentIds)
       const shortId = shortIds.get(id)
       const length = shortId === undefined ? 0 : pageLocations[shortId * 2 + 1]!
       if (!length) return null
@@ -153,6 +156,51 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     textFolder: null,
     close: () => source.close(),
   }
+}
+
+// why: a query's lists mostly lie near each other: at a 20,000-page cold start `tokoname`'s 314
+// lists lay in 43 blocks of 16 KB, and a read per list was ~11 µs of the first answer's CPU each
+const POSTINGS_BLOCK = 16 * 1024
+// why: the blocks of the last few queries (1 MB); decoded lists are kept per term anyway
+const KEPT_BLOCKS = 64
+
+/**
+ * Reads `length` bytes at `from` of a section by whole blocks of `POSTINGS_BLOCK` bytes, keeping
+ * the last `KEPT_BLOCKS`; a range longer than a block or crossing one's end is read as it is.
+ */
+function blockReader(
+  read: (from: number, length: number) => Uint8Array,
+  { sectionLength }: { sectionLength: number },
+): (from: number, length: number) => Uint8Array {
+  const blocks = new Map<number, Uint8Array>()
+  return (from, length) => {
+    const block = Math.floor(from / POSTINGS_BLOCK)
+    const offset = from - block * POSTINGS_BLOCK
+    if (offset + length > POSTINGS_BLOCK || from + length > sectionLength) {
+      return read(from, length)
+    }
+    let bytes = blocks.get(block)
+    if (!bytes) {
+      if (blocks.size >= KEPT_BLOCKS) blocks.delete(blocks.keys().next().value!)
+      const start = block * POSTINGS_BLOCK
+      bytes = read(start, Math.min(POSTINGS_BLOCK, sectionLength - start))
+      blocks.set(block, bytes)
+    }
+    return bytes.subarray(offset, offset + length)
+  }
+}
+
+/**
+ * Short id by page id.
+ * why: a loop of `set`s, not a Map built from 20,000 pairs: at a cold start (20,000 pages) the
+ * pairs took a quarter more of the ~4 ms this costs the first answer
+ */
+function shortIdsOf(documentIds: ReadonlyArray<string | null>): Map<string, number> {
+  const shortIds = new Map<string, number>()
+  for (let shortId = 0; shortId < documentIds.length; shortId++) {
+    shortIds.set(documentIds[shortId] ?? '', shortId)
+  }
+  return shortIds
 }
 
 /** A file read by range; it stays open until `close` (for the life of a function instance). */

@@ -60,7 +60,10 @@ function excerptAt(
   const after = cutAtEnd ? ELLIPSIS : ''
   return {
     excerpt: before + body + after,
-    highlightedExcerpt: before + markRanges(body, findMatchRanges(body, terms, plain)) + after,
+    // why: a page that is not plain mostly has plain excerpts (① ℃ ㈱ are a few on a page), which
+    // need no look for characters that take part in a match
+    highlightedExcerpt:
+      before + markRanges(body, findMatchRanges(body, terms, plain || isPlainText(body))) + after,
   }
 }
 

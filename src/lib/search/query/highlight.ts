@@ -25,11 +25,16 @@ export function findMatchRanges(
   terms: readonly string[],
   plain = isPlainText(text),
 ): TextRange[] {
-  // why: text whose characters that are not plain cannot take part in a match (① beside a
-  // Japanese word) is searched as it is, as plain text is, and not normalised per answer
-  const searched = searchable(text, plain || !anyContributes(text, terms))
+  // why: text that is not plain is normalised only at those characters (lightlyNormalized);
+  // where one normalises by its neighbours, whole, unless none can take part in a match (①
+  // beside a Japanese word): then it is searched as it is
+  const searched = plain
+    ? searchable(text, true)
+    : (lightlyNormalized(text) ?? searchable(text, !anyContributes(text, terms)))
   const ranges: Array<[number, number]> = []
-  for (const term of new Set(terms)) {
+  for (let i = 0; i < terms.length; i++) {
+    const term = terms[i]!
+    if (terms.indexOf(term) !== i) continue
     for (
       let found = findTerm(searched, term, 0);
       found;
@@ -38,7 +43,7 @@ export function findMatchRanges(
       ranges.push([searched.origins.at(found[0]), searched.origins.at(found[1])])
     }
   }
-  return mergeRanges(ranges)
+  return ranges.length < 2 ? ranges : mergeRanges(ranges)
 }
 
 /** Text to find folded terms in, with the original position of each of its positions. */
@@ -62,8 +67,9 @@ let notPlain: RegExp | null = null
  * why: normalising a long page whole for every result was the largest cost of an answer. Plain
  * text is searched as it is. In other text every plain character normalises on its own to what
  * the term patterns find as it is, so a match that differs once normalised must reach near a
- * character that is not plain: the text is searched as it is, and normalised only in a window
- * around each such character before that match (① ℃ ㈱ are few on a page)
+ * character that is not plain: the text is searched as it is and, where such characters can take
+ * part in a match, normalised at them alone (lightlyNormalized) or, when one normalises by its
+ * neighbours (ｶﾞ, e + U+0301), in a window around each before that match
  */
 export function findFirstMatch(
   text: string,
@@ -75,6 +81,8 @@ export function findFirstMatch(
   // why: a match with a character that expands (㍿ → 株式会社) or joins (ｶﾞ) lies within this
   const reach = 2 * longest + 4
   const raw = firstMatchIn({ text, origins: IDENTITY }, terms)
+  const light = firstLightMatch(text, terms, raw, reach)
+  if (light !== undefined) return light
   notPlain ??= notPlainCharacters()
   notPlain.lastIndex = 0
   let first: number | null = null
@@ -122,28 +130,58 @@ function contributingCharacters(terms: readonly string[]): (text: string, at: nu
   // why: beside a Latin term, a character normalising to a letter or digit decides whether the
   // term is a whole word there (℃ → °c before `tea`)
   const latin = terms.some((term) => term && !isCjkTerm(term))
-  const known = new Map<number, boolean>()
   return (text, at) => {
-    const code = text.codePointAt(at)!
-    let contributes = known.get(code)
-    if (contributes === undefined) {
-      const char = String.fromCodePoint(code)
-      contributes =
-        JOINS_PREVIOUS.test(char) ||
-        [...normalizeSearchText(char)].some((out) => {
-          const kana = out.charCodeAt(0)
-          const katakana = kana >= 0x3041 && kana <= 0x3096 ? String.fromCharCode(kana + 0x60) : out
-          return (
-            characters.has(out) ||
-            characters.has(katakana) ||
-            SPELLING_MARKS.has(out) ||
-            (latin && isLatinWordChar(out))
-          )
-        })
-      known.set(code, contributes)
+    const { joins, outputs } = characterOutputs(text.codePointAt(at)!)
+    if (joins) return true
+    for (const out of outputs) {
+      const kana = out.charCodeAt(0)
+      const katakana = kana >= 0x3041 && kana <= 0x3096 ? String.fromCharCode(kana + 0x60) : out
+      if (
+        characters.has(out) ||
+        characters.has(katakana) ||
+        SPELLING_MARKS.has(out) ||
+        (latin && isLatinWordChar(out))
+      ) {
+        return true
+      }
     }
-    return contributes
+    return false
   }
+}
+
+interface CharacterOutputs {
+  joins: boolean
+  /** What the character normalises to, as code points. */
+  outputs: readonly string[]
+  normalized: string
+  /** Whether it normalises the same whatever its neighbours (see lightlyNormalized). */
+  light: boolean
+}
+
+// why: a character whose NFKC holds Σ lower-cases by its neighbours (ς at a word's end); one
+// giving a combining mark or a Hangul jamo may compose with what comes next
+const CONTEXTUAL_OUTPUT = /[\p{M}\u1100-\u11FF]/u
+
+// why: what a character normalises to depends on the character alone, so it is worked out once
+// per character for every answer (normalising each ① ℃ ㈱ again per result was most of the
+// excerpts of pages that are not plain)
+const outputsOf = new Map<number, CharacterOutputs>()
+
+function characterOutputs(code: number): CharacterOutputs {
+  let found = outputsOf.get(code)
+  if (!found) {
+    const char = String.fromCodePoint(code)
+    const joins = JOINS_PREVIOUS.test(char)
+    const normalized = normalizeSearchText(char)
+    const light =
+      !joins &&
+      (code < 0xd800 || code > 0xdfff) &&
+      !char.normalize('NFKC').includes('\u03a3') &&
+      !CONTEXTUAL_OUTPUT.test(normalized)
+    found = { joins, outputs: [...normalized], normalized, light }
+    outputsOf.set(code, found)
+  }
+  return found
 }
 
 /** Whether some character of `text` that is not plain can take part in a match of `terms`. */
@@ -157,6 +195,106 @@ function anyContributes(text: string, terms: readonly string[]): boolean {
   return false
 }
 
+/**
+ * `text` with only its characters that are not plain normalised, each on its own, and the
+ * original position of each position; null when one of them normalises by its neighbours.
+ * why: the term patterns find plain characters as they are, and a character that neither joins
+ * its neighbour nor lower-cases or composes by it normalises within a text as it does alone, so
+ * this finds what normalising the whole text finds, at the cost of a look at the few characters
+ * that are not plain (windows normalised around each were most of such a page's excerpt)
+ */
+function lightlyNormalized(text: string): Searchable | null {
+  notPlain ??= notPlainCharacters()
+  notPlain.lastIndex = 0
+  let odd = notPlain.exec(text)
+  if (!odd) return { text, origins: IDENTITY }
+  let light = ''
+  let copied = 0
+  // why: per changed character, where its output starts in `light`, how long it is, where the
+  // character is in `text` and its length there
+  const changes: number[] = []
+  for (; odd; odd = notPlain.exec(text)) {
+    const at = odd.index
+    const code = text.codePointAt(at)!
+    const { normalized, light: alone } = characterOutputs(code)
+    if (!alone) return null
+    const size = code > 0xffff ? 2 : 1
+    if (size === 2) notPlain.lastIndex = at + 2
+    if (normalized.length === size && normalized === text.slice(at, at + size)) continue
+    light += text.slice(copied, at)
+    changes.push(light.length, normalized.length, at, size)
+    light += normalized
+    copied = at + size
+  }
+  if (changes.length === 0) return { text, origins: IDENTITY }
+  light += text.slice(copied)
+  return { text: light, origins: { at: (position) => lightOrigin(changes, position) } }
+}
+
+/**
+ * Where a position of lightly normalised text comes from: as normalising piece by piece maps it
+ * (normalizeWithOrigins), a changed character's first output character to its start, the others
+ * to its end; a character keeping its length, one for one.
+ */
+function lightOrigin(changes: readonly number[], position: number): number {
+  let shift = 0
+  for (let i = 0; i < changes.length; i += 4) {
+    const start = changes[i]!
+    if (position < start) break
+    const length = changes[i + 1]!
+    const at = changes[i + 2]!
+    const size = changes[i + 3]!
+    if (position < start + length) {
+      if (length === size) return at + (position - start)
+      return position === start ? at : at + size
+    }
+    shift = at + size - (start + length)
+  }
+  return position + shift
+}
+
+/**
+ * The first match in lightly normalised text (see lightlyNormalized), or undefined when the
+ * text has a character normalising by its neighbours. `raw`: the first match in `text` as it is.
+ * why: a match as it is stays one once normalised unless a neighbour stops it being a whole word,
+ * so only the text up to it (and a word after) is normalised; the whole text when it does not hold
+ */
+function firstLightMatch(
+  text: string,
+  terms: readonly string[],
+  raw: number | null,
+  reach: number,
+): number | null | undefined {
+  const to = raw === null ? null : safeCut(text, raw + reach, 1)
+  // why: where no character that is not plain can take part in a match (① ℃ ㈱ beside Japanese
+  // terms, the usual case) the text matches as it is, with nothing normalised
+  if (!contributesBefore(text, terms, to ?? text.length)) return raw
+  if (to !== null && to < text.length) {
+    const head = lightlyNormalized(text.slice(0, to))
+    if (!head) return undefined
+    const found = firstMatchIn(head, terms)
+    if (found !== null) return found
+  }
+  const whole = lightlyNormalized(text)
+  return whole ? firstMatchIn(whole, terms) : undefined
+}
+
+/**
+ * Whether a character that is not plain before `end` can take part in a match of `terms` (see
+ * contributingCharacters), or, beside a Latin term, is a letter or digit as it is (its word
+ * check may change once normalised).
+ */
+function contributesBefore(text: string, terms: readonly string[], end: number): boolean {
+  notPlain ??= notPlainCharacters()
+  notPlain.lastIndex = 0
+  const contributes = contributingCharacters(terms)
+  const latin = terms.some((term) => term && !isCjkTerm(term))
+  for (let odd = notPlain.exec(text); odd && odd.index < end; odd = notPlain.exec(text)) {
+    if (contributes(text, odd.index) || (latin && isLatinWordChar(text[odd.index]))) return true
+  }
+  return false
+}
+
 const SAFE_CUT = /[\s。、！？]/
 // why: a window reaching further than this without a cut is normalised whole instead
 const MAX_CUT_SEARCH = 400
@@ -166,9 +304,16 @@ function safeCut(text: string, at: number, direction: 1 | -1): number | null {
   for (let i = at, n = 0; n < MAX_CUT_SEARCH; i += direction, n++) {
     if (i <= 0) return 0
     if (i >= text.length) return text.length
-    if (SAFE_CUT.test(text[i - 1]!)) return i
+    if (isSafeCut(text.charCodeAt(i - 1))) return i
   }
   return null
+}
+
+// why: a regular expression test per character made windows a large part of an excerpt
+function isSafeCut(code: number): boolean {
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d)
+  if (code >= 0x3040 && code <= 0x9fff) return false
+  return SAFE_CUT.test(String.fromCharCode(code))
 }
 
 function nearNotPlain(text: string, at: number, reach: number): boolean {
@@ -188,15 +333,19 @@ function firstMatchIn(searched: Searchable, terms: readonly string[]): number | 
 
 /** HTML with `<mark>` around each range and every other character escaped. */
 export function markRanges(text: string, ranges: readonly TextRange[]): string {
+  // why: most text holds nothing to escape; one test spares a replace per piece
+  const escape = HTML_SPECIAL.test(text) ? escapeHtml : (piece: string) => piece
   let html = ''
   let position = 0
   for (const [start, end] of ranges) {
-    html += escapeHtml(text.slice(position, start))
-    html += `<mark>${escapeHtml(text.slice(start, end))}</mark>`
+    html += escape(text.slice(position, start))
+    html += `<mark>${escape(text.slice(start, end))}</mark>`
     position = end
   }
-  return html + escapeHtml(text.slice(position))
+  return html + escape(text.slice(position))
 }
+
+const HTML_SPECIAL = /[&<>"']/
 
 /** `text` as HTML with matched terms marked. */
 export function highlight(text: string, terms: readonly string[]): string {
@@ -206,13 +355,14 @@ export function highlight(text: string, terms: readonly string[]): string {
 /** Next occurrence `[start, end)` of `term` from `from`; a Latin term only as a whole word. */
 function findTerm({ text }: Searchable, term: string, from: number): [number, number] | null {
   if (!term) return null
-  const wholeWord = !isCjkTerm(term)
   const pattern = termPattern(term)
+  // why: a Japanese term (the usual one) is found anywhere, with no word check
+  if (isCjkCode(term.charCodeAt(0)) || isCjkTerm(term)) {
+    return nextSpelling(text, term, pattern, from)
+  }
   for (let found = nextSpelling(text, term, pattern, from); found;) {
     const [at, end] = found
-    if (!wholeWord || (!isLatinWordChar(text[at - 1]) && !isLatinWordChar(text[end]))) {
-      return found
-    }
+    if (!isLatinWordChar(text[at - 1]) && !isLatinWordChar(text[end])) return found
     found = nextSpelling(text, term, pattern, at + 1)
   }
   return null
@@ -234,7 +384,21 @@ function nextSpelling(
 }
 
 function isLatinWordChar(char: string | undefined): boolean {
-  return char !== undefined && WORD_CHAR.test(char) && !isCjkTerm(char)
+  if (char === undefined) return false
+  const code = char.charCodeAt(0)
+  // why: ASCII first, without regular expressions: this runs at every match of a Latin term
+  if (code < 0x80)
+    return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a)
+  return !isCjkCode(code) && WORD_CHAR.test(char) && !isCjkTerm(char)
+}
+
+/** Kana (either script, with ー) or a common kanji: a quick yes before `isCjkTerm`. */
+function isCjkCode(code: number): boolean {
+  return (
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0x3041 && code <= 0x3096) ||
+    (code >= 0x309d && code <= 0x30fc && code !== 0x30a0 && code !== 0x30fb)
+  )
 }
 
 function mergeRanges(ranges: Array<[number, number]>): TextRange[] {
