@@ -168,13 +168,15 @@ function relay(stream: NodeJS.ReadableStream | null, to: NodeJS.WriteStream): vo
 async function main(): Promise<void> {
   loadEnvironment()
   // why: netlify dev listens on a port of its own behind the proxy that caps simultaneous requests
-  const netlifyPort = await freePort()
-  const proxy = await startLimitingProxy({
+  const proxyOptions = {
     port: requestedPort(),
-    targetPort: netlifyPort,
+    targetPort: 0,
     limit: SIMULTANEOUS_REQUESTS,
     headersFor: headerRules(await netlifyTomlHeaders()),
-  })
+  }
+  const proxy = await startLimitingProxy(proxyOptions)
+  // why: only once the proxy holds its port, or the free port found could be that very one
+  proxyOptions.targetPort = await freePort()
   const url = `http://localhost:${(proxy.address() as net.AddressInfo).port}`
   if (!process.env.SITE_URL) process.env.SITE_URL = url
 
@@ -184,8 +186,9 @@ async function main(): Promise<void> {
   const { port: blobsPort } = await blobs.start()
   const edgeURL = `http://127.0.0.1:${blobsPort}`
 
-  const staticPort = await freePort()
+  let staticPort = await freePort()
   const startNetlifyDev = (): ChildProcess => {
+    const netlifyPort = proxyOptions.targetPort
     const started = spawn(
       process.execPath,
       [
@@ -212,7 +215,7 @@ async function main(): Promise<void> {
     )
     relay(started.stdout, process.stdout)
     relay(started.stderr, process.stderr)
-    console.log(`netlify dev started (process ${started.pid})`)
+    console.log(`netlify dev started (process ${started.pid}) on port ${netlifyPort}`)
     started.once('exit', (code, signal) => {
       if (stopping) return
       // why: one crash (an unhandled rejection inside netlify dev) must not end the service;
@@ -229,7 +232,20 @@ async function main(): Promise<void> {
       restarts.push(now)
       console.error(`netlify dev stopped (${signal ?? `exit code ${code}`}); starting it again`)
       if (started.pid) signalGroup(started.pid, 'SIGKILL')
-      child = startNetlifyDev()
+      // why: a port found free can be taken before netlify dev binds it (another local server
+      // picked the same one: "Could not acquire required 'port'"), so each start takes new ones
+      void Promise.all([freePort(), freePort()]).then(
+        ([netlifyPort, nextStaticPort]) => {
+          if (stopping) return
+          proxyOptions.targetPort = netlifyPort
+          staticPort = nextStaticPort
+          child = startNetlifyDev()
+        },
+        (error: unknown) => {
+          console.error('no free port to start netlify dev again:', error)
+          void stop(1)
+        },
+      )
     })
     return started
   }

@@ -4,7 +4,10 @@ import http from 'node:http'
 export interface LimitingProxyOptions {
   /** Port to listen on (0: a free one). */
   port: number
-  /** Port of the server behind it, on 127.0.0.1. */
+  /**
+   * Port of the server behind it, on 127.0.0.1; read for every request, so the caller may change
+   * it (dev-server.ts does when netlify dev starts again on another port).
+   */
   targetPort: number
   /** Requests forwarded at once; the others wait their turn, in order of arrival. */
   limit: number

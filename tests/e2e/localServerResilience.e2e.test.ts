@@ -124,6 +124,39 @@ describe('npm start survives impatient and broken clients', () => {
     expect(status).toBe(405)
     expect(server.output()).toContain('starting it again')
   }, 150_000)
+
+  it('starts netlify dev again on another port when its own was taken meanwhile', async () => {
+    const [, pid, port] = [
+      ...server.output().matchAll(/netlify dev started \(process (\d+)\) on port (\d+)/g),
+    ]
+      .at(-1)!
+      .map(Number)
+    expect(pid).toBeGreaterThan(0)
+    // why: another local server may take netlify dev's port before a restart binds it again
+    const taken = port
+    process.kill(-pid, 'SIGKILL')
+    const squatter = net.createServer()
+    // why: the killed process lets go of its port a moment after the signal
+    for (let attempt = 0; ; attempt++) {
+      const bound = await new Promise<boolean>((resolve) => {
+        squatter.once('error', () => resolve(false))
+        squatter.listen(taken, () => resolve(true))
+      })
+      if (bound) break
+      expect(attempt).toBeLessThan(100)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    try {
+      let status = 0
+      for (let attempt = 0; attempt < 60 && status !== 405; attempt++) {
+        status = await answersNormally().catch(() => 0)
+        if (status !== 405) await new Promise((resolve) => setTimeout(resolve, 2_000))
+      }
+      expect(status).toBe(405)
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve))
+    }
+  }, 150_000)
 })
 
 describe("npm start serves netlify.toml's headers", () => {
