@@ -63,6 +63,18 @@ function searchable(text: string, plain: boolean): Searchable {
 let notPlain: RegExp | null = null
 
 /**
+ * What is known of a text: `true` plain (isPlainText), `false` not plain, or a string: not plain,
+ * and its characters that are not plain are among these (notPlainKeys).
+ */
+export type TextPlainness = boolean | string
+
+/**
+ * Per term, where its first match starts in one text (null: none), filled by findFirstMatch
+ * where the text matches as it is.
+ */
+export type KnownFirstMatches = Map<string, number | null>
+
+/**
  * Where the first match of `terms` starts in `text` (see findMatchRanges), or null.
  * why: normalising a long page whole for every result was the largest cost of an answer. Plain
  * text is searched as it is. In other text every plain character normalises on its own to what
@@ -74,9 +86,14 @@ let notPlain: RegExp | null = null
 export function findFirstMatch(
   text: string,
   terms: readonly string[],
-  plain = isPlainText(text),
+  plain: TextPlainness = isPlainText(text),
+  known?: KnownFirstMatches,
 ): number | null {
-  if (plain) return firstMatchIn(searchable(text, true), terms)
+  // why: where no character that is not plain can take part in a match, the text matches as it
+  // is, term by term, so what an earlier look found for a term (the adjacency check) is reused
+  if (plain === true || (plain !== false && !anyMayContribute(plain, terms))) {
+    return firstMatchIn(searchable(text, true), terms, known)
+  }
   const longest = Math.max(0, ...terms.map((term) => term.length))
   // why: a match with a character that expands (㍿ → 株式会社) or joins (ｶﾞ) lies within this
   const reach = 2 * longest + 4
@@ -295,6 +312,24 @@ function contributesBefore(text: string, terms: readonly string[], end: number):
   return false
 }
 
+/**
+ * Whether a character among `keys` (a text's characters that are not plain, notPlainKeys) can
+ * take part in a match of `terms` (see contributesBefore): each code point is looked at, and
+ * each of its UTF-16 units alone, as the scan of the text meets them.
+ */
+function anyMayContribute(keys: string, terms: readonly string[]): boolean {
+  const contributes = contributingCharacters(terms)
+  const latin = terms.some((term) => term && !isCjkTerm(term))
+  const mayContribute = (char: string): boolean =>
+    contributes(char, 0) || (latin && isLatinWordChar(char[0]))
+  for (const char of keys) if (mayContribute(char)) return true
+  for (let i = 0; i < keys.length; i++) {
+    const code = keys.charCodeAt(i)
+    if (code >= 0xd800 && code <= 0xdfff && mayContribute(keys[i]!)) return true
+  }
+  return false
+}
+
 const SAFE_CUT = /[\s。、！？]/
 // why: a window reaching further than this without a cut is normalised whole instead
 const MAX_CUT_SEARCH = 400
@@ -322,11 +357,19 @@ function nearNotPlain(text: string, at: number, reach: number): boolean {
   return odd !== null && odd.index <= at + reach
 }
 
-function firstMatchIn(searched: Searchable, terms: readonly string[]): number | null {
+function firstMatchIn(
+  searched: Searchable,
+  terms: readonly string[],
+  known?: KnownFirstMatches,
+): number | null {
   let first: number | null = null
   for (const term of terms) {
-    const found = findTerm(searched, term, 0)
-    if (found && (first === null || found[0] < first)) first = found[0]
+    let at = known?.get(term)
+    if (at === undefined) {
+      at = findTerm(searched, term, 0)?.[0] ?? null
+      known?.set(term, at)
+    }
+    if (at !== null && (first === null || at < first)) first = at
   }
   return first === null ? null : searched.origins.at(first)
 }

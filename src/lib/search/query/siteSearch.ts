@@ -1,6 +1,11 @@
 import { excerptFromHead, makeExcerpt, type Excerpt } from './excerpt.js'
 import { cjkRuns, isCjkTerm, textRuns } from '../terms/cjkTokenizer.js'
-import { findFirstMatch, highlight } from './highlight.js'
+import {
+  findFirstMatch,
+  highlight,
+  type KnownFirstMatches,
+  type TextPlainness,
+} from './highlight.js'
 import { foldJapaneseRun } from '../terms/kanaFolding.js'
 import { normalizeSearchText } from '../textNormalization.js'
 import type { AlternativesOf, IndexHit } from './minisearchScoring.js'
@@ -134,8 +139,25 @@ export function createSiteSearch(
           missing.add(shard)
           return null
         }
-        const holds = (hit: IndexHit): boolean =>
-          holdsAdjacent(readPage(data, hit.id), adjacency, textMayHold(hit), wholeText)
+        // why: within this answer, what the adjacency check found is not looked for again: the
+        // second index search's hits begin with the first's, and an excerpt's first match is
+        // often the run the check found
+        const firstMatches = new Map<StoredPage, KnownFirstMatches>()
+        const knownIn = (page: StoredPage): KnownFirstMatches => {
+          let known = firstMatches.get(page)
+          if (!known) firstMatches.set(page, (known = new Map()))
+          return known
+        }
+        const held = new Map<string, boolean>()
+        const holds = (hit: IndexHit): boolean => {
+          let holding = held.get(hit.id)
+          if (holding === undefined) {
+            const page = readPage(data, hit.id)
+            holding = holdsAdjacent(page, adjacency, textMayHold(hit), wholeText, knownIn)
+            held.set(hit.id, holding)
+          }
+          return holding
+        }
         // why: Japanese index terms are bigrams; the query's own Japanese runs are marked instead
         let answer = index.search(query, MAX_RESULTS, isLatinIndexTerm, alternativesOf)
         let kept = checked ? answer.hits.filter(holds) : answer.hits
@@ -163,6 +185,7 @@ export function createSiteSearch(
             excerptLength,
             textMayHold(hit),
             wholeText,
+            knownIn,
           )
           results.push({
             id: page.id,
@@ -266,8 +289,9 @@ function excerptOf(
   excerptLength: number,
   mayMatch: boolean,
   wholeText: WholeText,
+  knownIn: (page: StoredPage) => KnownFirstMatches,
 ): Excerpt {
-  const plain = page.textIsPlain === true
+  const plain = plainness(page)
   if (page.textShard !== undefined) {
     const fromHead = excerptFromHead(page.text, terms, excerptLength, plain, mayMatch)
     if (fromHead) return fromHead
@@ -281,7 +305,14 @@ function excerptOf(
     excerptLength,
     plain,
     mayMatch,
+    // why: first matches found in the page's text as stored (a head: not the whole text)
+    page.textShard === undefined ? knownIn(page) : undefined,
   )
+}
+
+/** What the data tells of the page's text (see TextPlainness). */
+function plainness(page: StoredPage): TextPlainness {
+  return page.textIsPlain === true || (page.textNotPlain ?? false)
 }
 
 // why: how many more hits are asked for when some were dropped (see holdsAdjacent)
@@ -324,6 +355,7 @@ function holdsAdjacent(
   adjacency: readonly (string[][] | null)[],
   textMayHold: boolean,
   wholeText: WholeText,
+  knownIn: (page: StoredPage) => KnownFirstMatches,
 ): boolean {
   if (!page || adjacency.some((runs) => runs === null)) return true
   const fields = [page.title, page.description, page.tags.join(' ')]
@@ -332,17 +364,23 @@ function holdsAdjacent(
       runs.every(
         (run) =>
           fields.some((field) => findFirstMatch(field, [run]) !== null) ||
-          (textMayHold && textHolds(page, run, wholeText)),
+          (textMayHold && textHolds(page, run, wholeText, knownIn)),
       ),
     ),
   )
 }
 
 /** Whether the page's text holds `run`: in its head when that decides, else in the whole. */
-function textHolds(page: StoredPage, run: string, wholeText: WholeText): boolean {
-  const plain = page.textIsPlain === true
-  const inHead = findFirstMatch(page.text, [run], plain)
-  if (page.textShard === undefined) return inHead !== null
+function textHolds(
+  page: StoredPage,
+  run: string,
+  wholeText: WholeText,
+  knownIn: (page: StoredPage) => KnownFirstMatches,
+): boolean {
+  const plain = plainness(page)
+  const whole = page.textShard === undefined
+  const inHead = findFirstMatch(page.text, [run], plain, whole ? knownIn(page) : undefined)
+  if (whole) return inHead !== null
   // why: a match this far from the head's end is one in the whole text (excerpt.ts's margin)
   if (inHead !== null && inHead + 4 * run.length + 8 <= page.text.length) return true
   const text = wholeText(page)
