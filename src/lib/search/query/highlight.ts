@@ -318,10 +318,27 @@ function contributesBefore(text: string, terms: readonly string[], end: number):
  * each of its UTF-16 units alone, as the scan of the text meets them.
  */
 function anyMayContribute(keys: string, terms: readonly string[]): boolean {
-  const contributes = contributingCharacters(terms)
-  const latin = terms.some((term) => term && !isCjkTerm(term))
-  const mayContribute = (char: string): boolean =>
-    contributes(char, 0) || (latin && isLatinWordChar(char[0]))
+  // why: a few keys against a few terms, at every result: no set of the terms' characters
+  let latin: boolean | undefined
+  const inTerms = (char: string): boolean => terms.some((term) => term.includes(char))
+  const mayContribute = (char: string): boolean => {
+    const { joins, outputs } = characterOutputs(char.codePointAt(0)!)
+    if (joins) return true
+    latin ??= terms.some((term) => term && !isCjkTerm(term))
+    if (latin && isLatinWordChar(char[0])) return true
+    for (const out of outputs) {
+      const kana = out.charCodeAt(0)
+      if (
+        inTerms(out) ||
+        (kana >= 0x3041 && kana <= 0x3096 && inTerms(String.fromCharCode(kana + 0x60))) ||
+        SPELLING_MARKS.has(out) ||
+        (latin && isLatinWordChar(out))
+      ) {
+        return true
+      }
+    }
+    return false
+  }
   for (const char of keys) if (mayContribute(char)) return true
   for (let i = 0; i < keys.length; i++) {
     const code = keys.charCodeAt(i)
@@ -445,7 +462,8 @@ function isCjkCode(code: number): boolean {
 }
 
 function mergeRanges(ranges: Array<[number, number]>): TextRange[] {
-  ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1])
+  // why: one term's ranges (the usual case) come in order of their starts, which are distinct
+  if (!startsAscend(ranges)) ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1])
   const merged: Array<[number, number]> = []
   for (const range of ranges) {
     const last = merged[merged.length - 1]
@@ -453,6 +471,11 @@ function mergeRanges(ranges: Array<[number, number]>): TextRange[] {
     else merged.push([range[0], range[1]])
   }
   return merged
+}
+
+function startsAscend(ranges: ReadonlyArray<readonly [number, number]>): boolean {
+  for (let i = 1; i < ranges.length; i++) if (ranges[i]![0] <= ranges[i - 1]![0]) return false
+  return true
 }
 
 /**

@@ -143,9 +143,10 @@ export function createSiteSearch(
         // second index search's hits begin with the first's, and an excerpt's first match is
         // often the run the check found
         const firstMatches = new Map<StoredPage, KnownFirstMatches>()
-        const knownIn = (page: StoredPage): KnownFirstMatches => {
+        // why: `create` false: the excerpt is the last look at the page, so it only reads
+        const knownIn: KnownIn = (page, create) => {
           let known = firstMatches.get(page)
-          if (!known) firstMatches.set(page, (known = new Map()))
+          if (!known && create) firstMatches.set(page, (known = new Map()))
           return known
         }
         const held = new Map<string, boolean>()
@@ -289,7 +290,7 @@ function excerptOf(
   excerptLength: number,
   mayMatch: boolean,
   wholeText: WholeText,
-  knownIn: (page: StoredPage) => KnownFirstMatches,
+  knownIn: KnownIn,
 ): Excerpt {
   const plain = plainness(page)
   if (page.textShard !== undefined) {
@@ -306,9 +307,12 @@ function excerptOf(
     plain,
     mayMatch,
     // why: first matches found in the page's text as stored (a head: not the whole text)
-    page.textShard === undefined ? knownIn(page) : undefined,
+    page.textShard === undefined ? knownIn(page, false) : undefined,
   )
 }
+
+/** The first matches found so far in a page's stored text in this answer (made when `create`). */
+type KnownIn = (page: StoredPage, create: boolean) => KnownFirstMatches | undefined
 
 /** What the data tells of the page's text (see TextPlainness). */
 function plainness(page: StoredPage): TextPlainness {
@@ -355,7 +359,7 @@ function holdsAdjacent(
   adjacency: readonly (string[][] | null)[],
   textMayHold: boolean,
   wholeText: WholeText,
-  knownIn: (page: StoredPage) => KnownFirstMatches,
+  knownIn: KnownIn,
 ): boolean {
   if (!page || adjacency.some((runs) => runs === null)) return true
   const fields = [page.title, page.description, page.tags.join(' ')]
@@ -371,15 +375,10 @@ function holdsAdjacent(
 }
 
 /** Whether the page's text holds `run`: in its head when that decides, else in the whole. */
-function textHolds(
-  page: StoredPage,
-  run: string,
-  wholeText: WholeText,
-  knownIn: (page: StoredPage) => KnownFirstMatches,
-): boolean {
+function textHolds(page: StoredPage, run: string, wholeText: WholeText, knownIn: KnownIn): boolean {
   const plain = plainness(page)
   const whole = page.textShard === undefined
-  const inHead = findFirstMatch(page.text, [run], plain, whole ? knownIn(page) : undefined)
+  const inHead = findFirstMatch(page.text, [run], plain, whole ? knownIn(page, true) : undefined)
   if (whole) return inHead !== null
   // why: a match this far from the head's end is one in the whole text (excerpt.ts's margin)
   if (inHead !== null && inHead + 4 * run.length + 8 <= page.text.length) return true
