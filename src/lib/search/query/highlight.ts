@@ -318,32 +318,38 @@ function contributesBefore(text: string, terms: readonly string[], end: number):
  * each of its UTF-16 units alone, as the scan of the text meets them.
  */
 function anyMayContribute(keys: string, terms: readonly string[]): boolean {
-  // why: a few keys against a few terms, at every result: no set of the terms' characters
-  let latin: boolean | undefined
-  const inTerms = (char: string): boolean => terms.some((term) => term.includes(char))
-  const mayContribute = (char: string): boolean => {
-    const { joins, outputs } = characterOutputs(char.codePointAt(0)!)
-    if (joins) return true
-    latin ??= terms.some((term) => term && !isCjkTerm(term))
-    if (latin && isLatinWordChar(char[0])) return true
-    for (const out of outputs) {
-      const kana = out.charCodeAt(0)
-      if (
-        inTerms(out) ||
-        (kana >= 0x3041 && kana <= 0x3096 && inTerms(String.fromCharCode(kana + 0x60))) ||
-        SPELLING_MARKS.has(out) ||
-        (latin && isLatinWordChar(out))
-      ) {
-        return true
-      }
-    }
-    return false
-  }
-  for (const char of keys) if (mayContribute(char)) return true
+  // why: a few keys against a few terms, at every result: no set of the terms' characters and no
+  // function made per call (each cost more than the look itself)
+  const latin = terms.some((term) => term && !isCjkTerm(term))
+  for (const char of keys) if (keyMayContribute(char, terms, latin)) return true
   for (let i = 0; i < keys.length; i++) {
     const code = keys.charCodeAt(i)
-    if (code >= 0xd800 && code <= 0xdfff && mayContribute(keys[i]!)) return true
+    if (code >= 0xd800 && code <= 0xdfff && keyMayContribute(keys[i]!, terms, latin)) return true
   }
+  return false
+}
+
+/** contributingCharacters's test for one character, and the Latin word check beside it. */
+function keyMayContribute(char: string, terms: readonly string[], latin: boolean): boolean {
+  const { joins, outputs } = characterOutputs(char.codePointAt(0)!)
+  if (joins || (latin && isLatinWordChar(char[0]))) return true
+  for (const out of outputs) {
+    const kana = out.charCodeAt(0)
+    const katakana = kana >= 0x3041 && kana <= 0x3096 ? String.fromCharCode(kana + 0x60) : out
+    if (
+      SPELLING_MARKS.has(out) ||
+      (latin && isLatinWordChar(out)) ||
+      termsInclude(terms, out) ||
+      termsInclude(terms, katakana)
+    ) {
+      return true
+    }
+  }
+  return false
+}
+
+function termsInclude(terms: readonly string[], char: string): boolean {
+  for (const term of terms) if (term.includes(char)) return true
   return false
 }
 
