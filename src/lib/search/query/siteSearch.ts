@@ -139,9 +139,9 @@ export function createSiteSearch(
           missing.add(shard)
           return null
         }
-        // why: within this answer, what the adjacency check found is not looked for again: the
-        // second index search's hits begin with the first's, and an excerpt's first match is
-        // often the run the check found
+        // why: within this answer, what the adjacency check found is not looked for again: an
+        // excerpt's first match is often the run the check found, and the second index search's
+        // hits begin with the first's
         const firstMatches = new Map<StoredPage, KnownFirstMatches>()
         // why: `create` false: the excerpt is the last look at the page, so it only reads
         const knownIn: KnownIn = (page, create) => {
@@ -149,21 +149,18 @@ export function createSiteSearch(
           if (!known && create) firstMatches.set(page, (known = new Map()))
           return known
         }
-        const held = new Map<string, boolean>()
-        const holds = (hit: IndexHit): boolean => {
-          let holding = held.get(hit.id)
-          if (holding === undefined) {
-            const page = readPage(data, hit.id)
-            holding = holdsAdjacent(page, adjacency, textMayHold(hit), wholeText, knownIn)
-            held.set(hit.id, holding)
-          }
-          return holding
-        }
+        let before: { hits: readonly IndexHit[]; holding: readonly boolean[] } | null = null
+        const holds = (hit: IndexHit, i: number): boolean =>
+          before?.hits[i]?.id === hit.id
+            ? before.holding[i]!
+            : holdsAdjacent(readPage(data, hit.id), adjacency, textMayHold(hit), wholeText, knownIn)
         // why: Japanese index terms are bigrams; the query's own Japanese runs are marked instead
         let answer = index.search(query, MAX_RESULTS, isLatinIndexTerm, alternativesOf)
-        let kept = checked ? answer.hits.filter(holds) : answer.hits
+        const holding = checked ? answer.hits.map(holds) : null
+        let kept = holding ? answer.hits.filter((_, i) => holding[i]) : answer.hits
         // why: pages dropped for holding a word's bigrams apart are replaced from the next hits
         if (kept.length < answer.hits.length && answer.hits.length === MAX_RESULTS) {
+          before = { hits: answer.hits, holding: holding! }
           answer = index.search(
             query,
             MAX_RESULTS * ADJACENCY_MARGIN,
