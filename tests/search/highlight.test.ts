@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { makeExcerpt, parseExcerptLength } from '../../src/lib/search/query/excerpt.js'
 import { escapeHtml } from '../../src/lib/htmlEscape.js'
 import { findFirstMatch, findMatchRanges, highlight } from '../../src/lib/search/query/highlight.js'
-import { isPlainText, normalizeSearchText } from '../../src/lib/search/textNormalization.js'
+import {
+  isPlainText,
+  normalizeSearchText,
+  notPlainKeys,
+} from '../../src/lib/search/textNormalization.js'
 import { termPattern } from '../../src/lib/search/query/termPattern.js'
 
 describe('highlighting', () => {
@@ -241,6 +245,47 @@ describe('text that is not plain, normalised character by character', () => {
       const terms = [TERMS[Math.floor(random() * TERMS.length)]!]
       expect(makeExcerpt(text, terms, 120, false)).toEqual(makeExcerpt(text, terms, 120, true))
     }
+  })
+})
+
+describe("a text's characters that are not plain, as the data stores them", () => {
+  it('give the first match and excerpt the text gives without them', () => {
+    const random = randomStream(37)
+    const pieces = [...LIGHT_PIECES, ...OTHER_PIECES, 'ﾞ', 'e\u0301', '々', 'ー', 'c', '1']
+    for (let i = 0; i < 400; i++) {
+      const text = randomText(random, pieces, 20 + Math.floor(random() * 2000))
+      const keys = notPlainKeys(text, 32)
+      if (keys === null || keys === '') continue
+      for (const terms of [
+        [TERMS[Math.floor(random() * TERMS.length)]!],
+        [TERMS[Math.floor(random() * TERMS.length)]!, 'tea', 'c'],
+      ]) {
+        expect(findFirstMatch(text, terms, keys), text.slice(0, 80)).toBe(
+          findFirstMatch(text, terms, false),
+        )
+        expect(makeExcerpt(text, terms, 120, keys)).toEqual(makeExcerpt(text, terms, 120, false))
+      }
+    }
+  })
+
+  it('lets first matches found term by term serve the excerpt', () => {
+    const random = randomStream(41)
+    for (let i = 0; i < 200; i++) {
+      const text = randomText(random, i % 2 ? PLAIN_PIECES : LIGHT_PIECES, 200 + random() * 2000)
+      const plain = isPlainText(text) || (notPlainKeys(text, 32) ?? false)
+      const terms = [TERMS[Math.floor(random() * TERMS.length)]!, 'tea']
+      const known = new Map<string, number | null>()
+      findFirstMatch(text, [terms[0]!], plain, known)
+      expect(makeExcerpt(text, terms, 120, plain, true, known)).toEqual(
+        makeExcerpt(text, terms, 120, false),
+      )
+    }
+  })
+
+  it('are listed once each, astral ones whole, and not when too many', () => {
+    expect(notPlainKeys('急須 ①①℃ 😀 ①', 32)).toBe('①℃😀\ude00')
+    expect(notPlainKeys('plain ＴＥＡ！', 32)).toBe('')
+    expect(notPlainKeys('①②③', 2)).toBeNull()
   })
 })
 

@@ -4,7 +4,7 @@ import type { AsPlainObject } from 'minisearch'
 import SearchableMap from 'minisearch/SearchableMap'
 import type { PackedIndexParts } from '../../lib/search/index/packedIndex.js'
 import type { StoredPage } from '../../lib/search/siteContentTypes.js'
-import { isPlainText } from '../../lib/search/textNormalization.js'
+import { isPlainText, notPlainKeys } from '../../lib/search/textNormalization.js'
 import {
   alignUp,
   EAGER_SECTIONS,
@@ -116,6 +116,10 @@ function packTermTree(terms: readonly string[]): TermTreeArrays {
   }
 }
 
+// why: a text with more characters that are not plain (Korean, rare kanji) is looked at as before;
+// a blog's page holds a few (① ℃ é), a few bytes each in the data file
+const MAX_NOT_PLAIN_KEYS = 32
+
 /**
  * The data file's bytes, and the text shards of the pages longer than `headChars` (at least
  * TEXT_HEAD_CHARS; default `Infinity`: every text whole in the file, no shards).
@@ -141,6 +145,8 @@ export function encodeSiteSearchData(
     const shortId = shortIdOf.get(page.id)
     if (shortId === undefined) throw new Error(`Page ${page.id} is not in the index`)
     const stored: StoredPage = { ...page, textIsPlain: isPlainText(page.text) }
+    const notPlain = stored.textIsPlain ? null : notPlainKeys(page.text, MAX_NOT_PLAIN_KEYS)
+    if (notPlain !== null) stored.textNotPlain = notPlain
     const cut = headCut(page.text, headChars)
     if (cut < page.text.length) {
       const textShard = Math.floor(shortId / TEXT_SHARD_PAGES)

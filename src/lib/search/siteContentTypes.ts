@@ -16,6 +16,11 @@ export interface StoredPage {
    */
   textIsPlain?: boolean
   /**
+   * For a text that is not plain, its characters that are not plain (`notPlainKeys`), when few:
+   * set by the search data writer, so that excerpts need not look for them in the text.
+   */
+  textNotPlain?: string
+  /**
    * In the data file, the text shard (index/searchText.ts) holding the text past `text`, which is
    * then only the text's head; absent when `text` is whole.
    */

@@ -48,6 +48,21 @@ export function notPlainCharacters(): RegExp {
   return new RegExp(`[^\\u0000-\\u007f${ranges}]`, 'g')
 }
 
+/**
+ * The distinct characters of `text` that are not plain, as a scan with notPlainCharacters meets
+ * them (a code point at its first UTF-16 unit, a low surrogate alone at its own), joined in the
+ * order met; null when there are more than `max`.
+ */
+export function notPlainKeys(text: string, max: number): string | null {
+  const scan = notPlainCharacters()
+  const keys = new Set<string>()
+  for (let odd = scan.exec(text); odd; odd = scan.exec(text)) {
+    keys.add(String.fromCodePoint(text.codePointAt(odd.index)!))
+    if (keys.size > max) return null
+  }
+  return [...keys].join('')
+}
+
 const hex = (code: number): string => code.toString(16).padStart(4, '0')
 
 /** Cuts a string to at most `max` code points without splitting a surrogate pair. */

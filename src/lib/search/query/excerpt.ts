@@ -1,4 +1,10 @@
-import { findFirstMatch, findMatchRanges, markRanges } from './highlight.js'
+import {
+  findFirstMatch,
+  findMatchRanges,
+  markRanges,
+  type KnownFirstMatches,
+  type TextPlainness,
+} from './highlight.js'
 import { isPlainText } from '../textNormalization.js'
 
 /** `excerpt_length` bounds and default (§4.11, §8, D11). */
@@ -16,26 +22,28 @@ export interface Excerpt {
 /**
  * At most `maxLength` characters of `text` around the first match of `terms` (from the start
  * when nothing matches), with `…` where text was cut, plus its highlighted HTML. `plain`:
- * whether `text` is plain (isPlainText), when known; `mayMatch`: false when the index tells that
- * the text holds none of the terms (the excerpt starts at the start, nothing is searched).
+ * whether `text` is plain (TextPlainness), when known; `mayMatch`: false when the index tells that
+ * the text holds none of the terms (the excerpt starts at the start, nothing is searched);
+ * `known`: first matches of terms in `text` found before (findFirstMatch), used and added to.
  */
 export function makeExcerpt(
   text: string,
   terms: readonly string[],
   maxLength: number,
-  plain = isPlainText(text),
+  plain: TextPlainness = isPlainText(text),
   mayMatch = true,
+  known?: KnownFirstMatches,
 ): Excerpt {
   // why: stored page text is single-spaced by the build, so no clean-up is needed per search
   if (text.length <= maxLength) {
     return {
       excerpt: text,
-      highlightedExcerpt: markRanges(text, findMatchRanges(text, terms, plain)),
+      highlightedExcerpt: markRanges(text, findMatchRanges(text, terms, plain === true)),
     }
   }
   // why: a page found by its title alone was scanned whole for nothing (50 pages of 17 K
   // characters were most of a long-page answer)
-  const firstMatch = (mayMatch ? findFirstMatch(text, terms, plain) : null) ?? 0
+  const firstMatch = (mayMatch ? findFirstMatch(text, terms, plain, known) : null) ?? 0
   return excerptAt(text, terms, maxLength, plain, firstMatch)
 }
 
@@ -44,7 +52,7 @@ function excerptAt(
   text: string,
   terms: readonly string[],
   maxLength: number,
-  plain: boolean,
+  plain: TextPlainness,
   firstMatch: number,
 ): Excerpt {
   const lead = Math.floor(maxLength * LEAD_FRACTION)
@@ -63,7 +71,9 @@ function excerptAt(
     // why: a page that is not plain mostly has plain excerpts (① ℃ ㈱ are a few on a page), which
     // need no look for characters that take part in a match
     highlightedExcerpt:
-      before + markRanges(body, findMatchRanges(body, terms, plain || isPlainText(body))) + after,
+      before +
+      markRanges(body, findMatchRanges(body, terms, plain === true || isPlainText(body))) +
+      after,
   }
 }
 
@@ -77,7 +87,7 @@ export function excerptFromHead(
   head: string,
   terms: readonly string[],
   maxLength: number,
-  plain: boolean,
+  plain: TextPlainness,
   mayMatch: boolean,
 ): Excerpt | null {
   if (!mayMatch) return makeExcerpt(head, terms, maxLength, plain, false)

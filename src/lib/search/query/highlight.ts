@@ -63,6 +63,18 @@ function searchable(text: string, plain: boolean): Searchable {
 let notPlain: RegExp | null = null
 
 /**
+ * What is known of a text: `true` plain (isPlainText), `false` not plain, or a string: not plain,
+ * and its characters that are not plain are among these (notPlainKeys).
+ */
+export type TextPlainness = boolean | string
+
+/**
+ * Per term, where its first match starts in one text (null: none), filled by findFirstMatch
+ * where the text matches as it is.
+ */
+export type KnownFirstMatches = Map<string, number | null>
+
+/**
  * Where the first match of `terms` starts in `text` (see findMatchRanges), or null.
  * why: normalising a long page whole for every result was the largest cost of an answer. Plain
  * text is searched as it is. In other text every plain character normalises on its own to what
@@ -74,9 +86,14 @@ let notPlain: RegExp | null = null
 export function findFirstMatch(
   text: string,
   terms: readonly string[],
-  plain = isPlainText(text),
+  plain: TextPlainness = isPlainText(text),
+  known?: KnownFirstMatches,
 ): number | null {
-  if (plain) return firstMatchIn(searchable(text, true), terms)
+  // why: where no character that is not plain can take part in a match, the text matches as it
+  // is, term by term, so what an earlier look found for a term (the adjacency check) is reused
+  if (plain === true || (plain !== false && !anyMayContribute(plain, terms))) {
+    return firstMatchIn(searchable(text, true), terms, known)
+  }
   const longest = Math.max(0, ...terms.map((term) => term.length))
   // why: a match with a character that expands (㍿ → 株式会社) or joins (ｶﾞ) lies within this
   const reach = 2 * longest + 4
@@ -295,6 +312,47 @@ function contributesBefore(text: string, terms: readonly string[], end: number):
   return false
 }
 
+/**
+ * Whether a character among `keys` (a text's characters that are not plain, notPlainKeys) can
+ * take part in a match of `terms` (see contributesBefore): each code point is looked at, and
+ * each of its UTF-16 units alone, as the scan of the text meets them.
+ */
+function anyMayContribute(keys: string, terms: readonly string[]): boolean {
+  // why: a few keys against a few terms, at every result: no set of the terms' characters and no
+  // function made per call (each cost more than the look itself)
+  const latin = terms.some((term) => term && !isCjkTerm(term))
+  for (const char of keys) if (keyMayContribute(char, terms, latin)) return true
+  for (let i = 0; i < keys.length; i++) {
+    const code = keys.charCodeAt(i)
+    if (code >= 0xd800 && code <= 0xdfff && keyMayContribute(keys[i]!, terms, latin)) return true
+  }
+  return false
+}
+
+/** contributingCharacters's test for one character, and the Latin word check beside it. */
+function keyMayContribute(char: string, terms: readonly string[], latin: boolean): boolean {
+  const { joins, outputs } = characterOutputs(char.codePointAt(0)!)
+  if (joins || (latin && isLatinWordChar(char[0]))) return true
+  for (const out of outputs) {
+    const kana = out.charCodeAt(0)
+    const katakana = kana >= 0x3041 && kana <= 0x3096 ? String.fromCharCode(kana + 0x60) : out
+    if (
+      SPELLING_MARKS.has(out) ||
+      (latin && isLatinWordChar(out)) ||
+      termsInclude(terms, out) ||
+      termsInclude(terms, katakana)
+    ) {
+      return true
+    }
+  }
+  return false
+}
+
+function termsInclude(terms: readonly string[], char: string): boolean {
+  for (const term of terms) if (term.includes(char)) return true
+  return false
+}
+
 const SAFE_CUT = /[\s。、！？]/
 // why: a window reaching further than this without a cut is normalised whole instead
 const MAX_CUT_SEARCH = 400
@@ -322,11 +380,19 @@ function nearNotPlain(text: string, at: number, reach: number): boolean {
   return odd !== null && odd.index <= at + reach
 }
 
-function firstMatchIn(searched: Searchable, terms: readonly string[]): number | null {
+function firstMatchIn(
+  searched: Searchable,
+  terms: readonly string[],
+  known?: KnownFirstMatches,
+): number | null {
   let first: number | null = null
   for (const term of terms) {
-    const found = findTerm(searched, term, 0)
-    if (found && (first === null || found[0] < first)) first = found[0]
+    let at = known?.get(term)
+    if (at === undefined) {
+      at = findTerm(searched, term, 0)?.[0] ?? null
+      known?.set(term, at)
+    }
+    if (at !== null && (first === null || at < first)) first = at
   }
   return first === null ? null : searched.origins.at(first)
 }
@@ -402,7 +468,8 @@ function isCjkCode(code: number): boolean {
 }
 
 function mergeRanges(ranges: Array<[number, number]>): TextRange[] {
-  ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1])
+  // why: one term's ranges (the usual case) come in order of their starts, which are distinct
+  if (!startsAscend(ranges)) ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1])
   const merged: Array<[number, number]> = []
   for (const range of ranges) {
     const last = merged[merged.length - 1]
@@ -410,6 +477,11 @@ function mergeRanges(ranges: Array<[number, number]>): TextRange[] {
     else merged.push([range[0], range[1]])
   }
   return merged
+}
+
+function startsAscend(ranges: ReadonlyArray<readonly [number, number]>): boolean {
+  for (let i = 1; i < ranges.length; i++) if (ranges[i]![0] <= ranges[i - 1]![0]) return false
+  return true
 }
 
 /**

@@ -1,6 +1,11 @@
 import { excerptFromHead, makeExcerpt, type Excerpt } from './excerpt.js'
 import { cjkRuns, isCjkTerm, textRuns } from '../terms/cjkTokenizer.js'
-import { findFirstMatch, highlight } from './highlight.js'
+import {
+  findFirstMatch,
+  highlight,
+  type KnownFirstMatches,
+  type TextPlainness,
+} from './highlight.js'
 import { foldJapaneseRun } from '../terms/kanaFolding.js'
 import { normalizeSearchText } from '../textNormalization.js'
 import type { AlternativesOf, IndexHit } from './minisearchScoring.js'
@@ -134,13 +139,28 @@ export function createSiteSearch(
           missing.add(shard)
           return null
         }
-        const holds = (hit: IndexHit): boolean =>
-          holdsAdjacent(readPage(data, hit.id), adjacency, textMayHold(hit), wholeText)
+        // why: within this answer, what the adjacency check found is not looked for again: an
+        // excerpt's first match is often the run the check found, and the second index search's
+        // hits begin with the first's
+        const firstMatches = new Map<StoredPage, KnownFirstMatches>()
+        // why: `create` false: the excerpt is the last look at the page, so it only reads
+        const knownIn: KnownIn = (page, create) => {
+          let known = firstMatches.get(page)
+          if (!known && create) firstMatches.set(page, (known = new Map()))
+          return known
+        }
+        let before: { hits: readonly IndexHit[]; holding: readonly boolean[] } | null = null
+        const holds = (hit: IndexHit, i: number): boolean =>
+          before?.hits[i]?.id === hit.id
+            ? before.holding[i]!
+            : holdsAdjacent(readPage(data, hit.id), adjacency, textMayHold(hit), wholeText, knownIn)
         // why: Japanese index terms are bigrams; the query's own Japanese runs are marked instead
         let answer = index.search(query, MAX_RESULTS, isLatinIndexTerm, alternativesOf)
-        let kept = checked ? answer.hits.filter(holds) : answer.hits
+        const holding = checked ? answer.hits.map(holds) : null
+        let kept = holding ? answer.hits.filter((_, i) => holding[i]) : answer.hits
         // why: pages dropped for holding a word's bigrams apart are replaced from the next hits
         if (kept.length < answer.hits.length && answer.hits.length === MAX_RESULTS) {
+          before = { hits: answer.hits, holding: holding! }
           answer = index.search(
             query,
             MAX_RESULTS * ADJACENCY_MARGIN,
@@ -163,6 +183,7 @@ export function createSiteSearch(
             excerptLength,
             textMayHold(hit),
             wholeText,
+            knownIn,
           )
           results.push({
             id: page.id,
@@ -266,8 +287,9 @@ function excerptOf(
   excerptLength: number,
   mayMatch: boolean,
   wholeText: WholeText,
+  knownIn: KnownIn,
 ): Excerpt {
-  const plain = page.textIsPlain === true
+  const plain = plainness(page)
   if (page.textShard !== undefined) {
     const fromHead = excerptFromHead(page.text, terms, excerptLength, plain, mayMatch)
     if (fromHead) return fromHead
@@ -281,7 +303,17 @@ function excerptOf(
     excerptLength,
     plain,
     mayMatch,
+    // why: first matches found in the page's text as stored (a head: not the whole text)
+    page.textShard === undefined ? knownIn(page, false) : undefined,
   )
+}
+
+/** The first matches found so far in a page's stored text in this answer (made when `create`). */
+type KnownIn = (page: StoredPage, create: boolean) => KnownFirstMatches | undefined
+
+/** What the data tells of the page's text (see TextPlainness). */
+function plainness(page: StoredPage): TextPlainness {
+  return page.textIsPlain === true || (page.textNotPlain ?? false)
 }
 
 // why: how many more hits are asked for when some were dropped (see holdsAdjacent)
@@ -324,6 +356,7 @@ function holdsAdjacent(
   adjacency: readonly (string[][] | null)[],
   textMayHold: boolean,
   wholeText: WholeText,
+  knownIn: KnownIn,
 ): boolean {
   if (!page || adjacency.some((runs) => runs === null)) return true
   const fields = [page.title, page.description, page.tags.join(' ')]
@@ -332,17 +365,18 @@ function holdsAdjacent(
       runs.every(
         (run) =>
           fields.some((field) => findFirstMatch(field, [run]) !== null) ||
-          (textMayHold && textHolds(page, run, wholeText)),
+          (textMayHold && textHolds(page, run, wholeText, knownIn)),
       ),
     ),
   )
 }
 
 /** Whether the page's text holds `run`: in its head when that decides, else in the whole. */
-function textHolds(page: StoredPage, run: string, wholeText: WholeText): boolean {
-  const plain = page.textIsPlain === true
-  const inHead = findFirstMatch(page.text, [run], plain)
-  if (page.textShard === undefined) return inHead !== null
+function textHolds(page: StoredPage, run: string, wholeText: WholeText, knownIn: KnownIn): boolean {
+  const plain = plainness(page)
+  const whole = page.textShard === undefined
+  const inHead = findFirstMatch(page.text, [run], plain, whole ? knownIn(page, true) : undefined)
+  if (whole) return inHead !== null
   // why: a match this far from the head's end is one in the whole text (excerpt.ts's margin)
   if (inHead !== null && inHead + 4 * run.length + 8 <= page.text.length) return true
   const text = wholeText(page)

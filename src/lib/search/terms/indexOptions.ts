@@ -16,7 +16,7 @@ export interface IndexedPage {
  * options or layout cannot be read correctly. Bump the number when tokenizing, fields or the
  * file layout (index/searchDataReader.ts) change.
  */
-export const SEARCH_INDEX_FORMAT = '9-bigram-folded-varint'
+export const SEARCH_INDEX_FORMAT = '10-bigram-folded-varint-notplain'
 
 /** Query-time options (MiniSearch `searchOptions`). */
 function createQueryOptions(): SearchOptions {
