@@ -43,17 +43,6 @@ export interface NoticeHistory {
 }
 
 /** Past restock notices of one product (or all), newest first, paged by the server. */
-/** Of two answers about one notice, the one further along (complete, else more settled). */
-function furthest(
-  listed: NotificationSummary,
-  watched: NotificationSummary | undefined,
-): NotificationSummary {
-  if (!watched || listed.state === 'complete') return listed
-  if (watched.state === 'complete') return { ...watched, failedRecipients: undefined }
-  const settled = (notice: NotificationSummary) => notice.sentCount + notice.failedCount
-  return settled(watched) > settled(listed) ? { ...watched, failedRecipients: undefined } : listed
-}
-
 export function noticeHistory(
   context: ViewContext,
   openProgress: (notificationId: string) => void,
@@ -61,8 +50,8 @@ export function noticeHistory(
   let productSlug = ''
   let page = 1
   let shown: NotificationSummary[] = []
-  /** The progress panel's latest answer per notice it watches. */
-  const watched = new Map<string, NotificationSummary>()
+  /** The progress panel's latest answer (one panel at a time: the last notice it reported). */
+  let watched: NotificationSummary | null = null
   const area = el('div', { class: 'list-area' })
   const csvButton = el('button', { type: 'button' }, ['CSV を書き出す'], {
     click: () => downloadCsv(csvFileName('再入荷メール送信履歴'), toCsv(shown, HISTORY_COLUMNS)),
@@ -85,9 +74,11 @@ export function noticeHistory(
         pageSize: PAGE_SIZE,
       }),
     )
-    // why: a list asked for before the progress panel's last answer may arrive after it; the row
-    // shows whichever of the two is further along, as the panel does
-    shown = (answer?.notifications ?? []).map((notice) => furthest(notice, watched.get(notice.id)))
+    // why: the row of the notice the progress panel watches shows the panel's answer, never the
+    // list's: a list asked for before or after the panel's last poll would differ from it (D6)
+    shown = (answer?.notifications ?? []).map((notice) =>
+      watched?.id === notice.id ? { ...watched, failedRecipients: undefined } : notice,
+    )
     area.setAttribute('aria-busy', 'false')
     if (!answer) return replaceChildren(area, [])
     if (shown.length === 0) {
@@ -146,7 +137,7 @@ export function noticeHistory(
     },
     reload: () => void load(),
     update(notice) {
-      watched.set(notice.id, notice)
+      watched = notice
       const index = shown.findIndex((item) => item.id === notice.id)
       if (index < 0) return
       shown[index] = { ...notice, failedRecipients: undefined }
