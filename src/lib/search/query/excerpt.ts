@@ -1,6 +1,7 @@
 import {
   findFirstMatch,
   findMatchRanges,
+  matchesAsIs,
   markRanges,
   type KnownFirstMatches,
   type TextPlainness,
@@ -72,7 +73,7 @@ function excerptAt(
     // need no look for characters that take part in a match
     highlightedExcerpt:
       before +
-      markRanges(body, findMatchRanges(body, terms, plain === true || isPlainText(body))) +
+      markRanges(body, findMatchRanges(body, terms, matchesAsIs(body, terms, plain))) +
       after,
   }
 }

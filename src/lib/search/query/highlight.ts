@@ -313,6 +313,16 @@ function contributesBefore(text: string, terms: readonly string[], end: number):
 }
 
 /**
+ * Whether `text`, part of a text known to be `plain`, can be searched for `terms` as it is (as
+ * findMatchRanges does with `plain` true): it is plain, or none of the characters that are not
+ * plain listed for the whole text can take part in a match (anyMayContribute).
+ * why: an excerpt of a page with ① ℃ ㈱ that holds one was normalised to be searched
+ */
+export function matchesAsIs(text: string, terms: readonly string[], plain: TextPlainness): boolean {
+  return plain === true || isPlainText(text) || (plain !== false && !anyMayContribute(plain, terms))
+}
+
+/**
  * Whether a character among `keys` (a text's characters that are not plain, notPlainKeys) can
  * take part in a match of `terms` (see contributesBefore): each code point is looked at, and
  * each of its UTF-16 units alone, as the scan of the text meets them.
@@ -399,16 +409,21 @@ function firstMatchIn(
 
 /** HTML with `<mark>` around each range and every other character escaped. */
 export function markRanges(text: string, ranges: readonly TextRange[]): string {
-  // why: most text holds nothing to escape; one test spares a replace per piece
-  const escape = HTML_SPECIAL.test(text) ? escapeHtml : (piece: string) => piece
+  // why: most text holds nothing to escape; one test spares a look at each piece (and no
+  // function is made per call: under tsx each named one costs a `__name` call)
+  const special = HTML_SPECIAL.test(text)
   let html = ''
   let position = 0
   for (const [start, end] of ranges) {
-    html += escape(text.slice(position, start))
-    html += `<mark>${escape(text.slice(start, end))}</mark>`
+    const before = text.slice(position, start)
+    const marked = text.slice(start, end)
+    html += special
+      ? `${escapeHtml(before)}<mark>${escapeHtml(marked)}</mark>`
+      : `${before}<mark>${marked}</mark>`
     position = end
   }
-  return html + escape(text.slice(position))
+  const rest = text.slice(position)
+  return html + (special ? escapeHtml(rest) : rest)
 }
 
 const HTML_SPECIAL = /[&<>"']/

@@ -390,6 +390,10 @@ function textHolds(page: StoredPage, run: string, wholeText: WholeText, knownIn:
  * they occur), Latin ones as the indexed words they matched (`toko` marks `tokoname`): the
  * hit's `terms`, which list only Latin index terms here (`isLatinIndexTerm`).
  */
-function matchTerms(queryRuns: readonly string[], indexTerms: readonly string[]): string[] {
-  return [...queryRuns, ...indexTerms]
+function matchTerms(
+  queryRuns: readonly string[],
+  indexTerms: readonly string[],
+): readonly string[] {
+  // why: a Japanese query's hits list no Latin terms: its runs serve every result unchanged
+  return indexTerms.length === 0 ? queryRuns : [...queryRuns, ...indexTerms]
 }
