@@ -268,6 +268,39 @@ describe("a text's characters that are not plain, as the data stores them", () =
     }
   })
 
+  it('give what normalising the whole text gives where they only change word checks', () => {
+    // why: ① ℃ ²… beside Latin terms (their 1, c, 2 are word characters) and Japanese terms
+    // holding none of their characters: searched as it is, word checks seeing them normalised
+    const random = randomStream(43)
+    const pieces = [
+      ...PLAIN_PIECES,
+      '①',
+      '℃',
+      '20℃',
+      '²',
+      '㈱',
+      '😀',
+      'ǅ',
+      '①tea',
+      'tea℃',
+      'ｔｅａ',
+    ]
+    for (let i = 0; i < 400; i++) {
+      const text = randomText(random, pieces, 20 + Math.floor(random() * 2000))
+      const keys = notPlainKeys(text, 32)
+      if (keys === null || keys === '') continue
+      const terms = [
+        ['tea', 'tokoname'],
+        ['tea', '急須'],
+        ['v60', 'ポット', 'tea'],
+      ][i % 3]!
+      const whole = matchesOfWholeNormalised(text, terms)
+      expect(findMatchRanges(text, terms, keys), text.slice(0, 80)).toEqual(whole)
+      expect(findFirstMatch(text, terms, keys), text.slice(0, 80)).toBe(whole[0]?.[0] ?? null)
+      expect(makeExcerpt(text, terms, 120, keys)).toEqual(makeExcerpt(text, terms, 120, false))
+    }
+  })
+
   it('lets first matches found term by term serve the excerpt', () => {
     const random = randomStream(41)
     for (let i = 0; i < 200; i++) {

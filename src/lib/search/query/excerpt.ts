@@ -1,7 +1,6 @@
 import {
   findFirstMatch,
   findMatchRanges,
-  matchesAsIs,
   markRanges,
   type KnownFirstMatches,
   type TextPlainness,
@@ -70,10 +69,10 @@ function excerptAt(
   return {
     excerpt: before + body + after,
     // why: a page that is not plain mostly has plain excerpts (① ℃ ㈱ are a few on a page), which
-    // need no look for characters that take part in a match
+    // need no look for characters that take part in a match; else what the page's list tells
     highlightedExcerpt:
       before +
-      markRanges(body, findMatchRanges(body, terms, matchesAsIs(body, terms, plain))) +
+      markRanges(body, findMatchRanges(body, terms, plain === true || isPlainText(body) || plain)) +
       after,
   }
 }
