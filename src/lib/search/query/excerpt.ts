@@ -68,11 +68,12 @@ function excerptAt(
   const after = cutAtEnd ? ELLIPSIS : ''
   return {
     excerpt: before + body + after,
-    // why: a page that is not plain mostly has plain excerpts (① ℃ ㈱ are a few on a page), which
-    // need no look for characters that take part in a match; else what the page's list tells
+    // why: the page's list of characters that are not plain tells how its excerpt is searched
+    // (a look at the body for them cost more); without a list, a page that is not plain mostly
+    // has plain excerpts (① ℃ ㈱ are a few on a page)
     highlightedExcerpt:
       before +
-      markRanges(body, findMatchRanges(body, terms, plain === true || isPlainText(body) || plain)) +
+      markRanges(body, findMatchRanges(body, terms, plain === false ? isPlainText(body) : plain)) +
       after,
   }
 }
