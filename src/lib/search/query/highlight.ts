@@ -175,11 +175,9 @@ function contributingCharacters(terms: readonly string[]): (text: string, at: nu
     const { joins, outputs } = characterOutputs(text.codePointAt(at)!)
     if (joins) return true
     for (const out of outputs) {
-      const kana = out.charCodeAt(0)
-      const katakana = kana >= 0x3041 && kana <= 0x3096 ? String.fromCharCode(kana + 0x60) : out
       if (
         characters.has(out) ||
-        characters.has(katakana) ||
+        characters.has(katakanaOf(out)) ||
         SPELLING_MARKS.has(out) ||
         (latin && isLatinWordChar(out))
       ) {
@@ -197,6 +195,12 @@ interface CharacterOutputs {
   normalized: string
   /** Whether it normalises the same whatever its neighbours (see lightlyNormalized). */
   light: boolean
+  /** Its outputs, each also as katakana when hiragana: what a term must hold to take them. */
+  inTerms: readonly string[]
+  /** Whether an output is a mark a spelling may hold (SPELLING_MARKS). */
+  mark: boolean
+  /** Whether an output is a Latin word character. */
+  latinOutput: boolean
 }
 
 // why: a character whose NFKC holds Σ lower-cases by its neighbours (ς at a word's end); one
@@ -219,7 +223,16 @@ function characterOutputs(code: number): CharacterOutputs {
       (code < 0xd800 || code > 0xdfff) &&
       !char.normalize('NFKC').includes('\u03a3') &&
       !CONTEXTUAL_OUTPUT.test(normalized)
-    found = { joins, outputs: [...normalized], normalized, light }
+    const outputs = [...normalized]
+    found = {
+      joins,
+      outputs,
+      normalized,
+      light,
+      inTerms: outputs.flatMap((out) => [out, katakanaOf(out)]),
+      mark: outputs.some((out) => SPELLING_MARKS.has(out)),
+      latinOutput: outputs.some(isLatinWordChar),
+    }
     outputsOf.set(code, found)
   }
   return found
@@ -396,21 +409,18 @@ function anyMayContribute(keys: string, terms: readonly string[]): boolean {
 
 /** contributingCharacters's test for one character, and the Latin word check beside it. */
 function keyMayContribute(char: string, terms: readonly string[], latin: boolean): boolean {
-  const { joins, outputs } = characterOutputs(char.codePointAt(0)!)
-  if (joins || (latin && isLatinWordChar(char[0]))) return true
-  for (const out of outputs) {
-    const kana = out.charCodeAt(0)
-    const katakana = kana >= 0x3041 && kana <= 0x3096 ? String.fromCharCode(kana + 0x60) : out
-    if (
-      SPELLING_MARKS.has(out) ||
-      (latin && isLatinWordChar(out)) ||
-      termsInclude(terms, out) ||
-      termsInclude(terms, katakana)
-    ) {
-      return true
-    }
-  }
+  // why: what the character gives is worked out once (characterOutputs): this runs for each
+  // listed character of each result's page, twice (first match, excerpt)
+  const { joins, mark, latinOutput, inTerms } = characterOutputs(char.codePointAt(0)!)
+  if (joins || mark || (latin && (latinOutput || isLatinWordChar(char[0])))) return true
+  for (const out of inTerms) if (termsInclude(terms, out)) return true
   return false
+}
+
+/** A hiragana character as katakana; anything else as it is. */
+function katakanaOf(char: string): string {
+  const kana = char.charCodeAt(0)
+  return kana >= 0x3041 && kana <= 0x3096 ? String.fromCharCode(kana + 0x60) : char
 }
 
 function termsInclude(terms: readonly string[], char: string): boolean {
