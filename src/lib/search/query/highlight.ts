@@ -38,12 +38,14 @@ export function findMatchRanges(
   for (let i = 0; i < terms.length; i++) {
     const term = terms[i]!
     if (terms.indexOf(term) !== i) continue
+    const pattern = termPattern(term)
+    const japanese = isJapanese(term)
     for (
-      let found = findTerm(searched, term, 0);
-      found;
-      found = findTerm(searched, term, found[0] + 1)
+      let at = findTerm(searched, term, 0, pattern, japanese);
+      at !== -1;
+      at = findTerm(searched, term, at + 1, pattern, japanese)
     ) {
-      ranges.push([searched.origins.at(found[0]), searched.origins.at(found[1])])
+      ranges.push([searched.origins.at(at), searched.origins.at(matchEnd)])
     }
   }
   return ranges.length < 2 ? ranges : mergeRanges(ranges)
@@ -464,7 +466,8 @@ function firstMatchIn(
   for (const term of terms) {
     let at = known?.get(term)
     if (at === undefined) {
-      at = findTerm(searched, term, 0)?.[0] ?? null
+      const found = findTerm(searched, term, 0, termPattern(term), isJapanese(term))
+      at = found === -1 ? null : found
       known?.set(term, at)
     }
     if (at !== null && (first === null || at < first)) first = at
@@ -488,45 +491,58 @@ export function highlight(text: string, terms: readonly string[]): string {
   return markRanges(text, findMatchRanges(text, terms))
 }
 
-/** Next occurrence `[start, end)` of `term` from `from`; a Latin term only as a whole word. */
+// why: where the match findTerm returned ends; a pair allocated per match was a part of the
+// garbage each answer made
+let matchEnd = 0
+
+/** Whether `term` is Japanese: found anywhere, with no word check. */
+function isJapanese(term: string): boolean {
+  return isCjkCode(term.charCodeAt(0)) || isCjkTerm(term)
+}
+
+/**
+ * Where the next occurrence of `term` from `from` starts (its end in `matchEnd`), or -1; a Latin
+ * term only as a whole word. `pattern` and `japanese`: the term's (termPattern, isJapanese).
+ */
 function findTerm(
   { text, lightNeighbours }: Searchable,
   term: string,
   from: number,
-): [number, number] | null {
-  if (!term) return null
-  const pattern = termPattern(term)
+  pattern: RegExp | null,
+  japanese: boolean,
+): number {
+  if (!term) return -1
   // why: a Japanese term (the usual one) is found anywhere, with no word check
-  if (isCjkCode(term.charCodeAt(0)) || isCjkTerm(term)) {
-    return nextSpelling(text, term, pattern, from)
-  }
-  for (let found = nextSpelling(text, term, pattern, from); found;) {
-    const [at, end] = found
+  if (japanese) return nextSpelling(text, term, pattern, from)
+  for (let at = nextSpelling(text, term, pattern, from); at !== -1;) {
+    const end = matchEnd
     const wordBefore = lightNeighbours
       ? lightWordCharAt(text, at - 1, true)
       : isLatinWordChar(text[at - 1])
     const wordAfter = lightNeighbours
       ? lightWordCharAt(text, end, false)
       : isLatinWordChar(text[end])
-    if (!wordBefore && !wordAfter) return found
-    found = nextSpelling(text, term, pattern, at + 1)
+    if (!wordBefore && !wordAfter) {
+      matchEnd = end
+      return at
+    }
+    at = nextSpelling(text, term, pattern, at + 1)
   }
-  return null
+  return -1
 }
 
-function nextSpelling(
-  text: string,
-  term: string,
-  pattern: RegExp | null,
-  from: number,
-): [number, number] | null {
+/** Where the next spelling of `term` from `from` starts (its end in `matchEnd`), or -1. */
+function nextSpelling(text: string, term: string, pattern: RegExp | null, from: number): number {
   if (!pattern) {
     const at = text.indexOf(term, from)
-    return at === -1 ? null : [at, at + term.length]
+    matchEnd = at + term.length
+    return at
   }
   pattern.lastIndex = from
   const found = pattern.exec(text)
-  return found ? [found.index, found.index + found[0].length] : null
+  if (!found) return -1
+  matchEnd = found.index + found[0].length
+  return found.index
 }
 
 function isLatinWordChar(char: string | undefined): boolean {
