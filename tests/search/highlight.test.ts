@@ -7,7 +7,7 @@ import {
   normalizeSearchText,
   notPlainKeys,
 } from '../../src/lib/search/textNormalization.js'
-import { termPattern } from '../../src/lib/search/query/termPattern.js'
+import { termMatchLength, termPattern } from '../../src/lib/search/query/termPattern.js'
 
 describe('highlighting', () => {
   it('marks normalized matches in the original text, escaping everything else', () => {
@@ -134,6 +134,20 @@ describe('plain text', () => {
         if (pattern.test(char) !== ignoringCase.test(char)) {
           expect.fail(`${term} and U+${other.toString(16)}`)
         }
+      }
+    }
+  })
+
+  it('tells the length of every match where it does not vary', () => {
+    expect(termMatchLength('ドリ')).toBeNull()
+    expect(termMatchLength('急須')).toBeNull()
+    const random = randomStream(47)
+    for (const term of ['tea', 'v60', 'tokoname', 'c']) {
+      expect(termMatchLength(term)).toBe(term.length)
+      for (let i = 0; i < 50; i++) {
+        const text = randomText(random, LIGHT_PIECES, 20 + Math.floor(random() * 300))
+        const pattern = new RegExp(termPattern(term)!.source, 'g')
+        for (const found of text.matchAll(pattern)) expect(found[0].length).toBe(term.length)
       }
     }
   })

@@ -1,7 +1,7 @@
 import { isCjkTerm } from '../terms/cjkTokenizer.js'
 import { isPlainText, normalizeSearchText, notPlainCharacters } from '../textNormalization.js'
 import { escapeHtml } from '../../htmlEscape.js'
-import { termPattern } from './termPattern.js'
+import { termMatchLength, termPattern } from './termPattern.js'
 
 /** A half-open range `[start, end)` of UTF-16 positions in the original text. */
 export type TextRange = readonly [start: number, end: number]
@@ -38,12 +38,11 @@ export function findMatchRanges(
   for (let i = 0; i < terms.length; i++) {
     const term = terms[i]!
     if (terms.indexOf(term) !== i) continue
-    const pattern = termPattern(term)
-    const japanese = isJapanese(term)
+    const sought = termSought(term)
     for (
-      let at = findTerm(searched, term, 0, pattern, japanese);
+      let at = findTerm(searched, sought, 0);
       at !== -1;
-      at = findTerm(searched, term, at + 1, pattern, japanese)
+      at = findTerm(searched, sought, at + 1)
     ) {
       ranges.push([searched.origins.at(at), searched.origins.at(matchEnd)])
     }
@@ -466,7 +465,7 @@ function firstMatchIn(
   for (const term of terms) {
     let at = known?.get(term)
     if (at === undefined) {
-      const found = findTerm(searched, term, 0, termPattern(term), isJapanese(term))
+      const found = findTerm(searched, termSought(term), 0)
       at = found === -1 ? null : found
       known?.set(term, at)
     }
@@ -502,26 +501,35 @@ export function highlight(text: string, terms: readonly string[]): string {
 // garbage each answer made
 let matchEnd = 0
 
-/** Whether `term` is Japanese: found anywhere, with no word check. */
-function isJapanese(term: string): boolean {
-  return isCjkCode(term.charCodeAt(0)) || isCjkTerm(term)
+/** A term as findTerm looks for it, worked out once per text searched. */
+interface TermSought {
+  term: string
+  /** termPattern's, or null: found by `indexOf`. */
+  pattern: RegExp | null
+  /** Whether it is Japanese: found anywhere, with no word check. */
+  japanese: boolean
+  /** termMatchLength's. */
+  length: number | null
+}
+
+function termSought(term: string): TermSought {
+  return {
+    term,
+    pattern: termPattern(term),
+    japanese: isCjkCode(term.charCodeAt(0)) || isCjkTerm(term),
+    length: termMatchLength(term),
+  }
 }
 
 /**
- * Where the next occurrence of `term` from `from` starts (its end in `matchEnd`), or -1; a Latin
- * term only as a whole word. `pattern` and `japanese`: the term's (termPattern, isJapanese).
+ * Where the next occurrence of the term from `from` starts (its end in `matchEnd`), or -1; a
+ * Latin term only as a whole word.
  */
-function findTerm(
-  { text, lightNeighbours }: Searchable,
-  term: string,
-  from: number,
-  pattern: RegExp | null,
-  japanese: boolean,
-): number {
-  if (!term) return -1
+function findTerm({ text, lightNeighbours }: Searchable, sought: TermSought, from: number): number {
+  if (!sought.term) return -1
   // why: a Japanese term (the usual one) is found anywhere, with no word check
-  if (japanese) return nextSpelling(text, term, pattern, from)
-  for (let at = nextSpelling(text, term, pattern, from); at !== -1;) {
+  if (sought.japanese) return nextSpelling(text, sought, from)
+  for (let at = nextSpelling(text, sought, from); at !== -1;) {
     const end = matchEnd
     const wordBefore = lightNeighbours
       ? lightWordCharAt(text, at - 1, true)
@@ -533,19 +541,24 @@ function findTerm(
       matchEnd = end
       return at
     }
-    at = nextSpelling(text, term, pattern, at + 1)
+    at = nextSpelling(text, sought, at + 1)
   }
   return -1
 }
 
-/** Where the next spelling of `term` from `from` starts (its end in `matchEnd`), or -1. */
-function nextSpelling(text: string, term: string, pattern: RegExp | null, from: number): number {
+/** Where the next spelling of the term from `from` starts (its end in `matchEnd`), or -1. */
+function nextSpelling(text: string, { term, pattern, length }: TermSought, from: number): number {
   if (!pattern) {
     const at = text.indexOf(term, from)
     matchEnd = at + term.length
     return at
   }
   pattern.lastIndex = from
+  if (length !== null) {
+    if (!pattern.test(text)) return -1
+    matchEnd = pattern.lastIndex
+    return matchEnd - length
+  }
   const found = pattern.exec(text)
   if (!found) return -1
   matchEnd = found.index + found[0].length
