@@ -515,11 +515,14 @@ interface TermSought {
 }
 
 function termSought(term: string): TermSought {
+  const pattern = termPattern(term)
+  const code = term.charCodeAt(0)
   return {
     term,
-    pattern: termPattern(term),
-    japanese: isCjkCode(term.charCodeAt(0)) || isCjkTerm(term),
-    length: termMatchLength(term),
+    pattern,
+    // why: ASCII first, without a regular expression (a Latin term's usual first character)
+    japanese: code >= 0x80 && (isCjkCode(code) || isCjkTerm(term)),
+    length: termMatchLength(term, pattern),
   }
 }
 

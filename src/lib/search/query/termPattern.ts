@@ -42,9 +42,10 @@ const ASCII_TERM = /^[\x21-\x7e]*$/
  * why: where it is known, a match's start follows from its end, so the pattern is tested (no
  * match object made) rather than run
  */
-export function termMatchLength(term: string): number | null {
-  // why: an ASCII term's pattern is one class of single characters per character of the term
-  return termPattern(term) !== null && ASCII_TERM.test(term) ? term.length : null
+export function termMatchLength(term: string, pattern = termPattern(term)): number | null {
+  // why: an ASCII term's pattern (the one without the `i` flag) is one class of single
+  // characters per character of the term
+  return pattern !== null && !pattern.ignoreCase ? term.length : null
 }
 
 function termSource(term: string, bothCases: boolean): string {
