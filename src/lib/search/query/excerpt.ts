@@ -2,6 +2,7 @@ import {
   findFirstMatch,
   findMatchRanges,
   markRanges,
+  plainnessFor,
   type KnownFirstMatches,
   type TextPlainness,
 } from './highlight.js'
@@ -41,10 +42,11 @@ export function makeExcerpt(
       highlightedExcerpt: markRanges(text, findMatchRanges(text, terms, plain === true)),
     }
   }
+  const forTerms = plainnessFor(plain, terms)
   // why: a page found by its title alone was scanned whole for nothing (50 pages of 17 K
   // characters were most of a long-page answer)
-  const firstMatch = (mayMatch ? findFirstMatch(text, terms, plain, known) : null) ?? 0
-  return excerptAt(text, terms, maxLength, plain, firstMatch)
+  const firstMatch = (mayMatch ? findFirstMatch(text, terms, forTerms, known) : null) ?? 0
+  return excerptAt(text, terms, maxLength, forTerms, firstMatch)
 }
 
 /** The excerpt of a text longer than `maxLength` whose first match is at `firstMatch`. */

@@ -351,6 +351,15 @@ function contributesBefore(text: string, terms: readonly string[], end: number):
 }
 
 /**
+ * What is known of a text for `terms`: `true` also where its listed characters that are not plain
+ * cannot take part in a match of them (the text and its parts are then searched as they are).
+ * why: the first match and the excerpt's ranges each looked at the list again
+ */
+export function plainnessFor(plain: TextPlainness, terms: readonly string[]): TextPlainness {
+  return typeof plain === 'string' && !anyMayContribute(plain, terms) ? true : plain
+}
+
+/**
  * Whether the characters `keys` (all of a text's that are not plain) can change a match of
  * `terms` only by being Latin word characters once normalised (① → 1, ℃ → °c beside a Latin
  * term): each normalises alone (lightlyNormalized) to nothing a term's pattern finds, and the terms
