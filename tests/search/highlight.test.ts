@@ -7,7 +7,7 @@ import {
   normalizeSearchText,
   notPlainKeys,
 } from '../../src/lib/search/textNormalization.js'
-import { termPattern } from '../../src/lib/search/query/termPattern.js'
+import { termMatchLength, termPattern } from '../../src/lib/search/query/termPattern.js'
 
 describe('highlighting', () => {
   it('marks normalized matches in the original text, escaping everything else', () => {
@@ -134,6 +134,20 @@ describe('plain text', () => {
         if (pattern.test(char) !== ignoringCase.test(char)) {
           expect.fail(`${term} and U+${other.toString(16)}`)
         }
+      }
+    }
+  })
+
+  it('tells the length of every match where it does not vary', () => {
+    expect(termMatchLength('ドリ')).toBeNull()
+    expect(termMatchLength('急須')).toBeNull()
+    const random = randomStream(47)
+    for (const term of ['tea', 'v60', 'tokoname', 'c']) {
+      expect(termMatchLength(term)).toBe(term.length)
+      for (let i = 0; i < 50; i++) {
+        const text = randomText(random, LIGHT_PIECES, 20 + Math.floor(random() * 300))
+        const pattern = new RegExp(termPattern(term)!.source, 'g')
+        for (const found of text.matchAll(pattern)) expect(found[0].length).toBe(term.length)
       }
     }
   })
@@ -265,6 +279,39 @@ describe("a text's characters that are not plain, as the data stores them", () =
         )
         expect(makeExcerpt(text, terms, 120, keys)).toEqual(makeExcerpt(text, terms, 120, false))
       }
+    }
+  })
+
+  it('give what normalising the whole text gives where they only change word checks', () => {
+    // why: ① ℃ ²… beside Latin terms (their 1, c, 2 are word characters) and Japanese terms
+    // holding none of their characters: searched as it is, word checks seeing them normalised
+    const random = randomStream(43)
+    const pieces = [
+      ...PLAIN_PIECES,
+      '①',
+      '℃',
+      '20℃',
+      '²',
+      '㈱',
+      '😀',
+      'ǅ',
+      '①tea',
+      'tea℃',
+      'ｔｅａ',
+    ]
+    for (let i = 0; i < 400; i++) {
+      const text = randomText(random, pieces, 20 + Math.floor(random() * 2000))
+      const keys = notPlainKeys(text, 32)
+      if (keys === null || keys === '') continue
+      const terms = [
+        ['tea', 'tokoname'],
+        ['tea', '急須'],
+        ['v60', 'ポット', 'tea'],
+      ][i % 3]!
+      const whole = matchesOfWholeNormalised(text, terms)
+      expect(findMatchRanges(text, terms, keys), text.slice(0, 80)).toEqual(whole)
+      expect(findFirstMatch(text, terms, keys), text.slice(0, 80)).toBe(whole[0]?.[0] ?? null)
+      expect(makeExcerpt(text, terms, 120, keys)).toEqual(makeExcerpt(text, terms, 120, false))
     }
   })
 

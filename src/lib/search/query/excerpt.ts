@@ -2,6 +2,7 @@ import {
   findFirstMatch,
   findMatchRanges,
   markRanges,
+  plainnessFor,
   type KnownFirstMatches,
   type TextPlainness,
 } from './highlight.js'
@@ -41,10 +42,11 @@ export function makeExcerpt(
       highlightedExcerpt: markRanges(text, findMatchRanges(text, terms, plain === true)),
     }
   }
+  const forTerms = plainnessFor(plain, terms)
   // why: a page found by its title alone was scanned whole for nothing (50 pages of 17 K
   // characters were most of a long-page answer)
-  const firstMatch = (mayMatch ? findFirstMatch(text, terms, plain, known) : null) ?? 0
-  return excerptAt(text, terms, maxLength, plain, firstMatch)
+  const firstMatch = (mayMatch ? findFirstMatch(text, terms, forTerms, known) : null) ?? 0
+  return excerptAt(text, terms, maxLength, forTerms, firstMatch)
 }
 
 /** The excerpt of a text longer than `maxLength` whose first match is at `firstMatch`. */
@@ -68,11 +70,12 @@ function excerptAt(
   const after = cutAtEnd ? ELLIPSIS : ''
   return {
     excerpt: before + body + after,
-    // why: a page that is not plain mostly has plain excerpts (① ℃ ㈱ are a few on a page), which
-    // need no look for characters that take part in a match
+    // why: the page's list of characters that are not plain tells how its excerpt is searched
+    // (a look at the body for them cost more); without a list, a page that is not plain mostly
+    // has plain excerpts (① ℃ ㈱ are a few on a page)
     highlightedExcerpt:
       before +
-      markRanges(body, findMatchRanges(body, terms, plain === true || isPlainText(body))) +
+      markRanges(body, findMatchRanges(body, terms, plain === false ? isPlainText(body) : plain)) +
       after,
   }
 }

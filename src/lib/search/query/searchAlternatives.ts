@@ -51,6 +51,27 @@ export function alternativesFinder(groups: KeyedWordGroups): AlternativesOf {
     list.push(member)
     byKey.set(member.key, list)
   }
+  // why: a Japanese word's members inside it were found by testing every member's key (its
+  // script, then `includes`) at each query word; now by the key's characters, with the order
+  const japanese = new Map<string, { member: Member; order: number }[]>()
+  members.forEach((member, order) => {
+    if (!isCjkTerm(member.key)) return
+    const list = japanese.get(member.key[0]!) ?? []
+    list.push({ member, order })
+    japanese.set(member.key[0]!, list)
+  })
+  /** The first member (in `members`' order) whose key is inside `key`. */
+  const firstInside = (key: string): Member | undefined => {
+    let first: { member: Member; order: number } | undefined
+    for (let i = 0; i < key.length; i++) {
+      for (const candidate of japanese.get(key[i]!) ?? []) {
+        if ((!first || candidate.order < first.order) && key.startsWith(candidate.member.key, i)) {
+          first = candidate
+        }
+      }
+    }
+    return first?.member
+  }
   const others = (member: Member): Member[] =>
     members.filter((other) => other.group === member.group && other.key !== member.key)
   return (word) => {
@@ -64,7 +85,7 @@ export function alternativesFinder(groups: KeyedWordGroups): AlternativesOf {
     }
     for (const member of byKey.get(key) ?? []) for (const other of others(member)) add(other.text)
     if (found.length === 0 && isCjkTerm(key)) {
-      const inside = members.find((member) => isCjkTerm(member.key) && key.includes(member.key))
+      const inside = firstInside(key)
       if (inside) {
         for (const other of others(inside)) add(key.replace(inside.key, other.key))
       }

@@ -359,16 +359,30 @@ function holdsAdjacent(
   knownIn: KnownIn,
 ): boolean {
   if (!page || adjacency.some((runs) => runs === null)) return true
-  const fields = [page.title, page.description, page.tags.join(' ')]
-  return adjacency.some((spellings) =>
-    spellings!.some((runs) =>
-      runs.every(
-        (run) =>
-          fields.some((field) => findFirstMatch(field, [run]) !== null) ||
-          (textMayHold && textHolds(page, run, wholeText, knownIn)),
-      ),
-    ),
-  )
+  // why: loops, not callbacks over a list of the fields made per hit: this runs for every hit of
+  // a query with a long Japanese word (and its second index search)
+  for (const spellings of adjacency) {
+    for (const runs of spellings!) {
+      let all = true
+      for (const run of runs) {
+        if (!fieldsHold(page, run) && !(textMayHold && textHolds(page, run, wholeText, knownIn))) {
+          all = false
+          break
+        }
+      }
+      if (all) return true
+    }
+  }
+  return false
+}
+
+/** Whether the page's title, description or a tag holds `run` (a Japanese run: no spaces). */
+function fieldsHold(page: StoredPage, run: string): boolean {
+  const terms = [run]
+  if (findFirstMatch(page.title, terms) !== null) return true
+  if (findFirstMatch(page.description, terms) !== null) return true
+  for (const tag of page.tags) if (findFirstMatch(tag, terms) !== null) return true
+  return false
 }
 
 /** Whether the page's text holds `run`: in its head when that decides, else in the whole. */
@@ -390,6 +404,10 @@ function textHolds(page: StoredPage, run: string, wholeText: WholeText, knownIn:
  * they occur), Latin ones as the indexed words they matched (`toko` marks `tokoname`): the
  * hit's `terms`, which list only Latin index terms here (`isLatinIndexTerm`).
  */
-function matchTerms(queryRuns: readonly string[], indexTerms: readonly string[]): string[] {
-  return [...queryRuns, ...indexTerms]
+function matchTerms(
+  queryRuns: readonly string[],
+  indexTerms: readonly string[],
+): readonly string[] {
+  // why: a Japanese query's hits list no Latin terms: its runs serve every result unchanged
+  return indexTerms.length === 0 ? queryRuns : [...queryRuns, ...indexTerms]
 }

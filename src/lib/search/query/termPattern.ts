@@ -36,6 +36,18 @@ export function termPattern(term: string): RegExp | null {
 
 const ASCII_TERM = /^[\x21-\x7e]*$/
 
+/**
+ * The length of every match of `term`'s pattern (termPattern), or null where it varies (a kana
+ * term's long-vowel mark is optional) or the term has no pattern.
+ * why: where it is known, a match's start follows from its end, so the pattern is tested (no
+ * match object made) rather than run
+ */
+export function termMatchLength(term: string, pattern = termPattern(term)): number | null {
+  // why: an ASCII term's pattern (the one without the `i` flag) is one class of single
+  // characters per character of the term
+  return pattern !== null && !pattern.ignoreCase ? term.length : null
+}
+
 function termSource(term: string, bothCases: boolean): string {
   let source = ''
   for (let i = 0; i < term.length; i++) {
