@@ -37,7 +37,8 @@ export const BODY_TOO_SLOW = 'Request body not received in time'
  * It also keeps netlify dev alive: a body is read whole, before the request takes a turn, and
  * forwarded only when complete (netlify dev's process died on a body over 6 MB and on one that
  * never arrived): over `maxBodyBytes` → 413, not complete within `bodyTimeoutMs` → 408, both in
- * the service's JSON error shape. A client that hangs up while it waits gives its turn back.
+ * the service's JSON error shape. A client that hangs up while it waits gives its turn back; one
+ * that hangs up while its request is forwarded closes the request upstream too.
  */
 export function startLimitingProxy(options: LimitingProxyOptions): Promise<http.Server> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
@@ -115,6 +116,11 @@ export function startLimitingProxy(options: LimitingProxyOptions): Promise<http.
         answer.pipe(res)
       },
     )
+    // why: a client that gives up must not leave its request open upstream (a server that never
+    // answers, such as another program on netlify dev's old port, would hold it for good)
+    res.once('close', () => {
+      if (!res.writableFinished) upstream.destroy()
+    })
     upstream.once('error', (error) => {
       cancel()
       if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' })

@@ -135,7 +135,10 @@ describe('npm start survives impatient and broken clients', () => {
     // why: another local server may take netlify dev's port before a restart binds it again
     const taken = port
     process.kill(-pid, 'SIGKILL')
-    const squatter = net.createServer()
+    // why: a request forwarded in the moment before the restart is noticed reaches the squatter,
+    // which never answers; its connections are let go at the end (or its close waits for good)
+    const held: net.Socket[] = []
+    const squatter = net.createServer((socket) => held.push(socket.resume()))
     // why: the killed process lets go of its port a moment after the signal
     for (let attempt = 0; ; attempt++) {
       const bound = await new Promise<boolean>((resolve) => {
@@ -154,6 +157,7 @@ describe('npm start survives impatient and broken clients', () => {
       }
       expect(status).toBe(405)
     } finally {
+      for (const socket of held) socket.destroy()
       await new Promise((resolve) => squatter.close(resolve))
     }
   }, 150_000)

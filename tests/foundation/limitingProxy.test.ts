@@ -124,6 +124,43 @@ describe('the limiting proxy of npm start', () => {
     expect(received).toEqual([{ method: 'POST', bytes: 1_000 }])
   })
 
+  it('closes the request upstream when its client gives up while it is forwarded', async () => {
+    // why: a server that never answers (another program on netlify dev's old port) would
+    // otherwise keep the proxy's connection, and the request, open for good
+    const silent = net.createServer()
+    const sockets: net.Socket[] = []
+    const closed = new Promise<void>((resolve) =>
+      silent.on('connection', (socket) => {
+        sockets.push(socket)
+        // why: reading is what notices the other end closing
+        socket.resume()
+        socket.once('close', () => resolve())
+      }),
+    )
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const fresh = await startLimitingProxy({
+      port: 0,
+      targetPort: (silent.address() as AddressInfo).port,
+      limit: 8,
+    })
+    const outcome = await fetch(`http://127.0.0.1:${proxyPortOf(fresh)}/api/x`, {
+      signal: AbortSignal.timeout(300),
+    }).then(
+      () => 'answered',
+      () => 'gave up',
+    )
+    expect(outcome).toBe('gave up')
+    const upstreamClosed = await Promise.race([
+      closed.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000)),
+    ])
+    fresh.closeAllConnections()
+    await new Promise((resolve) => fresh.close(resolve))
+    for (const socket of sockets) socket.destroy()
+    await new Promise((resolve) => silent.close(resolve))
+    expect(upstreamClosed).toBe(true)
+  })
+
   it("sets netlify.toml's headers for a path over the answer's own", async () => {
     const admin = await fetch(`${url}/admin/index.html`)
     expect(admin.headers.get('cache-control')).toBe('no-store')
