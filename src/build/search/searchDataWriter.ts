@@ -5,6 +5,7 @@ import SearchableMap from 'minisearch/SearchableMap'
 import type { PackedIndexParts } from '../../lib/search/index/packedIndex.js'
 import type { StoredPage } from '../../lib/search/siteContentTypes.js'
 import { isPlainText, notPlainKeys } from '../../lib/search/textNormalization.js'
+import { mixedSpellingPairs } from '../../lib/search/terms/textSpellings.js'
 import {
   alignUp,
   EAGER_SECTIONS,
@@ -119,6 +120,10 @@ function packTermTree(terms: readonly string[]): TermTreeArrays {
 // why: a text with more characters that are not plain (Korean, rare kanji) is looked at as before;
 // a blog's page holds a few (① ℃ é), a few bytes each in the data file
 const MAX_NOT_PLAIN_KEYS = 32
+// why: below this the scan to a first match is short; a long real page writes a few pairs two
+// ways (もっと, セット), more keep the scan
+const SPELLINGS_MIN_TEXT = 2_000
+const MAX_MIXED_PAIRS = 32
 
 /**
  * The data file's bytes, and the text shards of the pages longer than `headChars` (at least
@@ -147,6 +152,9 @@ export function encodeSiteSearchData(
     const stored: StoredPage = { ...page, textIsPlain: isPlainText(page.text) }
     const notPlain = stored.textIsPlain ? null : notPlainKeys(page.text, MAX_NOT_PLAIN_KEYS)
     if (notPlain !== null) stored.textNotPlain = notPlain
+    const spellings =
+      page.text.length >= SPELLINGS_MIN_TEXT ? mixedSpellingPairs(page.text, MAX_MIXED_PAIRS) : null
+    if (spellings !== null) stored.textSpellings = spellings
     const cut = headCut(page.text, headChars)
     if (cut < page.text.length) {
       const textShard = Math.floor(shortId / TEXT_SHARD_PAGES)

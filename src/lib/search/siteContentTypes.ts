@@ -21,6 +21,12 @@ export interface StoredPage {
    */
   textNotPlain?: string
   /**
+   * For a long text, the pairs of Japanese characters it writes in more than one way
+   * (`mixedSpellingPairs`), when few: set by the search data writer, so that excerpts find a
+   * Japanese term none of whose pairs is listed by `indexOf` of one spelling.
+   */
+  textSpellings?: string
+  /**
    * In the data file, the text shard (index/searchText.ts) holding the text past `text`, which is
    * then only the text's head; absent when `text` is whole.
    */

@@ -25,7 +25,8 @@ export interface Excerpt {
  * when nothing matches), with `…` where text was cut, plus its highlighted HTML. `plain`:
  * whether `text` is plain (TextPlainness), when known; `mayMatch`: false when the index tells that
  * the text holds none of the terms (the excerpt starts at the start, nothing is searched);
- * `known`: first matches of terms in `text` found before (findFirstMatch), used and added to.
+ * `known`: first matches of terms in `text` found before (findFirstMatch), used and added to;
+ * `spellings`: the pairs the text writes in more than one way, when listed (findFirstMatch).
  */
 export function makeExcerpt(
   text: string,
@@ -34,6 +35,7 @@ export function makeExcerpt(
   plain: TextPlainness = isPlainText(text),
   mayMatch = true,
   known?: KnownFirstMatches,
+  spellings?: string,
 ): Excerpt {
   // why: stored page text is single-spaced by the build, so no clean-up is needed per search
   if (text.length <= maxLength) {
@@ -45,7 +47,8 @@ export function makeExcerpt(
   const forTerms = plainnessFor(plain, terms)
   // why: a page found by its title alone was scanned whole for nothing (50 pages of 17 K
   // characters were most of a long-page answer)
-  const firstMatch = (mayMatch ? findFirstMatch(text, terms, forTerms, known) : null) ?? 0
+  const firstMatch =
+    (mayMatch ? findFirstMatch(text, terms, forTerms, known, spellings) : null) ?? 0
   return excerptAt(text, terms, maxLength, forTerms, firstMatch)
 }
 
@@ -84,7 +87,8 @@ function excerptAt(
  * The excerpt of a text of which `head` is only the start (index/searchText.ts), when the head
  * alone decides it as makeExcerpt on the whole text would; null when the whole text is needed
  * (the first match lies past the head, or so near its end that its window or the match itself
- * may reach past it). `head` must be longer than `maxLength`.
+ * may reach past it). `head` must be longer than `maxLength`; `spellings`: the whole text's
+ * (makeExcerpt).
  */
 export function excerptFromHead(
   head: string,
@@ -92,9 +96,10 @@ export function excerptFromHead(
   maxLength: number,
   plain: TextPlainness,
   mayMatch: boolean,
+  spellings?: string,
 ): Excerpt | null {
   if (!mayMatch) return makeExcerpt(head, terms, maxLength, plain, false)
-  const firstMatch = findFirstMatch(head, terms, plain)
+  const firstMatch = findFirstMatch(head, terms, plain, undefined, spellings)
   if (firstMatch === null) return null
   // why: twice the reach highlight.ts gives a match: past it the text after the head could
   // start an earlier match, end this one otherwise (a Latin word going on), or fill the window

@@ -291,7 +291,14 @@ function excerptOf(
 ): Excerpt {
   const plain = plainness(page)
   if (page.textShard !== undefined) {
-    const fromHead = excerptFromHead(page.text, terms, excerptLength, plain, mayMatch)
+    const fromHead = excerptFromHead(
+      page.text,
+      terms,
+      excerptLength,
+      plain,
+      mayMatch,
+      page.textSpellings,
+    )
     if (fromHead) return fromHead
   }
   const text = wholeText(page)
@@ -305,6 +312,7 @@ function excerptOf(
     mayMatch,
     // why: first matches found in the page's text as stored (a head: not the whole text)
     page.textShard === undefined ? knownIn(page, false) : undefined,
+    page.textSpellings,
   )
 }
 
@@ -389,14 +397,21 @@ function fieldsHold(page: StoredPage, run: string): boolean {
 function textHolds(page: StoredPage, run: string, wholeText: WholeText, knownIn: KnownIn): boolean {
   const plain = plainness(page)
   const whole = page.textShard === undefined
-  const inHead = findFirstMatch(page.text, [run], plain, whole ? knownIn(page, true) : undefined)
+  const spellings = page.textSpellings
+  const inHead = findFirstMatch(
+    page.text,
+    [run],
+    plain,
+    whole ? knownIn(page, true) : undefined,
+    spellings,
+  )
   if (whole) return inHead !== null
   // why: a match this far from the head's end is one in the whole text (excerpt.ts's margin)
   if (inHead !== null && inHead + 4 * run.length + 8 <= page.text.length) return true
   const text = wholeText(page)
   // why: a text that cannot be read is not held against the page (the index matched it)
   if (text === UNREAD) return true
-  return text !== null && findFirstMatch(text, [run], plain) !== null
+  return text !== null && findFirstMatch(text, [run], plain, undefined, spellings) !== null
 }
 
 /**
