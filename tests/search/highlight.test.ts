@@ -8,6 +8,7 @@ import {
   notPlainKeys,
 } from '../../src/lib/search/textNormalization.js'
 import { termMatchLength, termPattern } from '../../src/lib/search/query/termPattern.js'
+import { mixedSpellingPairs } from '../../src/lib/search/terms/textSpellings.js'
 
 describe('highlighting', () => {
   it('marks normalized matches in the original text, escaping everything else', () => {
@@ -333,6 +334,91 @@ describe("a text's characters that are not plain, as the data stores them", () =
     expect(notPlainKeys('急須 ①①℃ 😀 ①', 32)).toBe('①℃😀\ude00')
     expect(notPlainKeys('plain ＴＥＡ！', 32)).toBe('')
     expect(notPlainKeys('①②③', 2)).toBeNull()
+  })
+})
+
+describe('pairs a text writes in more than one way, as the data lists them', () => {
+  // why: spellings of the same folded pairs (katakana, hiragana, half-width, mixed, ー and ｰ,
+  // iteration marks) and texts made of a few of them, so that many are single-spelled
+  const SPELLING_PIECES = [
+    'セット',
+    'せっと',
+    'ｾｯﾄ',
+    'セっト',
+    'セットー',
+    'ポット',
+    'ぽっと',
+    'ﾎﾟｯﾄ',
+    'サーバー',
+    'サｰバ',
+    'さーば',
+    'ラテ茶葉',
+    'ラテー茶葉',
+    'らて茶葉',
+    'ほうじ茶',
+    'ホウジ茶',
+    '深蒸し',
+    '深蒸シ',
+    'スス',
+    'スゝメ',
+    '時々',
+    '時時',
+    'ドリッパー',
+    'ヶ月',
+    'カ月',
+    'の',
+    'と',
+    'ッ',
+    '①',
+    '。',
+    ' ',
+    'tea',
+  ]
+  const SPELLING_TERMS = ['セット', 'ポット', 'サーバ', 'ラテ茶葉', 'ホウジ茶', '深蒸シ', 'スス']
+  const MORE_TERMS = ['時時', 'ドリッパ', 'カ月', 'ット', 'テ茶', 'ト', 'tea']
+
+  it('give the first match and excerpt the pattern gives', () => {
+    const random = randomStream(53)
+    let listed = 0
+    for (let i = 0; i < 3000; i++) {
+      const pieces = Array.from(
+        { length: 2 + Math.floor(random() * 5) },
+        () => SPELLING_PIECES[Math.floor(random() * SPELLING_PIECES.length)]!,
+      )
+      const text = randomText(random, pieces, 20 + Math.floor(random() * 600))
+      const spellings = mixedSpellingPairs(text, 32)
+      if (spellings === null) continue
+      listed++
+      const plain = isPlainText(text) || (notPlainKeys(text, 32) ?? false)
+      const term = SPELLING_TERMS[i % SPELLING_TERMS.length]!
+      for (const terms of [[term], [term, MORE_TERMS[i % MORE_TERMS.length]!]]) {
+        const expected = findFirstMatch(text, terms, plain)
+        expect(expected).toBe(findFirstMatch(text, terms, false))
+        expect(findFirstMatch(text, terms, plain, undefined, spellings), text).toBe(expected)
+        expect(makeExcerpt(text, terms, 60, plain, true, undefined, spellings)).toEqual(
+          makeExcerpt(text, terms, 60, plain),
+        )
+      }
+    }
+    expect(listed).toBeGreaterThan(1000)
+  })
+
+  it('are each folded pair written two ways, none where a character repeats the last', () => {
+    expect(mixedSpellingPairs('セットとせっと', 32)).toBe('セッット')
+    expect(mixedSpellingPairs('セットのセット', 32)).toBe('')
+    expect(mixedSpellingPairs('サーバとｻｰﾊﾞ', 32)).toBe('サー')
+    expect(mixedSpellingPairs('ラテ茶葉とらて茶葉', 32)).toBe('ラテテ茶')
+    expect(mixedSpellingPairs('時々', 32)).toBeNull()
+    expect(mixedSpellingPairs('いすゞ', 32)).toBeNull()
+    expect(mixedSpellingPairs('セットせっと', 1)).toBeNull()
+  })
+
+  it('leave a term whose pattern has a mark it may skip before its end to the pattern', () => {
+    // why: らてー茶葉 is a spelling of ラテ茶葉 whose pairs are not the term's
+    const text = `${'前置き。'.repeat(600)}らてー茶葉とらて茶葉`
+    const spellings = mixedSpellingPairs(text, 32)!
+    expect(spellings).toBe('')
+    expect(findFirstMatch(text, ['ラテ茶葉'], true, undefined, spellings)).toBe(2400)
   })
 })
 
