@@ -373,21 +373,9 @@ describe('pairs a text writes in more than one way, as the data lists them', () 
     '。',
     ' ',
     'tea',
-    'Tea',
-    'ｔｅａ',
-    'tEa',
-    'steam',
-    'teapot',
-    'v60',
-    'V60',
-    'Ｖ６０',
-    'x',
-    '1',
-    '℃',
   ]
   const SPELLING_TERMS = ['セット', 'ポット', 'サーバ', 'ラテ茶葉', 'ホウジ茶', '深蒸シ', 'スス']
-  const MORE_TERMS = ['時時', 'ドリッパ', 'カ月', 'ット', 'テ茶', 'ト', 'tea', 'v60', 'steam']
-  const LATIN_TERMS = ['tea', 'v60', 'steam', 'teapot', 'ea']
+  const MORE_TERMS = ['時時', 'ドリッパ', 'カ月', 'ット', 'テ茶', 'ト', 'tea']
 
   it('give the first match and excerpt the pattern gives', () => {
     const random = randomStream(53)
@@ -402,10 +390,7 @@ describe('pairs a text writes in more than one way, as the data lists them', () 
       if (spellings === null) continue
       listed++
       const plain = isPlainText(text) || (notPlainKeys(text, 32) ?? false)
-      const term =
-        i % 3 === 0
-          ? LATIN_TERMS[(i / 3) % LATIN_TERMS.length]!
-          : SPELLING_TERMS[i % SPELLING_TERMS.length]!
+      const term = SPELLING_TERMS[i % SPELLING_TERMS.length]!
       for (const terms of [[term], [term, MORE_TERMS[i % MORE_TERMS.length]!]]) {
         const expected = findFirstMatch(text, terms, plain)
         expect(expected).toBe(findFirstMatch(text, terms, false))
@@ -426,14 +411,6 @@ describe('pairs a text writes in more than one way, as the data lists them', () 
     expect(mixedSpellingPairs('時々', 32)).toBeNull()
     expect(mixedSpellingPairs('いすゞ', 32)).toBeNull()
     expect(mixedSpellingPairs('セットせっと', 1)).toBeNull()
-    expect(mixedSpellingPairs('The tea and ＴＨＥ ｔea', 32)).toBe('thhete')
-    expect(mixedSpellingPairs('セットせっと Tea tea TEA', 1)).toBeNull()
-    expect(mixedSpellingPairs('セット Tea tea TEA', 1)).toBe('*')
-    // why: with more Latin pairs than listed, a Latin term is left to its pattern
-    const latin = `${'前置き。'.repeat(600)}TEA and tea`
-    expect(findFirstMatch(latin, ['tea'], true, undefined, mixedSpellingPairs(latin, 1)!)).toBe(
-      2400,
-    )
   })
 
   it('leave a term whose pattern has a mark it may skip before its end to the pattern', () => {

@@ -3,7 +3,7 @@ import { isPlainText, normalizeSearchText, notPlainCharacters } from '../textNor
 import { escapeHtml } from '../../htmlEscape.js'
 import { termMatchLength, termPattern } from './termPattern.js'
 import { foldKana } from '../terms/kanaFolding.js'
-import { isTermChar, LATIN_UNLISTED } from '../terms/textSpellings.js'
+import { isTermChar } from '../terms/textSpellings.js'
 
 /** A half-open range `[start, end)` of UTF-16 positions in the original text. */
 export type TextRange = readonly [start: number, end: number]
@@ -567,14 +567,13 @@ function termSought(term: string): TermSought {
 const MAX_SOUGHT = 500
 
 /**
- * The spelling pages most likely write of a term of kana, ー and kanji (two or more): katakana
- * alone, hiragana beside kanji (okurigana: 深蒸し); of an ASCII term of letters and digits: as
- * it is (lower case). Null for other terms, and where the pattern has an optional mark before
- * its end (`ラテー茶葉` would be a spelling whose pairs are not the term's).
+ * The spelling of a term of kana, ー and kanji (two or more) pages most likely write: katakana
+ * alone, hiragana beside kanji (okurigana: 深蒸し); null for other terms, and where the pattern
+ * has an optional mark before its end (`ラテー茶葉` would be a spelling whose pairs are not the
+ * term's).
  */
 function usualSpelling(term: string, pattern: RegExp): string | null {
   if (term.length < 2) return null
-  if (!pattern.ignoreCase) return LATIN_TERM.test(term) ? term : null
   const optional = pattern.source.indexOf('?')
   if (optional !== -1 && optional !== pattern.source.length - 1) return null
   let kanji = false
@@ -595,8 +594,6 @@ function usualSpelling(term: string, pattern: RegExp): string | null {
   return spelling
 }
 
-const LATIN_TERM = /^[a-z0-9]+$/
-
 function pairsOf(term: string): string[] {
   const pairs: string[] = []
   for (let i = 0; i + 1 < term.length; i++) pairs.push(term.slice(i, i + 2))
@@ -604,30 +601,28 @@ function pairsOf(term: string): string[] {
 }
 
 /**
- * Where a term's first match starts in text searched as it is, or -1 (its end in `matchEnd`),
- * given the text's pairs written in more than one way (mixedSpellingPairs).
- * why: when none of the term's pairs is among them, every occurrence of the term on the page is
- * written one way: where its usual spelling occurs, that way, so its first occurrence that is a
- * match (`indexOf`, several times faster than the pattern over the ~1,400 characters before a
- * long page's first match) is the first match; else the pattern searches as before
+ * Where a term's first match starts in text searched as it is, or -1, given the text's pairs
+ * written in more than one way (mixedSpellingPairs).
+ * why: when none of the term's pairs is among them, every match of the term on the page is
+ * written one way: where its usual spelling occurs, that way, so its first occurrence (`indexOf`,
+ * several times faster than the pattern over the ~1,400 characters before a long page's first
+ * match) is the first match; else the pattern searches as before
  */
 function singleSpelledFirst(searched: Searchable, term: TermSought, spellings: string): number {
-  const { text } = searched
-  if (searched.lightNeighbours || searched.origins !== IDENTITY) return findTerm(searched, term, 0)
-  if (!term.japanese && spellings.includes(LATIN_UNLISTED)) return findTerm(searched, term, 0)
-  for (const pair of term.pairs) if (spellings.includes(pair)) return findTerm(searched, term, 0)
-  const spelling = term.spelling!
-  let at = text.indexOf(spelling)
-  if (at === -1) return findTerm(searched, term, 0)
-  // why: every occurrence is this spelling, so one that is no whole word is no match
-  for (; at !== -1; at = text.indexOf(spelling, at + 1)) {
-    const end = at + spelling.length
-    if (term.japanese || (!isLatinWordChar(text[at - 1]) && !isLatinWordChar(text[end]))) {
-      matchEnd = end
-      return at
+  if (!searched.lightNeighbours && searched.origins === IDENTITY) {
+    let single = true
+    for (const pair of term.pairs) {
+      if (spellings.includes(pair)) {
+        single = false
+        break
+      }
+    }
+    if (single) {
+      const at = searched.text.indexOf(term.spelling!)
+      if (at !== -1) return at
     }
   }
-  return -1
+  return findTerm(searched, term, 0)
 }
 
 /**

@@ -11,44 +11,32 @@ import { foldKana } from './kanaFolding.js'
  */
 
 /**
- * The pairs of adjacent characters of `text` (kana, ー and kanji; ASCII letters and digits; as
- * folded: `foldedChar`) that it writes in two or more ways (`セッ` and `せっ`, `サー` and `サｰ`,
- * `th` and `Th`), each folded pair once, joined, the Latin ones last: `*` instead of them when
- * there are more than `max`; null when a character repeats the one before (々 ゝ ヾ: a spelling
- * of the pair the pattern finds but the fold does not tell) or when there are more than `max`
- * Japanese pairs.
+ * The pairs of adjacent characters of `text` (kana, ー, kanji, as folded: `foldedChar`) that it
+ * writes in two or more ways (`セッ` and `せっ`, `サー` and `サｰ`), each folded pair once,
+ * joined; null when a character repeats the one before (々 ゝ ヾ: a spelling of the pair the
+ * pattern finds but the fold does not tell) or when there are more than `max` pairs.
  */
 export function mixedSpellingPairs(text: string, max: number): string | null {
   const firstSpelling = new Map<string, string>()
-  const japanese = new Set<string>()
-  const latin = new Set<string>()
+  const mixed = new Set<string>()
   let previous = ''
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
     if (ITERATION_MARKS.has(code)) return null
     const folded = foldedChar(code)
-    // why: a term is Japanese or Latin, so only pairs of one kind are looked up
-    if (folded !== '' && previous !== '' && isLatinKey(folded) === isLatinKey(previous)) {
+    if (folded !== '' && previous !== '') {
       const pair = previous + folded
       const written = text.slice(i - 1, i + 1)
       const first = firstSpelling.get(pair)
       if (first === undefined) firstSpelling.set(pair, written)
-      else if (first !== written) {
-        const mixed = isLatinKey(folded) ? latin : japanese
+      else if (first !== written && !mixed.has(pair)) {
         mixed.add(pair)
-        if (japanese.size > max) return null
+        if (mixed.size > max) return null
       }
     }
     previous = folded
   }
-  return [...japanese].join('') + (latin.size > max ? LATIN_UNLISTED : [...latin].join(''))
-}
-
-/** In a list of mixedSpellingPairs: more Latin pairs than listed. */
-export const LATIN_UNLISTED = '*'
-
-function isLatinKey(key: string): boolean {
-  return key.charCodeAt(0) < 0x80
+  return [...mixed].join('')
 }
 
 // 々 〻 ゝ ヽ ゞ ヾ
@@ -56,19 +44,13 @@ const ITERATION_MARKS = new Set([0x3005, 0x303b, 0x309d, 0x30fd, 0x309e, 0x30fe]
 
 /**
  * A character of text as a term's folded character (kana in katakana, ヵ ヶ as カ ケ, half-width
- * kana and ｰ in full width; ASCII letters and digits lower-cased, full-width ones as ASCII), or ''
- * when it is none of kana, ー, kanji, letters and digits. Every spelling a term's pattern finds
- * for a character folds to it (termPattern.ts); a few more may (conservative).
+ * kana and ｰ in full width), or '' when it is none of kana, ー and kanji. Every spelling a term's
+ * pattern finds for a character folds to it (termPattern.ts); a few more may (conservative).
  */
 function foldedChar(code: number): string {
-  if (code < 0x80) {
-    const lower = code >= 0x41 && code <= 0x5a ? code + 0x20 : code
-    return isLatinTermChar(lower) ? String.fromCharCode(lower) : ''
-  }
   if (code < 0x3041) return ''
-  const normal = code >= 0xff10 ? normalizeSearchText(String.fromCharCode(code)) : ''
+  const normal = code >= 0xff61 ? normalizeSearchText(String.fromCharCode(code)) : ''
   const unit = normal.length === 1 ? normal.charCodeAt(0) : code
-  if (unit < 0x80) return isLatinTermChar(unit) ? normal : ''
   const folded = foldKana(unit)
   return isTermChar(folded) ? String.fromCharCode(folded) : ''
 }
@@ -76,9 +58,4 @@ function foldedChar(code: number): string {
 /** Katakana (folded kana), ー, or a kanji of the CJK Unified Ideographs. */
 export function isTermChar(code: number): boolean {
   return (code >= 0x30a1 && code <= 0x30fc) || (code >= 0x4e00 && code <= 0x9fff)
-}
-
-/** A lower-case ASCII letter or a digit. */
-export function isLatinTermChar(code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)
 }
