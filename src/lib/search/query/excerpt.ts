@@ -49,7 +49,7 @@ export function makeExcerpt(
   // characters were most of a long-page answer)
   const firstMatch =
     (mayMatch ? findFirstMatch(text, terms, forTerms, known, spellings) : null) ?? 0
-  return excerptAt(text, terms, maxLength, forTerms, firstMatch)
+  return excerptAt(text, terms, maxLength, forTerms, firstMatch, spellings)
 }
 
 /** The excerpt of a text longer than `maxLength` whose first match is at `firstMatch`. */
@@ -59,6 +59,7 @@ function excerptAt(
   maxLength: number,
   plain: TextPlainness,
   firstMatch: number,
+  spellings?: string,
 ): Excerpt {
   const lead = Math.floor(maxLength * LEAD_FRACTION)
   let start = Math.max(0, Math.min(firstMatch - lead, text.length - maxLength))
@@ -78,7 +79,10 @@ function excerptAt(
     // has plain excerpts (① ℃ ㈱ are a few on a page)
     highlightedExcerpt:
       before +
-      markRanges(body, findMatchRanges(body, terms, plain === false ? isPlainText(body) : plain)) +
+      markRanges(
+        body,
+        findMatchRanges(body, terms, plain === false ? isPlainText(body) : plain, spellings),
+      ) +
       after,
   }
 }
@@ -106,7 +110,7 @@ export function excerptFromHead(
   const margin = 4 * Math.max(0, ...terms.map((term) => term.length)) + 8
   const lead = Math.floor(maxLength * LEAD_FRACTION)
   return firstMatch + maxLength - lead + margin <= head.length
-    ? excerptAt(head, terms, maxLength, plain, firstMatch)
+    ? excerptAt(head, terms, maxLength, plain, firstMatch, spellings)
     : null
 }
 

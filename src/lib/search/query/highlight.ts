@@ -20,12 +20,15 @@ const JOINS_PREVIOUS = /[\p{M}\uFF9E\uFF9F\u1160-\u11FF]/u
 /**
  * Where the matched terms occur in `text`, merged and sorted. Terms are in the folded form of
  * the index (termPattern.ts finds their spellings); Latin terms match whole words only (`tea` not
- * in `steam`), Japanese terms anywhere. `plain`: what is known of `text` (TextPlainness).
+ * in `steam`), Japanese terms anywhere. `plain`: what is known of `text` (TextPlainness);
+ * `spellings`: the pairs written in more than one way of a text `text` is part of, when listed
+ * (findFirstMatch).
  */
 export function findMatchRanges(
   text: string,
   terms: readonly string[],
   plain: TextPlainness = isPlainText(text),
+  spellings?: string,
 ): TextRange[] {
   // why: text that is not plain is normalised only at those characters (lightlyNormalized);
   // where one normalises by its neighbours, whole, unless none can take part in a match (①
@@ -41,6 +44,14 @@ export function findMatchRanges(
     const term = terms[i]!
     if (terms.indexOf(term) !== i) continue
     const sought = termSought(term)
+    if (
+      spellings !== undefined &&
+      sought.spelling !== null &&
+      singleSpelled(searched, sought, spellings) &&
+      pushSpelledRanges(searched.text, sought, ranges)
+    ) {
+      continue
+    }
     for (
       let at = findTerm(searched, sought, 0);
       at !== -1;
@@ -538,6 +549,8 @@ interface TermSought {
   spelling: string | null
   /** The term's pairs of adjacent characters (with `spelling`). */
   pairs: readonly string[]
+  /** Whether its pattern ends with an optional long-vowel mark (with `spelling`). */
+  trailingMark: boolean
 }
 
 // why: a term's patterns and spellings were looked up per text searched, several times a result
@@ -558,6 +571,7 @@ function termSought(term: string): TermSought {
       length: termMatchLength(term, pattern),
       spelling,
       pairs: spelling === null ? [] : pairsOf(term),
+      trailingMark: spelling !== null && pattern!.source.endsWith('?'),
     }
     sought.set(term, found)
   }
@@ -609,20 +623,48 @@ function pairsOf(term: string): string[] {
  * match) is the first match; else the pattern searches as before
  */
 function singleSpelledFirst(searched: Searchable, term: TermSought, spellings: string): number {
-  if (!searched.lightNeighbours && searched.origins === IDENTITY) {
-    let single = true
-    for (const pair of term.pairs) {
-      if (spellings.includes(pair)) {
-        single = false
-        break
-      }
-    }
-    if (single) {
-      const at = searched.text.indexOf(term.spelling!)
-      if (at !== -1) return at
-    }
+  if (singleSpelled(searched, term, spellings)) {
+    const at = searched.text.indexOf(term.spelling!)
+    if (at !== -1) return at
   }
   return findTerm(searched, term, 0)
+}
+
+/**
+ * Whether, in text searched as it is, every occurrence of a term with a usual spelling is
+ * written one way (none of its pairs is among the text's `spellings`): where that spelling
+ * occurs, it is the only one.
+ */
+function singleSpelled(searched: Searchable, term: TermSought, spellings: string): boolean {
+  if (searched.lightNeighbours || searched.origins !== IDENTITY) return false
+  for (const pair of term.pairs) if (spellings.includes(pair)) return false
+  return true
+}
+
+/**
+ * Pushes the ranges of a single-spelled term's matches in `text` (see singleSpelled); false,
+ * pushing none, when its usual spelling is not in `text`.
+ * why: the excerpt's ranges were the pattern's second scan of each result's window
+ */
+function pushSpelledRanges(
+  text: string,
+  term: TermSought,
+  ranges: Array<[number, number]>,
+): boolean {
+  const spelling = term.spelling!
+  let at = text.indexOf(spelling)
+  if (at === -1) return false
+  for (; at !== -1; at = text.indexOf(spelling, at + 1)) {
+    let end = at + spelling.length
+    // why: the pattern's one optional part, a long-vowel mark after the term (termPattern.ts)
+    if (term.trailingMark && isLongVowelMark(text.charCodeAt(end))) end++
+    ranges.push([at, end])
+  }
+  return true
+}
+
+function isLongVowelMark(code: number): boolean {
+  return code === 0x30fc || code === 0xff70
 }
 
 /**
