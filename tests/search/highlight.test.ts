@@ -413,6 +413,16 @@ describe('pairs a text writes in more than one way, as the data lists them', () 
     expect(mixedSpellingPairs('セットせっと', 1)).toBeNull()
   })
 
+  it('find a term starting before the first match of another term and running past it', () => {
+    // why: later terms are searched only up to the first match found so far (and a reach past it)
+    const text = `${'前置き。'.repeat(600)}セットー tea`
+    for (const spellings of [undefined, mixedSpellingPairs(text, 32)!]) {
+      expect(findFirstMatch(text, ['ット', 'セット'], true, undefined, spellings)).toBe(2400)
+      expect(findFirstMatch(text, ['tea', 'ット', 'セット'], true, undefined, spellings)).toBe(2400)
+      expect(findMatchRanges(text, ['ット', 'セット'], true, spellings)).toEqual([[2400, 2404]])
+    }
+  })
+
   it('leave a term whose pattern has a mark it may skip before its end to the pattern', () => {
     // why: らてー茶葉 is a spelling of ラテ茶葉 whose pairs are not the term's
     const text = `${'前置き。'.repeat(600)}らてー茶葉とらて茶葉`

@@ -488,18 +488,31 @@ function firstMatchIn(
   spellings?: string,
 ): number | null {
   let first: number | null = null
-  for (const term of terms) {
-    let at = known?.get(term)
-    if (at === undefined) {
-      const sought = termSought(term)
-      const found =
-        spellings !== undefined && sought.spelling !== null
-          ? singleSpelledFirst(searched, sought, spellings)
-          : findTerm(searched, sought, 0)
-      at = found === -1 ? null : found
-      known?.set(term, at)
+  if (known) {
+    for (const term of terms) {
+      const at = known.get(term)
+      if (at !== undefined && at !== null && (first === null || at < first)) first = at
     }
-    if (at !== null && (first === null || at < first)) first = at
+  }
+  for (const term of terms) {
+    if (known?.has(term)) continue
+    const sought = termSought(term)
+    // why: only a match starting before the first found so far counts: a term a page lacks was
+    // searched to its end (a query's other word, a Latin expansion); the text is cut past the
+    // reach of such a match and what follows it (the word check, a long-vowel mark)
+    const bound = first === null ? searched.text.length : first + 2 * term.length + 8
+    const within =
+      bound >= searched.text.length
+        ? searched
+        : { ...searched, text: searched.text.slice(0, bound) }
+    const found =
+      spellings !== undefined && sought.spelling !== null
+        ? singleSpelledFirst(within, sought, spellings)
+        : findTerm(within, sought, 0)
+    // why: the first match of the term in the whole text, where the cut cannot have hidden it
+    if (within === searched) known?.set(term, found === -1 ? null : found)
+    else if (found !== -1 && found < first!) known?.set(term, found)
+    if (found !== -1 && (first === null || found < first)) first = found
   }
   return first === null ? null : searched.origins.at(first)
 }
