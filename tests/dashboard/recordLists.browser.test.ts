@@ -152,6 +152,10 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
       .waitFor()
     await loaded(page)
     expect(await page.getByLabel('ステータス: 佐藤 次郎').inputValue()).toBe('fulfilled')
+    // why: the list is drawn again with what is stored; the refusal must stay beside the row
+    expect(await page.getByRole('alert').innerText()).toContain(
+      '「受け渡し済み」から「キャンセル」へは変更できません',
+    )
   })
 
   it('edits notes in place', async () => {

@@ -260,11 +260,13 @@ export function activeListView(context: ViewContext, resource: DashboardResource
       near,
     )
     if (!answer) {
+      // why: the message sits in the row, which the redraw below takes away with its text
+      const refusal = message()
       // why: a refused change usually means someone else changed it; show what is stored now
       await load()
       const again = rowControl(key, `ステータス: ${label}`)
       again?.focus()
-      if (again) context.notify(message(), 'error', again.parentElement ?? undefined)
+      if (again) context.notify(refusal, 'error', again.parentElement ?? undefined)
       return
     }
     replaceRecord('reservation' in answer ? answer.reservation : answer.subscription)
@@ -286,7 +288,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
     )
   }
 
-  /** The text of the message region, kept when the list is redrawn after an error. */
+  /** The text of the message region, to show again when the list is redrawn after an error. */
   function message(): string {
     return document.querySelector('.message')?.textContent ?? ''
   }
