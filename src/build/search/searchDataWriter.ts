@@ -54,11 +54,12 @@ export function packIndex(index: AsPlainObject): PackedIndexParts {
     termPostingsStart[t + 1] = postings.length
   })
   const packedPostings = Uint32Array.from(postings)
+  const ids = Array.from({ length: slots }, (_, shortId) =>
+    Object.hasOwn(documentIds, shortId) ? String(documentIds[shortId]) : null,
+  )
   return {
     common,
-    documentIds: Array.from({ length: slots }, (_, shortId) =>
-      Object.hasOwn(documentIds, shortId) ? String(documentIds[shortId]) : null,
-    ),
+    documentId: (shortId) => ids[shortId] ?? null,
     fieldLengths: packFieldLengths(fieldLength, slots, fieldCount),
     tree: packTermTree(entries.map(([term]) => term)),
     termPostingsStart,
@@ -134,8 +135,12 @@ export function encodeSiteSearchData(
     // why: an excerpt from the start (up to 500 characters) is taken from the head alone
     throw new Error(`A text head of ${headChars} characters is shorter than ${TEXT_HEAD_CHARS}`)
   }
-  const { documentIds, fieldLengths, tree } = index
+  const { fieldLengths, tree } = index
   const { termPostingsStart, postings } = encodeAllPostings(index)
+  const documentIds = Array.from({ length: index.common.nextId }, (_, shortId) =>
+    index.documentId(shortId),
+  )
+  const { pageIdStarts, pageIds } = encodePageIds(documentIds)
   const shortIdOf = new Map(documentIds.map((id, shortId) => [id, shortId]))
   const pageLocations = new Uint32Array(documentIds.length * 2)
   const pageBlobs: Buffer[] = []
@@ -170,8 +175,10 @@ export function encodeSiteSearchData(
     termPostingsStart: view(termPostingsStart),
     fieldLengths: view(fieldLengths),
     pageLocations: view(pageLocations),
+    pageIdStarts: view(pageIdStarts),
     postings,
     pages: Buffer.concat(pageBlobs),
+    pageIds,
   }
   const sections = {} as Header['sections']
   const body: Buffer[] = []
@@ -187,7 +194,6 @@ export function encodeSiteSearchData(
     formatVersion,
     byteOrder: endianness(),
     common: index.common,
-    documentIds: [...documentIds],
     sections,
   }
   const digest = createHash('sha256').update(JSON.stringify(header))
@@ -207,6 +213,24 @@ export function encodeSiteSearchData(
     eagerBytes: prefix.length + lastEager[0] + lastEager[1],
     textShards,
   }
+}
+
+/**
+ * Every page id one after another (UTF-16LE) and where each starts (in characters; one more
+ * start for the end); a slot without a document has an empty id.
+ */
+function encodePageIds(documentIds: ReadonlyArray<string | null>): {
+  pageIdStarts: Uint32Array
+  pageIds: Buffer
+} {
+  const pageIdStarts = new Uint32Array(documentIds.length + 1)
+  let length = 0
+  documentIds.forEach((id, shortId) => {
+    if (id === '') throw new Error(`Page ${shortId} has an empty id`)
+    length += id?.length ?? 0
+    pageIdStarts[shortId + 1] = length
+  })
+  return { pageIdStarts, pageIds: Buffer.from(documentIds.join(''), 'utf16le') }
 }
 
 /** Where a text's head ends: `headChars`, or one later not to split a surrogate pair. */

@@ -10,9 +10,10 @@ import { decodePostings } from './postingsCoding.js'
  * Layout: `SHOPSRCH`, the header's length (u32 LE), the header (JSON), then from the next
  * multiple of 8 the sections the header locates, each starting at a multiple of 8: the term
  * tree (u32 arrays in the machine's byte order, checked; labels UTF-16LE), where each term's
- * postings start (byte offsets), the field lengths (f64), where each page lies, then the
- * postings (varints, postingsCoding.ts; decoded once per term and instance) and
- * the pages (JSON in UTF-16LE: it decodes several times faster than UTF-8 for Japanese text).
+ * postings start (byte offsets), the field lengths (f64), where each page and its id lie, then
+ * the postings (varints, postingsCoding.ts; decoded once per term and instance), the pages
+ * (JSON in UTF-16LE: it decodes several times faster than UTF-8 for Japanese text) and the page
+ * ids (UTF-16LE, read one by one as a search's hits name them).
  *
  * why: V8 reads every byte of an imported module; the 2,000-page benchmark's 5.6 MB module cost
  * ~70 ms of a 130 ms cold start. From this file a cold start reads the sections before
@@ -32,8 +33,9 @@ export const EAGER_SECTIONS = [
   'termPostingsStart',
   'fieldLengths',
   'pageLocations',
+  'pageIdStarts',
 ] as const
-export const LAZY_SECTIONS = ['postings', 'pages'] as const
+export const LAZY_SECTIONS = ['postings', 'pages', 'pageIds'] as const
 export type SectionName = (typeof EAGER_SECTIONS)[number] | (typeof LAZY_SECTIONS)[number]
 
 export interface Header {
@@ -42,8 +44,6 @@ export interface Header {
   dataId: string
   byteOrder: string
   common: IndexCommon
-  /** Page id by short id (null for a slot MiniSearch left empty). */
-  documentIds: Array<string | null>
   /** Per section, [offset from the first section, byte length]. */
   sections: Record<SectionName, [number, number]>
 }
@@ -115,12 +115,14 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     return readExactly(source, bodyStart + offset + from, length)
   }
   const pageLocations = u32(eagerBytes('pageLocations'))
+  const pageIdStarts = u32(eagerBytes('pageIdStarts'))
+  const pages = pageIdsReader(pageIdStarts, (from, length) => lazy('pageIds', from, length))
   const postingsBytes = blockReader((from, length) => lazy('postings', from, length), {
     sectionLength: header.sections.postings[1],
   })
   const index: PackedIndexParts = {
     common: header.common,
-    documentIds: header.documentIds,
+    documentId: pages.documentId,
     fieldLengths: f64(eagerBytes('fieldLengths')),
     tree: {
       nodeEntryStart: u32(eagerBytes('nodeEntryStart')),
@@ -135,15 +137,13 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
       return decoded
     },
   }
-  checkIndex(index, pageLocations, header.sections.postings[1])
-  let shortIds: Map<string, number> | null = null
+  checkIndex(index, header.sections, { pageLocations, pageIdStarts })
   return {
     formatVersion: header.formatVersion,
     dataId: header.dataId,
     index,
     page(id) {
-      shortIds ??= shortIdsOf(header.documentIds)
-      const shortId = shortIds.get(id)
+      const shortId = pages.shortIdOf(id)
       const length = shortId === undefined ? 0 : pageLocations[shortId * 2 + 1]!
       if (!length) return null
       const json = utf16(lazy('pages', pageLocations[shortId! * 2]!, length))
@@ -191,16 +191,46 @@ function blockReader(
 }
 
 /**
- * Short id by page id.
- * why: a loop of `set`s, not a Map built from 20,000 pairs: at a cold start (20,000 pages) the
- * pairs took a quarter more of the ~4 ms this costs the first answer
+ * Page ids by short id, read as they are asked for, and short ids by page id.
+ * why: the ids were an array in the header and a Map of every id was built at the first page
+ * read: at 50,000 pages ~10 ms of a cold start with their garbage collection. A page is looked
+ * up by an id a search handed out (its hits), so those are known; any other id reads them all.
  */
-function shortIdsOf(documentIds: ReadonlyArray<string | null>): Map<string, number> {
+function pageIdsReader(
+  starts: Uint32Array,
+  read: (from: number, length: number) => Uint8Array,
+): { documentId(shortId: number): string | null; shortIdOf(id: string): number | undefined } {
+  const slots = starts.length - 1
+  const ids = new Map<number, string | null>()
   const shortIds = new Map<string, number>()
-  for (let shortId = 0; shortId < documentIds.length; shortId++) {
-    shortIds.set(documentIds[shortId] ?? '', shortId)
+  let complete = false
+  const documentId = (shortId: number): string | null => {
+    let id = ids.get(shortId)
+    if (id === undefined) {
+      const [from, to] = [starts[shortId], starts[shortId + 1]]
+      id =
+        from === undefined || to === undefined || to === from
+          ? null
+          : utf16(read(from * 2, (to - from) * 2))
+      ids.set(shortId, id)
+      if (id !== null) shortIds.set(id, shortId)
+    }
+    return id
   }
-  return shortIds
+  return {
+    documentId,
+    shortIdOf(id) {
+      if (!complete && !shortIds.has(id)) {
+        const all = utf16(read(0, starts[slots]! * 2))
+        for (let shortId = 0; shortId < slots; shortId++) {
+          const [from, to] = [starts[shortId]!, starts[shortId + 1]!]
+          if (to > from) shortIds.set(all.slice(from, to), shortId)
+        }
+        complete = true
+      }
+      return shortIds.get(id)
+    },
+  }
 }
 
 /** A file read by range; it stays open until `close` (for the life of a function instance). */
@@ -249,8 +279,10 @@ const SECTION_UNITS: Record<SectionName, number> = {
   termPostingsStart: 4,
   fieldLengths: 8,
   pageLocations: 4,
+  pageIdStarts: 4,
   postings: 1,
   pages: 1,
+  pageIds: 2,
 }
 
 function parseHeader(bytes: Uint8Array): Header {
@@ -265,7 +297,6 @@ function parseHeader(bytes: Uint8Array): Header {
     typeof header?.formatVersion !== 'string' ||
     typeof header.dataId !== 'string' ||
     typeof header.byteOrder !== 'string' ||
-    !Array.isArray(header.documentIds) ||
     typeof header.sections !== 'object' ||
     header.sections === null ||
     typeof common?.nextId !== 'number' ||
@@ -292,8 +323,13 @@ function checkSections(sections: Header['sections']): number {
 }
 
 /** Checks the arrays agree in length with each other and with the header. */
-function checkIndex(index: PackedIndexParts, pageLocations: Uint32Array, postings: number): void {
-  const { tree, termPostingsStart, fieldLengths, documentIds, common } = index
+function checkIndex(
+  index: PackedIndexParts,
+  sections: Header['sections'],
+  { pageLocations, pageIdStarts }: { pageLocations: Uint32Array; pageIdStarts: Uint32Array },
+): void {
+  const { tree, termPostingsStart, fieldLengths, common } = index
+  const slots = common.nextId
   const entries = tree.entryTarget.length
   const consistent =
     tree.nodeEntryStart.length > 0 &&
@@ -301,10 +337,11 @@ function checkIndex(index: PackedIndexParts, pageLocations: Uint32Array, posting
     tree.entryLabelStart.length === entries + 1 &&
     tree.entryLabelStart[entries] === tree.labels.length &&
     termPostingsStart.length > 0 &&
-    termPostingsStart[termPostingsStart.length - 1] === postings &&
-    documentIds.length === common.nextId &&
-    fieldLengths.length === Object.keys(common.fieldIds).length * documentIds.length &&
-    pageLocations.length === documentIds.length * 2
+    termPostingsStart[termPostingsStart.length - 1] === sections.postings[1] &&
+    fieldLengths.length === Object.keys(common.fieldIds).length * slots &&
+    pageLocations.length === slots * 2 &&
+    pageIdStarts.length === slots + 1 &&
+    pageIdStarts[slots]! * 2 === sections.pageIds[1]
   if (!consistent) throw new InvalidSearchDataError('has sections that do not fit together')
 }
 
