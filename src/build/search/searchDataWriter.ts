@@ -85,35 +85,46 @@ function packFieldLengths(
 
 type RadixNode = Map<string, RadixNode | number>
 
-/** The tree MiniSearch builds when it loads `terms` in this order (as `loadJSON` does). */
+/**
+ * The tree MiniSearch builds when it loads `terms` in this order (as `loadJSON` does): the root,
+ * then the subtree below each of its entries in turn, each breadth first (termTree.ts).
+ */
 function packTermTree(terms: readonly string[]): TermTreeArrays {
   const map = new SearchableMap<number>()
   terms.forEach((term, number) => map.set(term, number))
-  const nodes: RadixNode[] = [(map as unknown as { _tree: RadixNode })._tree]
+  const root = (map as unknown as { _tree: RadixNode })._tree
+  const nodes: RadixNode[] = [root]
+  for (const child of root.values()) {
+    if (typeof child === 'number') continue
+    for (let n = nodes.push(child) - 1; n < nodes.length; n++) {
+      for (const grandchild of nodes[n]!.values()) {
+        if (typeof grandchild !== 'number') nodes.push(grandchild)
+      }
+    }
+  }
+  const nodeNumber = new Map(nodes.map((node, n) => [node, n]))
   const nodeEntryStart = [0]
   const entryLabelStart = [0]
   const entryTarget: number[] = []
   const labels: string[] = []
   let labelLength = 0
-  for (let n = 0; n < nodes.length; n++) {
-    for (const [label, child] of nodes[n]!) {
-      if (typeof child === 'number') {
-        entryTarget.push(child)
-      } else {
-        entryTarget.push(nodes.length)
-        nodes.push(child)
-      }
+  for (const node of nodes) {
+    for (const [label, child] of node) {
+      entryTarget.push(typeof child === 'number' ? child : nodeNumber.get(child)!)
       labels.push(label)
       labelLength += label.length
       entryLabelStart.push(labelLength)
     }
     nodeEntryStart.push(entryTarget.length)
   }
+  const text = labels.join('')
+  const codes = new Uint16Array(text.length)
+  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i)
   return {
     nodeEntryStart: Uint32Array.from(nodeEntryStart),
     entryLabelStart: Uint32Array.from(entryLabelStart),
     entryTarget: Uint32Array.from(entryTarget),
-    labels: labels.join(''),
+    labels: codes,
   }
 }
 
@@ -165,13 +176,14 @@ export function encodeSiteSearchData(
     pageBlobs.push(blob)
     pagesLength += blob.length
   }
-  const view = (array: Uint32Array | Float64Array): Buffer =>
+  const view = (array: Uint16Array | Uint32Array | Float64Array): Buffer =>
     Buffer.from(array.buffer, array.byteOffset, array.byteLength)
   const contents: Record<SectionName, Buffer> = {
     nodeEntryStart: view(tree.nodeEntryStart),
     entryLabelStart: view(tree.entryLabelStart),
     entryTarget: view(tree.entryTarget),
-    labels: Buffer.from(tree.labels, 'utf16le'),
+    labels: view(tree.labels),
+    treeGroups: view(treeGroups(tree)),
     termPostingsStart: view(termPostingsStart),
     fieldLengths: view(fieldLengths),
     pageLocations: view(pageLocations),
@@ -213,6 +225,24 @@ export function encodeSiteSearchData(
     eagerBytes: prefix.length + lastEager[0] + lastEager[1],
     textShards,
   }
+}
+
+/**
+ * Where each subtree below the root begins (packTermTree's layout), as rows of first node, first
+ * entry and first label character: the root's row (zeros), one per subtree, then the totals.
+ */
+function treeGroups(tree: TermTreeArrays): Uint32Array {
+  const rows = [0, 0, 0]
+  for (let e = 0; e < tree.nodeEntryStart[1]!; e++) {
+    if (tree.entryLabelStart[e + 1] === tree.entryLabelStart[e]) continue
+    const node = tree.entryTarget[e]!
+    const entry = tree.nodeEntryStart[node]!
+    // why: the reader takes each subtree to run up to the next one's first node
+    if (node <= rows[rows.length - 3]!) throw new Error('The term tree is not laid out by subtree')
+    rows.push(node, entry, tree.entryLabelStart[entry]!)
+  }
+  rows.push(tree.nodeEntryStart.length - 1, tree.entryTarget.length, tree.labels.length)
+  return Uint32Array.from(rows)
 }
 
 /**

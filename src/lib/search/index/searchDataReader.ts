@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { endianness } from 'node:os'
 import type { IndexCommon, PackedIndexParts } from './packedIndex.js'
+import type { TermTreeArrays } from './termTree.js'
 import type { StoredPage } from '../siteContentTypes.js'
 import { decodePostings } from './postingsCoding.js'
 
@@ -26,16 +27,21 @@ export const PREFIX = MAGIC.length + 4
 const ALIGN = 8
 /** Read at load, in this order; `LAZY_SECTIONS` follow and are read by range. */
 export const EAGER_SECTIONS = [
-  'nodeEntryStart',
-  'entryLabelStart',
-  'entryTarget',
-  'labels',
+  'treeGroups',
   'termPostingsStart',
   'fieldLengths',
   'pageLocations',
   'pageIdStarts',
 ] as const
-export const LAZY_SECTIONS = ['postings', 'pages', 'pageIds'] as const
+export const LAZY_SECTIONS = [
+  'nodeEntryStart',
+  'entryLabelStart',
+  'entryTarget',
+  'labels',
+  'postings',
+  'pages',
+  'pageIds',
+] as const
 export type SectionName = (typeof EAGER_SECTIONS)[number] | (typeof LAZY_SECTIONS)[number]
 
 export interface Header {
@@ -69,6 +75,8 @@ export interface ByteSource {
   size: number
   /** `length` bytes from `offset` (fewer at the end), at an 8-byte aligned start in memory. */
   read(offset: number, length: number): Uint8Array
+  /** Fills `target` with the bytes from `offset` (fewer at the end); how many it read. */
+  readInto(offset: number, target: Uint8Array): number
   close(): void
 }
 
@@ -114,6 +122,15 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     if (from + length > sectionLength) throw new InvalidSearchDataError(`has a bad ${name} range`)
     return readExactly(source, bodyStart + offset + from, length)
   }
+  const lazyInto = (name: SectionName, from: number, target: Uint8Array): void => {
+    const [offset, sectionLength] = header.sections[name]
+    if (from + target.length > sectionLength) {
+      throw new InvalidSearchDataError(`has a bad ${name} range`)
+    }
+    if (source.readInto(bodyStart + offset + from, target) !== target.length) {
+      throw new InvalidSearchDataError('is cut short')
+    }
+  }
   const pageLocations = u32(eagerBytes('pageLocations'))
   const pageIdStarts = u32(eagerBytes('pageIdStarts'))
   const pages = pageIdsReader(pageIdStarts, (from, length) => lazy('pageIds', from, length))
@@ -124,12 +141,7 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     common: header.common,
     documentId: pages.documentId,
     fieldLengths: f64(eagerBytes('fieldLengths')),
-    tree: {
-      nodeEntryStart: u32(eagerBytes('nodeEntryStart')),
-      entryLabelStart: u32(eagerBytes('entryLabelStart')),
-      entryTarget: u32(eagerBytes('entryTarget')),
-      labels: utf16(eagerBytes('labels')),
-    },
+    tree: termTreeReader(header.sections, u32(eagerBytes('treeGroups')), lazyInto),
     termPostingsStart: u32(eagerBytes('termPostingsStart')),
     postings(from, to) {
       const decoded = decodePostings(postingsBytes(from, to - from))
@@ -247,13 +259,16 @@ export function fileSource(file: string): ByteSource {
     size,
     read(offset, length) {
       const bytes = new Uint8Array(Math.max(0, Math.min(length, size - offset)))
+      return bytes.subarray(0, this.readInto(offset, bytes))
+    },
+    readInto(offset, target) {
       let done = 0
-      while (done < bytes.length) {
-        const count = readSync(fd, bytes, done, bytes.length - done, offset + done)
+      while (done < target.length) {
+        const count = readSync(fd, target, done, target.length - done, offset + done)
         if (count === 0) break
         done += count
       }
-      return bytes.subarray(0, done)
+      return done
     },
     close: () => closeSync(fd),
   }
@@ -266,12 +281,89 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
   return {
     size: aligned.length,
     read: (offset, length) => aligned.subarray(offset, offset + length),
+    readInto(offset, target) {
+      const bytes = aligned.subarray(offset, offset + target.length)
+      target.set(bytes)
+      return bytes.length
+    },
     close() {},
+  }
+}
+
+/**
+ * The term tree's arrays, each subtree below the root read into them when a walk first enters
+ * it (termTree.ts, `loadSubtree`); the root's entries are read at once. `groups`: rows of first
+ * node, first entry and first label character of the root, of each subtree, then the totals.
+ */
+function termTreeReader(
+  sections: Header['sections'],
+  groups: Uint32Array,
+  readInto: (name: SectionName, from: number, target: Uint8Array) => void,
+): TermTreeArrays {
+  const rows = groups.length / 3
+  const totals = groups.subarray(groups.length - 3)
+  const [nodes, entries, chars] = [totals[0]!, totals[1]!, totals[2]!]
+  if (
+    !(rows >= 2 && Number.isInteger(rows)) ||
+    sections.nodeEntryStart[1] !== (nodes + 1) * 4 ||
+    sections.entryLabelStart[1] !== (entries + 1) * 4 ||
+    sections.entryTarget[1] !== entries * 4 ||
+    sections.labels[1] !== chars * 2
+  ) {
+    throw new InvalidSearchDataError('has a damaged term tree')
+  }
+  // why: zero-filled, so the memory of a subtree no query enters is never touched
+  const arrays = {
+    nodeEntryStart: new Uint32Array(nodes + 1),
+    entryLabelStart: new Uint32Array(entries + 1),
+    entryTarget: new Uint32Array(entries),
+    labels: new Uint16Array(chars),
+  }
+  const fill = (name: keyof typeof arrays, from: number, to: number): void => {
+    const array = arrays[name]
+    const size = array.BYTES_PER_ELEMENT
+    readInto(name, from * size, new Uint8Array(array.buffer, from * size, (to - from) * size))
+  }
+  const loaded = new Uint8Array(rows)
+  const load = (row: number): void => {
+    const [node, entry, char, nextNode, nextEntry, nextChar] = groups.subarray(row * 3, row * 3 + 6)
+    if (!(node! < nextNode! && entry! <= nextEntry! && char! <= nextChar!)) {
+      throw new InvalidSearchDataError('has a damaged term tree')
+    }
+    fill('nodeEntryStart', node!, nextNode! + 1)
+    fill('entryLabelStart', entry!, nextEntry! + 1)
+    fill('entryTarget', entry!, nextEntry!)
+    fill('labels', char!, nextChar!)
+    const { nodeEntryStart, entryLabelStart } = arrays
+    if (
+      nodeEntryStart[node!] !== entry ||
+      nodeEntryStart[nextNode!] !== nextEntry ||
+      entryLabelStart[entry!] !== char ||
+      entryLabelStart[nextEntry!] !== nextChar
+    ) {
+      throw new InvalidSearchDataError('has a damaged term tree')
+    }
+    loaded[row] = 1
+  }
+  load(0)
+  const rowOf = new Map<number, number>()
+  for (let row = 1; row + 1 < rows; row++) rowOf.set(groups[row * 3]!, row)
+  return {
+    ...arrays,
+    loadSubtree(e) {
+      const { entryLabelStart, entryTarget } = arrays
+      // why: an entry with an empty label is a term's leaf, no subtree
+      if (entryLabelStart[e + 1] === entryLabelStart[e]) return
+      const row = rowOf.get(entryTarget[e]!)
+      if (row === undefined) throw new InvalidSearchDataError('has a damaged term tree')
+      if (!loaded[row]) load(row)
+    },
   }
 }
 
 /** Bytes per element of each section: a section's length must be a multiple of it. */
 const SECTION_UNITS: Record<SectionName, number> = {
+  treeGroups: 12,
   nodeEntryStart: 4,
   entryLabelStart: 4,
   entryTarget: 4,
@@ -330,12 +422,8 @@ function checkIndex(
 ): void {
   const { tree, termPostingsStart, fieldLengths, common } = index
   const slots = common.nextId
-  const entries = tree.entryTarget.length
   const consistent =
-    tree.nodeEntryStart.length > 0 &&
-    tree.nodeEntryStart[tree.nodeEntryStart.length - 1] === entries &&
-    tree.entryLabelStart.length === entries + 1 &&
-    tree.entryLabelStart[entries] === tree.labels.length &&
+    tree.nodeEntryStart.length > 1 &&
     termPostingsStart.length > 0 &&
     termPostingsStart[termPostingsStart.length - 1] === sections.postings[1] &&
     fieldLengths.length === Object.keys(common.fieldIds).length * slots &&
