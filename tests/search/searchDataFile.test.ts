@@ -121,6 +121,18 @@ describe('search data file', () => {
     const [offset, length] = header.sections.postings as [number, number]
     const badPostings = Buffer.from(bytes)
     badPostings[Math.ceil((12 + headerLength) / 8) * 8 + offset + length - 1] = 0x80
+    // why: the term tree is read subtree by subtree when a walk enters one; a damaged one is
+    // caught then (here its last node's end: the fuzzy walk of a Latin word reads the whole tree)
+    const [treeOffset, treeLength] = header.sections.nodeEntryStart as [number, number]
+    const badTree = Buffer.from(bytes)
+    const treeEnd = Math.ceil((12 + headerLength) / 8) * 8 + treeOffset + treeLength
+    badTree.writeUInt32LE(0xffffff, treeEnd - 4)
+    const damagedTree = createSiteSearch(
+      () => decodeSiteSearchData(bytesSource(badTree)),
+      searchOptions,
+      '0-old',
+    )
+    await expect(damagedTree.search('nyuka', 200)).rejects.toThrow('has a damaged term tree')
     const { index: damagedIndex } = decode(badPostings)()
     const [from, to] = damagedIndex.termPostingsStart
     expect(() => damagedIndex.postings(from!, to!)).toThrow('has damaged postings')

@@ -325,27 +325,28 @@ function termTreeReader(
     readInto(name, from * size, new Uint8Array(array.buffer, from * size, (to - from) * size))
   }
   const loaded = new Uint8Array(rows)
-  const load = (row: number): void => {
-    const [node, entry, char, nextNode, nextEntry, nextChar] = groups.subarray(row * 3, row * 3 + 6)
-    if (!(node! < nextNode! && entry! <= nextEntry! && char! <= nextChar!)) {
-      throw new InvalidSearchDataError('has a damaged term tree')
-    }
-    fill('nodeEntryStart', node!, nextNode! + 1)
-    fill('entryLabelStart', entry!, nextEntry! + 1)
-    fill('entryTarget', entry!, nextEntry!)
-    fill('labels', char!, nextChar!)
+  /** Reads the rows `from` to `to` (not included) in one read per array. */
+  const load = (from: number, to: number): void => {
+    const [node, entry, char] = groups.subarray(from * 3, from * 3 + 3)
+    const [lastNode, lastEntry, lastChar] = groups.subarray(to * 3, to * 3 + 3)
+    fill('nodeEntryStart', node!, lastNode! + 1)
+    fill('entryLabelStart', entry!, lastEntry! + 1)
+    fill('entryTarget', entry!, lastEntry!)
+    fill('labels', char!, lastChar!)
     const { nodeEntryStart, entryLabelStart } = arrays
-    if (
-      nodeEntryStart[node!] !== entry ||
-      nodeEntryStart[nextNode!] !== nextEntry ||
-      entryLabelStart[entry!] !== char ||
-      entryLabelStart[nextEntry!] !== nextChar
-    ) {
-      throw new InvalidSearchDataError('has a damaged term tree')
+    for (let row = from; row <= to; row++) {
+      const [rowNode, rowEntry, rowChar] = groups.subarray(row * 3, row * 3 + 3)
+      if (
+        (row < to && !(rowNode! < groups[row * 3 + 3]!)) ||
+        nodeEntryStart[rowNode!] !== rowEntry ||
+        entryLabelStart[rowEntry!] !== rowChar
+      ) {
+        throw new InvalidSearchDataError('has a damaged term tree')
+      }
+      if (row < to) loaded[row] = 1
     }
-    loaded[row] = 1
   }
-  load(0)
+  load(0, 1)
   const rowOf = new Map<number, number>()
   for (let row = 1; row + 1 < rows; row++) rowOf.set(groups[row * 3]!, row)
   return {
@@ -356,7 +357,10 @@ function termTreeReader(
       if (entryLabelStart[e + 1] === entryLabelStart[e]) return
       const row = rowOf.get(entryTarget[e]!)
       if (row === undefined) throw new InvalidSearchDataError('has a damaged term tree')
-      if (!loaded[row]) load(row)
+      if (!loaded[row]) load(row, row + 1)
+    },
+    loadWhole() {
+      if (!loaded.every((done, row) => done || row === 0 || row === rows - 1)) load(1, rows - 1)
     },
   }
 }
