@@ -15,7 +15,7 @@ import {
   type SectionName,
 } from '../../lib/search/index/searchDataReader.js'
 import type { TermTreeArrays } from '../../lib/search/index/termTree.js'
-import { encodePostings } from '../../lib/search/index/postingsCoding.js'
+import { encodeAlias, encodePostings } from '../../lib/search/index/postingsCoding.js'
 import {
   TEXT_HEAD_CHARS,
   TEXT_SHARD_PAGES,
@@ -270,7 +270,10 @@ function headCut(text: string, headChars: number): number {
   return code >= 0xdc00 && code <= 0xdfff ? headChars + 1 : headChars
 }
 
-/** Every term's postings encoded (postingsCoding.ts), and where each term's bytes start. */
+/**
+ * Every term's postings encoded (postingsCoding.ts; a term with the same postings as an earlier
+ * one as an alias of it), and where each term's bytes start.
+ */
 function encodeAllPostings(index: PackedIndexParts): {
   termPostingsStart: Uint32Array
   postings: Buffer
@@ -279,9 +282,20 @@ function encodeAllPostings(index: PackedIndexParts): {
   const termPostingsStart = new Uint32Array(starts.length)
   const bytes: number[] = []
   const chunks: Buffer[] = []
+  const firstWith = new Map<string, number>()
   let length = 0
   for (let t = 0; t + 1 < starts.length; t++) {
-    encodePostings(index.postings(starts[t]!, starts[t + 1]!), bytes)
+    const own: number[] = []
+    encodePostings(index.postings(starts[t]!, starts[t + 1]!), own)
+    // why: longer than an alias, the same postings as an earlier term are written once
+    const key =
+      own.length > 8 ? createHash('sha256').update(Uint8Array.from(own)).digest('base64') : null
+    const original = key === null ? undefined : firstWith.get(key)
+    if (original !== undefined) encodeAlias(original, bytes)
+    else {
+      if (key !== null) firstWith.set(key, t)
+      for (const byte of own) bytes.push(byte)
+    }
     // why: one number[] of the whole section would hold ~20 million numbers at 20,000 pages
     if (bytes.length > 1 << 20) {
       chunks.push(Buffer.from(bytes))

@@ -3,7 +3,7 @@ import { endianness } from 'node:os'
 import type { IndexCommon, PackedIndexParts } from './packedIndex.js'
 import type { TermTreeArrays } from './termTree.js'
 import type { StoredPage } from '../siteContentTypes.js'
-import { decodePostings } from './postingsCoding.js'
+import { aliasOf, decodePostings } from './postingsCoding.js'
 
 /**
  * The search data file (`src/generated/site-search.bin`): the packed index and the pages.
@@ -132,6 +132,9 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     }
   }
   const pageLocations = u32(eagerBytes('pageLocations'))
+  const termPostingsStart = u32(eagerBytes('termPostingsStart'))
+  // why: by byte offset, so terms sharing postings (aliases) decode them once
+  const decodedAt = new Map<number, Uint32Array>()
   const pageIdStarts = u32(eagerBytes('pageIdStarts'))
   const pages = pageIdsReader(pageIdStarts, (from, length) => lazy('pageIds', from, length))
   const postingsBytes = blockReader((from, length) => lazy('postings', from, length), {
@@ -142,10 +145,29 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     documentId: pages.documentId,
     fieldLengths: f64(eagerBytes('fieldLengths')),
     tree: termTreeReader(header.sections, u32(eagerBytes('treeGroups')), lazyInto),
-    termPostingsStart: u32(eagerBytes('termPostingsStart')),
+    termPostingsStart,
     postings(from, to) {
-      const decoded = decodePostings(postingsBytes(from, to - from))
+      let decoded = decodedAt.get(from)
+      if (decoded) return decoded
+      const bytes = postingsBytes(from, to - from)
+      const alias = aliasOf(bytes)
+      if (alias === -1) {
+        decoded = decodePostings(bytes) ?? undefined
+      } else {
+        // why: an alias names an earlier term holding the postings themselves
+        const [start, end] = [termPostingsStart[alias], termPostingsStart[alias + 1]]
+        if (start === undefined || end === undefined || !(start < from)) {
+          throw new InvalidSearchDataError('has damaged postings')
+        }
+        decoded = decodedAt.get(start)
+        if (!decoded) {
+          const original = postingsBytes(start, end - start)
+          decoded = (aliasOf(original) === -1 && decodePostings(original)) || undefined
+          if (decoded) decodedAt.set(start, decoded)
+        }
+      }
       if (!decoded) throw new InvalidSearchDataError('has damaged postings')
+      decodedAt.set(from, decoded)
       return decoded
     },
   }
