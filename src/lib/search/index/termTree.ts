@@ -190,8 +190,13 @@ export class PackedTermTree<V> {
   }
 
   #label(e: number): string {
-    const label = this.#labels.subarray(this.#labelStart[e]!, this.#labelStart[e + 1]!)
-    return String.fromCharCode.apply(null, label as unknown as number[])
+    // why: labels are a few characters; a loop, as `fromCharCode.apply` over a typed array took
+    // its slow path at every step of a fuzzy walk
+    let label = ''
+    for (let i = this.#labelStart[e]!; i < this.#labelStart[e + 1]!; i++) {
+      label += String.fromCharCode(this.#labels[i]!)
+    }
+    return label
   }
 
   /** The node entry e of `node` leads to (its subtree read first where it lies below the root). */
