@@ -382,7 +382,14 @@ function termTreeReader(
       if (!loaded[row]) load(row, row + 1)
     },
     loadWhole() {
-      if (!loaded.every((done, row) => done || row === 0 || row === rows - 1)) load(1, rows - 1)
+      // why: one read per array for each run of subtrees not read yet (usually one or two)
+      for (let row = 1; row + 1 < rows; row++) {
+        if (loaded[row]) continue
+        let end = row + 1
+        while (end + 1 < rows && !loaded[end]) end++
+        load(row, end)
+        row = end
+      }
     },
   }
 }
