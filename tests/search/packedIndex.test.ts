@@ -75,23 +75,35 @@ function expectSameTree(
   probes: readonly string[],
   distances = [1, 2, 3],
 ): void {
-  const { terms: ordered, tree } = treeOf(terms)
+  const { terms: ordered, tree, parts } = treeOf(terms)
   const reference = new SearchableMap<number>()
   ordered.forEach((term, number) => reference.set(term, number))
-  const packed = new PackedTermTree(tree, (number) => number)
+  // why: the data file reads each subtree below the root when a walk first enters it: one
+  // reading for all probes, and a fresh one per probe, whose walks enter subtrees not read yet
+  const { bytes } = encodeSiteSearchData('test', parts, [])
+  const fromFile = () => decodeSiteSearchData(bytesSource(bytes)).index.tree
+  const shared = fromFile()
   for (const probe of probes) {
-    expect(packed.get(probe), probe).toBe(reference.get(probe))
-    expect(packed.atPrefix(probe), probe).toEqual([...reference.atPrefix(probe)])
-    for (const distance of distances) {
-      expect([...packed.fuzzyGet(probe, distance)], `${probe} ~${distance}`).toEqual([
-        ...reference.fuzzyGet(probe, distance),
-      ])
+    for (const arrays of [tree, shared, fromFile()]) {
+      const packed = new PackedTermTree(arrays, (number) => number)
+      if (arrays !== tree) expect(arrays.loadSubtree, 'read by subtree').toBeDefined()
+      expect(packed.get(probe), probe).toBe(reference.get(probe))
+      expect(packed.atPrefix(probe), probe).toEqual([...reference.atPrefix(probe)])
+      for (const distance of distances) {
+        expect([...packed.fuzzyGet(probe, distance)], `${probe} ~${distance}`).toEqual([
+          ...reference.fuzzyGet(probe, distance),
+        ])
+      }
     }
   }
 }
 
 /** The packed tree of an index holding exactly `terms`, and its terms in their JSON order. */
-function treeOf(terms: readonly string[]): { terms: string[]; tree: PackedIndexParts['tree'] } {
+function treeOf(terms: readonly string[]): {
+  terms: string[]
+  tree: PackedIndexParts['tree']
+  parts: PackedIndexParts
+} {
   const index = new MiniSearch<{ id: number; text: string }>({
     fields: ['text'],
     tokenize: (text) => text.split(' '),
@@ -99,7 +111,8 @@ function treeOf(terms: readonly string[]): { terms: string[]; tree: PackedIndexP
   })
   terms.forEach((term, id) => index.add({ id, text: term }))
   const json = index.toJSON()
-  return { terms: json.index.map(([term]) => term), tree: packIndex(json).tree }
+  const parts = packIndex(json)
+  return { terms: json.index.map(([term]) => term), tree: parts.tree, parts }
 }
 
 /**

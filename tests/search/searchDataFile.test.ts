@@ -121,6 +121,18 @@ describe('search data file', () => {
     const [offset, length] = header.sections.postings as [number, number]
     const badPostings = Buffer.from(bytes)
     badPostings[Math.ceil((12 + headerLength) / 8) * 8 + offset + length - 1] = 0x80
+    // why: the term tree is read subtree by subtree when a walk enters one; a damaged one is
+    // caught then (here its last node's end: the fuzzy walk of a Latin word reads the whole tree)
+    const [treeOffset, treeLength] = header.sections.nodeEntryStart as [number, number]
+    const badTree = Buffer.from(bytes)
+    const treeEnd = Math.ceil((12 + headerLength) / 8) * 8 + treeOffset + treeLength
+    badTree.writeUInt32LE(0xffffff, treeEnd - 4)
+    const damagedTree = createSiteSearch(
+      () => decodeSiteSearchData(bytesSource(badTree)),
+      searchOptions,
+      '0-old',
+    )
+    await expect(damagedTree.search('nyuka', 200)).rejects.toThrow('has a damaged term tree')
     const { index: damagedIndex } = decode(badPostings)()
     const [from, to] = damagedIndex.termPostingsStart
     expect(() => damagedIndex.postings(from!, to!)).toThrow('has damaged postings')
@@ -193,6 +205,35 @@ describe('search data file', () => {
     } finally {
       fromFile.close()
     }
+  })
+
+  it('stores postings two terms share once, and reads them for both', () => {
+    // why: the bigrams of a word always written whole have the same postings
+    const pages = Array.from({ length: 40 }, (_, i) => ({
+      id: `blog/p${i}`,
+      slug: `/blog/p${i}`,
+      title: `ドリッパー ${i}`,
+      description: '',
+      tags: [],
+      createdAt: '2026-11-24',
+      text: 'ドリッパーで淹れる',
+    }))
+    const index = new MiniSearch<IndexedPage>(searchOptions)
+    index.addAll(pages)
+    const parts = packIndex(index.toJSON())
+    const data = decodeSiteSearchData(
+      bytesSource(encodeSiteSearchData(SEARCH_INDEX_FORMAT, parts, pages).bytes),
+    )
+    const starts = data.index.termPostingsStart
+    let aliases = 0
+    for (let t = 0; t + 1 < starts.length; t++) {
+      const read = data.index.postings(starts[t]!, starts[t + 1]!)
+      const [from, to] = [parts.termPostingsStart[t]!, parts.termPostingsStart[t + 1]!]
+      expect(read, `term ${t}`).toEqual(parts.postings(from, to))
+      // why: 40 pages' postings take over 100 bytes; an alias two
+      if (read.length > 80 && starts[t + 1]! - starts[t]! <= 4) aliases++
+    }
+    expect(aliases).toBeGreaterThanOrEqual(2)
   })
 
   it('reads by range from the file what it reads from memory', async () => {

@@ -16,7 +16,7 @@ import {
   type SectionName,
 } from '../../lib/search/index/searchDataReader.js'
 import type { TermTreeArrays } from '../../lib/search/index/termTree.js'
-import { encodePostings } from '../../lib/search/index/postingsCoding.js'
+import { encodeAlias, encodePostings } from '../../lib/search/index/postingsCoding.js'
 import {
   TEXT_HEAD_CHARS,
   TEXT_SHARD_PAGES,
@@ -55,11 +55,12 @@ export function packIndex(index: AsPlainObject): PackedIndexParts {
     termPostingsStart[t + 1] = postings.length
   })
   const packedPostings = Uint32Array.from(postings)
+  const ids = Array.from({ length: slots }, (_, shortId) =>
+    Object.hasOwn(documentIds, shortId) ? String(documentIds[shortId]) : null,
+  )
   return {
     common,
-    documentIds: Array.from({ length: slots }, (_, shortId) =>
-      Object.hasOwn(documentIds, shortId) ? String(documentIds[shortId]) : null,
-    ),
+    documentId: (shortId) => ids[shortId] ?? null,
     fieldLengths: packFieldLengths(fieldLength, slots, fieldCount),
     tree: packTermTree(entries.map(([term]) => term)),
     termPostingsStart,
@@ -85,35 +86,46 @@ function packFieldLengths(
 
 type RadixNode = Map<string, RadixNode | number>
 
-/** The tree MiniSearch builds when it loads `terms` in this order (as `loadJSON` does). */
+/**
+ * The tree MiniSearch builds when it loads `terms` in this order (as `loadJSON` does): the root,
+ * then the subtree below each of its entries in turn, each breadth first (termTree.ts).
+ */
 function packTermTree(terms: readonly string[]): TermTreeArrays {
   const map = new SearchableMap<number>()
   terms.forEach((term, number) => map.set(term, number))
-  const nodes: RadixNode[] = [(map as unknown as { _tree: RadixNode })._tree]
+  const root = (map as unknown as { _tree: RadixNode })._tree
+  const nodes: RadixNode[] = [root]
+  for (const child of root.values()) {
+    if (typeof child === 'number') continue
+    for (let n = nodes.push(child) - 1; n < nodes.length; n++) {
+      for (const grandchild of nodes[n]!.values()) {
+        if (typeof grandchild !== 'number') nodes.push(grandchild)
+      }
+    }
+  }
+  const nodeNumber = new Map(nodes.map((node, n) => [node, n]))
   const nodeEntryStart = [0]
   const entryLabelStart = [0]
   const entryTarget: number[] = []
   const labels: string[] = []
   let labelLength = 0
-  for (let n = 0; n < nodes.length; n++) {
-    for (const [label, child] of nodes[n]!) {
-      if (typeof child === 'number') {
-        entryTarget.push(child)
-      } else {
-        entryTarget.push(nodes.length)
-        nodes.push(child)
-      }
+  for (const node of nodes) {
+    for (const [label, child] of node) {
+      entryTarget.push(typeof child === 'number' ? child : nodeNumber.get(child)!)
       labels.push(label)
       labelLength += label.length
       entryLabelStart.push(labelLength)
     }
     nodeEntryStart.push(entryTarget.length)
   }
+  const text = labels.join('')
+  const codes = new Uint16Array(text.length)
+  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i)
   return {
     nodeEntryStart: Uint32Array.from(nodeEntryStart),
     entryLabelStart: Uint32Array.from(entryLabelStart),
     entryTarget: Uint32Array.from(entryTarget),
-    labels: labels.join(''),
+    labels: codes,
   }
 }
 
@@ -139,8 +151,12 @@ export function encodeSiteSearchData(
     // why: an excerpt from the start (up to 500 characters) is taken from the head alone
     throw new Error(`A text head of ${headChars} characters is shorter than ${TEXT_HEAD_CHARS}`)
   }
-  const { documentIds, fieldLengths, tree } = index
+  const { fieldLengths, tree } = index
   const { termPostingsStart, postings } = encodeAllPostings(index)
+  const documentIds = Array.from({ length: index.common.nextId }, (_, shortId) =>
+    index.documentId(shortId),
+  )
+  const { pageIdStarts, pageIds } = encodePageIds(documentIds)
   const shortIdOf = new Map(documentIds.map((id, shortId) => [id, shortId]))
   const pageLocations = new Uint32Array(documentIds.length * 2)
   const pageBlobs: Buffer[] = []
@@ -168,18 +184,21 @@ export function encodeSiteSearchData(
     pageBlobs.push(blob)
     pagesLength += blob.length
   }
-  const view = (array: Uint32Array | Float64Array): Buffer =>
+  const view = (array: Uint16Array | Uint32Array | Float64Array): Buffer =>
     Buffer.from(array.buffer, array.byteOffset, array.byteLength)
   const contents: Record<SectionName, Buffer> = {
     nodeEntryStart: view(tree.nodeEntryStart),
     entryLabelStart: view(tree.entryLabelStart),
     entryTarget: view(tree.entryTarget),
-    labels: Buffer.from(tree.labels, 'utf16le'),
+    labels: view(tree.labels),
+    treeGroups: view(treeGroups(tree)),
     termPostingsStart: view(termPostingsStart),
     fieldLengths: view(fieldLengths),
     pageLocations: view(pageLocations),
+    pageIdStarts: view(pageIdStarts),
     postings,
     pages: Buffer.concat(pageBlobs),
+    pageIds,
   }
   const sections = {} as Header['sections']
   const body: Buffer[] = []
@@ -195,7 +214,6 @@ export function encodeSiteSearchData(
     formatVersion,
     byteOrder: endianness(),
     common: index.common,
-    documentIds: [...documentIds],
     sections,
   }
   const digest = createHash('sha256').update(JSON.stringify(header))
@@ -217,6 +235,42 @@ export function encodeSiteSearchData(
   }
 }
 
+/**
+ * Where each subtree below the root begins (packTermTree's layout), as rows of first node, first
+ * entry and first label character: the root's row (zeros), one per subtree, then the totals.
+ */
+function treeGroups(tree: TermTreeArrays): Uint32Array {
+  const rows = [0, 0, 0]
+  for (let e = 0; e < tree.nodeEntryStart[1]!; e++) {
+    if (tree.entryLabelStart[e + 1] === tree.entryLabelStart[e]) continue
+    const node = tree.entryTarget[e]!
+    const entry = tree.nodeEntryStart[node]!
+    // why: the reader takes each subtree to run up to the next one's first node
+    if (node <= rows[rows.length - 3]!) throw new Error('The term tree is not laid out by subtree')
+    rows.push(node, entry, tree.entryLabelStart[entry]!)
+  }
+  rows.push(tree.nodeEntryStart.length - 1, tree.entryTarget.length, tree.labels.length)
+  return Uint32Array.from(rows)
+}
+
+/**
+ * Every page id one after another (UTF-16LE) and where each starts (in characters; one more
+ * start for the end); a slot without a document has an empty id.
+ */
+function encodePageIds(documentIds: ReadonlyArray<string | null>): {
+  pageIdStarts: Uint32Array
+  pageIds: Buffer
+} {
+  const pageIdStarts = new Uint32Array(documentIds.length + 1)
+  let length = 0
+  documentIds.forEach((id, shortId) => {
+    if (id === '') throw new Error(`Page ${shortId} has an empty id`)
+    length += id?.length ?? 0
+    pageIdStarts[shortId + 1] = length
+  })
+  return { pageIdStarts, pageIds: Buffer.from(documentIds.join(''), 'utf16le') }
+}
+
 /** Where a text's head ends: `headChars`, or one later not to split a surrogate pair. */
 function headCut(text: string, headChars: number): number {
   if (text.length <= headChars) return text.length
@@ -224,7 +278,10 @@ function headCut(text: string, headChars: number): number {
   return code >= 0xdc00 && code <= 0xdfff ? headChars + 1 : headChars
 }
 
-/** Every term's postings encoded (postingsCoding.ts), and where each term's bytes start. */
+/**
+ * Every term's postings encoded (postingsCoding.ts; a term with the same postings as an earlier
+ * one as an alias of it), and where each term's bytes start.
+ */
 function encodeAllPostings(index: PackedIndexParts): {
   termPostingsStart: Uint32Array
   postings: Buffer
@@ -233,9 +290,20 @@ function encodeAllPostings(index: PackedIndexParts): {
   const termPostingsStart = new Uint32Array(starts.length)
   const bytes: number[] = []
   const chunks: Buffer[] = []
+  const firstWith = new Map<string, number>()
   let length = 0
   for (let t = 0; t + 1 < starts.length; t++) {
-    encodePostings(index.postings(starts[t]!, starts[t + 1]!), bytes)
+    const own: number[] = []
+    encodePostings(index.postings(starts[t]!, starts[t + 1]!), own)
+    // why: longer than an alias, the same postings as an earlier term are written once
+    const key =
+      own.length > 8 ? createHash('sha256').update(Uint8Array.from(own)).digest('base64') : null
+    const original = key === null ? undefined : firstWith.get(key)
+    if (original !== undefined) encodeAlias(original, bytes)
+    else {
+      if (key !== null) firstWith.set(key, t)
+      for (const byte of own) bytes.push(byte)
+    }
     // why: one number[] of the whole section would hold ~20 million numbers at 20,000 pages
     if (bytes.length > 1 << 20) {
       chunks.push(Buffer.from(bytes))

@@ -14,9 +14,13 @@ export type IndexCommon = Omit<
  */
 export interface PackedIndexParts {
   common: IndexCommon
-  /** Page id by short id; null where MiniSearch has no document. */
-  documentIds: ReadonlyArray<string | null>
-  /** Field f's length (unique terms) of short id s at f × documentIds.length + s; NaN if none. */
+  /**
+   * Page id by short id (0 to `common.nextId` − 1); null where MiniSearch has no document.
+   * why: a function, not an array: at 50,000 pages parsing every id at a cold start, and the
+   * garbage of it, cost several ms; a search needs only its hits' ids
+   */
+  documentId(shortId: number): string | null
+  /** Field f's length (unique terms) of short id s at f × `common.nextId` + s; NaN if none. */
   fieldLengths: Float64Array
   tree: TermTreeArrays
   /**

@@ -1,8 +1,9 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { endianness } from 'node:os'
 import type { IndexCommon, PackedIndexParts } from './packedIndex.js'
+import type { TermTreeArrays } from './termTree.js'
 import type { StoredPage } from '../siteContentTypes.js'
-import { decodePostings } from './postingsCoding.js'
+import { aliasOf, decodePostings } from './postingsCoding.js'
 
 /**
  * The search data file (`src/generated/site-search.bin`): the packed index and the pages.
@@ -10,9 +11,10 @@ import { decodePostings } from './postingsCoding.js'
  * Layout: `SHOPSRCH`, the header's length (u32 LE), the header (JSON), then from the next
  * multiple of 8 the sections the header locates, each starting at a multiple of 8: the term
  * tree (u32 arrays in the machine's byte order, checked; labels UTF-16LE), where each term's
- * postings start (byte offsets), the field lengths (f64), where each page lies, then the
- * postings (varints, postingsCoding.ts; decoded once per term and instance) and
- * the pages (JSON in UTF-16LE: it decodes several times faster than UTF-8 for Japanese text).
+ * postings start (byte offsets), the field lengths (f64), where each page and its id lie, then
+ * the postings (varints, postingsCoding.ts; decoded once per term and instance), the pages
+ * (JSON in UTF-16LE: it decodes several times faster than UTF-8 for Japanese text) and the page
+ * ids (UTF-16LE, read one by one as a search's hits name them).
  *
  * why: V8 reads every byte of an imported module; the 2,000-page benchmark's 5.6 MB module cost
  * ~70 ms of a 130 ms cold start. From this file a cold start reads the sections before
@@ -25,15 +27,21 @@ export const PREFIX = MAGIC.length + 4
 const ALIGN = 8
 /** Read at load, in this order; `LAZY_SECTIONS` follow and are read by range. */
 export const EAGER_SECTIONS = [
+  'treeGroups',
+  'termPostingsStart',
+  'fieldLengths',
+  'pageLocations',
+  'pageIdStarts',
+] as const
+export const LAZY_SECTIONS = [
   'nodeEntryStart',
   'entryLabelStart',
   'entryTarget',
   'labels',
-  'termPostingsStart',
-  'fieldLengths',
-  'pageLocations',
+  'postings',
+  'pages',
+  'pageIds',
 ] as const
-export const LAZY_SECTIONS = ['postings', 'pages'] as const
 export type SectionName = (typeof EAGER_SECTIONS)[number] | (typeof LAZY_SECTIONS)[number]
 
 export interface Header {
@@ -42,8 +50,6 @@ export interface Header {
   dataId: string
   byteOrder: string
   common: IndexCommon
-  /** Page id by short id (null for a slot MiniSearch left empty). */
-  documentIds: Array<string | null>
   /** Per section, [offset from the first section, byte length]. */
   sections: Record<SectionName, [number, number]>
 }
@@ -69,6 +75,8 @@ export interface ByteSource {
   size: number
   /** `length` bytes from `offset` (fewer at the end), at an 8-byte aligned start in memory. */
   read(offset: number, length: number): Uint8Array
+  /** Fills `target` with the bytes from `offset` (fewer at the end); how many it read. */
+  readInto(offset: number, target: Uint8Array): number
   close(): void
 }
 
@@ -114,36 +122,62 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
     if (from + length > sectionLength) throw new InvalidSearchDataError(`has a bad ${name} range`)
     return readExactly(source, bodyStart + offset + from, length)
   }
+  const lazyInto = (name: SectionName, from: number, target: Uint8Array): void => {
+    const [offset, sectionLength] = header.sections[name]
+    if (from + target.length > sectionLength) {
+      throw new InvalidSearchDataError(`has a bad ${name} range`)
+    }
+    if (source.readInto(bodyStart + offset + from, target) !== target.length) {
+      throw new InvalidSearchDataError('is cut short')
+    }
+  }
   const pageLocations = u32(eagerBytes('pageLocations'))
+  const termPostingsStart = u32(eagerBytes('termPostingsStart'))
+  // why: by byte offset, so terms sharing postings (aliases) decode them once
+  const decodedAt = new Map<number, Uint32Array>()
+  const pageIdStarts = u32(eagerBytes('pageIdStarts'))
+  const pages = pageIdsReader(pageIdStarts, (from, length) => lazy('pageIds', from, length))
   const postingsBytes = blockReader((from, length) => lazy('postings', from, length), {
     sectionLength: header.sections.postings[1],
   })
   const index: PackedIndexParts = {
     common: header.common,
-    documentIds: header.documentIds,
+    documentId: pages.documentId,
     fieldLengths: f64(eagerBytes('fieldLengths')),
-    tree: {
-      nodeEntryStart: u32(eagerBytes('nodeEntryStart')),
-      entryLabelStart: u32(eagerBytes('entryLabelStart')),
-      entryTarget: u32(eagerBytes('entryTarget')),
-      labels: utf16(eagerBytes('labels')),
-    },
-    termPostingsStart: u32(eagerBytes('termPostingsStart')),
+    tree: termTreeReader(header.sections, u32(eagerBytes('treeGroups')), lazyInto),
+    termPostingsStart,
     postings(from, to) {
-      const decoded = decodePostings(postingsBytes(from, to - from))
+      let decoded = decodedAt.get(from)
+      if (decoded) return decoded
+      const bytes = postingsBytes(from, to - from)
+      const alias = aliasOf(bytes)
+      if (alias === -1) {
+        decoded = decodePostings(bytes) ?? undefined
+      } else {
+        // why: an alias names an earlier term holding the postings themselves
+        const [start, end] = [termPostingsStart[alias], termPostingsStart[alias + 1]]
+        if (start === undefined || end === undefined || !(start < from)) {
+          throw new InvalidSearchDataError('has damaged postings')
+        }
+        decoded = decodedAt.get(start)
+        if (!decoded) {
+          const original = postingsBytes(start, end - start)
+          decoded = (aliasOf(original) === -1 && decodePostings(original)) || undefined
+          if (decoded) decodedAt.set(start, decoded)
+        }
+      }
       if (!decoded) throw new InvalidSearchDataError('has damaged postings')
+      decodedAt.set(from, decoded)
       return decoded
     },
   }
-  checkIndex(index, pageLocations, header.sections.postings[1])
-  let shortIds: Map<string, number> | null = null
+  checkIndex(index, header.sections, { pageLocations, pageIdStarts })
   return {
     formatVersion: header.formatVersion,
     dataId: header.dataId,
     index,
     page(id) {
-      shortIds ??= shortIdsOf(header.documentIds)
-      const shortId = shortIds.get(id)
+      const shortId = pages.shortIdOf(id)
       const length = shortId === undefined ? 0 : pageLocations[shortId * 2 + 1]!
       if (!length) return null
       const json = utf16(lazy('pages', pageLocations[shortId! * 2]!, length))
@@ -191,16 +225,46 @@ function blockReader(
 }
 
 /**
- * Short id by page id.
- * why: a loop of `set`s, not a Map built from 20,000 pairs: at a cold start (20,000 pages) the
- * pairs took a quarter more of the ~4 ms this costs the first answer
+ * Page ids by short id, read as they are asked for, and short ids by page id.
+ * why: the ids were an array in the header and a Map of every id was built at the first page
+ * read: at 50,000 pages ~10 ms of a cold start with their garbage collection. A page is looked
+ * up by an id a search handed out (its hits), so those are known; any other id reads them all.
  */
-function shortIdsOf(documentIds: ReadonlyArray<string | null>): Map<string, number> {
+function pageIdsReader(
+  starts: Uint32Array,
+  read: (from: number, length: number) => Uint8Array,
+): { documentId(shortId: number): string | null; shortIdOf(id: string): number | undefined } {
+  const slots = starts.length - 1
+  const ids = new Map<number, string | null>()
   const shortIds = new Map<string, number>()
-  for (let shortId = 0; shortId < documentIds.length; shortId++) {
-    shortIds.set(documentIds[shortId] ?? '', shortId)
+  let complete = false
+  const documentId = (shortId: number): string | null => {
+    let id = ids.get(shortId)
+    if (id === undefined) {
+      const [from, to] = [starts[shortId], starts[shortId + 1]]
+      id =
+        from === undefined || to === undefined || to === from
+          ? null
+          : utf16(read(from * 2, (to - from) * 2))
+      ids.set(shortId, id)
+      if (id !== null) shortIds.set(id, shortId)
+    }
+    return id
   }
-  return shortIds
+  return {
+    documentId,
+    shortIdOf(id) {
+      if (!complete && !shortIds.has(id)) {
+        const all = utf16(read(0, starts[slots]! * 2))
+        for (let shortId = 0; shortId < slots; shortId++) {
+          const [from, to] = [starts[shortId]!, starts[shortId + 1]!]
+          if (to > from) shortIds.set(all.slice(from, to), shortId)
+        }
+        complete = true
+      }
+      return shortIds.get(id)
+    },
+  }
 }
 
 /** A file read by range; it stays open until `close` (for the life of a function instance). */
@@ -217,13 +281,16 @@ export function fileSource(file: string): ByteSource {
     size,
     read(offset, length) {
       const bytes = new Uint8Array(Math.max(0, Math.min(length, size - offset)))
+      return bytes.subarray(0, this.readInto(offset, bytes))
+    },
+    readInto(offset, target) {
       let done = 0
-      while (done < bytes.length) {
-        const count = readSync(fd, bytes, done, bytes.length - done, offset + done)
+      while (done < target.length) {
+        const count = readSync(fd, target, done, target.length - done, offset + done)
         if (count === 0) break
         done += count
       }
-      return bytes.subarray(0, done)
+      return done
     },
     close: () => closeSync(fd),
   }
@@ -236,12 +303,100 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
   return {
     size: aligned.length,
     read: (offset, length) => aligned.subarray(offset, offset + length),
+    readInto(offset, target) {
+      const bytes = aligned.subarray(offset, offset + target.length)
+      target.set(bytes)
+      return bytes.length
+    },
     close() {},
+  }
+}
+
+/**
+ * The term tree's arrays, each subtree below the root read into them when a walk first enters
+ * it (termTree.ts, `loadSubtree`); the root's entries are read at once. `groups`: rows of first
+ * node, first entry and first label character of the root, of each subtree, then the totals.
+ */
+function termTreeReader(
+  sections: Header['sections'],
+  groups: Uint32Array,
+  readInto: (name: SectionName, from: number, target: Uint8Array) => void,
+): TermTreeArrays {
+  const rows = groups.length / 3
+  const totals = groups.subarray(groups.length - 3)
+  const [nodes, entries, chars] = [totals[0]!, totals[1]!, totals[2]!]
+  if (
+    !(rows >= 2 && Number.isInteger(rows)) ||
+    sections.nodeEntryStart[1] !== (nodes + 1) * 4 ||
+    sections.entryLabelStart[1] !== (entries + 1) * 4 ||
+    sections.entryTarget[1] !== entries * 4 ||
+    sections.labels[1] !== chars * 2
+  ) {
+    throw new InvalidSearchDataError('has a damaged term tree')
+  }
+  // why: zero-filled, so the memory of a subtree no query enters is never touched
+  const arrays = {
+    nodeEntryStart: new Uint32Array(nodes + 1),
+    entryLabelStart: new Uint32Array(entries + 1),
+    entryTarget: new Uint32Array(entries),
+    labels: new Uint16Array(chars),
+  }
+  const fill = (name: keyof typeof arrays, from: number, to: number): void => {
+    const array = arrays[name]
+    const size = array.BYTES_PER_ELEMENT
+    readInto(name, from * size, new Uint8Array(array.buffer, from * size, (to - from) * size))
+  }
+  const loaded = new Uint8Array(rows)
+  /** Reads the rows `from` to `to` (not included) in one read per array. */
+  const load = (from: number, to: number): void => {
+    const [node, entry, char] = groups.subarray(from * 3, from * 3 + 3)
+    const [lastNode, lastEntry, lastChar] = groups.subarray(to * 3, to * 3 + 3)
+    fill('nodeEntryStart', node!, lastNode! + 1)
+    fill('entryLabelStart', entry!, lastEntry! + 1)
+    fill('entryTarget', entry!, lastEntry!)
+    fill('labels', char!, lastChar!)
+    const { nodeEntryStart, entryLabelStart } = arrays
+    for (let row = from; row <= to; row++) {
+      const [rowNode, rowEntry, rowChar] = groups.subarray(row * 3, row * 3 + 3)
+      if (
+        (row < to && !(rowNode! < groups[row * 3 + 3]!)) ||
+        nodeEntryStart[rowNode!] !== rowEntry ||
+        entryLabelStart[rowEntry!] !== rowChar
+      ) {
+        throw new InvalidSearchDataError('has a damaged term tree')
+      }
+      if (row < to) loaded[row] = 1
+    }
+  }
+  load(0, 1)
+  const rowOf = new Map<number, number>()
+  for (let row = 1; row + 1 < rows; row++) rowOf.set(groups[row * 3]!, row)
+  return {
+    ...arrays,
+    loadSubtree(e) {
+      const { entryLabelStart, entryTarget } = arrays
+      // why: an entry with an empty label is a term's leaf, no subtree
+      if (entryLabelStart[e + 1] === entryLabelStart[e]) return
+      const row = rowOf.get(entryTarget[e]!)
+      if (row === undefined) throw new InvalidSearchDataError('has a damaged term tree')
+      if (!loaded[row]) load(row, row + 1)
+    },
+    loadWhole() {
+      // why: one read per array for each run of subtrees not read yet (usually one or two)
+      for (let row = 1; row + 1 < rows; row++) {
+        if (loaded[row]) continue
+        let end = row + 1
+        while (end + 1 < rows && !loaded[end]) end++
+        load(row, end)
+        row = end
+      }
+    },
   }
 }
 
 /** Bytes per element of each section: a section's length must be a multiple of it. */
 const SECTION_UNITS: Record<SectionName, number> = {
+  treeGroups: 12,
   nodeEntryStart: 4,
   entryLabelStart: 4,
   entryTarget: 4,
@@ -249,8 +404,10 @@ const SECTION_UNITS: Record<SectionName, number> = {
   termPostingsStart: 4,
   fieldLengths: 8,
   pageLocations: 4,
+  pageIdStarts: 4,
   postings: 1,
   pages: 1,
+  pageIds: 2,
 }
 
 function parseHeader(bytes: Uint8Array): Header {
@@ -265,7 +422,6 @@ function parseHeader(bytes: Uint8Array): Header {
     typeof header?.formatVersion !== 'string' ||
     typeof header.dataId !== 'string' ||
     typeof header.byteOrder !== 'string' ||
-    !Array.isArray(header.documentIds) ||
     typeof header.sections !== 'object' ||
     header.sections === null ||
     typeof common?.nextId !== 'number' ||
@@ -292,19 +448,21 @@ function checkSections(sections: Header['sections']): number {
 }
 
 /** Checks the arrays agree in length with each other and with the header. */
-function checkIndex(index: PackedIndexParts, pageLocations: Uint32Array, postings: number): void {
-  const { tree, termPostingsStart, fieldLengths, documentIds, common } = index
-  const entries = tree.entryTarget.length
+function checkIndex(
+  index: PackedIndexParts,
+  sections: Header['sections'],
+  { pageLocations, pageIdStarts }: { pageLocations: Uint32Array; pageIdStarts: Uint32Array },
+): void {
+  const { tree, termPostingsStart, fieldLengths, common } = index
+  const slots = common.nextId
   const consistent =
-    tree.nodeEntryStart.length > 0 &&
-    tree.nodeEntryStart[tree.nodeEntryStart.length - 1] === entries &&
-    tree.entryLabelStart.length === entries + 1 &&
-    tree.entryLabelStart[entries] === tree.labels.length &&
+    tree.nodeEntryStart.length > 1 &&
     termPostingsStart.length > 0 &&
-    termPostingsStart[termPostingsStart.length - 1] === postings &&
-    documentIds.length === common.nextId &&
-    fieldLengths.length === Object.keys(common.fieldIds).length * documentIds.length &&
-    pageLocations.length === documentIds.length * 2
+    termPostingsStart[termPostingsStart.length - 1] === sections.postings[1] &&
+    fieldLengths.length === Object.keys(common.fieldIds).length * slots &&
+    pageLocations.length === slots * 2 &&
+    pageIdStarts.length === slots + 1 &&
+    pageIdStarts[slots]! * 2 === sections.pageIds[1]
   if (!consistent) throw new InvalidSearchDataError('has sections that do not fit together')
 }
 

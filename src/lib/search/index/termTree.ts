@@ -1,6 +1,8 @@
 /**
  * MiniSearch's radix tree of index terms as four flat arrays, read where they lie in the search
  * data file. Node 0 is the root; each node has a run of entries in the order of the tree's Maps.
+ * The subtree below each of the root's entries is one run of nodes, entries and labels, so the
+ * data file reads it when a query first enters it (`loadSubtree`).
  *
  * why: MiniSearch rebuilds its tree with one Map per node when an index loads; for the 24 K
  * Latin terms of the 2,000-page benchmark that alone took ~60 ms of a cold start. These arrays
@@ -14,8 +16,21 @@ export interface TermTreeArrays {
   entryLabelStart: Uint32Array
   /** An entry's child node, or for a leaf the term's number (its position in the index JSON). */
   entryTarget: Uint32Array
-  /** Every label, one after another. */
-  labels: string
+  /** Every label, one after another (UTF-16 code units). */
+  labels: Uint16Array
+  /**
+   * Called before a walk enters the subtree below the root's entry e; from then on the arrays
+   * hold that subtree. Absent when they hold the whole tree.
+   * why: at 50,000 pages the tree is 9.2 MB, and a Japanese query needs only the subtree of `~`
+   * (0.5 MB; Japanese terms are encoded behind it, termEncoding.ts)
+   */
+  loadSubtree?: (rootEntry: number) => void
+  /**
+   * Makes the arrays hold the whole tree, where they do not.
+   * why: a fuzzy walk enters nearly every subtree; one read each of the arrays, not four per
+   * subtree (at 2,000 pages those reads were ~0.8 ms of `tokoname`'s cold start)
+   */
+  loadWhole?: () => void
 }
 
 /** A read-only term tree over `TermTreeArrays`; `valueOf` gives a term's value by its number. */
@@ -23,7 +38,9 @@ export class PackedTermTree<V> {
   readonly #nodes: Uint32Array
   readonly #labelStart: Uint32Array
   readonly #target: Uint32Array
-  readonly #labels: string
+  readonly #labels: Uint16Array
+  readonly #loadSubtree: ((rootEntry: number) => void) | undefined
+  readonly #loadWhole: (() => void) | undefined
   readonly #valueOf: (termNumber: number) => V
 
   constructor(arrays: TermTreeArrays, valueOf: (termNumber: number) => V) {
@@ -31,6 +48,8 @@ export class PackedTermTree<V> {
     this.#labelStart = arrays.entryLabelStart
     this.#target = arrays.entryTarget
     this.#labels = arrays.labels
+    this.#loadSubtree = arrays.loadSubtree
+    this.#loadWhole = arrays.loadWhole
     this.#valueOf = valueOf
   }
 
@@ -42,7 +61,7 @@ export class PackedTermTree<V> {
       const entry = this.#childMatching(node, term, pos)
       if (entry < 0) return undefined
       pos += this.#labelLength(entry)
-      node = this.#target[entry]!
+      node = this.#child(node, entry)
     }
     for (let e = this.#nodes[node]!; e < this.#nodes[node + 1]!; e++) {
       if (this.#labelLength(e) === 0) return this.#valueOf(this.#target[e]!)
@@ -62,14 +81,14 @@ export class PackedTermTree<V> {
         const rest = prefix.length - pos
         for (let e = this.#nodes[node]!; e < this.#nodes[node + 1]!; e++) {
           if (this.#labelLength(e) > 0 && this.#labelStartsWith(e, prefix, pos, rest)) {
-            this.#collect(this.#target[e]!, prefix + this.#label(e).slice(rest), found)
+            this.#collect(this.#child(node, e), prefix + this.#label(e).slice(rest), found)
             break
           }
         }
         return found
       }
       pos += this.#labelLength(entry)
-      node = this.#target[entry]!
+      node = this.#child(node, entry)
     }
     this.#collect(node, prefix, found)
     return found
@@ -84,6 +103,7 @@ export class PackedTermTree<V> {
     for (let j = 0; j < n; ++j) matrix[j] = j
     for (let i = 1; i < m; ++i) matrix[i * n] = i
     const queryCodes = Array.from({ length: query.length }, (_, j) => query.charCodeAt(j))
+    this.#loadWhole?.()
     this.#fuzzy(0, queryCodes, maxDistance, results, matrix, 1, n, m, '')
     return results
   }
@@ -115,7 +135,7 @@ export class PackedTermTree<V> {
         // why: rows past the matrix can never end within maxDistance (MiniSearch reads undefined
         // there and adds nothing below), so stopping here returns the same terms
         if (i >= rows) continue entries
-        const char = this.#labels.charCodeAt(start + pos)
+        const char = this.#labels[start + pos]!
         const thisRowOffset = n * i
         const prevRowOffset = thisRowOffset - n
         let minDistance = matrix[thisRowOffset]!
@@ -131,7 +151,7 @@ export class PackedTermTree<V> {
         }
         if (minDistance > maxDistance) continue entries
       }
-      const child = this.#target[e]!
+      const child = this.#child(node, e)
       this.#fuzzy(child, query, maxDistance, results, matrix, i, n, rows, prefix + this.#label(e))
     }
   }
@@ -140,7 +160,7 @@ export class PackedTermTree<V> {
   #collect(node: number, key: string, found: Array<[string, V]>): void {
     for (let e = this.#nodes[node + 1]! - 1; e >= this.#nodes[node]!; e--) {
       if (this.#labelLength(e) === 0) found.push([key, this.#valueOf(this.#target[e]!)])
-      else this.#collect(this.#target[e]!, key + this.#label(e), found)
+      else this.#collect(this.#child(node, e), key + this.#label(e), found)
     }
   }
 
@@ -160,7 +180,7 @@ export class PackedTermTree<V> {
     const start = this.#labelStart[e]!
     if (this.#labelStart[e + 1]! - start < count) return false
     for (let i = 0; i < count; i++) {
-      if (this.#labels.charCodeAt(start + i) !== key.charCodeAt(pos + i)) return false
+      if (this.#labels[start + i] !== key.charCodeAt(pos + i)) return false
     }
     return true
   }
@@ -170,6 +190,18 @@ export class PackedTermTree<V> {
   }
 
   #label(e: number): string {
-    return this.#labels.slice(this.#labelStart[e]!, this.#labelStart[e + 1]!)
+    // why: labels are a few characters; a loop, as `fromCharCode.apply` over a typed array took
+    // its slow path at every step of a fuzzy walk
+    let label = ''
+    for (let i = this.#labelStart[e]!; i < this.#labelStart[e + 1]!; i++) {
+      label += String.fromCharCode(this.#labels[i]!)
+    }
+    return label
+  }
+
+  /** The node entry e of `node` leads to (its subtree read first where it lies below the root). */
+  #child(node: number, e: number): number {
+    if (node === 0) this.#loadSubtree?.(e)
+    return this.#target[e]!
   }
 }

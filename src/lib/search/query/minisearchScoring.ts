@@ -75,10 +75,10 @@ interface WordMatches extends Matches {
   titleDistances: TitleDistances
 }
 
-/** The documents and their field lengths, as arrays by short id. */
+/** The documents' ids and field lengths by short id. */
 export interface SharedDocuments {
   /** Page id by short id. */
-  documentIds: Readonly<Record<number, unknown>>
+  documentId(shortId: number): unknown
   /** Per field id, the field's length (unique terms) by short id. */
   fieldLengths: readonly Float64Array[]
 }
@@ -120,7 +120,7 @@ function rankWords(
   listsTerm: TermFilter,
   alternativesOf: AlternativesOf,
 ): IndexAnswer {
-  const { documentIds } = scored.documents
+  const { documents } = scored
   const size = scored.index._nextId
   const bm25 = { ...scored.index._options.searchOptions, ...scored.termOptions }.bm25!
   // why: arrays built by push, not by `map`: V8 assumed the kind of array `map` returns and
@@ -143,7 +143,7 @@ function rankWords(
       : { fieldId: textFieldId, lengths: scored.documents.fieldLengths[textFieldId]! }
   const { terms, inText } = matchedTerms(ranked, wordMatches, size, listsTerm, text)
   const hits = ranked.map((shortId, i): IndexHit => ({
-    id: String(documentIds[shortId]),
+    id: String(documents.documentId(shortId)),
     score: finalScore[shortId]!,
     terms: terms[i]!,
     queryTerms: sourceTermsOf(shortId),

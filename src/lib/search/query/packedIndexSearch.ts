@@ -42,7 +42,7 @@ export const MINISEARCH_SEARCH_DEFAULTS: SearchOptions = {
 
 /** `options` must be the ones the index was built with (tokenize and processTerm included). */
 export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>): PackedIndex {
-  const { common, termPostingsStart, postings, documentIds, fieldLengths } = parts
+  const { common, termPostingsStart, postings, documentId, fieldLengths } = parts
   if (!options.tokenize || !options.processTerm) {
     throw new Error('loadPackedIndex needs the index options’ tokenize and processTerm')
   }
@@ -68,11 +68,11 @@ export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>)
     _documentCount: common.documentCount,
     _nextId: common.nextId,
   }
-  const slots = documentIds.length
+  const slots = common.nextId
   const scored: ScoredIndex = {
     index,
     documents: {
-      documentIds,
+      documentId,
       fieldLengths: Array.from({ length: Object.keys(common.fieldIds).length }, (_, fieldId) =>
         fieldLengths.subarray(fieldId * slots, (fieldId + 1) * slots),
       ),

@@ -8,7 +8,7 @@ import {
 } from './highlight.js'
 import { foldJapaneseRun } from '../terms/kanaFolding.js'
 import { normalizeSearchText } from '../textNormalization.js'
-import type { AlternativesOf, IndexHit } from './minisearchScoring.js'
+import type { AlternativesOf, IndexAnswer, IndexHit } from './minisearchScoring.js'
 import { loadPackedIndex, type PackedIndex } from './packedIndexSearch.js'
 import { SEARCH_INDEX_FORMAT, searchOptions } from '../terms/indexOptions.js'
 import type { StoredPage } from '../siteContentTypes.js'
@@ -125,6 +125,18 @@ export function createSiteSearch(
       // why: each shard is tried once per answer; the instance reads it again at a later answer
       const asked = new Set<number>()
       const unread = new Map<number, unknown>()
+      // why: the index's answers do not depend on the texts: an answer computed again after
+      // reading shards reuses them (a second index search was ~a fifth of a cold start)
+      const answers = new Map<number, IndexAnswer>()
+      const searchIndex = (limit: number): IndexAnswer => {
+        let answer = answers.get(limit)
+        if (!answer) {
+          // why: Japanese index terms are bigrams; the query's own Japanese runs are marked instead
+          answer = index.search(query, limit, isLatinIndexTerm, alternativesOf)
+          answers.set(limit, answer)
+        }
+        return answer
+      }
       for (;;) {
         const missing = new Set<number>()
         const wholeText: WholeText = (page) => {
@@ -154,19 +166,13 @@ export function createSiteSearch(
           before?.hits[i]?.id === hit.id
             ? before.holding[i]!
             : holdsAdjacent(readPage(data, hit.id), adjacency, textMayHold(hit), wholeText, knownIn)
-        // why: Japanese index terms are bigrams; the query's own Japanese runs are marked instead
-        let answer = index.search(query, MAX_RESULTS, isLatinIndexTerm, alternativesOf)
+        let answer = searchIndex(MAX_RESULTS)
         const holding = checked ? answer.hits.map(holds) : null
         let kept = holding ? answer.hits.filter((_, i) => holding[i]) : answer.hits
         // why: pages dropped for holding a word's bigrams apart are replaced from the next hits
         if (kept.length < answer.hits.length && answer.hits.length === MAX_RESULTS) {
           before = { hits: answer.hits, holding: holding! }
-          answer = index.search(
-            query,
-            MAX_RESULTS * ADJACENCY_MARGIN,
-            isLatinIndexTerm,
-            alternativesOf,
-          )
+          answer = searchIndex(MAX_RESULTS * ADJACENCY_MARGIN)
           kept = answer.hits.filter(holds)
         }
         const { total } = answer
