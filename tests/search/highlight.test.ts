@@ -163,6 +163,27 @@ describe('plain text', () => {
     }
   })
 
+  it('ends a Latin word at a character exactly when it is no letter or digit, in the punctuation blocks', () => {
+    // why: these blocks are told without the Unicode-property expression; every character of
+    // them (letters such as 々 〆 Ａ ｱ included) must be judged as that expression judges it
+    const blocks: Array<[number, number]> = [
+      [0x2000, 0x206f],
+      [0x3000, 0x303f],
+      [0xff00, 0xff65],
+    ]
+    for (const [first, last] of blocks) {
+      for (let code = first; code <= last; code++) {
+        const char = String.fromCharCode(code)
+        const text = `急須 tokoname${char}`
+        const found = findFirstMatch(text, ['tokoname'], true)
+        const wordChar =
+          /[\p{L}\p{N}]/u.test(char) &&
+          !/[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}ー々〆ヶ]/u.test(char)
+        expect(found, code.toString(16)).toBe(wordChar ? null : 3)
+      }
+    }
+  })
+
   it('finds the first match of long other text as normalising it whole does', () => {
     const random = randomStream(11)
     for (let i = 0; i < 200; i++) {

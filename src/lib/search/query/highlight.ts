@@ -730,7 +730,24 @@ function isLatinWordChar(char: string | undefined): boolean {
   // why: ASCII first, without regular expressions: this runs at every match of a Latin term
   if (code < 0x80)
     return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a)
-  return !isCjkCode(code) && WORD_CHAR.test(char) && !isCjkTerm(char)
+  return !isCjkCode(code) && !isPunctuationCode(code) && WORD_CHAR.test(char) && !isCjkTerm(char)
+}
+
+/**
+ * General, Japanese and full-width punctuation (no letter or digit among them), the usual
+ * neighbours of a Latin word on a Japanese page. why: told without `WORD_CHAR`, whose first use
+ * compiles its Unicode classes (~1 ms of a cold start of a Latin query)
+ */
+function isPunctuationCode(code: number): boolean {
+  return (
+    (code >= 0x2000 && code <= 0x206f) ||
+    (code >= 0x3000 && code <= 0x3004) ||
+    (code >= 0x3008 && code <= 0x3020) ||
+    (code >= 0xff01 && code <= 0xff0f) ||
+    (code >= 0xff1a && code <= 0xff20) ||
+    (code >= 0xff3b && code <= 0xff40) ||
+    (code >= 0xff5b && code <= 0xff65)
+  )
 }
 
 /** Kana (either script, with ー) or a common kanji: a quick yes before `isCjkTerm`. */
