@@ -414,7 +414,7 @@ if (small && large && whole(small[1]) && whole(large[1]) && !measured.some(([n])
     `\n50,000 pages, estimated (not built; BENCH_50K=1 builds it): ${(perPage * 1024 * 1024).toFixed(0)} bytes a page zipped with the text whole; ` +
       `${((text(large[1]) * 2.5) / 1e6).toFixed(0)} MB of text, ` +
       (text(large[1]) * 2.5 > INLINE_TEXT_BYTES
-        ? 'over INLINE_TEXT_BYTES: the build splits it (docs/search.md: 42.7 MiB zipped)'
+        ? 'over INLINE_TEXT_BYTES: the build splits it (docs/search.md: ~39 MiB zipped when built)'
         : 'under INLINE_TEXT_BYTES: kept whole'),
   )
   figure(
