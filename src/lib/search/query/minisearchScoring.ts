@@ -204,10 +204,13 @@ function wordTerms(word: string, scored: ScoredIndex, alternativesOf: Alternativ
   const slots = termSlots(terms, alternativeTerms(word, terms, scored, alternativesOf))
   const expansions: Expansion[] = []
   const lists: ScoringList[][] = []
+  const reached: ReachedTerms = new Map()
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i]!
     const slotLists: ScoringList[] = []
-    for (const term of slot) slotLists.push(...termLists(term, i, terms, scored, expansions))
+    for (const term of slot) {
+      slotLists.push(...termLists(term, i, terms, scored, expansions, reached))
+    }
     lists.push(slotLists)
   }
   const sourceTerms: string[] = []
@@ -303,6 +306,22 @@ function scoreWord(word: WordTerms, size: number, bm25: Bm25): WordMatches {
   return { ...(matches ?? emptyMatches(0)), ...word }
 }
 
+/** An index term a query term reached: its weight (before boosts), postings and distance. */
+interface ReachedTerm {
+  term: string
+  weight: number
+  data: TermData
+  distance: number
+}
+
+/**
+ * The index terms each query term reached within one word, by term, fuzzy tolerance and prefix.
+ * why: a word with alternatives repeats its terms in several slots (`tokoname` in both of the
+ * slots its parts `toko`, `name` make); its fuzzy walk of the whole term tree, the most of a
+ * Latin word's cold start, then ran once per slot
+ */
+type ReachedTerms = Map<string, ReachedTerm[]>
+
 /**
  * MiniSearch's `executeQuerySpec` and `termResults` for one query term: the postings it scores,
  * in MiniSearch's order (scoringLists.ts scores them).
@@ -313,6 +332,7 @@ function termLists(
   terms: string[],
   { termOptions, index, documents }: ScoredIndex,
   expansions: Expansion[],
+  reached: ReachedTerms,
 ): ScoringList[] {
   const options = { ...index._options.searchOptions, ...termOptions }
   if (options.boostDocument) throw new Error('searchWords does not support boostDocument')
@@ -322,27 +342,28 @@ function termLists(
   // why: pushed, not `map`ped (see rankWords); hit terms iterate it
   const fieldIds: number[] = []
   for (const [fieldId] of fieldBoosts) fieldIds.push(fieldId)
-  const { fuzzy: fuzzyWeight, prefix: prefixWeight } = {
-    fuzzy: 0.45,
-    prefix: 0.375,
-    ...options.weights,
-  }
   const fuzzyOption = options.fuzzy
   const fuzzy =
     typeof fuzzyOption === 'function' ? fuzzyOption(term, i, terms) : fuzzyOption || false
   const prefix =
     typeof options.prefix === 'function' ? options.prefix(term, i, terms) : options.prefix === true
   const termBoost = typeof options.boostTerm === 'function' ? options.boostTerm(term, i, terms) : 1
+  let maxDistance = 0
+  if (fuzzy) {
+    const tolerance = fuzzy === true ? 0.2 : fuzzy
+    maxDistance =
+      tolerance < 1 ? Math.min(options.maxFuzzy!, Math.round(term.length * tolerance)) : tolerance
+  }
+  const key = `${maxDistance} ${prefix ? 1 : 0} ${term}`
+  let termsReached = reached.get(key)
+  if (!termsReached) {
+    termsReached = reachedTerms(term, index._index, maxDistance, prefix, options.weights)
+    reached.set(key, termsReached)
+  }
 
   const lists: ScoringList[] = []
   const documentCount = index._documentCount
-  const add = (
-    derivedTerm: string,
-    termWeight: number,
-    data: TermData | undefined,
-    distance = 0,
-  ): void => {
-    if (!data) return
+  for (const { term: derivedTerm, weight: termWeight, data, distance } of termsReached) {
     expansions.push({ data, term: derivedTerm, fieldIds, termIndex: i, distance })
     for (const [fieldId, fieldBoost] of fieldBoosts) {
       const postings = data[fieldId]
@@ -360,35 +381,40 @@ function termLists(
       })
     }
   }
+  return lists
+}
 
-  add(term, 1, index._index.get(term))
-  const prefixMatches = prefix ? index._index.atPrefix(term) : null
+/** The index terms `term` reaches: itself, then its prefix expansions, then its fuzzy matches. */
+function reachedTerms(
+  term: string,
+  index: IndexInternals['_index'],
+  maxDistance: number,
+  prefix: boolean,
+  weights: SearchOptions['weights'],
+): ReachedTerm[] {
+  const { fuzzy: fuzzyWeight, prefix: prefixWeight } = { fuzzy: 0.45, prefix: 0.375, ...weights }
+  const found: ReachedTerm[] = []
+  const exact = index.get(term)
+  if (exact) found.push({ term, weight: 1, data: exact, distance: 0 })
+  const prefixMatches = prefix ? index.atPrefix(term) : null
   let fuzzyMatches: Map<string, [TermData, number]> | null = null
-  if (fuzzy) {
-    const tolerance = fuzzy === true ? 0.2 : fuzzy
-    const maxDistance =
-      tolerance < 1 ? Math.min(options.maxFuzzy!, Math.round(term.length * tolerance)) : tolerance
-    if (maxDistance) {
-      fuzzyMatches = index._index.fuzzyGet(term, maxDistance)
-      addTranspositions(term, index._index, fuzzyMatches)
-    }
+  if (maxDistance) {
+    fuzzyMatches = index.fuzzyGet(term, maxDistance)
+    addTranspositions(term, index, fuzzyMatches)
   }
   for (const [derivedTerm, data] of prefixMatches ?? []) {
     const distance = derivedTerm.length - term.length
     if (!distance) continue
     fuzzyMatches?.delete(derivedTerm)
-    add(
-      derivedTerm,
-      (prefixWeight * derivedTerm.length) / (derivedTerm.length + 0.3 * distance),
-      data,
-    )
+    const weight = (prefixWeight * derivedTerm.length) / (derivedTerm.length + 0.3 * distance)
+    found.push({ term: derivedTerm, weight, data, distance: 0 })
   }
   for (const [derivedTerm, [data, distance]] of fuzzyMatches ?? []) {
     if (!distance) continue
     const weight = (fuzzyWeight * derivedTerm.length) / (derivedTerm.length + distance)
-    add(derivedTerm, weight, data, distance)
+    found.push({ term: derivedTerm, weight, data, distance })
   }
-  return lists
+  return found
 }
 
 /**
