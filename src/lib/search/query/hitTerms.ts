@@ -58,7 +58,6 @@ export function matchedTerms(
   const matches = ranked.map((): Record<string, true> => ({}))
   const rankOf = new Map(ranked.map((shortId, i) => [shortId, i]))
   const found = new Int32Array(ranked.length)
-  const inList = new Uint8Array(ranked.length)
   const inText = new Uint8Array(ranked.length)
   let unknown = 0
   // why: a page with short text is scanned for its first match in a few microseconds; only long
@@ -87,15 +86,13 @@ export function matchedTerms(
         if (count > 0) pending = pending.filter((shortId) => textMarks[shortId])
       }
       if (!listsTerm(term)) continue
+      // why: set where found, not through a mark per ranked page read back for every expansion
+      // (a Latin word's ~60 expansions times its pages); a key set again keeps its place
       for (const fieldId of fieldIds) {
         const postings = data[fieldId]
         if (!postings) continue
         const count = listedPages(postings.ids, pages, hitMarks, found)
-        for (let i = 0; i < count; i++) inList[rankOf.get(postings.ids[found[i]!]!)!] = 1
-      }
-      for (let i = 0; i < ranked.length; i++) {
-        if (inList[i]) matches[i]![term] = true
-        inList[i] = 0
+        for (let i = 0; i < count; i++) matches[rankOf.get(postings.ids[found[i]!]!)!]![term] = true
       }
     }
     for (const shortId of pages) hitMarks[shortId] = 0
