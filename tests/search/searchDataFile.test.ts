@@ -207,6 +207,47 @@ describe('search data file', () => {
     }
   })
 
+  it("reads pages' ids from the file by blocks, as from memory", async () => {
+    // why: ids long and many enough to span several blocks, some crossing a block's end
+    const pages = Array.from({ length: 3000 }, (_, i) => ({
+      id: `blog/a-page-with-a-rather-long-file-name-${i}`,
+      slug: `/blog/p${i}`,
+      title: `page ${i}`,
+      description: '',
+      tags: [],
+      createdAt: '2026-11-24',
+      text: `word${i % 7}`,
+    }))
+    const index = new MiniSearch<IndexedPage>(searchOptions)
+    index.addAll(pages)
+    const { bytes } = encodeSiteSearchData(SEARCH_INDEX_FORMAT, packIndex(index.toJSON()), pages)
+    const root = await tempDir()
+    const file = path.join(root, 'site-search.bin')
+    await writeFile(file, bytes)
+    const source = fileSource(file)
+    let reads = 0
+    const fromFile = decodeSiteSearchData({
+      ...source,
+      read: (offset, length) => (reads++, source.read(offset, length)),
+    })
+    const fromMemory = decodeSiteSearchData(bytesSource(bytes))
+    try {
+      const shortIds = Array.from({ length: pages.length }, (_, shortId) => shortId)
+      const before = reads
+      for (const shortId of [...shortIds].reverse().concat(shortIds)) {
+        expect(fromFile.index.documentId(shortId), `${shortId}`).toBe(
+          fromMemory.index.documentId(shortId),
+        )
+      }
+      // why: 3,000 ids of ~45 UTF-16 units are ~17 blocks of 16 KB, read once each, and the ids
+      // crossing a block's end (a read each), not a read per id
+      expect(reads - before).toBeLessThan(40)
+      expect(fromFile.page(pages[2999]!.id)?.title).toBe('page 2999')
+    } finally {
+      fromFile.close()
+    }
+  })
+
   it('stores postings two terms share once, and reads them for both', () => {
     // why: the bigrams of a word always written whole have the same postings
     const pages = Array.from({ length: 40 }, (_, i) => ({

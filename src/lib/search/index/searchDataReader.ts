@@ -136,7 +136,11 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
   // why: by byte offset, so terms sharing postings (aliases) decode them once
   const decodedAt = new Map<number, Uint32Array>()
   const pageIdStarts = u32(eagerBytes('pageIdStarts'))
-  const pages = pageIdsReader(pageIdStarts, (from, length) => lazy('pageIds', from, length))
+  // why: by blocks, as the postings: a search's hits name their ids one by one (a read each)
+  const pageIdBytes = blockReader((from, length) => lazy('pageIds', from, length), {
+    sectionLength: header.sections.pageIds[1],
+  })
+  const pages = pageIdsReader(pageIdStarts, pageIdBytes)
   const postingsBytes = blockReader((from, length) => lazy('postings', from, length), {
     sectionLength: header.sections.postings[1],
   })
@@ -382,14 +386,10 @@ function termTreeReader(
       if (!loaded[row]) load(row, row + 1)
     },
     loadWhole() {
-      // why: one read per array for each run of subtrees not read yet (usually one or two)
-      for (let row = 1; row + 1 < rows; row++) {
-        if (loaded[row]) continue
-        let end = row + 1
-        while (end + 1 < rows && !loaded[end]) end++
-        load(row, end)
-        row = end
-      }
+      // why: one read per array, the subtrees read before read again (the same bytes): a Latin
+      // word's parts (`toko`, `name`) read their subtrees first, and a read per array for each
+      // run between them cost more than reading them twice
+      if (loaded.indexOf(0, 1) + 1 < rows) load(1, rows - 1)
     },
   }
 }

@@ -68,6 +68,12 @@ const otherSources = new Map<number, string>()
 const MAX_OTHER_SOURCES = 4000
 
 function characterSource(code: number, previous: number, bothCases: boolean): string {
+  // why: a Latin term's letters (lower case, folded) are most characters spelled: their
+  // spellings in spelledSource's order, the case pair and full-width forms, without escaping
+  if (bothCases && code >= 0x61 && code <= 0x7a) {
+    const spellings = String.fromCharCode(code, code + 0xfee0, code - 0x20, code - 0x20 + 0xfee0)
+    return `[${spellings}${code === previous ? '々〻' : ''}]`
+  }
   if (isKana(code)) return spelledSource(code, previous, bothCases)
   const key = code * 4 + (bothCases ? 2 : 0) + (previous && code === previous ? 1 : 0)
   let source = otherSources.get(key)
