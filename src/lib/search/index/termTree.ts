@@ -141,10 +141,13 @@ export class PackedTermTree<V> {
    */
   #fuzzy(node: number, walk: FuzzyWalk<V>, row: number, depth: number): void {
     const { query, maxDistance, matrix, n, rows, path } = walk
+    const labelStart = this.#labelStart
+    const labels = this.#labels
     const offset = row * n
-    entries: for (let e = this.#nodes[node]!; e < this.#nodes[node + 1]!; e++) {
-      const start = this.#labelStart[e]!
-      const length = this.#labelStart[e + 1]! - start
+    const end = this.#nodes[node + 1]!
+    entries: for (let e = this.#nodes[node]!; e < end; e++) {
+      const start = labelStart[e]!
+      const length = labelStart[e + 1]! - start
       if (length === 0) {
         const distance = matrix[offset - 1]!
         if (distance <= maxDistance) {
@@ -157,20 +160,25 @@ export class PackedTermTree<V> {
         // why: rows past the matrix can never end within maxDistance (MiniSearch reads undefined
         // there and adds nothing below), so stopping here returns the same terms
         if (i >= rows) continue entries
-        const char = this.#labels[start + pos]!
+        const char = labels[start + pos]!
         const thisRowOffset = n * i
         const prevRowOffset = thisRowOffset - n
         let minDistance = matrix[thisRowOffset]!
         const jmin = i - maxDistance - 1 > 0 ? i - maxDistance - 1 : 0
         const jmax = i + maxDistance < n - 1 ? i + maxDistance : n - 1
+        // why: the cell on the left and the one above-left are the last step's, kept in locals
+        // (one matrix read a cell, not three)
+        let left = matrix[thisRowOffset + jmin]!
+        let aboveLeft = matrix[prevRowOffset + jmin]!
         for (let j = jmin; j < jmax; ++j) {
-          const rpl = matrix[prevRowOffset + j]! + (char !== query[j] ? 1 : 0)
-          const del = matrix[prevRowOffset + j + 1]! + 1
-          const ins = matrix[thisRowOffset + j]! + 1
-          let dist = rpl < del ? rpl : del
-          if (ins < dist) dist = ins
+          const above = matrix[prevRowOffset + j + 1]!
+          let dist = char !== query[j] ? aboveLeft + 1 : aboveLeft
+          if (above + 1 < dist) dist = above + 1
+          if (left + 1 < dist) dist = left + 1
           matrix[thisRowOffset + j + 1] = dist
           if (dist < minDistance) minDistance = dist
+          left = dist
+          aboveLeft = above
         }
         if (minDistance > maxDistance) continue entries
       }
