@@ -201,10 +201,13 @@ const MAX_TERM_SLOTS = 64
 
 function wordTerms(word: string, scored: ScoredIndex, alternativesOf: AlternativesOf): WordTerms {
   const terms = tokenTerms(word, scored.termOptions)
+  const reached: ReachedTerms = new Map()
+  // why: the word's own terms first: a fuzzy walk reads the whole term tree at once, where the
+  // look-ups of a joined word's parts (alternativeTerms) read it subtree by subtree before it
+  for (let i = 0; i < terms.length; i++) reach(terms[i]!, i, terms, scored, reached)
   const slots = termSlots(terms, alternativeTerms(word, terms, scored, alternativesOf))
   const expansions: Expansion[] = []
   const lists: ScoringList[][] = []
-  const reached: ReachedTerms = new Map()
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i]!
     const slotLists: ScoringList[] = []
@@ -330,10 +333,11 @@ function termLists(
   term: string,
   i: number,
   terms: string[],
-  { termOptions, index, documents }: ScoredIndex,
+  scored: ScoredIndex,
   expansions: Expansion[],
   reached: ReachedTerms,
 ): ScoringList[] {
+  const { termOptions, index, documents } = scored
   const options = { ...index._options.searchOptions, ...termOptions }
   if (options.boostDocument) throw new Error('searchWords does not support boostDocument')
   const fieldBoosts = (options.fields ?? index._options.fields).map(
@@ -342,24 +346,8 @@ function termLists(
   // why: pushed, not `map`ped (see rankWords); hit terms iterate it
   const fieldIds: number[] = []
   for (const [fieldId] of fieldBoosts) fieldIds.push(fieldId)
-  const fuzzyOption = options.fuzzy
-  const fuzzy =
-    typeof fuzzyOption === 'function' ? fuzzyOption(term, i, terms) : fuzzyOption || false
-  const prefix =
-    typeof options.prefix === 'function' ? options.prefix(term, i, terms) : options.prefix === true
   const termBoost = typeof options.boostTerm === 'function' ? options.boostTerm(term, i, terms) : 1
-  let maxDistance = 0
-  if (fuzzy) {
-    const tolerance = fuzzy === true ? 0.2 : fuzzy
-    maxDistance =
-      tolerance < 1 ? Math.min(options.maxFuzzy!, Math.round(term.length * tolerance)) : tolerance
-  }
-  const key = `${maxDistance} ${prefix ? 1 : 0} ${term}`
-  let termsReached = reached.get(key)
-  if (!termsReached) {
-    termsReached = reachedTerms(term, index._index, maxDistance, prefix, options.weights)
-    reached.set(key, termsReached)
-  }
+  const termsReached = reach(term, i, terms, scored, reached)
 
   const lists: ScoringList[] = []
   const documentCount = index._documentCount
@@ -382,6 +370,35 @@ function termLists(
     }
   }
   return lists
+}
+
+/** The index terms the i-th of a word's `terms` reaches, kept in `reached` (ReachedTerms). */
+function reach(
+  term: string,
+  i: number,
+  terms: string[],
+  { termOptions, index }: ScoredIndex,
+  reached: ReachedTerms,
+): ReachedTerm[] {
+  const options = { ...index._options.searchOptions, ...termOptions }
+  const fuzzyOption = options.fuzzy
+  const fuzzy =
+    typeof fuzzyOption === 'function' ? fuzzyOption(term, i, terms) : fuzzyOption || false
+  const prefix =
+    typeof options.prefix === 'function' ? options.prefix(term, i, terms) : options.prefix === true
+  let maxDistance = 0
+  if (fuzzy) {
+    const tolerance = fuzzy === true ? 0.2 : fuzzy
+    maxDistance =
+      tolerance < 1 ? Math.min(options.maxFuzzy!, Math.round(term.length * tolerance)) : tolerance
+  }
+  const key = `${maxDistance} ${prefix ? 1 : 0} ${term}`
+  let termsReached = reached.get(key)
+  if (!termsReached) {
+    termsReached = reachedTerms(term, index._index, maxDistance, prefix, options.weights)
+    reached.set(key, termsReached)
+  }
+  return termsReached
 }
 
 /** The index terms `term` reaches: itself, then its prefix expansions, then its fuzzy matches. */
