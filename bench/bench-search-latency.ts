@@ -58,20 +58,33 @@ const percentile = (sorted: number[], p: number): number =>
 
 /**
  * p50 and p99 of `run` over `ROUNDS` passes of `queries` (more for a short list, see
- * `MIN_ANSWERS`), after as many passes to warm up.
+ * `MIN_ANSWERS`), after as many passes to warm up; an answer that is a promise is timed until
+ * it settles.
+ * why: the site search's answer is async: timed without waiting, an answer needing a text shard
+ * stopped at its read and was never finished (the shard's text reached the instance only after
+ * the last round), so the 50,000-page figure timed half-answers among 2,000 left waiting
  */
-export function latencies(run: (query: string) => void, queries: readonly string[]): Latency {
+export async function latencies(
+  run: (query: string) => unknown,
+  queries: readonly string[],
+): Promise<Latency> {
   // why: warm the JIT and the lazily read postings with as many answers as are measured: after
   // one pass of the 56 labelled queries V8 was still compiling the search code during the
   // measured answers (compiling on the main thread showed 10–20 ms pauses), which is an
   // instance's warm-up, not its steady state
   const rounds = Math.max(ROUNDS, Math.ceil(MIN_ANSWERS / queries.length))
-  for (let round = 0; round < rounds; round++) for (const query of queries) run(query)
+  for (let round = 0; round < rounds; round++) {
+    for (const query of queries) {
+      const answer = run(query)
+      if (answer instanceof Promise) await answer
+    }
+  }
   const samples: number[] = []
   for (let round = 0; round < rounds; round++) {
     for (const query of queries) {
       const started = performance.now()
-      run(query)
+      const answer = run(query)
+      if (answer instanceof Promise) await answer
       samples.push(performance.now() - started)
     }
   }
@@ -79,7 +92,7 @@ export function latencies(run: (query: string) => void, queries: readonly string
   return { p50: percentile(samples, 50), p99: percentile(samples, 99) }
 }
 
-function searcher(mode: LatencyMode, file: string): (query: string) => void {
+function searcher(mode: LatencyMode, file: string): (query: string) => unknown {
   if (mode === 'plain') {
     const baseline = MiniSearch.loadJSON<IndexedPage>(readFileSync(file, 'utf8'), baselineOptions)
     return (query) => void baseline.search(query)
@@ -102,11 +115,11 @@ function searcher(mode: LatencyMode, file: string): (query: string) => void {
   // need is in the instance and each answer settles without waiting (the time measured is the
   // answer's); the cost of reading a shard is measured apart (bench-search-text.ts)
   const text = fileTextSource(path.dirname(file))
-  return (query) => void search.search(normalizeQuery(query), 200, alternatives, text)
+  return (query) => search.search(normalizeQuery(query), 200, alternatives, text)
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const [mode, file, queriesFile] = process.argv.slice(2) as [LatencyMode, string, string]
   const queries = JSON.parse(readFileSync(queriesFile, 'utf8')) as string[]
-  console.log(JSON.stringify(latencies(searcher(mode, file), queries)))
+  console.log(JSON.stringify(await latencies(searcher(mode, file), queries)))
 }

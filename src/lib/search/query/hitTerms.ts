@@ -58,6 +58,8 @@ export function matchedTerms(
   const matches = ranked.map((): Record<string, true> => ({}))
   const rankOf = new Map(ranked.map((shortId, i) => [shortId, i]))
   const found = new Int32Array(ranked.length)
+  const inList = new Uint8Array(ranked.length)
+  const listed = new Int32Array(ranked.length)
   const inText = new Uint8Array(ranked.length)
   let unknown = 0
   // why: a page with short text is scanned for its first match in a few microseconds; only long
@@ -73,7 +75,12 @@ export function matchedTerms(
     // why: the word's pages not yet known to hold a matched term in their text
     let pending = pages.filter((shortId) => !inText[rankOf.get(shortId)!])
     for (const shortId of pending) textMarks[shortId] = 1
+    // why: a term reached from several of the word's term slots (`nasomori` beside each of its
+    // parts) is listed once; a second look finds nothing more
+    const seen = new Set<string>()
     for (const { data, term, fieldIds } of word.expansions) {
+      if (seen.has(term)) continue
+      seen.add(term)
       if (pending.length > 0 && fieldIds.includes(textFieldId!) && data[textFieldId!]) {
         const { ids } = data[textFieldId!]!
         const count = listedPages(ids, pending, textMarks, found)
@@ -86,13 +93,22 @@ export function matchedTerms(
         if (count > 0) pending = pending.filter((shortId) => textMarks[shortId])
       }
       if (!listsTerm(term)) continue
-      // why: set where found, not through a mark per ranked page read back for every expansion
-      // (a Latin word's ~60 expansions times its pages); a key set again keeps its place
+      let listedCount = 0
       for (const fieldId of fieldIds) {
         const postings = data[fieldId]
         if (!postings) continue
         const count = listedPages(postings.ids, pages, hitMarks, found)
-        for (let i = 0; i < count; i++) matches[rankOf.get(postings.ids[found[i]!]!)!]![term] = true
+        for (let i = 0; i < count; i++) {
+          const rank = rankOf.get(postings.ids[found[i]!]!)!
+          if (inList[rank]) continue
+          inList[rank] = 1
+          listed[listedCount++] = rank
+        }
+      }
+      // why: only the hits holding the term (of up to 50, for each of hundreds of fuzzy terms)
+      for (let i = 0; i < listedCount; i++) {
+        matches[listed[i]!]![term] = true
+        inList[listed[i]!] = 0
       }
     }
     for (const shortId of pages) hitMarks[shortId] = 0

@@ -201,19 +201,16 @@ const MAX_TERM_SLOTS = 64
 
 function wordTerms(word: string, scored: ScoredIndex, alternativesOf: AlternativesOf): WordTerms {
   const terms = tokenTerms(word, scored.termOptions)
-  const reached: ReachedTerms = new Map()
-  // why: the word's own terms first: a fuzzy walk reads the whole term tree at once, where the
-  // look-ups of a joined word's parts (alternativeTerms) read it subtree by subtree before it
-  for (let i = 0; i < terms.length; i++) reach(terms[i]!, i, terms, scored, reached)
   const slots = termSlots(terms, alternativeTerms(word, terms, scored, alternativesOf))
   const expansions: Expansion[] = []
   const lists: ScoringList[][] = []
+  // why: a term in several slots (`nasomori` beside each of its parts `naso`, `mori`) walks the
+  // term tree once; its fuzzy walk was a third of such a query at 50,000 pages
+  const known = new Map<string, DerivedTerm[]>()
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i]!
     const slotLists: ScoringList[] = []
-    for (const term of slot) {
-      slotLists.push(...termLists(term, i, terms, scored, expansions, reached))
-    }
+    for (const term of slot) slotLists.push(...termLists(term, i, terms, scored, expansions, known))
     lists.push(slotLists)
   }
   const sourceTerms: string[] = []
@@ -309,22 +306,6 @@ function scoreWord(word: WordTerms, size: number, bm25: Bm25): WordMatches {
   return { ...(matches ?? emptyMatches(0)), ...word }
 }
 
-/** An index term a query term reached: its weight (before boosts), postings and distance. */
-interface ReachedTerm {
-  term: string
-  weight: number
-  data: TermData
-  distance: number
-}
-
-/**
- * The index terms each query term reached within one word, by term, fuzzy tolerance and prefix.
- * why: a word with alternatives repeats its terms in several slots (`tokoname` in both of the
- * slots its parts `toko`, `name` make); its fuzzy walk of the whole term tree, the most of a
- * Latin word's cold start, then ran once per slot
- */
-type ReachedTerms = Map<string, ReachedTerm[]>
-
 /**
  * MiniSearch's `executeQuerySpec` and `termResults` for one query term: the postings it scores,
  * in MiniSearch's order (scoringLists.ts scores them).
@@ -333,11 +314,10 @@ function termLists(
   term: string,
   i: number,
   terms: string[],
-  scored: ScoredIndex,
+  { termOptions, index, documents }: ScoredIndex,
   expansions: Expansion[],
-  reached: ReachedTerms,
+  known: Map<string, DerivedTerm[]>,
 ): ScoringList[] {
-  const { termOptions, index, documents } = scored
   const options = { ...index._options.searchOptions, ...termOptions }
   if (options.boostDocument) throw new Error('searchWords does not support boostDocument')
   const fieldBoosts = (options.fields ?? index._options.fields).map(
@@ -346,12 +326,27 @@ function termLists(
   // why: pushed, not `map`ped (see rankWords); hit terms iterate it
   const fieldIds: number[] = []
   for (const [fieldId] of fieldBoosts) fieldIds.push(fieldId)
+  const { fuzzy: fuzzyWeight, prefix: prefixWeight } = {
+    fuzzy: 0.45,
+    prefix: 0.375,
+    ...options.weights,
+  }
+  const fuzzyOption = options.fuzzy
+  const fuzzy =
+    typeof fuzzyOption === 'function' ? fuzzyOption(term, i, terms) : fuzzyOption || false
+  const prefix =
+    typeof options.prefix === 'function' ? options.prefix(term, i, terms) : options.prefix === true
   const termBoost = typeof options.boostTerm === 'function' ? options.boostTerm(term, i, terms) : 1
-  const termsReached = reach(term, i, terms, scored, reached)
 
   const lists: ScoringList[] = []
   const documentCount = index._documentCount
-  for (const { term: derivedTerm, weight: termWeight, data, distance } of termsReached) {
+  const add = (
+    derivedTerm: string,
+    termWeight: number,
+    data: TermData | undefined,
+    distance = 0,
+  ): void => {
+    if (!data) return
     expansions.push({ data, term: derivedTerm, fieldIds, termIndex: i, distance })
     for (const [fieldId, fieldBoost] of fieldBoosts) {
       const postings = data[fieldId]
@@ -369,69 +364,69 @@ function termLists(
       })
     }
   }
-  return lists
-}
 
-/** The index terms the i-th of a word's `terms` reaches, kept in `reached` (ReachedTerms). */
-function reach(
-  term: string,
-  i: number,
-  terms: string[],
-  { termOptions, index }: ScoredIndex,
-  reached: ReachedTerms,
-): ReachedTerm[] {
-  const options = { ...index._options.searchOptions, ...termOptions }
-  const fuzzyOption = options.fuzzy
-  const fuzzy =
-    typeof fuzzyOption === 'function' ? fuzzyOption(term, i, terms) : fuzzyOption || false
-  const prefix =
-    typeof options.prefix === 'function' ? options.prefix(term, i, terms) : options.prefix === true
+  add(term, 1, index._index.get(term))
   let maxDistance = 0
   if (fuzzy) {
     const tolerance = fuzzy === true ? 0.2 : fuzzy
     maxDistance =
       tolerance < 1 ? Math.min(options.maxFuzzy!, Math.round(term.length * tolerance)) : tolerance
   }
-  const key = `${maxDistance} ${prefix ? 1 : 0} ${term}`
-  let termsReached = reached.get(key)
-  if (!termsReached) {
-    termsReached = reachedTerms(term, index._index, maxDistance, prefix, options.weights)
-    reached.set(key, termsReached)
+  const key = `${term} ${prefix} ${maxDistance}`
+  let derived = known.get(key)
+  if (!derived) {
+    derived = derivedTerms(term, prefix, maxDistance, index._index)
+    known.set(key, derived)
   }
-  return termsReached
+  for (const { term: derivedTerm, data, distance } of derived) {
+    if (distance === null) {
+      const extra = derivedTerm.length - term.length
+      add(
+        derivedTerm,
+        (prefixWeight * derivedTerm.length) / (derivedTerm.length + 0.3 * extra),
+        data,
+      )
+    } else {
+      const weight = (fuzzyWeight * derivedTerm.length) / (derivedTerm.length + distance)
+      add(derivedTerm, weight, data, distance)
+    }
+  }
+  return lists
 }
 
-/** The index terms `term` reaches: itself, then its prefix expansions, then its fuzzy matches. */
-function reachedTerms(
+/** An index term a query term reaches beside itself: by prefix (distance null) or fuzzily. */
+interface DerivedTerm {
+  term: string
+  data: TermData
+  distance: number | null
+}
+
+/**
+ * The index terms `term` reaches beside itself, in MiniSearch's order: the words it begins (with
+ * `prefix`), then those within `maxDistance` edits (0: none) that it does not begin.
+ */
+function derivedTerms(
   term: string,
-  index: IndexInternals['_index'],
-  maxDistance: number,
   prefix: boolean,
-  weights: SearchOptions['weights'],
-): ReachedTerm[] {
-  const { fuzzy: fuzzyWeight, prefix: prefixWeight } = { fuzzy: 0.45, prefix: 0.375, ...weights }
-  const found: ReachedTerm[] = []
-  const exact = index.get(term)
-  if (exact) found.push({ term, weight: 1, data: exact, distance: 0 })
+  maxDistance: number,
+  index: IndexInternals['_index'],
+): DerivedTerm[] {
   const prefixMatches = prefix ? index.atPrefix(term) : null
   let fuzzyMatches: Map<string, [TermData, number]> | null = null
   if (maxDistance) {
     fuzzyMatches = index.fuzzyGet(term, maxDistance)
     addTranspositions(term, index, fuzzyMatches)
   }
+  const derived: DerivedTerm[] = []
   for (const [derivedTerm, data] of prefixMatches ?? []) {
-    const distance = derivedTerm.length - term.length
-    if (!distance) continue
+    if (derivedTerm.length === term.length) continue
     fuzzyMatches?.delete(derivedTerm)
-    const weight = (prefixWeight * derivedTerm.length) / (derivedTerm.length + 0.3 * distance)
-    found.push({ term: derivedTerm, weight, data, distance: 0 })
+    derived.push({ term: derivedTerm, data, distance: null })
   }
   for (const [derivedTerm, [data, distance]] of fuzzyMatches ?? []) {
-    if (!distance) continue
-    const weight = (fuzzyWeight * derivedTerm.length) / (derivedTerm.length + distance)
-    found.push({ term: derivedTerm, weight, data, distance })
+    if (distance) derived.push({ term: derivedTerm, data, distance })
   }
-  return found
+  return derived
 }
 
 /**

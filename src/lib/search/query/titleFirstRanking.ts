@@ -61,7 +61,10 @@ export function titleDistances(
     touched = new Int32Array(size)
   }
   let holderCount = 0
+  const counts = termCounts(expansions, termCount, titleFieldId)
   for (let termIndex = 0; termIndex < termCount; termIndex++) {
+    const times = counts[termIndex]!
+    if (times === 0) continue
     let touchedCount = 0
     for (const expansion of expansions) {
       if (expansion.termIndex !== termIndex) continue
@@ -78,7 +81,7 @@ export function titleDistances(
     for (let i = 0; i < touchedCount; i++) {
       const shortId = touched[i]!
       if (reached[shortId] === 0) holders[holderCount++] = shortId
-      reached[shortId] = reached[shortId]! + 1
+      reached[shortId] = reached[shortId]! + times
       farthest[shortId] = Math.max(farthest[shortId]!, nearest[shortId]!)
       nearest[shortId] = UNREACHED
     }
@@ -100,6 +103,43 @@ export function titleDistances(
     farthest[shortId] = 0
   }
   return found
+}
+
+/**
+ * For each of a word's terms, how many of its terms reach the titles as it does (the same title
+ * postings at the same distances), counted at the first of them; 0 at the others.
+ * why: the data file stores equal postings once (a word's bigrams that always occur together,
+ * `ワー`, `ーク`, `クシ` at 50,000 pages): such terms give every title the same distance, so their
+ * title postings are walked once
+ */
+function termCounts(
+  expansions: readonly TermExpansion[],
+  termCount: number,
+  titleFieldId: number,
+): number[] {
+  const titles: TermExpansion[][] = Array.from({ length: termCount }, () => [])
+  for (const expansion of expansions) titles[expansion.termIndex]?.push(expansion)
+  const counts: number[] = []
+  for (let t = 0; t < termCount; t++) {
+    let first = 0
+    while (first < t && !sameTitles(titles[first]!, titles[t]!, titleFieldId)) first++
+    counts.push(first === t ? 1 : 0)
+    if (first < t) counts[first]!++
+  }
+  return counts
+}
+
+function sameTitles(a: TermExpansion[], b: TermExpansion[], titleFieldId: number): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i]!, b[i]!]
+    if (x.distance !== y.distance) return false
+    const [p, q] = [x.data[titleFieldId]?.ids, y.data[titleFieldId]?.ids]
+    if (p === q) continue
+    if (!p || !q || p.buffer !== q.buffer || p.byteOffset !== q.byteOffset) return false
+    if (p.length !== q.length) return false
+  }
+  return true
 }
 
 /** A query word's matches as re-ranking reads them. */
