@@ -604,14 +604,16 @@ const MAX_SOUGHT = 500
  */
 function usualSpelling(term: string, pattern: RegExp): string | null {
   if (term.length < 2) return null
-  const optional = pattern.source.indexOf('?')
-  if (optional !== -1 && optional !== pattern.source.length - 1) return null
   let kanji = false
   for (let i = 0; i < term.length; i++) {
     const code = term.charCodeAt(i)
     if (!isTermChar(code)) return null
     if (code >= 0x4e00) kanji = true
   }
+  // why: after the characters: `source` escapes the pattern anew at each read, and a Latin
+  // term (no kana or kanji) is ruled out above without it
+  const optional = pattern.source.indexOf('?')
+  if (optional !== -1 && optional !== pattern.source.length - 1) return null
   if (!kanji) return term
   let spelling = ''
   for (let i = 0; i < term.length; i++) {
