@@ -248,6 +248,37 @@ describe('search data file', () => {
     }
   })
 
+  it("stores a page's text after its fields, and reads the page back as written", () => {
+    const index = new MiniSearch<IndexedPage>(searchOptions)
+    index.add({ id: 'news/a', title: '入荷', description: '', tags: [], text: '' })
+    const stored = {
+      id: 'news/a',
+      slug: '/news/a',
+      title: '入荷 "quoted" \\ ',
+      description: '説明',
+      tags: ['お知らせ'],
+      createdAt: '2026-01-02',
+      text: '本文 "quoted" \\ 😀 ｺｰﾋｰ\n'.repeat(50),
+    }
+    const { bytes } = encodeSiteSearchData('test', packIndex(index.toJSON()), [stored])
+    const page = decodeSiteSearchData(bytesSource(bytes)).page('news/a')
+    expect(page).toEqual({ ...stored, textIsPlain: false, textNotPlain: expect.any(String) })
+    // why: the text is set back in its place among the fields (answers list pages as written)
+    expect(Object.keys(page!)).toEqual([...Object.keys(stored), 'textIsPlain', 'textNotPlain'])
+
+    // why: a length of the fields past the page's end is a damaged page, caught when it is read
+    const headerLength = Buffer.from(bytes).readUInt32LE(8)
+    const header = JSON.parse(Buffer.from(bytes).toString('utf8', 12, 12 + headerLength))
+    const damaged = Buffer.from(bytes)
+    damaged.writeUInt32LE(
+      0xffffff,
+      Math.ceil((12 + headerLength) / 8) * 8 + header.sections.pages[0],
+    )
+    expect(() => decodeSiteSearchData(bytesSource(damaged)).page('news/a')).toThrow(
+      'has a damaged page news/a',
+    )
+  })
+
   it('stores postings two terms share once, and reads them for both', () => {
     // why: the bigrams of a word always written whole have the same postings
     const pages = Array.from({ length: 40 }, (_, i) => ({

@@ -16,7 +16,8 @@ export interface IndexedPage {
  * options or layout cannot be read correctly. Bump the number when tokenizing, fields or the
  * file layout (index/searchDataReader.ts) change.
  */
-export const SEARCH_INDEX_FORMAT = '12-bigram-folded-varint-alias-notplain-subtrees-spellings'
+export const SEARCH_INDEX_FORMAT =
+  '13-bigram-folded-varint-alias-notplain-subtrees-spellings-textapart'
 
 /** Query-time options (MiniSearch `searchOptions`). */
 function createQueryOptions(): SearchOptions {
