@@ -36,6 +36,18 @@ async function tempDir(): Promise<string> {
   return dir
 }
 
+/** `pages` indexed and written as a search data file; its bytes and the file. */
+async function writtenData(
+  pages: Array<IndexedPage & { slug: string; createdAt: string }>,
+): Promise<{ bytes: Buffer; file: string }> {
+  const index = new MiniSearch<IndexedPage>(searchOptions)
+  index.addAll(pages)
+  const { bytes } = encodeSiteSearchData(SEARCH_INDEX_FORMAT, packIndex(index.toJSON()), pages)
+  const file = path.join(await tempDir(), 'site-search.bin')
+  await writeFile(file, bytes)
+  return { bytes, file }
+}
+
 /** A site with one page whose title is `title`, built into `<root>/src/generated/`. */
 async function buildSite(root: string, title: string): Promise<{ dataId: string; file: string }> {
   const content = path.join(root, 'content')
@@ -183,12 +195,7 @@ describe('search data file', () => {
         ' ',
       ),
     }))
-    const index = new MiniSearch<IndexedPage>(searchOptions)
-    index.addAll(pages)
-    const { bytes } = encodeSiteSearchData(SEARCH_INDEX_FORMAT, packIndex(index.toJSON()), pages)
-    const root = await tempDir()
-    const file = path.join(root, 'site-search.bin')
-    await writeFile(file, bytes)
+    const { bytes, file } = await writtenData(pages)
     const fromFile = decodeSiteSearchData(fileSource(file))
     const fromMemory = decodeSiteSearchData(bytesSource(bytes))
     try {
@@ -218,12 +225,7 @@ describe('search data file', () => {
       createdAt: '2026-11-24',
       text: `word${i % 7}`,
     }))
-    const index = new MiniSearch<IndexedPage>(searchOptions)
-    index.addAll(pages)
-    const { bytes } = encodeSiteSearchData(SEARCH_INDEX_FORMAT, packIndex(index.toJSON()), pages)
-    const root = await tempDir()
-    const file = path.join(root, 'site-search.bin')
-    await writeFile(file, bytes)
+    const { bytes, file } = await writtenData(pages)
     const source = fileSource(file)
     let reads = 0
     const fromFile = decodeSiteSearchData({
