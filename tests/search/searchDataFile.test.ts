@@ -223,7 +223,8 @@ describe('search data file', () => {
       description: '',
       tags: [],
       createdAt: '2026-11-24',
-      text: `word${i % 7}`,
+      // why: pages read one after another through one buffer, a long one among short ones
+      text: i === 5 ? 'a longer text '.repeat(500) : `word${i % 7}`,
     }))
     const { bytes, file } = await writtenData(pages)
     const source = fileSource(file)
@@ -245,6 +246,10 @@ describe('search data file', () => {
       // crossing a block's end (a read each), not a read per id
       expect(reads - before).toBeLessThan(40)
       expect(fromFile.page(pages[2999]!.id)?.title).toBe('page 2999')
+      for (const i of [5, 17, 5, 2998]) {
+        expect(fromFile.page(pages[i]!.id), `${i}`).toEqual(fromMemory.page(pages[i]!.id))
+        expect(fromFile.page(pages[i]!.id)?.text).toBe(pages[i]!.text)
+      }
     } finally {
       fromFile.close()
     }
