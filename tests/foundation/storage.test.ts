@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { getStore } from '@netlify/blobs'
-import { openStore, storeNameFor } from '../../src/lib/storage/blobStore.js'
+import { openStore, storeNameFor, storeScope } from '../../src/lib/storage/blobStore.js'
 import { clearInstanceIndexes } from '../../src/lib/storage/recordCollection.js'
 import type { Reservation } from '../../src/lib/storage/records.js'
 import { reservationRepository } from '../../src/lib/storage/repositories.js'
@@ -27,6 +27,24 @@ describe('store names (D12)', () => {
     expect(storeNameFor('shop-records', 'deploy-preview')).toBe('shop-records--deploy-preview')
     expect(storeNameFor('shop-records', 'branch-deploy')).toBe('shop-records--branch-deploy')
     expect(storeNameFor('keyword-logs', 'production')).toBe('keyword-logs')
+  })
+
+  it('scopes caches per Blobs environment without holding what names it', () => {
+    const scopeIn = (environment: string): string => {
+      vi.stubEnv('LOCAL_BLOBS_SERVER', environment)
+      try {
+        return storeScope('shop-records', { deploy: { context: 'production' } })
+      } finally {
+        vi.unstubAllEnvs()
+      }
+    }
+    const environments = Array.from({ length: 2000 }, (_, i) =>
+      JSON.stringify({ edgeURL: `http://127.0.0.1:${4000 + i}`, siteID: 'site', token: `t${i}` }),
+    )
+    const scopes = environments.map(scopeIn)
+    expect(new Set(scopes).size).toBe(environments.length)
+    expect(scopeIn(environments[7]!)).toBe(scopes[7])
+    for (const scope of scopes) expect(scope).toMatch(/^shop-records@[0-9a-f]+$/)
   })
 
   it('keeps a deploy preview from seeing production records', async () => {

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tokenizeWords } from '../../bench/comparisonTokenizers.js'
-import { textRuns, tokenizeBigrams } from '../../src/lib/search/terms/cjkTokenizer.js'
+import { isCjkTerm, textRuns, tokenizeBigrams } from '../../src/lib/search/terms/cjkTokenizer.js'
 import { loadContentPages } from '../../src/build/search/contentPages.js'
 import { normalizeQuery, normalizeSearchText } from '../../src/lib/search/textNormalization.js'
 
@@ -99,6 +99,16 @@ describe('Japanese tokenizing', () => {
     for (let seed = 1; seed <= 200; seed++) texts.push(mixedText(seed, 400))
     texts.push('', ' ', 'a', '𠮷野家', '゛゜ー々〆ヶ・', 'café٣ж v60と珈琲、ok', '\ud800x\udc00')
     for (const text of texts) expect(textRuns(text)).toEqual(referenceRuns(text))
+  })
+
+  it('tells a Japanese term by its first UTF-16 unit as the script classes do', () => {
+    const japanese = new RegExp(`[${CJK}]`, 'u')
+    for (let code = 0; code <= 0xffff; code++) {
+      const term = `${String.fromCharCode(code)}x`
+      if (isCjkTerm(term) !== japanese.test(term.charAt(0))) expect.fail(`U+${code.toString(16)}`)
+    }
+    expect(isCjkTerm('')).toBe(false)
+    expect(isCjkTerm('急須')).toBe(true)
   })
 
   it('folds half-width kana, full-width letters and case', () => {

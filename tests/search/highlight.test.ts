@@ -139,6 +139,26 @@ describe('plain text', () => {
     }
   })
 
+  it('spells a character by its case flag and whether it repeats the last, whatever came before', () => {
+    // why: the letters' spellings are kept between terms (termPattern.ts); each term here
+    // reuses a character an earlier one spelled in another setting
+    const sources = [
+      ['kettle', '[kｋKＫ][eｅEＥ][tｔTＴ][tｔTＴ々〻][lｌLＬ][eｅEＥ]'],
+      ['tea', '[tｔTＴ][eｅEＥ][aａAＡ]'],
+      ['ée', 'é[eｅ]'],
+      ['e', '[eｅEＥ]'],
+      ['a--b', '[aａAＡ][\\-－][\\-－々〻][bｂBＢ]'],
+      ['ab-', '[aａAＡ][bｂBＢ][\\-－]'],
+      ['時時', '時[時々〻]'],
+      ['時間時', '時間時'],
+      ['ーー', '[ーｰ][ー々〻ｰ]'],
+      ['カー', '[カかヵｶ][ーｰ]'],
+    ]
+    for (const [term, source] of sources) {
+      expect(termPattern(term!)?.source ?? term, term).toBe(source)
+    }
+  })
+
   it('tells the length of every match where it does not vary', () => {
     expect(termMatchLength('ドリ')).toBeNull()
     expect(termMatchLength('急須')).toBeNull()

@@ -340,4 +340,17 @@ describe('packed index', () => {
     packed.search(normalizeQuery('予約商品'))
     expect(reads).toBe(4)
   })
+
+  it('walks the term tree once for each distinct term of a word, not once per term slot', () => {
+    const parts = packIndex(whole.toJSON())
+    // why: each fuzzy walk first asks for the whole tree (termTree.ts, `loadWhole`)
+    let walks = 0
+    const counted = { ...parts, tree: { ...parts.tree, loadWhole: () => void walks++ } }
+    const packed = loadPackedIndex(counted, searchOptions)
+    // why: a joined word the index lacks is searched in two slots, [word, hario] and
+    // [word, v60]: three distinct terms, each with a fuzzy tolerance
+    const { hits } = packed.search(normalizeQuery('HARIOV60'))
+    expect(walks).toBe(3)
+    expect(hits[0]?.id).toBe('products/hario-v60-dripper')
+  })
 })

@@ -36,6 +36,18 @@ async function tempDir(): Promise<string> {
   return dir
 }
 
+/** `pages` indexed and written as a search data file; its bytes and the file. */
+async function writtenData(
+  pages: Array<IndexedPage & { slug: string; createdAt: string }>,
+): Promise<{ bytes: Buffer; file: string }> {
+  const index = new MiniSearch<IndexedPage>(searchOptions)
+  index.addAll(pages)
+  const { bytes } = encodeSiteSearchData(SEARCH_INDEX_FORMAT, packIndex(index.toJSON()), pages)
+  const file = path.join(await tempDir(), 'site-search.bin')
+  await writeFile(file, bytes)
+  return { bytes, file }
+}
+
 /** A site with one page whose title is `title`, built into `<root>/src/generated/`. */
 async function buildSite(root: string, title: string): Promise<{ dataId: string; file: string }> {
   const content = path.join(root, 'content')
@@ -183,12 +195,7 @@ describe('search data file', () => {
         ' ',
       ),
     }))
-    const index = new MiniSearch<IndexedPage>(searchOptions)
-    index.addAll(pages)
-    const { bytes } = encodeSiteSearchData(SEARCH_INDEX_FORMAT, packIndex(index.toJSON()), pages)
-    const root = await tempDir()
-    const file = path.join(root, 'site-search.bin')
-    await writeFile(file, bytes)
+    const { bytes, file } = await writtenData(pages)
     const fromFile = decodeSiteSearchData(fileSource(file))
     const fromMemory = decodeSiteSearchData(bytesSource(bytes))
     try {
@@ -205,6 +212,78 @@ describe('search data file', () => {
     } finally {
       fromFile.close()
     }
+  })
+
+  it("reads pages' ids from the file by blocks, as from memory", async () => {
+    // why: ids long and many enough to span several blocks, some crossing a block's end
+    const pages = Array.from({ length: 3000 }, (_, i) => ({
+      id: `blog/a-page-with-a-rather-long-file-name-${i}`,
+      slug: `/blog/p${i}`,
+      title: `page ${i}`,
+      description: '',
+      tags: [],
+      createdAt: '2026-11-24',
+      // why: pages read one after another through one buffer, a long one among short ones
+      text: i === 5 ? 'a longer text '.repeat(500) : `word${i % 7}`,
+    }))
+    const { bytes, file } = await writtenData(pages)
+    const source = fileSource(file)
+    let reads = 0
+    const fromFile = decodeSiteSearchData({
+      ...source,
+      read: (offset, length) => (reads++, source.read(offset, length)),
+    })
+    const fromMemory = decodeSiteSearchData(bytesSource(bytes))
+    try {
+      const shortIds = Array.from({ length: pages.length }, (_, shortId) => shortId)
+      const before = reads
+      for (const shortId of [...shortIds].reverse().concat(shortIds)) {
+        expect(fromFile.index.documentId(shortId), `${shortId}`).toBe(
+          fromMemory.index.documentId(shortId),
+        )
+      }
+      // why: 3,000 ids of ~45 UTF-16 units are ~17 blocks of 16 KB, read once each, and the ids
+      // crossing a block's end (a read each), not a read per id
+      expect(reads - before).toBeLessThan(40)
+      expect(fromFile.page(pages[2999]!.id)?.title).toBe('page 2999')
+      for (const i of [5, 17, 5, 2998]) {
+        expect(fromFile.page(pages[i]!.id), `${i}`).toEqual(fromMemory.page(pages[i]!.id))
+        expect(fromFile.page(pages[i]!.id)?.text).toBe(pages[i]!.text)
+      }
+    } finally {
+      fromFile.close()
+    }
+  })
+
+  it("stores a page's text after its fields, and reads the page back as written", () => {
+    const index = new MiniSearch<IndexedPage>(searchOptions)
+    index.add({ id: 'news/a', title: '入荷', description: '', tags: [], text: '' })
+    const stored = {
+      id: 'news/a',
+      slug: '/news/a',
+      title: '入荷 "quoted" \\ ',
+      description: '説明',
+      tags: ['お知らせ'],
+      createdAt: '2026-01-02',
+      text: '本文 "quoted" \\ 😀 ｺｰﾋｰ\n'.repeat(50),
+    }
+    const { bytes } = encodeSiteSearchData('test', packIndex(index.toJSON()), [stored])
+    const page = decodeSiteSearchData(bytesSource(bytes)).page('news/a')
+    expect(page).toEqual({ ...stored, textIsPlain: false, textNotPlain: expect.any(String) })
+    // why: the text is set back in its place among the fields (answers list pages as written)
+    expect(Object.keys(page!)).toEqual([...Object.keys(stored), 'textIsPlain', 'textNotPlain'])
+
+    // why: a length of the fields past the page's end is a damaged page, caught when it is read
+    const headerLength = Buffer.from(bytes).readUInt32LE(8)
+    const header = JSON.parse(Buffer.from(bytes).toString('utf8', 12, 12 + headerLength))
+    const damaged = Buffer.from(bytes)
+    damaged.writeUInt32LE(
+      0xffffff,
+      Math.ceil((12 + headerLength) / 8) * 8 + header.sections.pages[0],
+    )
+    expect(() => decodeSiteSearchData(bytesSource(damaged)).page('news/a')).toThrow(
+      'has a damaged page news/a',
+    )
   })
 
   it('stores postings two terms share once, and reads them for both', () => {

@@ -33,6 +33,20 @@ export interface TermTreeArrays {
   loadWhole?: () => void
 }
 
+/** What one `fuzzyGet` walk carries down the tree. */
+interface FuzzyWalk<V> {
+  /** The query's UTF-16 codes. */
+  query: number[]
+  maxDistance: number
+  results: Map<string, [V, number]>
+  /** Edit distances, `rows` rows of `n` (the query's length + 1), one row per character walked. */
+  matrix: Uint8Array
+  n: number
+  rows: number
+  /** The entries walked from the root to the current node. */
+  path: Uint32Array
+}
+
 /** A read-only term tree over `TermTreeArrays`; `valueOf` gives a term's value by its number. */
 export class PackedTermTree<V> {
   readonly #nodes: Uint32Array
@@ -104,30 +118,41 @@ export class PackedTermTree<V> {
     for (let i = 1; i < m; ++i) matrix[i * n] = i
     const queryCodes = Array.from({ length: query.length }, (_, j) => query.charCodeAt(j))
     this.#loadWhole?.()
-    this.#fuzzy(0, queryCodes, maxDistance, results, matrix, 1, n, m, '')
+    // why: every label is one character or more, so a term within reach has at most m entries
+    const walk: FuzzyWalk<V> = {
+      query: queryCodes,
+      maxDistance,
+      results,
+      matrix,
+      n,
+      rows: m,
+      path: new Uint32Array(m + 1),
+    }
+    this.#fuzzy(0, walk, 1, 0)
     return results
   }
 
-  /** MiniSearch's `recurse` (fuzzySearch) over the entries of `node`. */
-  #fuzzy(
-    node: number,
-    query: number[],
-    maxDistance: number,
-    results: Map<string, [V, number]>,
-    matrix: Uint8Array,
-    row: number,
-    n: number,
-    rows: number,
-    prefix: string,
-  ): void {
+  /**
+   * MiniSearch's `recurse` (fuzzySearch) over the entries of `node`, reached from the root
+   * through the `depth` entries of `walk.path`.
+   * why: the term of an entry is spelled from the path only where it is a result, not a prefix
+   * string per entry walked (most of them lead nowhere); comparisons, not `Math.min` and
+   * `Math.max` calls: a cold start runs this walk before V8 has compiled it
+   */
+  #fuzzy(node: number, walk: FuzzyWalk<V>, row: number, depth: number): void {
+    const { query, maxDistance, matrix, n, rows, path } = walk
+    const labelStart = this.#labelStart
+    const labels = this.#labels
     const offset = row * n
-    entries: for (let e = this.#nodes[node]!; e < this.#nodes[node + 1]!; e++) {
-      const start = this.#labelStart[e]!
-      const length = this.#labelStart[e + 1]! - start
+    const end = this.#nodes[node + 1]!
+    entries: for (let e = this.#nodes[node]!; e < end; e++) {
+      const start = labelStart[e]!
+      const length = labelStart[e + 1]! - start
       if (length === 0) {
         const distance = matrix[offset - 1]!
-        if (distance <= maxDistance)
-          results.set(prefix, [this.#valueOf(this.#target[e]!), distance])
+        if (distance <= maxDistance) {
+          walk.results.set(this.#termOf(path, depth), [this.#valueOf(this.#target[e]!), distance])
+        }
         continue
       }
       let i = row
@@ -135,25 +160,39 @@ export class PackedTermTree<V> {
         // why: rows past the matrix can never end within maxDistance (MiniSearch reads undefined
         // there and adds nothing below), so stopping here returns the same terms
         if (i >= rows) continue entries
-        const char = this.#labels[start + pos]!
+        const char = labels[start + pos]!
         const thisRowOffset = n * i
         const prevRowOffset = thisRowOffset - n
         let minDistance = matrix[thisRowOffset]!
-        const jmin = Math.max(0, i - maxDistance - 1)
-        const jmax = Math.min(n - 1, i + maxDistance)
+        const jmin = i - maxDistance - 1 > 0 ? i - maxDistance - 1 : 0
+        const jmax = i + maxDistance < n - 1 ? i + maxDistance : n - 1
+        // why: the cell on the left and the one above-left are the last step's, kept in locals
+        // (one matrix read a cell, not three)
+        let left = matrix[thisRowOffset + jmin]!
+        let aboveLeft = matrix[prevRowOffset + jmin]!
         for (let j = jmin; j < jmax; ++j) {
-          const different = char !== query[j] ? 1 : 0
-          const rpl = matrix[prevRowOffset + j]! + different
-          const del = matrix[prevRowOffset + j + 1]! + 1
-          const ins = matrix[thisRowOffset + j]! + 1
-          const dist = (matrix[thisRowOffset + j + 1] = Math.min(rpl, del, ins))
+          const above = matrix[prevRowOffset + j + 1]!
+          let dist = char !== query[j] ? aboveLeft + 1 : aboveLeft
+          if (above + 1 < dist) dist = above + 1
+          if (left + 1 < dist) dist = left + 1
+          matrix[thisRowOffset + j + 1] = dist
           if (dist < minDistance) minDistance = dist
+          left = dist
+          aboveLeft = above
         }
         if (minDistance > maxDistance) continue entries
       }
       const child = this.#child(node, e)
-      this.#fuzzy(child, query, maxDistance, results, matrix, i, n, rows, prefix + this.#label(e))
+      path[depth] = e
+      this.#fuzzy(child, walk, i, depth + 1)
     }
+  }
+
+  /** The term spelled by the labels of the first `depth` entries of `path`. */
+  #termOf(path: Uint32Array, depth: number): string {
+    let term = ''
+    for (let d = 0; d < depth; d++) term += this.#label(path[d]!)
+    return term
   }
 
   /** The terms below `node` in SearchableMap iteration order (its entries last to first). */

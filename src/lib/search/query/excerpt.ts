@@ -72,11 +72,11 @@ function excerptAt(
   const body = text.slice(start, end).trim()
   const before = cutAtStart ? ELLIPSIS : ''
   const after = cutAtEnd ? ELLIPSIS : ''
+  // why: the page's list of characters that are not plain tells how its excerpt is searched
+  // (a look at the body for them cost more); without a list, a page that is not plain mostly
+  // has plain excerpts (① ℃ ㈱ are a few on a page)
   return {
     excerpt: before + body + after,
-    // why: the page's list of characters that are not plain tells how its excerpt is searched
-    // (a look at the body for them cost more); without a list, a page that is not plain mostly
-    // has plain excerpts (① ℃ ㈱ are a few on a page)
     highlightedExcerpt:
       before +
       markRanges(

@@ -52,16 +52,24 @@ export function alternativesFinder(groups: KeyedWordGroups): AlternativesOf {
     byKey.set(member.key, list)
   }
   // why: a Japanese word's members inside it were found by testing every member's key (its
-  // script, then `includes`) at each query word; now by the key's characters, with the order
-  const japanese = new Map<string, { member: Member; order: number }[]>()
-  members.forEach((member, order) => {
-    if (!isCjkTerm(member.key)) return
-    const list = japanese.get(member.key[0]!) ?? []
-    list.push({ member, order })
-    japanese.set(member.key[0]!, list)
-  })
+  // script, then `includes`) at each query word; now by the key's characters, with the order.
+  // Built at the first Japanese word: telling ~150 keys' scripts was a Latin cold start's work
+  let japanese: Map<string, { member: Member; order: number }[]> | null = null
+  const japaneseByFirst = (): Map<string, { member: Member; order: number }[]> => {
+    if (japanese) return japanese
+    japanese = new Map()
+    for (let order = 0; order < members.length; order++) {
+      const member = members[order]!
+      if (!isCjkTerm(member.key)) continue
+      const list = japanese.get(member.key[0]!) ?? []
+      list.push({ member, order })
+      japanese.set(member.key[0]!, list)
+    }
+    return japanese
+  }
   /** The first member (in `members`' order) whose key is inside `key`. */
   const firstInside = (key: string): Member | undefined => {
+    const japanese = japaneseByFirst()
     let first: { member: Member; order: number } | undefined
     for (let i = 0; i < key.length; i++) {
       for (const candidate of japanese.get(key[i]!) ?? []) {

@@ -16,6 +16,9 @@ const bmpKinds = new Uint8Array(0x10000)
 
 /** True when the string starts with a Japanese/Chinese character (kanji, kana). */
 export function isCjkTerm(term: string): boolean {
+  // why: no ASCII character is Japanese; a Latin query's words and terms are told without the
+  // expression, whose first use compiles its script classes (~0.4 ms of a cold start)
+  if (!(term.charCodeAt(0) >= 0x80)) return false
   return CJK_CHAR.test(term.charAt(0))
 }
 

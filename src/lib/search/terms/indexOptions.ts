@@ -16,15 +16,16 @@ export interface IndexedPage {
  * options or layout cannot be read correctly. Bump the number when tokenizing, fields or the
  * file layout (index/searchDataReader.ts) change.
  */
-export const SEARCH_INDEX_FORMAT = '12-bigram-folded-varint-alias-notplain-subtrees-spellings'
+export const SEARCH_INDEX_FORMAT =
+  '13-bigram-folded-varint-alias-notplain-subtrees-spellings-textapart'
 
 /** Query-time options (MiniSearch `searchOptions`). */
 function createQueryOptions(): SearchOptions {
   return {
-    /** MiniSearch default `false`. A partial word matches (§4.11): `toko` finds `tokoname`. */
+    /** MiniSearch default `false`. A partial word matches (spec 4.11): `toko` finds `tokoname`. */
     prefix: true,
     /**
-     * MiniSearch default `false`. Tolerance 0.2 (§4.11) for Latin terms: one typo in five letters.
+     * MiniSearch default `false`. Tolerance 0.2 (spec 4.11) for Latin terms: one typo in five letters.
      * why: one changed character in a two- or three-character Japanese word is another word.
      */
     fuzzy: (term) => (isEncodedJapaneseTerm(term) ? false : 0.2),
@@ -32,7 +33,7 @@ function createQueryOptions(): SearchOptions {
     boost: { title: 3, description: 2, tags: 1, text: 1 },
     /**
      * MiniSearch default `'OR'`. The search service combines the terms of one query word with
-     * AND (every bigram of `予約商品` must occur) and the words of a query with OR.
+     * AND (every bigram of a Japanese word must occur) and the words of a query with OR.
      */
     combineWith: 'AND',
   }
