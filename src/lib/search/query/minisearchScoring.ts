@@ -201,12 +201,15 @@ const MAX_TERM_SLOTS = 64
 
 function wordTerms(word: string, scored: ScoredIndex, alternativesOf: AlternativesOf): WordTerms {
   const terms = tokenTerms(word, scored.termOptions)
-  const slots = termSlots(terms, alternativeTerms(word, terms, scored, alternativesOf))
-  const expansions: Expansion[] = []
-  const lists: ScoringList[][] = []
   // why: a term in several slots (`nasomori` beside each of its parts `naso`, `mori`) walks the
   // term tree once; its fuzzy walk was a third of such a query at 50,000 pages
   const known = new Map<string, DerivedTerm[]>()
+  // why: the word's own terms first: a fuzzy walk reads the whole term tree at once, where the
+  // look-ups of a joined word's parts (alternativeTerms) read it subtree by subtree before it
+  for (let i = 0; i < terms.length; i++) reach(terms[i]!, i, terms, scored, known)
+  const slots = termSlots(terms, alternativeTerms(word, terms, scored, alternativesOf))
+  const expansions: Expansion[] = []
+  const lists: ScoringList[][] = []
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i]!
     const slotLists: ScoringList[] = []
@@ -314,10 +317,11 @@ function termLists(
   term: string,
   i: number,
   terms: string[],
-  { termOptions, index, documents }: ScoredIndex,
+  scored: ScoredIndex,
   expansions: Expansion[],
   known: Map<string, DerivedTerm[]>,
 ): ScoringList[] {
+  const { termOptions, index, documents } = scored
   const options = { ...index._options.searchOptions, ...termOptions }
   if (options.boostDocument) throw new Error('searchWords does not support boostDocument')
   const fieldBoosts = (options.fields ?? index._options.fields).map(
@@ -331,11 +335,6 @@ function termLists(
     prefix: 0.375,
     ...options.weights,
   }
-  const fuzzyOption = options.fuzzy
-  const fuzzy =
-    typeof fuzzyOption === 'function' ? fuzzyOption(term, i, terms) : fuzzyOption || false
-  const prefix =
-    typeof options.prefix === 'function' ? options.prefix(term, i, terms) : options.prefix === true
   const termBoost = typeof options.boostTerm === 'function' ? options.boostTerm(term, i, terms) : 1
 
   const lists: ScoringList[] = []
@@ -366,19 +365,7 @@ function termLists(
   }
 
   add(term, 1, index._index.get(term))
-  let maxDistance = 0
-  if (fuzzy) {
-    const tolerance = fuzzy === true ? 0.2 : fuzzy
-    maxDistance =
-      tolerance < 1 ? Math.min(options.maxFuzzy!, Math.round(term.length * tolerance)) : tolerance
-  }
-  const key = `${term} ${prefix} ${maxDistance}`
-  let derived = known.get(key)
-  if (!derived) {
-    derived = derivedTerms(term, prefix, maxDistance, index._index)
-    known.set(key, derived)
-  }
-  for (const { term: derivedTerm, data, distance } of derived) {
+  for (const { term: derivedTerm, data, distance } of reach(term, i, terms, scored, known)) {
     if (distance === null) {
       const extra = derivedTerm.length - term.length
       add(
@@ -392,6 +379,38 @@ function termLists(
     }
   }
   return lists
+}
+
+/**
+ * The index terms the i-th of a word's `terms` reaches beside itself (`derivedTerms` with the
+ * search options' prefix and fuzzy tolerance for it), kept in `known` by term and options.
+ */
+function reach(
+  term: string,
+  i: number,
+  terms: string[],
+  { termOptions, index }: ScoredIndex,
+  known: Map<string, DerivedTerm[]>,
+): DerivedTerm[] {
+  const options = { ...index._options.searchOptions, ...termOptions }
+  const fuzzyOption = options.fuzzy
+  const fuzzy =
+    typeof fuzzyOption === 'function' ? fuzzyOption(term, i, terms) : fuzzyOption || false
+  const prefix =
+    typeof options.prefix === 'function' ? options.prefix(term, i, terms) : options.prefix === true
+  let maxDistance = 0
+  if (fuzzy) {
+    const tolerance = fuzzy === true ? 0.2 : fuzzy
+    maxDistance =
+      tolerance < 1 ? Math.min(options.maxFuzzy!, Math.round(term.length * tolerance)) : tolerance
+  }
+  const key = `${term} ${prefix} ${maxDistance}`
+  let derived = known.get(key)
+  if (!derived) {
+    derived = derivedTerms(term, prefix, maxDistance, index._index)
+    known.set(key, derived)
+  }
+  return derived
 }
 
 /** An index term a query term reaches beside itself: by prefix (distance null) or fuzzily. */
