@@ -1,4 +1,5 @@
 import { emptyMatches, type Matches } from './matchSets.js'
+import { addTermBits, hasBit, isDense, positionsByBits } from './postingBits.js'
 import type { FieldPostings } from '../index/packedIndex.js'
 
 /**
@@ -142,9 +143,31 @@ export function matchAndScore(
   let count = 0
   // why: the terms counted so far; a page matching all of them is at this count in `counters`
   let counted = 0
+  // why: without scoring, the terms before the last on an eighth of the pages or more are not
+  // walked: the last term's pages are tested against their bits (postingBits.ts)
+  const dense: ScoringList[][] = []
   for (let t = 0; t <= last; t++) {
     // why: a term whose postings a later term has too (never the last) adds nothing to count
     const skipped = firsts.indexOf(firsts[t]!, t + 1) !== -1
+    if (!scoring && !skipped && t < last && isDense(termLists[t]!, size)) {
+      dense.push(termLists[t]!)
+      continue
+    }
+    if (t === last && dense.length > 0) {
+      const bits = denseBits(dense, size)
+      for (const { postings } of termLists[t]!) {
+        const { ids } = postings
+        for (let p = 0; p < ids.length; p++) {
+          const shortId = ids[p]!
+          if (counters[shortId] !== counted) continue
+          counters[shortId] = counted + 1
+          if (!hasBit(bits, shortId)) continue
+          has[shortId] = 1
+          order[count++] = shortId
+        }
+      }
+      break
+    }
     for (const list of termLists[t]!) {
       const { ids } = list.postings
       if (skipped) {
@@ -188,6 +211,20 @@ export function matchAndScore(
   matches.count = count
   counters.fill(0, 0, size)
   return matches
+}
+
+let bitsInto = new Uint32Array(0)
+let bitsSpare = new Uint32Array(0)
+
+/** The pages every one of `terms` holds (each term: any of its lists), as bits. */
+function denseBits(terms: readonly ScoringList[][], size: number): Uint32Array {
+  const words = Math.ceil(size / 32)
+  if (bitsInto.length !== words) {
+    bitsInto = new Uint32Array(words)
+    bitsSpare = new Uint32Array(words)
+  }
+  terms.forEach((lists, n) => addTermBits(lists, size, bitsInto, bitsSpare, n > 0))
+  return bitsInto
 }
 
 function bm25Terms(bm25: Bm25): Bm25Terms {
@@ -270,6 +307,10 @@ export function listedPages(
     for (let p = 0; p < ids.length; p++) if (marks[ids[p]!]) into[count++] = p
     return count
   }
+  if (ids.length >= BITS_FROM_POSTINGS) {
+    const byBits = positionsByBits(ids, pages, into)
+    if (byBits >= 0) return byBits
+  }
   let at = 0
   for (let i = 0; i < pages.length && at < ids.length; i++) {
     const shortId = pages[i]!
@@ -278,6 +319,10 @@ export function listedPages(
   }
   return count
 }
+
+// why: a list this long is searched through its bits once it has them (postingBits.ts): a
+// candidate's position counted from its word, not a galloping search of ~10 unpredictable steps
+const BITS_FROM_POSTINGS = 1024
 
 /** The first position from `from` on whose id is at least `shortId` (ids ascending). */
 function seek(ids: Uint32Array, from: number, shortId: number): number {
