@@ -348,9 +348,36 @@ describe('packed index', () => {
     const counted = { ...parts, tree: { ...parts.tree, loadWhole: () => void walks++ } }
     const packed = loadPackedIndex(counted, searchOptions)
     // why: a joined word the index lacks is searched in two slots, [word, hario] and
-    // [word, v60]: three distinct terms, each with a fuzzy tolerance
+    // [word, v60]; the word has a fuzzy tolerance in both, its parts none (they are exact)
     const { hits } = packed.search(normalizeQuery('HARIOV60'))
-    expect(walks).toBe(3)
+    expect(walks).toBe(1)
     expect(hits[0]?.id).toBe('products/hario-v60-dripper')
+  })
+
+  it('matches the parts of a joined word as written or by prefix, never fuzzily', () => {
+    const page = (id: string, title: string): IndexedPage => ({
+      id,
+      title,
+      description: '',
+      tags: [],
+      text: '',
+    })
+    const index = new MiniSearch<IndexedPage>(searchOptions)
+    index.addAll([
+      page('both', 'Kosami Rinta dripper'),
+      page('prefixed', 'Kosamis Rintaro kettle'),
+      // why: one letter from each part: within their fuzzy tolerance, yet other words
+      page('neighbours', 'Kosamo Rintu kettle'),
+      page('one', 'Kosami mug'),
+    ])
+    const packed = loadPackedIndex(packIndex(index.toJSON()), searchOptions)
+    const ids = (query: string): string[] =>
+      packed
+        .search(normalizeQuery(query))
+        .hits.map((hit) => hit.id)
+        .sort()
+    expect(ids('kosamirinta')).toEqual(['both', 'prefixed'])
+    // why: typed apart, each word keeps its tolerance
+    expect(ids('kosami-rinta')).toEqual(['both', 'neighbours', 'prefixed'])
   })
 })

@@ -203,11 +203,13 @@ function wordTerms(word: string, scored: ScoredIndex, alternativesOf: Alternativ
   const terms = tokenTerms(word, scored.termOptions)
   // why: a term in several slots (`nasomori` beside each of its parts `naso`, `mori`) walks the
   // term tree once; its fuzzy walk was a third of such a query at 50,000 pages
-  const known: WordMemo = { reached: new Map(), lists: new Map() }
+  const reached = new Map<string, DerivedTerm[]>()
   // why: the word's own terms first: a fuzzy walk reads the whole term tree at once, where the
   // look-ups of a joined word's parts (alternativeTerms) read it subtree by subtree before it
-  for (let i = 0; i < terms.length; i++) reach(terms[i]!, i, terms, scored, known.reached)
-  const slots = termSlots(terms, alternativeTerms(word, terms, scored, alternativesOf))
+  for (let i = 0; i < terms.length; i++) reach(terms[i]!, i, terms, scored, reached, false)
+  const { alternatives, exact } = alternativeTerms(word, terms, scored, alternativesOf)
+  const known: WordMemo = { reached, lists: new Map(), exact }
+  const slots = termSlots(terms, alternatives)
   const expansions: Expansion[] = []
   const lists: ScoringList[][] = []
   for (let i = 0; i < slots.length; i++) {
@@ -237,13 +239,16 @@ function tokenTerms(text: string, { tokenize, processTerm }: SearchOptions): str
   return terms
 }
 
-/** The terms of each alternative spelling of a word, its Latin parts (`githubactions`) included. */
+/**
+ * The terms of each alternative spelling of a word, its Latin parts (`githubactions`) included,
+ * and the terms among them matched without fuzziness: the parts no other spelling holds.
+ */
 function alternativeTerms(
   word: string,
   terms: readonly string[],
   scored: ScoredIndex,
   alternativesOf: AlternativesOf,
-): string[][] {
+): { alternatives: string[][]; exact: Set<string> } {
   const alternatives: string[][] = []
   const add = (candidate: string[]): void => {
     if (candidate.length === 0 || sameTerms(candidate, terms)) return
@@ -253,8 +258,18 @@ function alternativeTerms(
   for (const alternative of alternativesOf(word)) {
     add([...new Set(tokenTerms(alternative, scored.termOptions))])
   }
-  if (terms.length === 1) add(joinedWordParts(terms[0]!, scored.index._index))
-  return alternatives
+  const exact = new Set<string>()
+  if (terms.length === 1) {
+    const parts = joinedWordParts(terms[0]!, scored.index._index)
+    // why: a word splits only into words the index holds, so its parts hold no typo for a
+    // fuzzy match to mend; their fuzzy neighbours (`toko` → `toyo`, `name` → `nami`) only found
+    // pages holding two unrelated words (docs/search.md, "Decision: spelling variants")
+    for (const part of parts) {
+      if (!alternatives.some((known) => known.includes(part))) exact.add(part)
+    }
+    add(parts)
+  }
+  return { alternatives, exact }
 }
 
 function sameTerms(a: readonly string[], b: readonly string[]): boolean {
@@ -336,7 +351,7 @@ function termLists(
     ...options.weights,
   }
   const termBoost = typeof options.boostTerm === 'function' ? options.boostTerm(term, i, terms) : 1
-  const reached = reach(term, i, terms, scored, known.reached)
+  const reached = reach(term, i, terms, scored, known.reached, known.exact.has(term))
   // why: a term in several slots (`nasomori` beside each of its parts) scores the same lists in
   // each; they are made once (its ~100 fuzzy terms' lists, a tenth of such a query)
   const listsKey = `${term} ${termBoost}`
@@ -396,11 +411,14 @@ function termLists(
 interface WordMemo {
   reached: Map<string, DerivedTerm[]>
   lists: Map<string, { reached: DerivedTerm[]; lists: ScoringList[]; expansions: Expansion[] }>
+  /** The word's terms matched without fuzziness (alternativeTerms). */
+  exact: ReadonlySet<string>
 }
 
 /**
  * The index terms the i-th of a word's `terms` reaches beside itself (`derivedTerms` with the
- * search options' prefix and fuzzy tolerance for it), kept in `known` by term and options.
+ * search options' prefix and fuzzy tolerance for it, none where `exact`), kept in `known` by
+ * term and options.
  */
 function reach(
   term: string,
@@ -408,11 +426,15 @@ function reach(
   terms: string[],
   { termOptions, index }: ScoredIndex,
   known: Map<string, DerivedTerm[]>,
+  exact: boolean,
 ): DerivedTerm[] {
   const options = { ...index._options.searchOptions, ...termOptions }
   const fuzzyOption = options.fuzzy
-  const fuzzy =
-    typeof fuzzyOption === 'function' ? fuzzyOption(term, i, terms) : fuzzyOption || false
+  const fuzzy = exact
+    ? false
+    : typeof fuzzyOption === 'function'
+      ? fuzzyOption(term, i, terms)
+      : fuzzyOption || false
   const prefix =
     typeof options.prefix === 'function' ? options.prefix(term, i, terms) : options.prefix === true
   let maxDistance = 0
