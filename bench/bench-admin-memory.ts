@@ -179,6 +179,7 @@ async function child(call: Call): Promise<void> {
           jobs: new ExportJobStore(repositories.store),
           repositories,
           log: { info: () => undefined, warn: () => undefined, error: () => undefined } as never,
+          now: Date.now,
           actor: 'bench',
           start: async () => undefined,
         },

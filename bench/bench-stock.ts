@@ -106,6 +106,7 @@ async function inProcess(): Promise<string[][]> {
         applyStockLines([{ productSlug, quantity }], {
           stock: waves.stock,
           log,
+          now: Date.now,
           source: 'admin',
           startWave: async (slug) => void (await runDueWave(slug, waves)),
         })

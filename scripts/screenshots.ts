@@ -12,7 +12,7 @@ import { launchChromium } from '../platform/chromium.js'
 import { startDevServer, type RunningDevServer } from '../platform/startDevServer.js'
 import { startRecordingServer } from '../platform/recordingServer.js'
 import { createManageToken } from '../src/lib/reservations/manageLink.js'
-import { createUnsubscribeToken } from '../src/lib/subscriptions/unsubscribeToken.js'
+import { createUnsubscribeToken } from '../src/lib/compliance/unsubscribeToken.js'
 
 const TOKEN = 'local-admin-token'
 /** A staff member's own token (STAFF_TOKENS), so the audit trail shows a name. */
@@ -119,7 +119,7 @@ async function seed(server: RunningDevServer): Promise<Seeded> {
     manageToken: createManageToken(
       { id: ids[0], productSlug: 'chasen-takayama' },
       MANAGE_SECRET,
-      new Date(),
+      Date.now(),
     ),
     unsubscribeToken: createUnsubscribeToken(
       { id: waiting.id, productSlug: waiting.productSlug },

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions'
-import { exportRunEndpoint } from '../../src/lib/admin/exportEndpoints.js'
+import { exportRunEndpoint } from '../../src/lib/endpoints/exportEndpoints.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 
 /**

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions'
-import { exportDownloadEndpoint } from '../../src/lib/admin/exportEndpoints.js'
+import { exportDownloadEndpoint } from '../../src/lib/endpoints/exportEndpoints.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 
 export default defineEndpoint(exportDownloadEndpoint())

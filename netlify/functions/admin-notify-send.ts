@@ -1,10 +1,8 @@
 import type { Config } from '@netlify/functions'
 import { z } from '../../src/generated/zod.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
-import {
-  parseSendRequest,
-  sendRestockNotification,
-} from '../../src/lib/restock/sendRestockNotification.js'
+import { sendRestockNotification } from '../../src/lib/restock/sendRestockNotification.js'
+import { parseSendRequest } from '../../src/lib/restock/sendRequest.js'
 import { openServices } from '../../src/lib/services.js'
 
 export default defineEndpoint({

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions'
-import { bulkActionEndpoint } from '../../src/lib/admin/adminEndpoints.js'
-import { subscriptionResource } from '../../src/lib/admin/adminResources.js'
+import { bulkActionEndpoint } from '../../src/lib/endpoints/adminRecordEndpoints.js'
+import { subscriptionResource } from '../../src/lib/subscriptions/subscriptionResource.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 
 export default defineEndpoint(bulkActionEndpoint(subscriptionResource, 'unarchive'))

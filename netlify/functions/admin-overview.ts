@@ -1,4 +1,4 @@
-import { demandOverview, overviewRequestSchema } from '../../src/lib/demand/demandOverview.js'
+import { demandOverview, overviewRequestSchema } from '../../src/lib/overview/demandOverview.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { openServices } from '../../src/lib/services.js'
 

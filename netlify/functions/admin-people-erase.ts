@@ -1,7 +1,8 @@
 import type { Config } from '@netlify/functions'
 import { erasePerson } from '../../src/lib/compliance/personalData.js'
-import { openPersonalData, personRequestSchema } from '../../src/lib/compliance/personRequest.js'
+import { personRequestSchema } from '../../src/lib/compliance/personRequest.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
+import { openPersonalData } from '../../src/lib/services.js'
 
 export default defineEndpoint({
   methods: ['POST'],

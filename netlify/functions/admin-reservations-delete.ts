@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions'
-import { bulkActionEndpoint } from '../../src/lib/admin/adminEndpoints.js'
-import { reservationResource } from '../../src/lib/admin/adminResources.js'
+import { bulkActionEndpoint } from '../../src/lib/endpoints/adminRecordEndpoints.js'
+import { reservationResource } from '../../src/lib/reservations/reservationResource.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 
 export default defineEndpoint(bulkActionEndpoint(reservationResource, 'delete'))

@@ -17,6 +17,7 @@ export default defineEndpoint({
       stock: waves.stock,
       log,
       audit: services.audit,
+      now: services.now,
       source: 'admin',
       startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
     })

@@ -3,7 +3,7 @@ import { z } from '../../src/generated/zod.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { runIndexRebuild } from '../../src/lib/indexing/indexUpkeep.js'
 import { requireRebuildTicket } from '../../src/lib/indexing/rebuildTicket.js'
-import { openServices } from '../../src/lib/services.js'
+import { openServices, requestClock } from '../../src/lib/services.js'
 
 /** Options of `listingRebuild`. */
 export interface ListingRebuildOptions {
@@ -18,19 +18,23 @@ export interface ListingRebuildOptions {
  * scheduled listing-verify, or by itself when its time runs out. Safe to run again: each built
  * partition is kept, and one run works at a time. The deployed function is `listingRebuild()`.
  */
-export function listingRebuild({ now = Date.now }: ListingRebuildOptions = {}) {
+export function listingRebuild({ now }: ListingRebuildOptions = {}) {
+  const clock = requestClock(now)
   return defineEndpoint({
     methods: ['POST'],
-    auth: (bearer, config, log) => requireRebuildTicket(bearer, config, log, now()),
+    auth: (bearer, config, log) => requireRebuildTicket(bearer, config, log, clock()),
     body: z.object({}),
     handle: async ({ req, context, config, log }) => {
-      const services = openServices(context, config, log, { origin: new URL(req.url).origin })
+      const services = openServices(context, config, log, {
+        origin: new URL(req.url).origin,
+        now: clock,
+      })
       const state = await runIndexRebuild({
         repositories: services.repositories,
         log,
         startRebuild: services.startIndexRebuild,
         runId: context.requestId ?? crypto.randomUUID(),
-        now,
+        now: services.now,
       })
       return { state }
     },

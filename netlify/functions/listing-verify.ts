@@ -17,7 +17,7 @@ export interface ListingVerifyOptions {
  * (docs/architecture.md "Record indexes"). Netlify calls it with `{"next_run": …}`. The
  * deployed function is `listingVerify()`, on the wall clock.
  */
-export function listingVerify({ now = Date.now }: ListingVerifyOptions = {}) {
+export function listingVerify({ now }: ListingVerifyOptions = {}) {
   return defineEndpoint({
     methods: ['POST'],
     auth: 'none',
@@ -25,13 +25,13 @@ export function listingVerify({ now = Date.now }: ListingVerifyOptions = {}) {
     // why: the scheduler's request names no deploy address; the rebuild is started at the
     // site's own (config.siteUrl)
     handle: async ({ context, config, log }) => {
-      const services = openServices(context, config, log)
+      const services = openServices(context, config, log, { now })
       return runIndexVerify({
         repositories: services.repositories,
         log,
         startRebuild: services.startIndexRebuild,
         runId: context.requestId ?? crypto.randomUUID(),
-        now,
+        now: services.now,
       })
     },
   })

@@ -3,7 +3,7 @@ import { z } from '../../src/generated/zod.js'
 import { bearerToken } from '../../src/lib/http/auth.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { requireDeliveryTicket, runTicketedDelivery } from '../../src/lib/restock/deliveryTicket.js'
-import { openServices } from '../../src/lib/services.js'
+import { openServices, requestClock } from '../../src/lib/services.js'
 
 /**
  * Background function (15-minute limit, the platform answers 202 at once) that delivers one
@@ -13,9 +13,11 @@ import { openServices } from '../../src/lib/services.js'
  * settled batches are skipped, retried ones reuse their keys. Whatever it returns, the caller gets
  * Netlify's empty 202: ask the resume endpoint for state.
  */
+const clock = requestClock()
+
 export default defineEndpoint({
   methods: ['POST'],
-  auth: (bearer, config, log) => void requireDeliveryTicket(bearer, config, log),
+  auth: (bearer, config, log) => void requireDeliveryTicket(bearer, config, log, clock()),
   body: z.object({
     notificationId: z.string({ error: 'notificationId is required' }).min(1, {
       error: 'notificationId is required',

@@ -9,10 +9,10 @@ export default defineEndpoint({
   ...customerFormEndpoint,
   body: withHoneypot(signupForm),
   handle: async ({ body, context, config, log }) => {
-    const trapped = honeypotAnswer(body, 'signup', log)
+    const services = openServices(context, config, log)
+    const trapped = honeypotAnswer(body, 'signup', services)
     if (trapped) return trapped
     // why: a repeated signup answers the existing pending subscription's id (D2)
-    const services = openServices(context, config, log)
     const { subscriptionId } = await notifySignup(withoutHoneypot(body), services)
     return { subscriptionId }
   },

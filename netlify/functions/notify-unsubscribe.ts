@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions'
-import { SYSTEM_ACTORS } from '../../src/lib/audit/systemActors.js'
+import { SYSTEM_ACTORS } from '../../src/lib/actors.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { openServices } from '../../src/lib/services.js'
 import {

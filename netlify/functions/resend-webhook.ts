@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions'
-import { SYSTEM_ACTORS } from '../../src/lib/audit/systemActors.js'
+import { SYSTEM_ACTORS } from '../../src/lib/actors.js'
 import { z } from '../../src/generated/zod.js'
 import { handleResendWebhook } from '../../src/lib/compliance/resendWebhook.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
@@ -18,6 +18,7 @@ export default defineEndpoint({
       audit: services.audit,
       secret: config.resendWebhookSecret,
       log,
+      now: services.now,
     })
   },
 })

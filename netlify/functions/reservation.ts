@@ -9,10 +9,10 @@ export default defineEndpoint({
   ...customerFormEndpoint,
   body: withHoneypot(reservationForm),
   handle: async ({ body, context, config, log }) => {
-    const trapped = honeypotAnswer(body, 'reservation', log)
+    const services = openServices(context, config, log)
+    const trapped = honeypotAnswer(body, 'reservation', services)
     if (trapped) return trapped
-    const form = withoutHoneypot(body)
-    return createReservation(form, openServices(context, config, log))
+    return createReservation(withoutHoneypot(body), services)
   },
 })
 

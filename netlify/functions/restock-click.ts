@@ -14,12 +14,12 @@ export interface RestockClickOptions {
  * (docs/dashboard.md "Clicks"); counts the click when the link is genuine, not expired and the
  * recipient's first on that notice.
  */
-export function restockClick({ now = Date.now }: RestockClickOptions = {}) {
+export function restockClick({ now }: RestockClickOptions = {}) {
   return defineEndpoint({
     methods: ['GET'],
     auth: 'none',
     handle: async ({ req, context, config, log }) =>
-      followClick(req, openServices(context, config, log), now()),
+      followClick(req, openServices(context, config, log, { now })),
   })
 }
 

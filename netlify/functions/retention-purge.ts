@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions'
-import { SYSTEM_ACTORS } from '../../src/lib/audit/systemActors.js'
+import { SYSTEM_ACTORS } from '../../src/lib/actors.js'
 import { z } from '../../src/generated/zod.js'
 import { purgeExpiredData } from '../../src/lib/compliance/retentionPurge.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
@@ -21,7 +21,7 @@ export default defineEndpoint({
         audit: services.audit,
         log,
         retentionDays: config.retentionDays,
-        now: () => new Date(),
+        now: services.now,
       }),
     }
   },

@@ -18,14 +18,15 @@ export interface KeywordRollupOptions {
  * `{"next_run": …}`. A failure is a logged 500; the next run, or the next summary, builds what is
  * missing. The deployed function is `keywordRollup()`, on the wall clock.
  */
-export function keywordRollup({ now = Date.now }: KeywordRollupOptions = {}) {
+export function keywordRollup({ now }: KeywordRollupOptions = {}) {
   return defineEndpoint({
     methods: ['POST'],
     auth: 'none',
     body: z.object({ next_run: z.string().optional() }),
     handle: async ({ context, config, log }) => {
-      const { keywordLog, repositories } = openServices(context, config, log)
-      const at = now()
+      const services = openServices(context, config, log, { now })
+      const { keywordLog, repositories } = services
+      const at = services.now()
       const rolled = await rollUpClosedPeriods(keywordLog, { now: at, budgetMs: 16_000 })
       log.info('search.keywords.rolled_up', { days: rolled.days, hours: rolled.hours.length })
       // why: after the keyword hours, so a closed JST day's searches sum finished hour rollups

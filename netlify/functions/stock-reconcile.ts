@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions'
-import { SYSTEM_ACTORS } from '../../src/lib/audit/systemActors.js'
+import { SYSTEM_ACTORS } from '../../src/lib/actors.js'
 import { z } from '../../src/generated/zod.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { openServices } from '../../src/lib/services.js'
@@ -27,6 +27,7 @@ export default defineEndpoint({
           stock: waves.stock,
           log,
           audit: services.audit,
+          now: services.now,
           startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
         })
       : null

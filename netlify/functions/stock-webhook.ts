@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions'
-import { SYSTEM_ACTORS } from '../../src/lib/audit/systemActors.js'
+import { SYSTEM_ACTORS } from '../../src/lib/actors.js'
 import { NotConfiguredError, UnauthorizedError } from '../../src/lib/errors.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
-import { openServices } from '../../src/lib/services.js'
+import { openServices, requestClock } from '../../src/lib/services.js'
 import { receiveStockEvent } from '../../src/lib/stock/stockEvent.js'
 import { stockWebhookSchema } from '../../src/lib/stock/stockSchemas.js'
 import {
@@ -15,6 +15,8 @@ import { runDueWave } from '../../src/lib/stock/stockWaves.js'
  * The inventory system's or POS's signed stock webhook (docs/api.md): the signature is checked
  * on the raw body before anything is parsed; an event id seen before changes nothing.
  */
+const clock = requestClock()
+
 export default defineEndpoint({
   methods: ['POST'],
   auth: 'none',
@@ -27,7 +29,7 @@ export default defineEndpoint({
       header: req.headers.get(STOCK_SIGNATURE_HEADER),
       rawBody,
       secret: config.stockWebhookSecret,
-      now: Date.now(),
+      now: clock(),
     })
     if (!valid) {
       log.warn('stock.webhook.refused', { reason: 'bad, missing or stale signature' })
@@ -39,6 +41,7 @@ export default defineEndpoint({
     const services = openServices(context, config, log, {
       origin: new URL(req.url).origin,
       actor: SYSTEM_ACTORS.stockWebhook,
+      now: clock,
     })
     const waves = services.waves()
     const outcome = await receiveStockEvent(body, {
@@ -46,6 +49,7 @@ export default defineEndpoint({
       events: services.repositories.stockEvents,
       log,
       audit: services.audit,
+      now: services.now,
       startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
     })
     if (outcome.duplicate) return { duplicate: true }

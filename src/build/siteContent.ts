@@ -19,7 +19,8 @@ import {
   searchOptions,
   type IndexedPage,
 } from '../lib/search/terms/indexOptions.js'
-import type { CatalogueProduct, StoredPage } from '../lib/search/siteContentTypes.js'
+import type { CatalogueProduct } from '../lib/catalogueProduct.js'
+import type { StoredPage } from '../lib/search/siteContentTypes.js'
 import { encodeSiteSearchData, packIndex } from './search/searchDataWriter.js'
 import { suggestDataOf } from './search/suggestDataWriter.js'
 import { keyedGroups } from '../lib/search/query/searchAlternatives.js'
@@ -28,7 +29,7 @@ import { SUGGEST_DATA_PATH } from '../lib/search/suggest/suggestData.js'
 import { parseSynonymFile, SYNONYMS_FILE_NAME } from '../lib/search/synonyms/synonymFile.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-const TYPES_MODULE = path.join(REPO_ROOT, 'src/lib/search/siteContentTypes.js')
+const TYPES_MODULE = path.join(REPO_ROOT, 'src/lib/catalogueProduct.js')
 
 export const DEFAULT_OUT_FILE = path.join(REPO_ROOT, 'src/generated/siteContent.ts')
 

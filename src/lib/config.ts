@@ -1,4 +1,4 @@
-import { SYSTEM_ACTORS } from './audit/systemActors.js'
+import { SYSTEM_ACTORS } from './actors.js'
 
 /**
  * Every environment variable the service reads is read here, once, so that the README's table

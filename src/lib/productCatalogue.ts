@@ -1,7 +1,7 @@
 import { productCatalogue } from '../generated/siteContent.js'
-import type { CatalogueProduct } from './search/siteContentTypes.js'
+import type { CatalogueProduct } from './catalogueProduct.js'
 
-export type { CatalogueProduct } from './search/siteContentTypes.js'
+export type { CatalogueProduct } from './catalogueProduct.js'
 
 const bySlug = new Map(productCatalogue.map((product) => [product.slug, product]))
 

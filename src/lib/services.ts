@@ -1,6 +1,7 @@
 import { auditRecorder, type AuditRecorder } from './audit/auditTrail.js'
 import type { AppConfig } from './config.js'
 import type { Actor } from './audit/auditTrail.js'
+import type { PersonalDataDeps } from './compliance/personalData.js'
 import { NotConfiguredError } from './errors.js'
 import type { Logger } from './log.js'
 import { createResendMailer } from './notifiers/resendMailer.js'
@@ -10,7 +11,8 @@ import { deliveryStarter } from './restock/deliveryStarter.js'
 import { rebuildStarter } from './indexing/indexUpkeep.js'
 import { batchAllowanceFor, type DeliveryRunOptions } from './restock/deliveryRun.js'
 import { issueDeliveryTicket } from './restock/deliveryTicket.js'
-import { sendRestockWave, waveNotificationId } from './restock/sendRestockNotification.js'
+import { waveNotificationId } from './restock/notificationIds.js'
+import { sendRestockWave } from './restock/restockWave.js'
 import type { WaveOptions } from './stock/stockWaves.js'
 import { openRepositories, type Repositories } from './storage/repositories.js'
 import { openSearchServices, type SearchServices } from './searchServices.js'
@@ -24,6 +26,8 @@ import { openAuditRepository, type AuditRepository } from './storage/auditReposi
  */
 export interface Services extends SearchServices {
   readonly config: AppConfig
+  /** The request's clock, ms since the epoch: every service reads the time from it. */
+  readonly now: () => number
   /** Records store: reservations, subscriptions, history, deliveries, claims. */
   readonly repositories: Repositories
   /** Team chat, community chat and customer e-mail (§6). */
@@ -43,11 +47,8 @@ export interface Services extends SearchServices {
    * (503, logged) when e-mail delivery is not configured (`config.emailDelivery`).
    */
   deliveryRun(): DeliveryRunOptions
-  /**
-   * What automatic restock waves need (stock/stockWaves.ts): the stock, and the send path of a
-   * manual send. `now` is their clock. Default: `Date.now`.
-   */
-  waves(now?: () => number): WaveOptions
+  /** What automatic restock waves need (stock/stockWaves.ts): the stock, and the send path of a manual send. */
+  waves(): WaveOptions
 }
 
 export interface ServiceOptions {
@@ -59,6 +60,16 @@ export interface ServiceOptions {
   origin?: string
   /** Who made the request (`EndpointInput.actor`). Default: null (nothing is audited). */
   actor?: Actor | null
+  /** The clock every service of the request reads, ms since the epoch. Default: `Date.now`. */
+  now?: () => number
+}
+
+/**
+ * The clock of a request: `now` when a test or a caller gives one, else the wall clock. The one
+ * place the service reads the wall clock; every service gets the time from the clock it is given.
+ */
+export function requestClock(now?: () => number): () => number {
+  return now ?? Date.now
 }
 
 // why: public requests (a shopper's reservation) change records without an actor to name
@@ -76,11 +87,12 @@ export function openServices(
   let auditTrail: AuditRepository | undefined
   let audit: AuditRecorder | undefined
   const actor = options.actor ?? null
+  const now = requestClock(options.now)
   const { defer } = search
   const startDelivery = deliveryStarter({
     origin: options.origin ?? config.siteUrl,
     ticketFor: (notificationId) =>
-      issueDeliveryTicket(notificationId, config.unsubscribeSecret ?? '', Date.now()),
+      issueDeliveryTicket(notificationId, config.unsubscribeSecret ?? '', now()),
     log,
     defer,
   })
@@ -89,14 +101,17 @@ export function openServices(
     secret: config.unsubscribeSecret,
     log,
     defer,
+    now,
   })
   const services: Services = {
     context,
     config,
     log,
+    now,
     get repositories() {
       return (repositories ??= openRepositories(context, {
         requestRebuild: () => void startIndexRebuild(),
+        now,
       }))
     },
     get keywordLog() {
@@ -114,7 +129,9 @@ export function openServices(
     },
     get audit() {
       return (audit ??=
-        actor === null ? NO_AUDIT : auditRecorder({ repository: services.auditTrail, actor, log }))
+        actor === null
+          ? NO_AUDIT
+          : auditRecorder({ repository: services.auditTrail, actor, log, now }))
     },
     defer,
     startDelivery,
@@ -137,15 +154,16 @@ export function openServices(
         siteUrl: config.siteUrl,
         unsubscribeSecret: delivery.unsubscribeSecret,
         log,
+        now,
         batchAllowanceMs: batchAllowanceFor(config.outboundTimeoutMs),
         budgetMs: config.deliveryBudgetMs,
         continueLater: startDelivery,
       }
     },
-    waves(now = Date.now) {
+    waves() {
       return {
         stock: services.repositories.stock,
-        sendWave: (notice) => sendRestockWave(notice, { ...services, now }),
+        sendWave: (notice) => sendRestockWave(notice, services),
         waveNotificationId,
         siteUrl: config.siteUrl,
         log,
@@ -154,4 +172,33 @@ export function openServices(
     },
   }
   return services
+}
+
+/**
+ * What the personal-data services need for one request (compliance/personalData.ts), from the
+ * same wiring. Background work of the repositories (index folds, which copy records) is
+ * collected and awaited by `settle`, so that an erase folds the indexes after the last of them
+ * was written.
+ */
+export function openPersonalData(
+  context: RequestContext,
+  config: AppConfig,
+  log: Logger,
+  actor: Actor | null,
+): PersonalDataDeps {
+  const pending: Promise<unknown>[] = []
+  const collecting: RequestContext = { ...context, waitUntil: (work) => void pending.push(work) }
+  const services = openServices(collecting, config, log, { actor })
+  return {
+    repositories: services.repositories,
+    audit: services.audit,
+    log,
+    settle: async () => {
+      let seen = -1
+      while (seen !== pending.length) {
+        seen = pending.length
+        await Promise.allSettled(pending)
+      }
+    },
+  }
 }

@@ -20,7 +20,7 @@ import { AUDIT_STORE } from '../../src/lib/storage/blobLayout.js'
 import { openStore } from '../../src/lib/storage/blobStore.js'
 import { emailHash } from '../../src/lib/storage/emailHash.js'
 import { createManageToken } from '../../src/lib/reservations/manageLink.js'
-import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
+import { createUnsubscribeToken } from '../../src/lib/compliance/unsubscribeToken.js'
 import { SECRET } from '../restock/restockTestKit.js'
 import {
   bounceEvent,
@@ -247,7 +247,7 @@ describe('audit entries of changes shoppers make themselves', () => {
       await context.settled()
       return response.status
     }
-    const manageToken = createManageToken(reserved, 'audit-manage-secret', new Date())
+    const manageToken = createManageToken(reserved, 'audit-manage-secret', Date.now())
     expect(await post(manageHandler, '/reservation/manage', manageToken)).toBe(200)
     expect(await post(manageHandler, '/reservation/manage', manageToken)).toBe(200)
     const unsubscribeToken = createUnsubscribeToken(signedUp, SECRET)

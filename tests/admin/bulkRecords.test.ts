@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { reservationResource, subscriptionResource } from '../../src/lib/admin/adminResources.js'
+import { reservationResource } from '../../src/lib/reservations/reservationResource.js'
+import { subscriptionResource } from '../../src/lib/subscriptions/subscriptionResource.js'
 import { runBulkAction } from '../../src/lib/admin/bulkRecords.js'
 import { updateRecordStatus } from '../../src/lib/admin/statusUpdates.js'
 import type { Logger } from '../../src/lib/log.js'
@@ -43,7 +44,10 @@ describe('runBulkAction', () => {
     }
     const { log, errors } = recordingLog()
 
-    const result = await runBulkAction(reservationResource, repository, 'delete', records, { log })
+    const result = await runBulkAction(reservationResource, repository, 'delete', records, {
+      log,
+      now: Date.now,
+    })
 
     expect(result).toEqual({
       doneIds: [records[0].id, records[2].id],
@@ -68,6 +72,7 @@ describe('runBulkAction', () => {
     const { log, errors } = recordingLog()
     const result = await runBulkAction(subscriptionResource, repository, 'archive', [record], {
       log,
+      now: Date.now,
     })
     expect(result).toEqual({
       doneIds: [],
@@ -82,7 +87,7 @@ describe('runBulkAction', () => {
     await repository.create(record, record)
     await runBulkAction(subscriptionResource, repository, 'archive', [record], {
       log: recordingLog().log,
-      now: () => new Date('2031-02-03T04:05:06.000Z'),
+      now: () => Date.parse('2031-02-03T04:05:06.000Z'),
     })
     expect(await repository.get(record)).toEqual({
       ...record,
@@ -94,7 +99,7 @@ describe('runBulkAction', () => {
 
 describe('updateRecordStatus', () => {
   it('respondedAt and notifiedAt come from the injected clock', async () => {
-    const now = () => new Date('2031-02-03T04:05:06.000Z')
+    const now = () => Date.parse('2031-02-03T04:05:06.000Z')
     const reservations = reservationRepository(freshStore())
     const pending = reservation()
     await reservations.create(pending, pending)

@@ -12,7 +12,7 @@ import {
   runExport,
 } from '../../src/lib/admin/listExports.js'
 import { EXPORT_STALL_MS, EXPORT_STALLED_TEXT } from '../../src/lib/admin/exportStalls.js'
-import { exportStatusEndpoint } from '../../src/lib/admin/exportEndpoints.js'
+import { exportStatusEndpoint } from '../../src/lib/endpoints/exportEndpoints.js'
 import { loadConfig } from '../../src/lib/config.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { createLogger } from '../../src/lib/log.js'
@@ -195,6 +195,7 @@ describe('CSV export of a list by the background function (issue 21)', () => {
       jobs,
       repositories: scope.repositories,
       log: createLogger('test'),
+      now: Date.now,
       rowsPerPart: 5,
     })
     const names = newestFirst.filter((record) => record.name.startsWith('山田'))

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createManageToken } from '../../src/lib/reservations/manageLink.js'
-import { createConfirmationToken } from '../../src/lib/subscriptions/confirmationToken.js'
-import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
+import { createConfirmationToken } from '../../src/lib/compliance/confirmationToken.js'
+import { createUnsubscribeToken } from '../../src/lib/compliance/unsubscribeToken.js'
 import { bounceEvent, signedWebhook, WEBHOOK_SECRET } from '../compliance/complianceTestKit.js'
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import { answerValidator } from './openApiValidator.js'
@@ -414,11 +414,11 @@ describe('the answers of the running service match /api/openapi.json', () => {
       expect((await call('/api/admin/reservations/products', { body: {} })).status).toBe(401)
 
       const manage = '/reservation/manage'
-      const token = createManageToken({ id, productSlug: product }, LINK_SECRET, new Date())
+      const token = createManageToken({ id, productSlug: product }, LINK_SECRET, Date.now())
       const page = { query: { token }, accept: 'text/html' }
       expect((await call(manage, { method: 'GET', ...page })).status).toBe(200)
       expect((await call(manage, { method: 'POST', ...page })).status).toBe(200)
-      const forged = createManageToken({ id, productSlug: product }, 'another-secret', new Date())
+      const forged = createManageToken({ id, productSlug: product }, 'another-secret', Date.now())
       expect((await call(manage, { method: 'POST', query: { token: forged } })).status).toBe(403)
       expect((await call(manage, { method: 'GET', query: { token: 'garbled' } })).status).toBe(400)
       expect((await call(availability, at(product))).body.remaining).toBe(3)

@@ -278,8 +278,7 @@ describe('double opt-in (NOTIFY_DOUBLE_OPT_IN=true)', () => {
       const context = fakeContext()
       await notifySignup(
         { email, productSlug: 'mino-yaki-mug' },
-        openServices(context, loadConfig(), createLogger('test')),
-        { now: () => new Date(now) },
+        openServices(context, loadConfig(), createLogger('test'), { now: () => now }),
       )
       await context.settled()
     }

@@ -34,7 +34,7 @@ function purgeAt(ms: number, retentionDays = 365) {
     repositories: restock.repositories,
     log: createLogger('test'),
     retentionDays,
-    now: () => new Date(ms),
+    now: () => ms,
   })
 }
 

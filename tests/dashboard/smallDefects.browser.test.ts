@@ -5,7 +5,7 @@ import { launchChromium } from '../../platform/chromium.js'
 import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import { axeViolations } from './axeCheck.js'
-import { createUnsubscribeToken } from '../../src/lib/subscriptions/unsubscribeToken.js'
+import { createUnsubscribeToken } from '../../src/lib/compliance/unsubscribeToken.js'
 import {
   buildDashboard,
   describeInChromium,

@@ -5,7 +5,7 @@ import { keywordRollup } from '../../netlify/functions/search-keywords-rollup.js
 import { overviewAnswer } from '../../src/build/api/responseSchemas.js'
 import { loadConfig } from '../../src/lib/config.js'
 import { jstDay, rollUpDemandDays } from '../../src/lib/demand/demandDays.js'
-import { demandOverview } from '../../src/lib/demand/demandOverview.js'
+import { demandOverview } from '../../src/lib/overview/demandOverview.js'
 import { markDelivered } from '../../src/lib/demand/restockClicks.js'
 import { createLogger } from '../../src/lib/log.js'
 import { createReservation } from '../../src/lib/reservations/createReservation.js'
@@ -41,13 +41,12 @@ function world() {
     contexts.push(created)
     return created
   }
-  const services = () =>
-    openServices(context(), loadConfig(process.env), createLogger('demand-test'))
+  const services = (now?: () => number) =>
+    openServices(context(), loadConfig(process.env), createLogger('demand-test'), { now })
   const reserveAt = (at: string, productSlug = UNCAPPED, quantity = 1) =>
     createReservation(
       { name: '需要 太郎', email: `d${crypto.randomUUID()}@example.com`, productSlug, quantity },
-      services(),
-      { now: () => new Date(at) },
+      services(() => Date.parse(at)),
     )
   const settle = () => Promise.all(contexts.map((c) => c.settled()))
   return { context, services, reserveAt, settle }
@@ -62,10 +61,10 @@ describe('pictures of demand', () => {
     await w.reserveAt('2026-11-23T14:59:59.000Z')
     await w.reserveAt('2026-11-23T15:00:00.000Z')
     await w.reserveAt('2026-11-23T15:00:01.000Z')
-    const answer = await demandOverview(w.services(), {
-      days: 7,
-      now: new Date('2026-11-24T03:00:00Z'),
-    })
+    const answer = await demandOverview(
+      w.services(() => Date.parse('2026-11-24T03:00:00Z')),
+      { days: 7 },
+    )
     expect(answer.to).toBe('2026-11-24')
     expect(answer.from).toBe('2026-11-18')
     expect(answer.series).toHaveLength(7)
@@ -97,7 +96,10 @@ describe('pictures of demand', () => {
     const { demand } = w.services().repositories
     const counts = await Promise.all(days.map((day) => demand.countMarked('reservations', day)))
     expect(counts.reduce((a, b) => a + b, 0)).toBe(100)
-    const answer = await demandOverview(w.services(), { days: 7, now: new Date(ended) })
+    const answer = await demandOverview(
+      w.services(() => ended),
+      { days: 7 },
+    )
     expect(answer.series.reduce((sum, row) => sum + row.reservations, 0)).toBe(100)
     expect(answer.products.find((p) => p.productSlug === UNCAPPED)).toMatchObject({
       reservedUnits: 100,
@@ -127,7 +129,10 @@ describe('pictures of demand', () => {
     })
     // a marker that appears in the closed day afterwards changes nothing: the rollup is the answer
     await demand.mark('reservations', '2026-11-20', 'res_extra')
-    const answer = await demandOverview(w.services(), { days: 7, now: new Date(now) })
+    const answer = await demandOverview(
+      w.services(() => now),
+      { days: 7 },
+    )
     expect(dayOf(answer.series, '2026-11-20')?.reservations).toBe(2)
     // a second run writes nothing new for that day
     const again = await rollUpDemandDays(
@@ -141,9 +146,10 @@ describe('pictures of demand', () => {
   it('counts sign-ups, e-mails sent and failed per day, searches and zero-result searches with their trend', async () => {
     const w = world()
     const s = w.services()
-    await notifySignup({ email: `s${crypto.randomUUID()}@example.com`, productSlug: CAPPED }, s, {
-      now: () => new Date('2026-11-22T03:00:00Z'),
-    })
+    await notifySignup(
+      { email: `s${crypto.randomUUID()}@example.com`, productSlug: CAPPED },
+      w.services(() => Date.parse('2026-11-22T03:00:00Z')),
+    )
     const batch = (n: number, sent: number, failed: number) => ({
       batch: n,
       deliveredIds: Array.from({ length: sent }, (_, i) => `ntf_${i}`),
@@ -164,7 +170,12 @@ describe('pictures of demand', () => {
     await search('急須', '2026-11-22T06:00:00.000Z')
     await search('teapot', '2026-11-22T07:00:00.000Z', 0)
     await search('急須', '2026-11-12T07:00:00.000Z') // the period before
-    const answer = await demandOverview(s, { days: 7, now: new Date('2026-11-23T12:00:00Z') })
+    const answer = await demandOverview(
+      w.services(() => Date.parse('2026-11-23T12:00:00Z')),
+      {
+        days: 7,
+      },
+    )
     expect(dayOf(answer.series, '2026-11-22')).toEqual({
       day: '2026-11-22',
       reservations: 0,
@@ -182,12 +193,9 @@ describe('pictures of demand', () => {
 
   it('a 90-day picture of a shop without events reads no day: a handful of listings', async () => {
     const w = world()
-    const services = w.services()
+    const services = w.services(() => Date.parse('2026-11-24T03:00:00Z'))
     blobs.operations.length = 0
-    const answer = await demandOverview(services, {
-      days: 90,
-      now: new Date('2026-11-24T03:00:00Z'),
-    })
+    const answer = await demandOverview(services, { days: 90 })
     expect(answer.series.every((row) => row.reservations === 0 && row.searches === 0)).toBe(true)
     const gets = blobs.operations.filter((op) => op.type === 'get').length
     // 47 requests (listings of days, the record indexes' markers, bases and deltas, ledgers):

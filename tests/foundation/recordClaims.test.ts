@@ -30,6 +30,7 @@ function contender(
     newId: () => `rec-${++counter}`,
     create: async (id) => void records.set(id, 'live'),
     remove: async (id) => void records.delete(id),
+    now: Date.now,
     ...extra,
   }
 }

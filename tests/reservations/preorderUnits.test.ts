@@ -250,8 +250,8 @@ describe('units of a request that died between its two writes', () => {
 })
 
 describe('the window (clock passed in)', () => {
-  const jst = (text: string) => () => new Date(text)
-  async function reserveAt(now: () => Date, deployContext = `window-${++worlds}`) {
+  const jst = (text: string) => () => Date.parse(text)
+  async function reserveAt(now: () => number, deployContext = `window-${++worlds}`) {
     const context = fakeContext({ deployContext })
     const config = loadConfig(process.env)
     const log = createLogger('window-test')
@@ -261,7 +261,7 @@ describe('the window (clock passed in)', () => {
       productSlug: WINDOWED,
       quantity: 1,
     }
-    return createReservation(form, openServices(context, config, log), { now }).then(
+    return createReservation(form, openServices(context, config, log, { now })).then(
       (value) => ({ ok: true as const, value }),
       (error: NotAvailableError) => ({ ok: false as const, error }),
     )
@@ -277,8 +277,10 @@ describe('the window (clock passed in)', () => {
     expect(outcome.error.message).toBe(WINDOW_TEXT)
     expect(outcome.error.details).toEqual({ opensAt: '2026-12-01T10:00:00+09:00' })
     const context = fakeContext({ deployContext: `window-${++worlds}` })
-    const services = openServices(context, loadConfig(process.env), createLogger('window-test'))
-    expect(await productAvailability(WINDOWED, services, { now: before })).toEqual({
+    const services = openServices(context, loadConfig(process.env), createLogger('window-test'), {
+      now: before,
+    })
+    expect(await productAvailability(WINDOWED, services)).toEqual({
       productSlug: WINDOWED,
       reservable: false,
       remaining: 30,
@@ -294,8 +296,10 @@ describe('the window (clock passed in)', () => {
     const outcome = await reserveAt(inside, deployContext)
     expect(outcome.ok).toBe(true)
     const context = fakeContext({ deployContext })
-    const services = openServices(context, loadConfig(process.env), createLogger('window-test'))
-    await expect(productAvailability(WINDOWED, services, { now: inside })).resolves.toMatchObject({
+    const services = openServices(context, loadConfig(process.env), createLogger('window-test'), {
+      now: inside,
+    })
+    await expect(productAvailability(WINDOWED, services)).resolves.toMatchObject({
       reservable: true,
       remaining: 29,
     })

@@ -5,7 +5,7 @@ import unsubscribe from '../../netlify/functions/notify-unsubscribe.js'
 import {
   createUnsubscribeToken,
   verifyUnsubscribeToken,
-} from '../../src/lib/subscriptions/unsubscribeToken.js'
+} from '../../src/lib/compliance/unsubscribeToken.js'
 import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
 import { fakeContext } from '../helpers/context.js'
 import { sentTo, useDeliveryHarness } from './deliveryHarness.js'

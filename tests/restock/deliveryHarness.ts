@@ -71,6 +71,7 @@ export function useDeliveryHarness() {
           repositories: harness.repositories,
           config: { ...SEND_CONFIG, emailDelivery: EMAIL_READY },
           log: createLogger('test'),
+          now: Date.now,
           startDelivery: async (id) => {
             started = id
           },

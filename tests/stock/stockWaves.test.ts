@@ -29,9 +29,10 @@ describe('automatic restock notices in waves (record-only: no e-mail provider)',
   function wavesAt(clock: ReturnType<typeof fakeClock>): WaveOptions {
     const log = createLogger('test')
     const config = loadConfig(process.env, { context: 'dev', origin: 'http://shop.test' })
-    return openServices(world.context(), config, log, { origin: 'http://shop.test' }).waves(
-      clock.now,
-    )
+    return openServices(world.context(), config, log, {
+      origin: 'http://shop.test',
+      now: clock.now,
+    }).waves()
   }
 
   async function setStock(clock: ReturnType<typeof fakeClock>, quantity: number) {

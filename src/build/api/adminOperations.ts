@@ -10,11 +10,10 @@ import {
   LIST_PAGE_SIZE_INVALID,
   invalidStatusMessage,
   listFiltersSchema,
-  PAGE_INVALID,
-  PAGE_SIZE_INVALID,
   SEARCH_INVALID,
   statusUpdateSchema,
 } from '../../lib/admin/adminSchemas.js'
+import { PAGE_INVALID, PAGE_SIZE_INVALID } from '../../lib/paging.js'
 import type { RouteName } from '../../lib/routes.js'
 import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../../lib/storage/records.js'
 import {

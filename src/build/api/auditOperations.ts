@@ -1,4 +1,4 @@
-import { PAGE_INVALID, PAGE_SIZE_INVALID } from '../../lib/admin/adminSchemas.js'
+import { PAGE_INVALID, PAGE_SIZE_INVALID } from '../../lib/paging.js'
 import { auditListSchema } from '../../lib/audit/auditTrail.js'
 import { adminErrors, failure, mergeResponses, type ApiOperation } from './operationSpec.js'
 import * as answers from './responseSchemas.js'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { PAGE_INVALID, PAGE_SIZE_INVALID } from '../../lib/admin/adminSchemas.js'
+import { PAGE_INVALID, PAGE_SIZE_INVALID } from '../../lib/paging.js'
 import { historyListSchema } from '../../lib/restock/notificationHistoryList.js'
 import {
   adminErrors,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { overviewRequestSchema } from '../../lib/demand/demandOverview.js'
+import { overviewRequestSchema } from '../../lib/overview/demandOverview.js'
 import {
   adminErrors,
   failure,

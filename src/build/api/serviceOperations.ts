@@ -7,7 +7,8 @@ import {
   SYNONYM_NOT_FOUND_MESSAGE,
 } from '../../lib/search/synonyms/staffSynonyms.js'
 import { CONFLICT_MESSAGE } from '../../lib/errors.js'
-import { SEND_IN_PROGRESS, SEND_LIMITS } from '../../lib/restock/sendRestockNotification.js'
+import { SEND_IN_PROGRESS } from '../../lib/restock/sendRestockNotification.js'
+import { SEND_LIMITS } from '../../lib/restock/sendRequest.js'
 import {
   adminErrors,
   failure,

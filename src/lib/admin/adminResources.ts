@@ -1,16 +1,6 @@
 import type { ProductRecordRepository, Repositories } from '../storage/repositories.js'
-import {
-  RESERVATION_STATUSES,
-  SUBSCRIPTION_STATUSES,
-  type Archivable,
-  type NotifySubscription,
-  type ProductRecordRef,
-  type Reservation,
-} from '../storage/records.js'
+import type { Archivable, ProductRecordRef } from '../storage/records.js'
 import type { StatusUpdateRequest } from './adminSchemas.js'
-import { applyReservationStatus, applySubscriptionStatus } from './statusRules.js'
-import { freeUnitsOfRemoved } from '../reservations/productUnits.js'
-import type { Services } from '../services.js'
 
 /** What every record the admin endpoints manage has in common. */
 export interface AdminRecord extends ProductRecordRef, Archivable {
@@ -21,9 +11,17 @@ export interface AdminRecord extends ProductRecordRef, Archivable {
   name?: string
 }
 
+/** What the work after a deletion may use: the records store and the request's clock. */
+export interface RemovalServices {
+  repositories: Repositories
+  now: () => number
+}
+
 /**
  * Everything that differs between reservations and notify subscriptions in the admin endpoints.
- * The list, status, archive, unarchive, delete and archive-list logic is written once, over this.
+ * The list, status, archive, unarchive, delete and archive-list logic is written once, over this;
+ * each kind's descriptor lives with its services (reservations/reservationResource.ts,
+ * subscriptions/subscriptionResource.ts).
  */
 export interface AdminResource<T extends AdminRecord> {
   /** Singular noun used in per-item messages (`Failed to delete reservation`) and logs. */
@@ -42,28 +40,5 @@ export interface AdminResource<T extends AdminRecord> {
   /** The record after a status update; throws TransitionNotAllowedError for a refused transition (D4). */
   applyStatus(record: T, update: StatusUpdateRequest, now: string): T
   /** Work after a record was deleted (a reservation frees its units). Default: none. */
-  removed?(ref: ProductRecordRef, services: Pick<Services, 'repositories'>): Promise<void>
-}
-
-export const reservationResource: AdminResource<Reservation> = {
-  noun: 'reservation',
-  listField: 'reservations',
-  recordField: 'reservation',
-  statuses: RESERVATION_STATUSES,
-  notFoundMessage: 'Reservation not found',
-  hasNotes: true,
-  repository: (repositories) => repositories.reservations,
-  applyStatus: applyReservationStatus,
-  removed: freeUnitsOfRemoved,
-}
-
-export const subscriptionResource: AdminResource<NotifySubscription> = {
-  noun: 'subscription',
-  listField: 'subscriptions',
-  recordField: 'subscription',
-  statuses: SUBSCRIPTION_STATUSES,
-  notFoundMessage: 'Subscription not found',
-  hasNotes: false,
-  repository: (repositories) => repositories.subscriptions,
-  applyStatus: applySubscriptionStatus,
+  removed?(ref: ProductRecordRef, services: RemovalServices): Promise<void>
 }

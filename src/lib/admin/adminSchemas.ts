@@ -1,4 +1,5 @@
 import { z } from '../../generated/zod.js'
+import { pagingFields } from '../paging.js'
 import { isUsableRecordId, UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
 
 /**
@@ -12,8 +13,6 @@ export const IDS_REQUIRED = 'ids array is required'
 export const IDS_EMPTY = 'ids array cannot be empty'
 export const IDS_TOO_MANY = 'ids array cannot exceed 100 items'
 export const IDS_ITEM_INVALID = 'Each item needs a string id and productSlug'
-export const PAGE_INVALID = 'page must be a positive integer'
-export const PAGE_SIZE_INVALID = 'pageSize must be between 1 and 100'
 export const LIST_PAGE_SIZE_INVALID = 'pageSize must be between 1 and 500'
 export const CURSOR_INVALID = 'cursor is not valid for this list'
 export const SEARCH_INVALID = 'q must be a string of at most 200 characters'
@@ -22,9 +21,6 @@ export const SEARCH_INVALID = 'q must be a string of at most 200 characters'
 export const MAX_BULK_ITEMS = 100
 /** D6: longest admin note. */
 export const MAX_NOTES_LENGTH = 2000
-/** §4.3, §8. */
-export const DEFAULT_PAGE_SIZE = 20
-export const MAX_PAGE_SIZE = 100
 /** Active lists (issue 21): largest page, and the page size when only `cursor` or `q` is sent. */
 export const MAX_LIST_PAGE_SIZE = 500
 export const DEFAULT_LIST_PAGE_SIZE = 50
@@ -98,23 +94,6 @@ export function listFiltersSchema<S extends string>(statuses: readonly [S, ...S[
       .transform((value) => value ?? undefined),
     q: searchField,
   })
-}
-
-/** `page` (default 1) and `pageSize` (default 20, 1..100) of a paged list (§4.3, D5). */
-export const pagingFields = {
-  page: z
-    .number({ error: PAGE_INVALID })
-    .int({ error: PAGE_INVALID })
-    .min(1, { error: PAGE_INVALID })
-    .nullish()
-    .transform((value) => value ?? 1),
-  pageSize: z
-    .number({ error: PAGE_SIZE_INVALID })
-    .int({ error: PAGE_SIZE_INVALID })
-    .min(1, { error: PAGE_SIZE_INVALID })
-    .max(MAX_PAGE_SIZE, { error: PAGE_SIZE_INVALID })
-    .nullish()
-    .transform((value) => value ?? DEFAULT_PAGE_SIZE),
 }
 
 /**

@@ -31,8 +31,8 @@ export interface BulkResult {
 
 export interface BulkOptions {
   log: Logger
-  /** Clock, for tests. Default: the current time. */
-  now?: () => Date
+  /** The request's clock, ms since the epoch. */
+  now: () => number
   /** Items in flight at once. Default: BULK_CONCURRENCY. */
   concurrency?: number
   /** Called after a record was deleted (a reservation frees its units). Default: nothing. */
@@ -54,7 +54,7 @@ export async function runBulkAction<T extends AdminRecord>(
   refs: readonly ProductRecordRef[],
   options: BulkOptions,
 ): Promise<BulkResult> {
-  const now = (options.now?.() ?? new Date()).toISOString()
+  const now = new Date(options.now()).toISOString()
   const unique = [
     ...new Map(refs.map((ref) => [`${ref.productSlug}\u0000${ref.id}`, ref])).values(),
   ]

@@ -8,7 +8,8 @@ import {
   UnauthorizedError,
 } from '../errors.js'
 import type { Logger } from '../log.js'
-import { checkTicket, issueTicket, type SignedTicket } from '../signedTicket.js'
+import { PURPOSES } from '../signing/purposes.js'
+import { checkTicket, issueTicket, type SignedTicket } from '../signing/tickets.js'
 import { newExportId } from '../storage/blobLayout.js'
 import { isUsableRecordId } from '../storage/recordIds.js'
 import type {
@@ -44,8 +45,6 @@ export const EXPORT_TICKET_TTL_MS = 5 * 60 * 1000
 export const MAX_DOWNLOAD_BYTES = 15_000_000
 export const EXPORT_NOT_FOUND = 'Export not found'
 export const EXPORT_NOT_READY = 'Export is not ready yet; ask /api/admin/exports/status'
-
-const TICKET_PURPOSE = 'list-export-ticket/v1'
 
 interface ListShape {
   title: string
@@ -117,7 +116,7 @@ type TicketConfig = Pick<AppConfig, 'adminApiToken' | 'preorderApiToken' | 'staf
 /** A ticket for one run of the export `exportId`, valid from `now` for EXPORT_TICKET_TTL_MS. */
 export function issueExportTicket(exportId: string, config: TicketConfig, now: number): string {
   return issueTicket(
-    TICKET_PURPOSE,
+    PURPOSES.exportTicket,
     exportId,
     ticketSecret(config) ?? '',
     now,
@@ -135,11 +134,11 @@ export function requireExportTicket(
   bearer: string | null,
   config: TicketConfig,
   log: Logger,
-  now: number = Date.now(),
+  now: number,
 ): SignedTicket {
   const secret = ticketSecret(config)
   if (!secret) return refuse(log, 'no admin token is set')
-  const check = checkTicket(TICKET_PURPOSE, bearer, secret, now)
+  const check = checkTicket(PURPOSES.exportTicket, bearer, secret, now)
   if (!check.ok) return refuse(log, check.reason)
   return check
 }
@@ -148,8 +147,8 @@ export interface ExportServices {
   jobs: ExportJobStore
   repositories: Repositories
   log: Logger
-  /** Clock. Default: `Date.now`. */
-  now?: () => number
+  /** The request's clock, ms since the epoch. */
+  now: () => number
   /** Rows per stored part of the CSV. Default: ROWS_PER_PART. */
   rowsPerPart?: number
 }
@@ -170,7 +169,7 @@ export async function createExport(
   if (!shape.archived && filters.status !== undefined && !shape.statuses.includes(filters.status)) {
     throw new InvalidInputError(invalidStatusMessage(filters.status))
   }
-  const now = (services.now ?? Date.now)()
+  const now = services.now()
   const at = new Date(now).toISOString()
   const job: ExportJob = {
     id: newExportId(),
@@ -211,7 +210,7 @@ export async function runTicketedExport(
   exportId: string,
   services: ExportServices,
 ): Promise<ExportJob> {
-  const now = (services.now ?? Date.now)()
+  const now = services.now()
   if (ticket.subject !== exportId) return refuse(services.log, 'foreign')
   if (!(await services.jobs.spendTicket(ticket.nonce, ticket.expiresAt, now))) {
     return refuse(services.log, 'replayed')
@@ -222,7 +221,7 @@ export async function runTicketedExport(
 /** Writes the export's CSV in parts and marks it done (or failed, with a reason for staff). */
 export async function runExport(exportId: string, services: ExportServices): Promise<ExportJob> {
   const { jobs, log } = services
-  const clock = services.now ?? Date.now
+  const clock = services.now
   const rowsPerPart = services.rowsPerPart ?? ROWS_PER_PART
   const job = await exportStatus(exportId, jobs)
   if (job.state === 'done') return job

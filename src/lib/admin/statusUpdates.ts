@@ -5,8 +5,8 @@ import type { StatusUpdateRequest } from './adminSchemas.js'
 import type { AuditChange, AuditRecorder } from '../audit/auditTrail.js'
 
 export interface StatusUpdateOptions {
-  /** Clock, for tests. Default: the current time. */
-  now?: () => Date
+  /** The request's clock, ms since the epoch. */
+  now: () => number
   /** Where the change is recorded (status and notes, each when it changed). Default: nowhere. */
   audit?: AuditRecorder
 }
@@ -21,10 +21,10 @@ export async function updateRecordStatus<T extends AdminRecord>(
   resource: AdminResource<T>,
   repository: ProductRecordRepository<T>,
   update: StatusUpdateRequest,
-  options: StatusUpdateOptions = {},
+  options: StatusUpdateOptions,
 ): Promise<T> {
   const ref = { id: update.id, productSlug: update.productSlug }
-  const now = (options.now?.() ?? new Date()).toISOString()
+  const now = new Date(options.now()).toISOString()
   // why: the state the change replaced, as the compare-and-swap saw it (its last attempt)
   let before: T | null = null
   const updated = await repository.update(ref, (record) => {

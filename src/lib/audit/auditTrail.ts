@@ -1,5 +1,5 @@
 import { z } from '../../generated/zod.js'
-import { pagingFields } from '../admin/adminSchemas.js'
+import { pagingFields } from '../paging.js'
 import type { Logger } from '../log.js'
 import type { AuditEntry, AuditRepository } from '../storage/auditRepository.js'
 
@@ -27,8 +27,8 @@ export interface AuditRecorderOptions {
   /** Who made the request (auth's actor). */
   actor: string
   log: Logger
-  /** Clock, for tests. Default: the current time. */
-  now?: () => Date
+  /** The request's clock (ms since the epoch). */
+  now: () => number
 }
 
 export function auditRecorder(options: AuditRecorderOptions): AuditRecorder {
@@ -36,7 +36,7 @@ export function auditRecorder(options: AuditRecorderOptions): AuditRecorder {
     async record(changes) {
       for (const change of changes) {
         const entry: AuditEntry = {
-          at: (options.now?.() ?? new Date()).toISOString(),
+          at: new Date(options.now()).toISOString(),
           actor: options.actor,
           requestId: options.log.requestId,
           ...change,

@@ -25,8 +25,8 @@ export interface WebhookDeps {
   audit?: AuditRecorder
   secret: string | null
   log: Logger
-  /** Clock for the stored times. Default: `() => new Date()`. */
-  now?: () => Date
+  /** The request's clock (the stored times), ms since the epoch. */
+  now: () => number
 }
 
 export type WebhookOutcome =
@@ -72,7 +72,7 @@ export async function handleResendWebhook(
     )
     throw new NotConfiguredError(WEBHOOK_NOT_CONFIGURED)
   }
-  const now = deps.now ?? (() => new Date())
+  const { now } = deps
   const signed = {
     'svix-id': headers.get('svix-id') ?? '',
     'svix-timestamp': headers.get('svix-timestamp') ?? '',
@@ -92,7 +92,7 @@ export async function handleResendWebhook(
       deps.repositories.store,
       RECEIPT_SOURCE,
       messageId,
-      now().toISOString(),
+      new Date(now()).toISOString(),
     ))
   ) {
     deps.log.info('webhook.duplicate', { messageId })
@@ -105,7 +105,8 @@ export async function handleResendWebhook(
       deps.log.info('webhook.ignored', { messageId, eventType })
       return { handled: 'ignored', eventType }
     }
-    const at = typeof event.created_at === 'string' ? event.created_at : now().toISOString()
+    const at =
+      typeof event.created_at === 'string' ? event.created_at : new Date(now()).toISOString()
     let unsubscribed = 0
     for (const email of recipients(event)) {
       const suppressed = await suppressAddress(deps.repositories, email, reason, at, deps.audit)

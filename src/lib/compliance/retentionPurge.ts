@@ -4,7 +4,7 @@ import type { Logger } from '../log.js'
 import type { ConsentRecord } from '../storage/consentRepository.js'
 import type { NotifySubscription } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
-import { UNCONFIRMED_TTL_MS } from '../subscriptions/confirmationToken.js'
+import { UNCONFIRMED_TTL_MS } from './confirmationToken.js'
 import { signupClaimKey } from '../storage/blobLayout.js'
 import { ExportJobStore } from '../storage/exportJobStore.js'
 import { dropLegacyListing } from '../storage/legacyListing.js'
@@ -38,8 +38,8 @@ export interface PurgeDeps {
   log: Logger
   /** `RETENTION_DAYS`. */
   retentionDays: number
-  /** Clock. */
-  now: () => Date
+  /** The run's clock, ms since the epoch. */
+  now: () => number
   /** Where each subscription deleted is recorded (the audit trail). Default: nowhere. */
   audit?: AuditRecorder
 }
@@ -72,10 +72,10 @@ function endOf(subscription: NotifySubscription): string | null {
   return times.sort().at(-1) ?? subscription.createdAt
 }
 
-export function isExpiredUnconfirmed(subscription: NotifySubscription, now: Date): boolean {
+export function isExpiredUnconfirmed(subscription: NotifySubscription, now: number): boolean {
   return (
     subscription.confirmedAt === null &&
-    now.getTime() - Date.parse(subscription.createdAt) > UNCONFIRMED_TTL_MS
+    now - Date.parse(subscription.createdAt) > UNCONFIRMED_TTL_MS
   )
 }
 
@@ -93,21 +93,20 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
   const unconfirmed = subscriptions.records.filter((s) => isExpiredUnconfirmed(s, now))
   const old = subscriptions.records.filter((s) => {
     const end = endOf(s)
-    return end !== null && !unconfirmed.includes(s) && now.getTime() - Date.parse(end) > retentionMs
+    return end !== null && !unconfirmed.includes(s) && now - Date.parse(end) > retentionMs
   })
   const expiredIds = new Set(unconfirmed.map((s) => s.id))
   const consentGoes = (consent: ConsentRecord): boolean => {
     if (consent.kind === 'reservation') {
       return (
-        !reservationIds.has(consent.recordId) &&
-        now.getTime() - Date.parse(consent.createdAt) > retentionMs
+        !reservationIds.has(consent.recordId) && now - Date.parse(consent.createdAt) > retentionMs
       )
     }
     if (expiredIds.has(consent.recordId)) return true
     const subscription = subscriptionsById.get(consent.recordId)
-    if (!subscription) return now.getTime() - Date.parse(consent.createdAt) > retentionMs
+    if (!subscription) return now - Date.parse(consent.createdAt) > retentionMs
     const end = endOf(subscription)
-    return end !== null && now.getTime() > oneMonthAfter(end)
+    return end !== null && now > oneMonthAfter(end)
   }
   const goneConsents = consents.records.filter(consentGoes)
 
@@ -136,14 +135,11 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
       await deps.repositories.store.delete(claim)
     }
   })
-  const stockEvents = await deps.repositories.stockEvents.prune(now.getTime())
+  const stockEvents = await deps.repositories.stockEvents.prune(now)
   const store = deps.repositories.store
-  const exports = await new ExportJobStore(store).dropOlderThan(
-    now.getTime() - EXPORT_RETENTION_MS,
-    now.getTime(),
-  )
-  const legacyUntil = now.getTime() + LEGACY_LISTING_BUDGET_MS
-  const legacyListing = await dropLegacyListing(store, () => deps.now().getTime() < legacyUntil)
+  const exports = await new ExportJobStore(store).dropOlderThan(now - EXPORT_RETENTION_MS, now)
+  const legacyUntil = now + LEGACY_LISTING_BUDGET_MS
+  const legacyListing = await dropLegacyListing(store, () => deps.now() < legacyUntil)
   const summary = {
     subscriptions: old.length,
     unconfirmed: unconfirmed.length,

@@ -1,18 +1,11 @@
 import type { AppConfig } from '../config.js'
 import { InvalidInputError } from '../errors.js'
+import type { SenderIdentity } from '../storage/deliveryJobStore.js'
 
 /**
  * Who sends the restock e-mails (特定電子メール法 Art. 4, docs/compliance.md): the sender's name,
  * a postal address and a contact for complaints, from `SHOP_NAME`, `SHOP_ADDRESS`, `SHOP_CONTACT`.
  */
-export interface SenderIdentity {
-  name: string | null
-  address: string | null
-  contact: string | null
-  /** The variables that are not set, in the order above. */
-  missing: string[]
-}
-
 export function senderIdentity(
   config: Pick<AppConfig, 'shopName' | 'shopAddress' | 'shopContact'>,
 ): SenderIdentity {

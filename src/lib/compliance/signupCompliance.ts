@@ -12,7 +12,7 @@ import {
   confirmationUrl,
   createConfirmationToken,
   UNCONFIRMED_TTL_MS,
-} from '../subscriptions/confirmationToken.js'
+} from './confirmationToken.js'
 import { recordConsent } from './recordConsent.js'
 import { senderIdentity } from './senderIdentity.js'
 
@@ -36,7 +36,8 @@ export interface ComplianceDeps {
     | 'shopContact'
   >
   log: Logger
-  now: () => Date
+  /** The request's clock, ms since the epoch. */
+  now: () => number
   /** The client's IP address (`context.ip`), reduced before it is stored. */
   clientIp?: string | null
 }
@@ -48,10 +49,10 @@ export type SignupEmail =
 /** The consent fields a new subscription starts with. */
 export function newSubscriptionConsent(
   config: Pick<AppConfig, 'notifyDoubleOptIn'>,
-  at: Date,
+  at: number,
 ): Pick<NotifySubscription, 'consentedAt' | 'confirmedAt'> {
   return {
-    consentedAt: at.toISOString(),
+    consentedAt: new Date(at).toISOString(),
     ...(config.notifyDoubleOptIn ? { confirmedAt: null } : {}),
   }
 }
@@ -71,7 +72,7 @@ export async function recordFormConsent(
     ...input,
     source: input.source ?? 'api',
     clientIp: deps.clientIp,
-    at: deps.now(),
+    at: new Date(deps.now()),
   })
 }
 
@@ -92,7 +93,7 @@ async function linkEmail(
   const allowed = await takeConfirmationSlot(
     deps.repositories.store,
     subscription.email,
-    deps.now(),
+    new Date(deps.now()),
     CONFIRMATION_RESEND_INTERVAL_MS,
   )
   if (!allowed) {
@@ -152,7 +153,7 @@ export async function onSignupRepeated(
     holder.unsubscribedAt !== undefined &&
     (holder.consentedAt === undefined || holder.consentedAt <= holder.unsubscribedAt)
   if (optedOut) {
-    const at = deps.now().toISOString()
+    const at = new Date(deps.now()).toISOString()
     await subscriptions.update(holder, (current) => ({ ...current, consentedAt: at }))
     await recordFormConsent(deps, {
       email: holder.email,

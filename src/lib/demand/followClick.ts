@@ -1,4 +1,6 @@
-import type { Services } from '../services.js'
+import type { AppConfig } from '../config.js'
+import type { Logger } from '../log.js'
+import type { Repositories } from '../storage/repositories.js'
 import { checkClick, clickTarget } from './clickLink.js'
 
 /**
@@ -8,14 +10,18 @@ import { checkClick, clickTarget } from './clickLink.js'
  */
 export async function followClick(
   req: Request,
-  services: Pick<Services, 'repositories' | 'config' | 'log'>,
-  now: number,
+  services: {
+    repositories: Pick<Repositories, 'demand'>
+    config: Pick<AppConfig, 'siteUrl' | 'unsubscribeSecret'>
+    log: Logger
+    now: () => number
+  },
 ): Promise<Response> {
   const params = new URL(req.url).searchParams
   const { config, log } = services
   const target = clickTarget(params, config.siteUrl)
   const check = config.unsubscribeSecret
-    ? checkClick(params, config.unsubscribeSecret, now)
+    ? checkClick(params, config.unsubscribeSecret, services.now())
     : ({ counts: false, reason: 'malformed' } as const)
   let outcome: string = check.counts ? 'counted' : check.reason
   if (check.counts) {
@@ -30,7 +36,8 @@ export async function followClick(
       })
     }
   }
-  log.info('restock.click', { outcome, noticeId: params.get('n')?.slice(0, 80) ?? null })
+  const noticeId = check.counts ? check.noticeId : params.get('n')
+  log.info('restock.click', { outcome, noticeId: noticeId?.slice(0, 80) ?? null })
   return new Response(null, {
     status: 302,
     headers: { location: target, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },

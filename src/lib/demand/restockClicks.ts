@@ -7,13 +7,14 @@ import { markDemand } from './demandMarks.js'
 /**
  * The product link of one restock e-mail: the signed click link (clickLink.ts). Its expiry runs
  * from the job's creation, so a batch sent again after a crash carries the same link (the same
- * content under the same idempotency key).
+ * content under the same idempotency key); from `now` (ms) for a job without a readable one.
  */
 export function restockProductLink(
   job: DeliveryJob,
   recipient: DeliveryRecipient,
   siteUrl: string,
   secret: string,
+  now: number,
 ): string {
   const link = {
     noticeId: job.notificationId,
@@ -22,7 +23,7 @@ export function restockProductLink(
   }
   const created = Date.parse(job.createdAt)
   // why: a job without a readable creation time still gets a working link
-  return clickUrl(siteUrl, link, secret, Number.isFinite(created) ? created : Date.now())
+  return clickUrl(siteUrl, link, secret, Number.isFinite(created) ? created : now)
 }
 
 /** The day markers of a settled batch: e-mails sent and failed, keyed by notice and batch. */

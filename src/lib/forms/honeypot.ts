@@ -53,13 +53,13 @@ export function withoutHoneypot<Form extends { [HONEYPOT_FIELD]?: unknown }>(
 export function honeypotAnswer(
   body: { productSlug: string; [HONEYPOT_FIELD]?: unknown },
   form: 'reservation' | 'signup',
-  log: Logger,
+  services: { log: Logger; now: () => number },
 ): { reservationId: string } | { subscriptionId: string } | null {
   if (!isHoneypotFilled(body)) return null
   requireProduct(body.productSlug)
-  log.info('form.honeypot', { form })
+  services.log.info('form.honeypot', { form })
   // why: an id of the real form (storage's own format) that names nothing
   return form === 'reservation'
     ? { reservationId: newReservationId() }
-    : { subscriptionId: newSubscriptionId(new Date()) }
+    : { subscriptionId: newSubscriptionId(services.now()) }
 }

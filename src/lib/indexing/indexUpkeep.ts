@@ -24,8 +24,8 @@ export interface RebuildStarterOptions {
   log: Logger
   /** Hands over the call, which may outlast the request (`context.waitUntil`). */
   defer: (work: Promise<unknown>) => void
-  /** Default: `Date.now`. */
-  now?: () => number
+  /** The clock the ticket is issued at, ms since the epoch. */
+  now: () => number
   /** Default: global `fetch`. */
   fetch?: typeof fetch
 }
@@ -36,7 +36,7 @@ export interface RebuildStarterOptions {
  */
 export function rebuildStarter(options: RebuildStarterOptions): () => boolean {
   const doFetch = options.fetch ?? fetch
-  const now = options.now ?? Date.now
+  const { now } = options
   return () => {
     const { secret, log } = options
     if (!secret) {
@@ -64,13 +64,13 @@ export interface UpkeepServices {
   startRebuild: () => boolean
   /** Names the run in its claim. */
   runId: string
-  /** Default: `Date.now`. */
-  now?: () => number
+  /** The run's clock (its deadline and claim), ms since the epoch. */
+  now: () => number
 }
 
 /** One run of the background rebuild; starts the next run when it ran out of time. */
 export async function runIndexRebuild(services: UpkeepServices): Promise<RebuildOutcome> {
-  const now = services.now ?? Date.now
+  const { now } = services
   const { store, indexes } = services.repositories
   const outcome = await rebuildIndexes(store, indexes, {
     now,
@@ -94,7 +94,7 @@ export interface VerifyAnswer {
  * collection) and starts the background rebuild for what is left.
  */
 export async function runIndexVerify(services: UpkeepServices): Promise<VerifyAnswer> {
-  const now = services.now ?? Date.now
+  const { now } = services
   const { store, indexes } = services.repositories
   const deadline = now() + VERIFY_BUDGET_MS
   const { verified, incomplete } = await verifyIndexes(store, indexes, { now, deadline })

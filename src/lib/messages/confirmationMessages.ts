@@ -1,4 +1,4 @@
-import type { SenderIdentity } from '../compliance/senderIdentity.js'
+import type { SenderIdentity } from '../storage/deliveryJobStore.js'
 import type { EmailContent } from '../notifiers/resendMailer.js'
 import type { CatalogueProduct } from '../productCatalogue.js'
 import { senderLines } from './senderFooter.js'

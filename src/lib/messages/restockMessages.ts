@@ -1,4 +1,4 @@
-import type { SenderIdentity } from '../compliance/senderIdentity.js'
+import type { SenderIdentity } from '../storage/deliveryJobStore.js'
 import { escapeHtml } from '../htmlEscape.js'
 import { senderLines } from './senderFooter.js'
 

@@ -1,4 +1,4 @@
-import type { SenderIdentity } from '../compliance/senderIdentity.js'
+import type { SenderIdentity } from '../storage/deliveryJobStore.js'
 
 /**
  * The sender block of every restock and confirmation e-mail (特定電子メール法 Art. 4): name,

@@ -1,4 +1,4 @@
-import { reservationResource } from '../admin/adminResources.js'
+import { reservationResource } from './reservationResource.js'
 import type { StatusUpdateRequest } from '../admin/adminSchemas.js'
 import { isAllowedReservationTransition } from '../admin/statusRules.js'
 import { updateRecordStatus } from '../admin/statusUpdates.js'
@@ -14,11 +14,6 @@ import { holdsUnits, productUnits, unitsOf } from './productUnits.js'
 /** A staff status change: §4.5 plus `shareNote` (put the notes into the customer's e-mail). */
 export type ReservationStatusChange = StatusUpdateRequest
 
-export interface ChangeReservationStatusOptions {
-  /** Clock, for tests. Default: `() => new Date()`. */
-  now?: () => Date
-}
-
 /**
  * POST /api/admin-reservations-status (§3.2, §4.5, D4) for a pre-order: the transition is applied
  * with compare-and-swap as for every record; a capped product's units follow the status
@@ -28,16 +23,18 @@ export interface ChangeReservationStatusOptions {
  */
 export async function changeReservationStatus(
   change: ReservationStatusChange,
-  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context' | 'audit'>,
-  { now = () => new Date() }: ChangeReservationStatusOptions = {},
+  services: Pick<
+    Services,
+    'repositories' | 'notifiers' | 'config' | 'log' | 'context' | 'audit' | 'now'
+  >,
 ): Promise<Reservation> {
-  const { config, log, context } = services
+  const { config, log, context, now } = services
   const { reservations } = services.repositories
   const ref = { id: change.id, productSlug: change.productSlug }
   const current = await reservations.get(ref)
   if (!current) throw new NotFoundError(reservationResource.notFoundMessage)
   const product = findProduct(change.productSlug)
-  const units = product && productUnits(product, { repositories: services.repositories, now })
+  const units = product && productUnits(product, services)
   if (
     units &&
     !holdsUnits(current.status) &&

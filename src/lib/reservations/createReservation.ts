@@ -22,11 +22,6 @@ import { productUnits } from './productUnits.js'
  */
 const REPEAT_WINDOW_MS = 5 * 60_000
 
-export interface CreateReservationOptions {
-  /** Clock. Default: `() => new Date()`. */
-  now?: () => Date
-}
-
 /**
  * POST /api/reservation (§4.10): checks the product exists (D1), its window and its cap (the
  * units are taken before the record is stored: docs/architecture.md "The reservation cap"),
@@ -37,14 +32,13 @@ export interface CreateReservationOptions {
  */
 export async function createReservation(
   form: ReservationForm,
-  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context'>,
-  { now = () => new Date() }: CreateReservationOptions = {},
+  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context' | 'now'>,
 ): Promise<{ reservationId: string }> {
-  const { config, log, context } = services
+  const { config, log, context, now } = services
   const product = requireProduct(form.productSlug)
   checkReservable(product, form.quantity, now())
   const { reservations, claims } = services.repositories
-  const units = productUnits(product, { repositories: services.repositories, now })
+  const units = productUnits(product, services)
   const refOf = (id: string) => ({ id, productSlug: product.slug })
   const reservation: Reservation = {
     id: newReservationId(),
@@ -53,7 +47,7 @@ export async function createReservation(
     productSlug: product.slug,
     status: 'pending',
     notes: '',
-    createdAt: now().toISOString(),
+    createdAt: new Date(now()).toISOString(),
     respondedAt: null,
     quantity: form.quantity,
   }
@@ -62,7 +56,7 @@ export async function createReservation(
     now,
     holderState: async ({ holderId, claimedAt }) => {
       if (!(await reservations.get(refOf(holderId)))) return 'missing'
-      const age = now().getTime() - Date.parse(claimedAt)
+      const age = now() - Date.parse(claimedAt)
       return age < REPEAT_WINDOW_MS ? 'live' : 'ended'
     },
     newId: () => reservation.id,
@@ -88,7 +82,7 @@ export async function createReservation(
     productSlug: product.slug,
     quantity: form.quantity,
   })
-  await markDemand(services, 'reservations', reservation.id, { at: now().getTime() })
+  await markDemand(services, 'reservations', reservation.id, { at: now() })
   const compliance = {
     repositories: services.repositories,
     config,
@@ -126,7 +120,7 @@ export async function createReservation(
                 // why: a replayed call (platform retry) must not mail the customer twice
                 idempotencyKey: `reservation-confirmation/${reservation.id}`,
                 recordId: reservation.id,
-                now: now(),
+                now: new Date(now()),
                 log,
               },
             ),

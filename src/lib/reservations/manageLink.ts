@@ -1,23 +1,18 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { AppConfig } from '../config.js'
 import type { Logger } from '../log.js'
-import { isUsableRecordId } from '../storage/recordIds.js'
+import { signRecordToken, verifyRecordToken } from '../signing/recordTokens.js'
+import { PURPOSES } from '../signing/purposes.js'
 import type { ProductRecordRef, Reservation } from '../storage/records.js'
 
 /**
- * Signed links to a reservation's manage page (`/reservation/manage?token=…`):
- * `base64url(JSON {id, productSlug, exp, jti})` + `.` + `base64url(HMAC-SHA256(secret, purpose +
- * payload))`. The signature is over the payload as sent, compared in constant time; `exp` (ms)
- * ends the link; `jti` names the link, so a link used to cancel never acts again (the record
- * keeps the ids of used links).
+ * Signed links to a reservation's manage page (`/reservation/manage?token=…`): a signed token
+ * (signing/signedToken.ts) naming the reservation, ending MANAGE_LINK_LIFETIME_MS after the
+ * e-mail, with a nonce of its own: a link used to cancel never acts again (the record keeps the
+ * nonces of used links in `usedManageLinks`).
  */
 
 /** How long a manage link works: long enough to reach the release of a pre-order. */
 export const MANAGE_LINK_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000
-
-const PURPOSE = 'reservation-manage/v1'
-const SIGNATURE_LENGTH = 43 // base64url of 32 bytes, no padding
-const PART = /^[A-Za-z0-9_-]+$/
 
 /** What a valid link names. */
 export interface ManageLink extends ProductRecordRef {
@@ -30,56 +25,25 @@ export interface ManageLink extends ProductRecordRef {
 export type ManageLinkCheck =
   { ok: true; link: ManageLink } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' }
 
-function sign(payload: string, secret: string): string {
-  return createHmac('sha256', secret).update(`${PURPOSE}\n${payload}`).digest('base64url')
+/** A new link token for the reservation, valid MANAGE_LINK_LIFETIME_MS from `now` (ms). */
+export function createManageToken(ref: ProductRecordRef, secret: string, now: number): string {
+  return signRecordToken(PURPOSES.manageLink, ref, secret, {
+    expiresAt: now + MANAGE_LINK_LIFETIME_MS,
+    once: true,
+  })
 }
 
-/** A new link token for the reservation, valid MANAGE_LINK_LIFETIME_MS from `now`. */
-export function createManageToken(ref: ProductRecordRef, secret: string, now: Date): string {
-  const link: ManageLink = {
-    id: ref.id,
-    productSlug: ref.productSlug,
-    exp: now.getTime() + MANAGE_LINK_LIFETIME_MS,
-    jti: crypto.randomUUID(),
-  }
-  const payload = Buffer.from(JSON.stringify(link)).toString('base64url')
-  return `${payload}.${sign(payload, secret)}`
-}
-
-/** Checks a token: signature in constant time, then expiry against `now`. */
+/** Checks a token: signature in constant time, then expiry against `now` (ms). */
 export function verifyManageToken(
   token: string | null,
   secret: string,
-  now: Date,
+  now: number,
 ): ManageLinkCheck {
-  const parts = (token ?? '').trim().split('.')
-  if (parts.length !== 2 || !PART.test(parts[0]) || !PART.test(parts[1])) {
-    return { ok: false, reason: 'malformed' }
-  }
-  if (parts[1].length !== SIGNATURE_LENGTH) return { ok: false, reason: 'malformed' }
-  const expected = Buffer.from(sign(parts[0], secret))
-  if (!timingSafeEqual(expected, Buffer.from(parts[1]))) {
-    return { ok: false, reason: 'bad-signature' }
-  }
-  const link = decodeLink(parts[0])
-  if (!link) return { ok: false, reason: 'malformed' }
-  if (now.getTime() >= link.exp) return { ok: false, reason: 'expired' }
-  return { ok: true, link }
-}
-
-function decodeLink(part: string): ManageLink | null {
-  try {
-    const value = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<
-      string,
-      unknown
-    >
-    const { id, productSlug, exp, jti } = value
-    if (!isUsableRecordId(id) || !isUsableRecordId(productSlug)) return null
-    if (typeof exp !== 'number' || typeof jti !== 'string' || !isUsableRecordId(jti)) return null
-    return { id, productSlug, exp, jti }
-  } catch {
-    return null
-  }
+  const check = verifyRecordToken(PURPOSES.manageLink, token, secret, now)
+  if (!check.ok)
+    return { ok: false, reason: check.reason === 'missing' ? 'malformed' : check.reason }
+  if (check.expiresAt === null || check.nonce === null) return { ok: false, reason: 'malformed' }
+  return { ok: true, link: { ...check.ref, exp: check.expiresAt, jti: check.nonce } }
 }
 
 /** The page a link opens. */
@@ -95,7 +59,7 @@ export function manageLinkFor(
   reservation: Pick<Reservation, 'id' | 'productSlug'>,
   config: AppConfig,
   log: Logger,
-  now: () => Date,
+  now: () => number,
 ): string | null {
   if (!config.reservationLinkSecret) {
     log.warn('reservation.manage_link_unavailable', {

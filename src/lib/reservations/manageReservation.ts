@@ -32,9 +32,10 @@ export function manageFailurePage(_req: Request, status: number): Response {
 export interface ManageInput {
   req: Request
   form: z.output<typeof manageForm> | undefined
-  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context' | 'audit'>
-  /** Clock, for tests (link expiry, the cancel time). Default: `() => new Date()`. */
-  now?: () => Date
+  services: Pick<
+    Services,
+    'repositories' | 'notifiers' | 'config' | 'log' | 'context' | 'audit' | 'now'
+  >
 }
 
 /**
@@ -46,7 +47,7 @@ export interface ManageInput {
 export async function answerManage(input: ManageInput): Promise<Response> {
   const { req } = input
   const { config, log, context } = input.services
-  const now = input.now ?? (() => new Date())
+  const { now } = input.services
   const secret = config.reservationLinkSecret
   if (!secret) {
     log.error('reservation.manage_misconfigured', new Error('RESERVATION_LINK_SECRET is not set'))
@@ -73,7 +74,7 @@ export async function answerManage(input: ManageInput): Promise<Response> {
 
   let applied = false as boolean
   let from: string = stored.status
-  const stamp = now().toISOString()
+  const stamp = new Date(now()).toISOString()
   const updated = await reservations.update(link, (record) => {
     applied = false
     if (record.usedManageLinks?.includes(link.jti) || !isCancellableOnline(record.status)) {
@@ -114,7 +115,7 @@ export async function answerManage(input: ManageInput): Promise<Response> {
     quantity: updated.quantity ?? 1,
   })
   if (product) {
-    const units = productUnits(product, { repositories: input.services.repositories, now })
+    const units = productUnits(product, input.services)
     await units?.follow(updated, updated.id)
     const { notifiers } = input.services
     dispatchNotifications(context, log, [

@@ -27,8 +27,7 @@ export interface PreorderProductRow {
  * window or a release date), with the units left; one ledger read per capped product.
  */
 export async function preorderOverview(
-  services: Pick<Services, 'repositories'>,
-  { now = () => new Date() }: { now?: () => Date } = {},
+  services: Pick<Services, 'repositories' | 'now'>,
 ): Promise<PreorderProductRow[]> {
   const products = listProducts().filter(
     (product) =>
@@ -39,7 +38,7 @@ export async function preorderOverview(
   )
   return Promise.all(
     products.map(async (product): Promise<PreorderProductRow> => {
-      const units = productUnits(product, { repositories: services.repositories, now })
+      const units = productUnits(product, services)
       const remaining = units ? await units.remaining() : null
       return {
         productSlug: product.slug,
@@ -51,7 +50,7 @@ export async function preorderOverview(
         opensAt: product.reservationOpensAt ?? null,
         closesAt: product.reservationClosesAt ?? null,
         releaseDate: product.releaseDate ?? null,
-        window: windowState(product, now()),
+        window: windowState(product, services.now()),
       }
     }),
   )

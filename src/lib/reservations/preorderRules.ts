@@ -53,9 +53,9 @@ export function reservationLimit(product: CatalogueProduct): number | null {
 
 export type WindowState = 'not-yet' | 'open' | 'closed'
 
-/** Where `now` lies in the product's window (open from `opensAt`, closed from `closesAt`). */
-export function windowState(product: CatalogueProduct, now: Date): WindowState {
-  const time = now.getTime()
+/** Where `now` (ms) lies in the product's window (open from `opensAt`, closed from `closesAt`). */
+export function windowState(product: CatalogueProduct, now: number): WindowState {
+  const time = now
   if (product.reservationOpensAt && time < Date.parse(product.reservationOpensAt)) return 'not-yet'
   if (product.reservationClosesAt && time >= Date.parse(product.reservationClosesAt)) {
     return 'closed'
@@ -64,7 +64,7 @@ export function windowState(product: CatalogueProduct, now: Date): WindowState {
 }
 
 /** Checks what needs no stored data: the quantity (400, §4.10 shape), then the window (409). */
-export function checkReservable(product: CatalogueProduct, quantity: number, now: Date): void {
+export function checkReservable(product: CatalogueProduct, quantity: number, now: number): void {
   const max = maxPerReservation(product)
   if (quantity > max) throw fieldError('quantity', quantityMessage(max))
   const state = windowState(product, now)

@@ -26,21 +26,20 @@ export const AVAILABILITY_MAX_AGE_S = 30
  */
 export async function productAvailability(
   slug: string,
-  services: Pick<Services, 'repositories'>,
-  { now = () => new Date() }: { now?: () => Date } = {},
+  services: Pick<Services, 'repositories' | 'now'>,
 ): Promise<ProductAvailability> {
   const product = findProduct(slug)
   if (!product) throw new NotFoundError(PRODUCT_NOT_FOUND_MESSAGE)
-  const units = productUnits(product, { repositories: services.repositories, now })
+  const units = productUnits(product, services)
   const remaining = units ? await units.remaining() : null
-  return availabilityOf(product, remaining, now())
+  return availabilityOf(product, remaining, services.now())
 }
 
 /** The answer for a product whose remaining units are known. */
 export function availabilityOf(
   product: CatalogueProduct,
   remaining: number | null,
-  now: Date,
+  now: number,
 ): ProductAvailability {
   return {
     productSlug: product.slug,

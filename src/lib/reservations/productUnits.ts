@@ -27,7 +27,7 @@ export function holdsUnits(status: string): boolean {
 /** What counting units needs: the records store and the clock. */
 export interface UnitsDeps {
   repositories: Pick<Repositories, 'reservations' | 'unitLedger'>
-  now: () => Date
+  now: () => number
 }
 
 /**
@@ -98,12 +98,16 @@ export class ProductUnits {
     return record !== null && holdsUnits(record.status)
   }
 
-  async #holdsFromRecords(now: Date): Promise<UnitLedger['holds']> {
+  async #holdsFromRecords(now: number): Promise<UnitLedger['holds']> {
     const { records } = await this.#reservations.listProduct(this.#productSlug)
     const holds: UnitLedger['holds'] = {}
     for (const record of records) {
       if (holdsUnits(record.status)) {
-        holds[record.id] = { units: unitsOf(record), at: now.toISOString(), checked: true }
+        holds[record.id] = {
+          units: unitsOf(record),
+          at: new Date(now).toISOString(),
+          checked: true,
+        }
       }
     }
     return holds
@@ -119,10 +123,9 @@ export function productUnits(product: CatalogueProduct, deps: UnitsDeps): Produc
 /** After a reservation was deleted: its units are free again (§3.4 "deleting frees"). */
 export async function freeUnitsOfRemoved(
   ref: ProductRecordRef,
-  services: Pick<Services, 'repositories'>,
+  services: Pick<Services, 'repositories' | 'now'>,
 ): Promise<void> {
   const product = findProduct(ref.productSlug)
   if (!product) return
-  const deps = { repositories: services.repositories, now: () => new Date() }
-  await productUnits(product, deps)?.free(ref.id)
+  await productUnits(product, services)?.free(ref.id)
 }

@@ -14,7 +14,7 @@ import {
 } from '../storage/deliveryJobStore.js'
 import type { NotificationHistory } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
-import { createUnsubscribeToken, unsubscribeUrl } from '../subscriptions/unsubscribeToken.js'
+import { createUnsubscribeToken, unsubscribeUrl } from '../compliance/unsubscribeToken.js'
 import { isRunning, noticeStateOf, storedState } from './noticeState.js'
 
 /**
@@ -47,8 +47,8 @@ export interface DeliveryRunOptions {
   log: Logger
   /** Starts another invocation that continues this delivery (the background function). */
   continueLater: (notificationId: string) => Promise<void>
-  /** Clock. Default: `Date.now`. */
-  now?: () => number
+  /** The run's clock, ms since the epoch. */
+  now: () => number
   /** Waits until the next provider call may start. Default: a timer. */
   sleep?: (ms: number) => Promise<void>
   /**
@@ -73,12 +73,16 @@ export function batchIdempotencyKey(notificationId: string, batch: number): stri
   return `restock/${notificationId}/batch-${batch}`
 }
 
-/** The e-mail for one recipient: the same inputs always give the same e-mail (retries stay identical). */
+/**
+ * The e-mail for one recipient: the same inputs always give the same e-mail (retries stay
+ * identical). `now` (ms) dates the product link only of a job whose creation time is unreadable.
+ */
 export function restockEmailFor(
   job: DeliveryJob,
   recipient: DeliveryRecipient,
   siteUrl: string,
   unsubscribeSecret: string,
+  now: number,
 ): OutgoingEmail {
   const ref = { id: recipient.subscriptionId, productSlug: job.productSlug }
   const link = unsubscribeUrl(siteUrl, createUnsubscribeToken(ref, unsubscribeSecret))
@@ -86,7 +90,7 @@ export function restockEmailFor(
     emailTitle: job.emailTitle,
     emailBody: job.emailBody,
     productTitle: findProduct(job.productSlug)?.title ?? job.productSlug,
-    productUrl: restockProductLink(job, recipient, siteUrl, unsubscribeSecret),
+    productUrl: restockProductLink(job, recipient, siteUrl, unsubscribeSecret, now),
     unsubscribeUrl: link,
     sender: job.sender ?? senderIdentity({ shopName: null, shopAddress: null, shopContact: null }),
   })
@@ -112,7 +116,7 @@ export async function runDelivery(
   notificationId: string,
   options: DeliveryRunOptions,
 ): Promise<DeliveryRunResult> {
-  const now = options.now ?? Date.now
+  const { now } = options
   const sleep = options.sleep ?? defaultSleep
   const budgetMs = options.budgetMs ?? DEFAULT_DELIVERY_BUDGET_MS
   const allowanceMs = options.batchAllowanceMs ?? batchAllowanceFor(5000)
@@ -164,7 +168,7 @@ export async function runDelivery(
   async function deliverBatch(job: DeliveryJob, batch: number): Promise<void> {
     const recipients = job.recipients.slice(batch * BATCH_SIZE, (batch + 1) * BATCH_SIZE)
     const emails = recipients.map((recipient) =>
-      restockEmailFor(job, recipient, options.siteUrl, options.unsubscribeSecret),
+      restockEmailFor(job, recipient, options.siteUrl, options.unsubscribeSecret, now()),
     )
     const key = batchIdempotencyKey(job.notificationId, batch)
     let result = await callProvider(emails, key)

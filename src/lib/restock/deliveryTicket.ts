@@ -1,22 +1,22 @@
 import type { AppConfig } from '../config.js'
 import { UnauthorizedError } from '../errors.js'
 import type { Logger } from '../log.js'
-import { checkTicket, issueTicket } from '../signedTicket.js'
+import { PURPOSES } from '../signing/purposes.js'
+import { checkTicket, issueTicket } from '../signing/tickets.js'
 import type { DeliveryJobStore } from '../storage/deliveryJobStore.js'
 import { runDelivery, type DeliveryRunOptions, type DeliveryRunResult } from './deliveryRun.js'
 
 /**
  * The delivery ticket: how the background delivery function knows that this deploy started it:
- * a signed ticket (signedTicket.ts) whose subject is the notification id, keyed by a key derived
- * from UNSUBSCRIBE_SECRET (which every e-mail delivery needs anyway) and this purpose, so it is worth nothing as an unsubscribe token and vice versa. A ticket names one
+ * a signed ticket (signing/tickets.ts) whose subject is the notification id, keyed by a key
+ * derived from UNSUBSCRIBE_SECRET (which every e-mail delivery needs anyway) and this purpose, so
+ * it is worth nothing as an unsubscribe token and vice versa. A ticket names one
  * notification, lives DELIVERY_TICKET_TTL_MS and is spent by the run it starts: a replayed
  * ticket is refused (docs/architecture.md "Restock delivery").
  */
 
 /** How long a ticket may take from the starter to the background function. */
 export const DELIVERY_TICKET_TTL_MS = 5 * 60 * 1000
-
-const PURPOSE = 'restock-delivery-ticket/v1'
 
 /** What a valid ticket says. */
 export interface DeliveryTicket {
@@ -29,7 +29,7 @@ export interface DeliveryTicket {
 
 /** A ticket for one run of the delivery of `notificationId`, valid from `now` for the TTL. */
 export function issueDeliveryTicket(notificationId: string, secret: string, now: number): string {
-  return issueTicket(PURPOSE, notificationId, secret, now, DELIVERY_TICKET_TTL_MS)
+  return issueTicket(PURPOSES.deliveryTicket, notificationId, secret, now, DELIVERY_TICKET_TTL_MS)
 }
 
 /**
@@ -41,7 +41,7 @@ export function requireDeliveryTicket(
   bearer: string | null,
   config: Pick<AppConfig, 'unsubscribeSecret'>,
   log: Logger,
-  now: number = Date.now(),
+  now: number,
 ): DeliveryTicket {
   const secret = config.unsubscribeSecret
   if (!secret) {
@@ -51,7 +51,7 @@ export function requireDeliveryTicket(
     )
     throw new UnauthorizedError('Unauthorized')
   }
-  const check = checkTicket(PURPOSE, bearer, secret, now)
+  const check = checkTicket(PURPOSES.deliveryTicket, bearer, secret, now)
   if (!check.ok) return refuse(log, check.reason)
   return { notificationId: check.subject, expiresAt: check.expiresAt, nonce: check.nonce }
 }
@@ -69,10 +69,11 @@ export async function runTicketedDelivery(
     log: Logger
     repositories: { deliveries: Pick<DeliveryJobStore, 'spendTicket'> }
     deliveryRun(): DeliveryRunOptions
+    now: () => number
   },
-  now: number = Date.now(),
 ): Promise<DeliveryRunResult> {
   const { config, log } = services
+  const now = services.now()
   const ticket = requireDeliveryTicket(bearer, config, log, now)
   if (ticket.notificationId !== notificationId) return refuse(log, 'foreign')
   if (!(await services.repositories.deliveries.spendTicket(ticket.nonce, ticket.expiresAt, now))) {

@@ -1,6 +1,6 @@
 import { z } from '../../generated/zod.js'
 import { mapWithConcurrency } from '../concurrency.js'
-import { pagingFields } from '../admin/adminSchemas.js'
+import { pagingFields } from '../paging.js'
 import type { DeliveryJobStore } from '../storage/deliveryJobStore.js'
 import type {
   DeliveryMode,

@@ -23,8 +23,8 @@ export interface StalledDeliveryOptions {
   log: Logger
   /** Starts the background delivery; rejects when it cannot. */
   startDelivery: (notificationId: string) => Promise<void>
-  /** Clock. Default: `Date.now`. */
-  now?: () => number
+  /** The request's clock, ms since the epoch. */
+  now: () => number
 }
 
 /** What one sweep did, by notification id. */
@@ -45,7 +45,7 @@ export interface StalledSweep {
 export async function resumeStalledDeliveries(
   options: StalledDeliveryOptions,
 ): Promise<StalledSweep> {
-  const now = options.now ?? Date.now
+  const { now } = options
   const { log } = options
   const sweep: StalledSweep = { resumed: [], leftForHand: [], failed: [] }
   const { history, deliveries } = options.repositories

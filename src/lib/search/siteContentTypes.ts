@@ -33,26 +33,4 @@ export interface StoredPage {
   textShard?: number
 }
 
-/** A product's pre-order settings from its front matter; a field not set is absent. */
-export interface PreorderSettings {
-  /** 予約上限数: units all reservations not cancelled may hold together. Absent: no cap. */
-  reservationLimit?: number
-  /** Most units one reservation may take. Absent: 5. */
-  maxPerReservation?: number
-  /** ISO 8601 time reservations open. Absent: open from the start. */
-  reservationOpensAt?: string
-  /** ISO 8601 time reservations close. Absent: never closes. */
-  reservationClosesAt?: string
-  /** 発売予定日 (`2027-01-20` or an ISO time), shown in e-mails and the widget. */
-  releaseDate?: string
-}
-
-/** A product of the catalogue (D1). */
-export interface CatalogueProduct extends PreorderSettings {
-  slug: string
-  title: string
-  /** URL path `/products/<slug>`. */
-  path: string
-  /** Stock-keeping code (`sku:` in the front matter), used by stock webhooks and feeds. */
-  sku?: string
-}
+export type { CatalogueProduct, PreorderSettings } from '../catalogueProduct.js'

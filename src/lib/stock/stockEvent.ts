@@ -22,7 +22,7 @@ export async function receiveStockEvent(
   event: StockEvent,
   options: StockEventOptions,
 ): Promise<StockEventOutcome> {
-  const now = options.now ?? Date.now
+  const { now } = options
   const start = await options.events.begin(event.id, now())
   if (start !== 'new') {
     options.log.info('stock.webhook.duplicate', { eventId: event.id, state: start })

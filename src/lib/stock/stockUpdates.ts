@@ -53,8 +53,8 @@ export interface StockUpdateOptions {
   audit?: AuditRecorder
   /** Runs the wave an update made due (automatic notices). Default: none. */
   startWave?: (productSlug: string) => Promise<void>
-  /** Clock. Default: `Date.now`. */
-  now?: () => number
+  /** The request's clock, ms since the epoch. */
+  now: () => number
 }
 
 /** A stock change's effect on one record (pure; may run more than once). */
@@ -85,7 +85,7 @@ export async function applyStockLines(
   lines: readonly StockLine[],
   options: StockUpdateOptions,
 ): Promise<StockUpdateResult> {
-  const now = options.now ?? Date.now
+  const { now } = options
   const errors: StockItemError[] = []
   const bySlug = new Map<string, number>()
   for (const line of lines) {

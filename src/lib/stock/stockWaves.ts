@@ -46,8 +46,8 @@ export interface WaveOptions {
   /** Base of `{url}`. */
   siteUrl: string
   log: Logger
-  /** Clock. Default: `Date.now`. */
-  now?: () => number
+  /** The request's clock, ms since the epoch. */
+  now: () => number
 }
 
 export type WaveRun =
@@ -58,7 +58,7 @@ export type WaveRun =
 
 /** Runs the product's wave if one is due now. */
 export async function runDueWave(productSlug: string, options: WaveOptions): Promise<WaveRun> {
-  const now = options.now ?? Date.now
+  const { now } = options
   const record = await options.stock.get({ productSlug })
   if (!record || record.waves.dueAt === null || Date.parse(record.waves.dueAt) > now()) {
     return { state: 'not-due' }
@@ -137,7 +137,7 @@ function sameWave(current: StockRecord, read: StockRecord): boolean {
 
 /** Runs every wave due now, one product after another (the scheduled sweep). */
 export async function runDueWaves(options: WaveOptions): Promise<Record<string, WaveRun>> {
-  const now = options.now ?? Date.now
+  const { now } = options
   const { records } = await options.stock.list()
   const due = records
     .filter((record) => record.waves.dueAt !== null && Date.parse(record.waves.dueAt) <= now())

@@ -131,8 +131,8 @@ export function newReservationId(): string {
 }
 
 /** A new subscription id: `ntf_<ms>-<10 hex>`; it carries its creation time (§2.1), `at`. */
-export function newSubscriptionId(at: Date): string {
-  return `ntf_${at.getTime()}-${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`
+export function newSubscriptionId(at: number): string {
+  return `ntf_${at}-${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`
 }
 
 /** Consent records of one address: `consents/{emailHash}/`; a record `consents/{emailHash}/{id}`. */

@@ -1,5 +1,4 @@
 import type { Store } from '@netlify/blobs'
-import type { SenderIdentity } from '../compliance/senderIdentity.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import { deliveryKeys, spentTicketKey } from './blobLayout.js'
 
@@ -12,6 +11,19 @@ import { deliveryKeys, spentTicketKey } from './blobLayout.js'
  * ticket, by the run it started. A batch recorded but not marked is one whose run died in between.
  * One blob is changed: the progress record, the batches summed so far, by compare-and-swap.
  */
+
+/**
+ * Who sends the restock e-mails (特定電子メール法 Art. 4): the sender's name, a postal address and a
+ * contact for complaints, as a job keeps them (compliance/senderIdentity.ts builds one from the
+ * configuration).
+ */
+export interface SenderIdentity {
+  name: string | null
+  address: string | null
+  contact: string | null
+  /** The variables that are not set, in the order above. */
+  missing: string[]
+}
 
 export interface DeliveryRecipient {
   subscriptionId: string

@@ -40,8 +40,8 @@ export interface ClaimOptions {
    * (stored before claims existed, imported), which then gets the claim. Default: none.
    */
   adopt?: () => Promise<string | null>
-  /** Clock. Default: `() => new Date()`. */
-  now?: () => Date
+  /** The clock, ms since the epoch. */
+  now: () => number
 }
 
 /** `won`: this request holds the key and must store `holderId`; else `holderId` is the holder. */
@@ -57,17 +57,14 @@ export interface ClaimOutcome {
  */
 export async function claimRecord(options: ClaimOptions): Promise<ClaimOutcome> {
   const { store, key } = options
-  const now = options.now ?? (() => new Date())
+  const { now } = options
   for (;;) {
     const found = await store.getWithMetadata(key, { type: 'text' })
     const claim = found ? parseClaim(found.data) : null
     if (claim) {
       const state = await options.holderState(claim)
       if (state === 'live') return { holderId: claim.holderId, won: false }
-      if (
-        state === 'missing' &&
-        now().getTime() - Date.parse(claim.claimedAt) < CLAIM_WRITE_GRACE_MS
-      ) {
+      if (state === 'missing' && now() - Date.parse(claim.claimedAt) < CLAIM_WRITE_GRACE_MS) {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS))
         continue
       }
@@ -76,7 +73,7 @@ export async function claimRecord(options: ClaimOptions): Promise<ClaimOutcome> 
     const adopted = found ? null : ((await options.adopt?.()) ?? null)
     const mine: RecordClaim = {
       holderId: adopted ?? options.newId(),
-      claimedAt: now().toISOString(),
+      claimedAt: new Date(now()).toISOString(),
     }
     // why: a damaged claim blob holds nothing and is replaced like an ended one
     const condition = found ? { onlyIfMatch: found.etag } : { onlyIfNew: true }

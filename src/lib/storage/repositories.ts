@@ -150,6 +150,8 @@ export interface Repositories {
 export interface IndexUpkeep {
   /** Starts the background rebuild of missing indexes. Default: nothing (the scheduled verifier starts it). */
   requestRebuild?: () => void
+  /** The clock of index folds, ms since the epoch (the wiring passes the request's). Default: `Date.now`. */
+  now?: () => number
 }
 
 /**
@@ -174,6 +176,7 @@ export function openRepositories(context: RequestContext, upkeep: IndexUpkeep = 
         fix: 'none needed: the index blob is ignored and rebuilt from the records',
       }),
     requestRebuild: upkeep.requestRebuild,
+    now: upkeep.now ?? Date.now,
     onBackgroundError: (work, error) =>
       log.warn('storage.background_failed', {
         work,

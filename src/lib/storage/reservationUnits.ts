@@ -48,8 +48,8 @@ export class UnitLedgerBusyError extends ConcurrentChangeError {
 export type TakeOutcome = { taken: true; remaining: number } | { taken: false; remaining: number }
 
 export interface UnitLedgerOptions {
-  /** Clock. Default: `() => new Date()`. */
-  now?: () => Date
+  /** The clock, ms since the epoch. */
+  now: () => number
   /** Reads and writes a change may take before it gives up. Default: 60. */
   attempts?: number
   /**
@@ -96,7 +96,7 @@ export class UnitLedgerStore {
       }
       outcome = { taken: true, remaining: limit - others - units }
       if (ledger.holds[reservationId]?.units === units) return null
-      const at = this.#now().toISOString()
+      const at = new Date(this.#options.now()).toISOString()
       return { holds: { ...ledger.holds, [reservationId]: { units, at } } }
     })
     return outcome
@@ -123,7 +123,7 @@ export class UnitLedgerStore {
    */
   async settle(stillHolds: (reservationId: string) => Promise<boolean>): Promise<number> {
     const ledger = await this.read()
-    const cutoff = this.#now().getTime() - UNCHECKED_HOLD_GRACE_MS
+    const cutoff = this.#options.now() - UNCHECKED_HOLD_GRACE_MS
     const due = Object.entries(ledger.holds)
       .filter(([, hold]) => !hold.checked && Date.parse(hold.at) < cutoff)
       .map(([id]) => id)
@@ -177,10 +177,6 @@ export class UnitLedgerStore {
       return { ledger: { holds: await this.#options.initial() }, etag: found.etag, stored: true }
     }
     return { ledger: { holds: await this.#options.initial() }, etag: undefined, stored: false }
-  }
-
-  #now(): Date {
-    return this.#options.now?.() ?? new Date()
   }
 }
 

@@ -12,7 +12,7 @@ import {
   confirmSignupPage,
   signupConfirmedPage,
 } from './confirmationPages.js'
-import { verifyConfirmationToken } from './confirmationToken.js'
+import { verifyConfirmationToken } from '../compliance/confirmationToken.js'
 import { unsubscribeForm, wantsJson } from './unsubscribeRequest.js'
 
 /** The form body of the confirmation page's button (the same shape as the unsubscribe form). */
@@ -26,9 +26,7 @@ export function confirmErrorPage(req: Request, status: number): Response | null 
 export interface ConfirmInput {
   req: Request
   form: { token?: string } | undefined
-  services: Pick<Services, 'repositories' | 'config' | 'log'>
-  /** Clock. Default: `Date.now`. */
-  now?: () => number
+  services: Pick<Services, 'repositories' | 'config' | 'log' | 'now'>
 }
 
 /**
@@ -41,7 +39,7 @@ export async function answerConfirm(
 ): Promise<Response | { alreadyConfirmed: boolean }> {
   const { req } = input
   const { config, log } = input.services
-  const now = input.now ?? Date.now
+  const { now } = input.services
   const secret = config.unsubscribeSecret
   if (!secret) {
     log.error('confirm.misconfigured', new Error('UNSUBSCRIBE_SECRET is not set'))

@@ -19,11 +19,6 @@ import {
 import type { NotifySubscription } from '../storage/records.js'
 import { markDemand } from '../demand/demandMarks.js'
 
-export interface NotifySignupOptions {
-  /** Clock. Default: `() => new Date()`. */
-  now?: () => Date
-}
-
 export interface SignupOutcome {
   subscriptionId: string
   /** False when the pair already had a pending subscription (its id is answered, nothing is sent). */
@@ -46,10 +41,9 @@ function isLivePending(subscription: NotifySubscription, email: string): boolean
  */
 export async function notifySignup(
   form: SignupForm,
-  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context'>,
-  { now: clock = () => new Date() }: NotifySignupOptions = {},
+  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context' | 'now'>,
 ): Promise<SignupOutcome> {
-  const { config, log, context } = services
+  const { config, log, context, now } = services
   const product = requireProduct(form.productSlug)
   const { subscriptions, claims } = services.repositories
   const refOf = (id: string) => ({ id, productSlug: product.slug })
@@ -57,7 +51,7 @@ export async function notifySignup(
 
   const outcome = await claims.claimAndCreate({
     key: signupClaimKey(product.slug, form.email),
-    now: clock,
+    now,
     holderState: async ({ holderId }) => {
       const holder = await subscriptions.get(refOf(holderId))
       if (!holder) return 'missing'
@@ -71,7 +65,7 @@ export async function notifySignup(
       return live[0]?.id ?? null
     },
     newId: () => {
-      const at = clock()
+      const at = now()
       // why: the id carries its creation time (§2.1); createdAt matches it
       const id = newSubscriptionId(at)
       created.set(id, {
@@ -79,7 +73,7 @@ export async function notifySignup(
         email: form.email,
         productSlug: product.slug,
         status: 'pending',
-        createdAt: at.toISOString(),
+        createdAt: new Date(at).toISOString(),
         notifiedAt: null,
         ...newSubscriptionConsent(config, at),
       })
@@ -97,7 +91,7 @@ export async function notifySignup(
     repositories: services.repositories,
     config,
     log,
-    now: clock,
+    now,
     clientIp: context.ip,
   }
   if (!outcome.won) {
@@ -109,13 +103,13 @@ export async function notifySignup(
       product,
       form.source,
     )
-    const key = `${outcome.holderId}/${clock().getTime()}`
-    dispatchNotifications(context, log, shopperEmails(services, form.email, email, key, clock()))
+    const key = `${outcome.holderId}/${now()}`
+    dispatchNotifications(context, log, shopperEmails(services, form.email, email, key, now()))
     return { subscriptionId: outcome.holderId, created: false }
   }
   const subscription = created.get(outcome.holderId)!
   log.info('signup.created', { subscriptionId: subscription.id, productSlug: product.slug })
-  await markDemand(services, 'signups', subscription.id, { at: clock().getTime() })
+  await markDemand(services, 'signups', subscription.id, { at: now() })
   const email = await onSignupCreated(compliance, subscription, product, form.source)
 
   const { notifiers } = services
@@ -137,12 +131,12 @@ export async function notifySignup(
                 limits: services.repositories.confirmationLimits,
                 idempotencyKey: `signup-confirmation/${subscription.id}`,
                 recordId: subscription.id,
-                now: clock(),
+                now: new Date(now()),
                 log,
               },
             ),
         ]
-      : shopperEmails(services, subscription.email, email, subscription.id, clock())),
+      : shopperEmails(services, subscription.email, email, subscription.id, now())),
   ])
   return { subscriptionId: subscription.id, created: true }
 }
@@ -153,7 +147,7 @@ function shopperEmails(
   to: string,
   email: SignupEmail,
   key: string,
-  now: Date,
+  now: number,
 ): Delivery[] {
   if (email.kind !== 'link') return []
   return [
@@ -166,7 +160,7 @@ function shopperEmails(
           // why: `key` makes a retried call send it once
           idempotencyKey: `signup-confirmation-link/${key}`,
           recordId: key.split('/')[0],
-          now,
+          now: new Date(now),
           log: services.log,
         },
       ),

@@ -8,7 +8,10 @@ import {
 import { findProduct } from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import { confirmPage, donePage, errorPage } from './unsubscribePages.js'
-import { MissingUnsubscribeSecretError, verifyUnsubscribeToken } from './unsubscribeToken.js'
+import {
+  MissingUnsubscribeSecretError,
+  verifyUnsubscribeToken,
+} from '../compliance/unsubscribeToken.js'
 
 /** The form body of the confirmation page's button and of an RFC 8058 one-click POST. */
 export const unsubscribeForm = z.object({ token: z.string().optional() })
@@ -28,7 +31,7 @@ export interface UnsubscribeInput {
   req: Request
   /** The form body of a POST (token), if any. */
   form: z.output<typeof unsubscribeForm> | undefined
-  services: Pick<Services, 'repositories' | 'config' | 'log' | 'audit'>
+  services: Pick<Services, 'repositories' | 'config' | 'log' | 'audit' | 'now'>
 }
 
 /**
@@ -69,7 +72,11 @@ export async function answerUnsubscribe(input: UnsubscribeInput): Promise<Respon
       from = current.status === 'unsubscribed' ? null : current.status
       return from === null
         ? current
-        : { ...current, status: 'unsubscribed', unsubscribedAt: new Date().toISOString() }
+        : {
+            ...current,
+            status: 'unsubscribed',
+            unsubscribedAt: new Date(input.services.now()).toISOString(),
+          }
     })
     if (!updated) throw new NotFoundError('Subscription not found')
     if (from !== null) {

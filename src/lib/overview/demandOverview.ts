@@ -5,7 +5,7 @@ import { holdsUnits, productUnits, unitsOf } from '../reservations/productUnits.
 import { summarizeSearchKeywords } from '../search/analytics/searchAnalytics.js'
 import type { Services } from '../services.js'
 import type { DemandKind } from '../storage/demandLog.js'
-import { dailySeries, jstDayStart, lastJstDays } from './demandDays.js'
+import { dailySeries, jstDayStart, lastJstDays } from '../demand/demandDays.js'
 
 const DAYS_MESSAGE = 'days must be 7, 30 or 90'
 /** Notices shown per period: the newest. */
@@ -75,17 +75,17 @@ export interface DemandOverview {
  * sent, failed and clicks; top and zero-result queries against the period before.
  */
 export async function demandOverview(
-  services: Pick<Services, 'repositories' | 'keywordLog'>,
-  { days, now = new Date() }: { days: number; now?: Date },
+  services: Pick<Services, 'repositories' | 'keywordLog' | 'now'>,
+  { days }: { days: number },
 ): Promise<DemandOverview> {
-  const at = now.getTime()
+  const at = services.now()
   const periodDays = lastJstDays(at, days)
   const sources = { demand: services.repositories.demand, keywordLog: services.keywordLog }
   const [counts, products, notices, searches] = await Promise.all([
     dailySeries(sources, periodDays, at),
-    productDemand(services, now),
+    productDemand(services),
     noticeDemand(services, jstDayStart(periodDays[0])),
-    searchTrends(services, days, now),
+    searchTrends(services, days, new Date(at)),
   ])
   return {
     days,
@@ -99,8 +99,7 @@ export async function demandOverview(
 }
 
 async function productDemand(
-  services: Pick<Services, 'repositories'>,
-  now: Date,
+  services: Pick<Services, 'repositories' | 'now'>,
 ): Promise<ProductDemand[]> {
   // why: scanned, not listed: at 100k records each collection would hold 34 MB of records
   const waiting = new Map<string, number>()
@@ -115,7 +114,7 @@ async function productDemand(
   })
   const rows = await Promise.all(
     listProducts().map(async (product): Promise<ProductDemand> => {
-      const units = productUnits(product, { repositories: services.repositories, now: () => now })
+      const units = productUnits(product, services)
       // why: a capped product's held units come from its ledger (what the cap is checked against)
       const held = units ? units.limit - (await units.remaining()) : null
       return {

@@ -3,15 +3,15 @@ import type { Actor } from '../audit/auditTrail.js'
 import type { Logger } from '../log.js'
 import type { RequestContext } from '../requestContext.js'
 import { openServices } from '../services.js'
-import type { AdminRecord, AdminResource } from './adminResources.js'
+import type { AdminRecord, AdminResource } from '../admin/adminResources.js'
 import {
   archiveListSchema,
   bulkIdsSchema,
   listFiltersSchema,
   statusUpdateSchema,
-} from './adminSchemas.js'
-import { listArchivedRecords } from './archiveListing.js'
-import { bulkResponseBody, runBulkAction, type BulkAction } from './bulkRecords.js'
+} from '../admin/adminSchemas.js'
+import { listArchivedRecords } from '../admin/archiveListing.js'
+import { bulkResponseBody, runBulkAction, type BulkAction } from '../admin/bulkRecords.js'
 import { InvalidInputError } from '../errors.js'
 import { streamedJsonList } from '../http/streamedJson.js'
 import {
@@ -20,9 +20,9 @@ import {
   listActiveRecords,
   rebuildingField,
   unreadableField,
-} from './recordLists.js'
-import { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from './adminSchemas.js'
-import { updateRecordStatus } from './statusUpdates.js'
+} from '../admin/recordLists.js'
+import { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from '../admin/adminSchemas.js'
+import { updateRecordStatus } from '../admin/statusUpdates.js'
 
 /**
  * The options of the admin record endpoints, written once for both resources: each file in
@@ -149,7 +149,7 @@ export function statusUpdateEndpoint<T extends AdminRecord>(resource: AdminResou
         resource,
         resource.repository(services.repositories),
         input.body,
-        { audit: services.audit },
+        { audit: services.audit, now: services.now },
       )
       return { [resource.recordField]: record }
     },
@@ -171,6 +171,7 @@ export function bulkActionEndpoint<T extends AdminRecord>(
       const removed = resource.removed
       const result = await runBulkAction(resource, repository, action, input.body.ids, {
         log: input.log,
+        now: services.now,
         audit: services.audit,
         onRemoved: removed && ((ref) => removed(ref, services)),
       })

@@ -5,11 +5,11 @@ import { InvalidInputError } from '../errors.js'
 import { bearerToken } from '../http/auth.js'
 import type { Logger } from '../log.js'
 import type { RequestContext } from '../requestContext.js'
-import { openServices } from '../services.js'
+import { openServices, requestClock } from '../services.js'
 import { ExportJobStore, type ExportJob } from '../storage/exportJobStore.js'
-import { exportIdSchema, exportRequestSchema } from './adminSchemas.js'
-import { exportStarter } from './exportStarter.js'
-import { settleStalledExport } from './exportStalls.js'
+import { exportIdSchema, exportRequestSchema } from '../admin/adminSchemas.js'
+import { exportStarter } from '../admin/exportStarter.js'
+import { settleStalledExport } from '../admin/exportStalls.js'
 import {
   createExport,
   exportDownload,
@@ -17,7 +17,7 @@ import {
   issueExportTicket,
   requireExportTicket,
   runTicketedExport,
-} from './listExports.js'
+} from '../admin/listExports.js'
 
 /**
  * The options of the CSV export endpoints (issue 21): each file in netlify/functions is
@@ -34,10 +34,19 @@ interface Input<Body> {
   actor: Actor | null
 }
 
-function exportServices(input: Input<unknown>) {
-  const services = openServices(input.context, input.config, input.log, { actor: input.actor })
+function exportServices(input: Input<unknown>, now?: () => number) {
+  const services = openServices(input.context, input.config, input.log, {
+    actor: input.actor,
+    now,
+  })
   const repositories = services.repositories
-  return { services, repositories, jobs: new ExportJobStore(repositories.store), log: input.log }
+  return {
+    services,
+    repositories,
+    jobs: new ExportJobStore(repositories.store),
+    log: input.log,
+    now: services.now,
+  }
 }
 
 /** What the status answer says about a job (no filters: they may hold a searched name). */
@@ -67,10 +76,10 @@ export function createExportEndpoint(options: { acceptWaitMs?: number } = {}) {
     auth: 'admin' as const,
     body: exportRequestSchema,
     handle: async (input: Input<(typeof exportRequestSchema)['_output']>) => {
-      const { services, repositories, jobs, log } = exportServices(input)
+      const { services, repositories, jobs, log, now } = exportServices(input)
       const start = exportStarter({
         origin: new URL(input.req.url).origin,
-        ticketFor: (exportId) => issueExportTicket(exportId, input.config, Date.now()),
+        ticketFor: (exportId) => issueExportTicket(exportId, input.config, now()),
         log,
         defer: services.defer,
         acceptWaitMs: options.acceptWaitMs,
@@ -79,6 +88,7 @@ export function createExportEndpoint(options: { acceptWaitMs?: number } = {}) {
         jobs,
         repositories,
         log,
+        now,
         actor: input.actor,
         start,
       })
@@ -89,17 +99,16 @@ export function createExportEndpoint(options: { acceptWaitMs?: number } = {}) {
 
 /**
  * POST /api/admin/exports/status `{exportId}`: the job's state and, when done, its download; a
- * run that died is answered (and stored) as failed (exportStalls.ts). `now`: the clock, default
- * `Date.now`.
+ * run that died is answered (and stored) as failed (exportStalls.ts). `now`: the clock (the
+ * wiring's `requestClock`).
  */
 export function exportStatusEndpoint(options: { now?: () => number } = {}) {
-  const now = options.now ?? Date.now
   return {
     methods: ['POST'] as const,
     auth: 'admin' as const,
     body: exportIdSchema,
     handle: async (input: Input<(typeof exportIdSchema)['_output']>) => {
-      const { jobs, log } = exportServices(input)
+      const { jobs, log, now } = exportServices(input, options.now)
       const job = await exportStatus(input.body.exportId, jobs)
       return { export: jobAnswer(await settleStalledExport(job, jobs, now(), log)) }
     },
@@ -155,17 +164,23 @@ export function exportDownloadEndpoint() {
   }
 }
 
-/** The background run: admits its ticket, then writes the CSV. */
-export function exportRunEndpoint() {
+/** The background run: admits its ticket, then writes the CSV. `now`: the clock (`requestClock`). */
+export function exportRunEndpoint(options: { now?: () => number } = {}) {
+  const clock = requestClock(options.now)
   return {
     methods: ['POST'] as const,
     auth: (bearer: string | null, config: AppConfig, log: Logger) =>
-      void requireExportTicket(bearer, config, log),
+      void requireExportTicket(bearer, config, log, clock()),
     body: exportIdSchema,
     handle: async (input: Input<(typeof exportIdSchema)['_output']>) => {
-      const { repositories, jobs, log } = exportServices(input)
-      const ticket = requireExportTicket(bearerToken(input.req), input.config, log)
-      const job = await runTicketedExport(ticket, input.body.exportId, { jobs, repositories, log })
+      const { repositories, jobs, log, now } = exportServices(input, clock)
+      const ticket = requireExportTicket(bearerToken(input.req), input.config, log, now())
+      const job = await runTicketedExport(ticket, input.body.exportId, {
+        jobs,
+        repositories,
+        log,
+        now,
+      })
       return { state: job.state }
     },
   }

@@ -1,0 +1,136 @@
+import type { AuditRecorder } from '../audit/auditTrail.js'
+import { mapWithConcurrency } from '../concurrency.js'
+import type { AppConfig } from '../config.js'
+import type { Logger } from '../log.js'
+import type { DeliveryJob, SenderIdentity } from '../storage/deliveryJobStore.js'
+import type {
+  NotificationHistory,
+  NotificationTrigger,
+  NotifySubscription,
+} from '../storage/records.js'
+import type { Repositories } from '../storage/repositories.js'
+import { isOpen } from './notificationIds.js'
+import { isRunning, noticeStateOf, storedState } from './noticeState.js'
+import type { SendRequest } from './sendRequest.js'
+
+/** What storing a notice uses. */
+export interface NoticeStoreOptions {
+  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries'>
+  config: Pick<AppConfig, 'emailDelivery'>
+  log: Logger
+  /** The request's clock, ms since the epoch. */
+  now: () => number
+  /** Where the send is recorded (the audit trail). Default: nowhere. */
+  audit?: AuditRecorder
+}
+
+export interface NoticeToStore extends SendRequest {
+  notificationId: string
+  /** A wave's trigger; none for a staff member's send. */
+  trigger?: NotificationTrigger
+  /** The sender details the e-mails show, fixed in the delivery job. */
+  sender: SenderIdentity
+}
+
+/** `isNew`: this call stored the notice; else `history` is the one stored before (the same notice). */
+export interface StoredNotice {
+  history: NotificationHistory
+  isNew: boolean
+}
+
+/**
+ * Stores the delivery job (with e-mail) and the history of a notice for `subscribers`; without
+ * e-mail, marks them `notified` at once (§4.8).
+ */
+export async function storeNotice(
+  notice: NoticeToStore,
+  subscribers: NotifySubscription[],
+  retried: NotificationHistory | null,
+  emailConfigured: boolean,
+  options: NoticeStoreOptions,
+): Promise<StoredNotice> {
+  const { repositories, log } = options
+  const { notificationId } = notice
+  const timestamp = new Date(options.now()).toISOString()
+  const history: NotificationHistory = {
+    id: notificationId,
+    productSlug: notice.productSlug,
+    emailTitle: notice.emailTitle,
+    emailBody: notice.emailBody,
+    recipientEmails: subscribers.map((subscription) => subscription.email),
+    sentCount: subscribers.length,
+    timestamp,
+    ...storedState(emailConfigured ? 'queued' : 'recorded'),
+    failedRecipients: [],
+    ...(emailConfigured ? {} : { completedAt: timestamp }),
+    ...(notice.trigger ? { trigger: notice.trigger } : {}),
+  }
+  if (emailConfigured) {
+    // why: a job already stored under this id is the same notice (the id derives from it)
+    await repositories.deliveries.saveJob({
+      notificationId,
+      productSlug: notice.productSlug,
+      emailTitle: notice.emailTitle,
+      emailBody: notice.emailBody,
+      recipients: subscribers.map(({ id, email }) => ({ subscriptionId: id, email })),
+      createdAt: timestamp,
+      sender: notice.sender,
+    } satisfies DeliveryJob)
+  }
+  const winner = await storeHistory(repositories.history, history, retried)
+  if (winner !== history) return { history: winner, isNew: false }
+  await options.audit?.record([
+    {
+      action: 'send',
+      record: { type: 'notification', id: notificationId, productSlug: notice.productSlug },
+      from: null,
+      to: String(subscribers.length),
+    },
+  ])
+  if (!emailConfigured) {
+    await mapWithConcurrency(subscribers, 20, (subscription) =>
+      repositories.subscriptions.update(subscription, (current) =>
+        // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
+        current.status === 'pending'
+          ? { ...current, status: 'notified', notifiedAt: timestamp }
+          : current,
+      ),
+    )
+    const delivery = options.config.emailDelivery
+    log.info('restock.send.recorded', {
+      notificationId,
+      productSlug: notice.productSlug,
+      recipients: subscribers.length,
+      trigger: notice.trigger?.kind ?? 'staff',
+      reason: `${delivery.ready ? '' : delivery.fix}: no e-mail was sent`,
+    })
+  }
+  return { history, isNew: true }
+}
+
+/**
+ * Stores the history of this send: a new record (`onlyIfNew`), or, for a notice whose delivery
+ * never started (`retried`), the failed record replaced if it is still that. Answers `record`
+ * when this send stored it, else the history a concurrent identical send stored (the same notice).
+ */
+async function storeHistory(
+  history: NoticeStoreOptions['repositories']['history'],
+  record: NotificationHistory,
+  retried: NotificationHistory | null,
+): Promise<NotificationHistory> {
+  const ref = { id: record.id }
+  if (!retried) {
+    if (await history.create(ref, record)) return record
+  } else {
+    let replaced = false
+    const stored = await history.update(ref, (current) => {
+      replaced = isOpen(current) && !isRunning(noticeStateOf(current))
+      return replaced ? record : current
+    })
+    if (replaced) return record
+    if (stored) return stored
+  }
+  const stored = await history.get(ref)
+  if (!stored) throw new Error(`History ${record.id} vanished while it was being stored`)
+  return stored
+}

@@ -1,0 +1,41 @@
+import type { WaveNotice, WaveSendOutcome } from '../stock/stockWaves.js'
+import { DeliveryStartError } from './deliveryStarter.js'
+import { prepareNotice, sendReadiness, type SendOptions } from './sendPreparation.js'
+
+/**
+ * One wave of a product's automatic notice (stock/stockWaves.ts): the same preparation as a
+ * staff member's send, for at most `notice.limit` of the oldest pending subscribers no notice
+ * held before. A wave whose notice is stored already (run twice) sends nothing more. When the
+ * background delivery cannot be started, the notice stays `queued` for the scheduled resume.
+ */
+export async function sendRestockWave(
+  notice: WaveNotice,
+  options: SendOptions,
+): Promise<WaveSendOutcome> {
+  const { repositories, log } = options
+  const { notificationId } = notice
+  const readiness = sendReadiness(options)
+  const existing = await repositories.history.get({ id: notificationId })
+  if (existing) {
+    return { state: 'sent', notificationId, recipients: existing.recipientEmails.length }
+  }
+  const prepared = await prepareNotice(
+    { ...notice, kind: 'wave', retried: null },
+    readiness,
+    options,
+  )
+  if (prepared.state !== 'stored') return prepared
+  const recipients = prepared.history.recipientEmails.length
+  if (prepared.isNew && readiness.emailConfigured) {
+    try {
+      await options.startDelivery(notificationId)
+    } catch (error) {
+      if (!(error instanceof DeliveryStartError)) throw error
+      log.error('stock.wave.start_failed', error, {
+        notificationId,
+        resumedBy: 'resume-stalled-deliveries, or POST /api/admin/notify/resume',
+      })
+    }
+  }
+  return { state: 'sent', notificationId, recipients }
+}

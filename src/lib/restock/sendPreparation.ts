@@ -1,0 +1,116 @@
+import { mayReceiveRestockEmail, suppressedHashes } from '../compliance/restockRecipients.js'
+import { requireSenderIdentity, SenderIdentityMissingError } from '../compliance/senderIdentity.js'
+import type { AppConfig } from '../config.js'
+import { NotConfiguredError } from '../errors.js'
+import type { SenderIdentity } from '../storage/deliveryJobStore.js'
+import type { NotificationHistory } from '../storage/records.js'
+import type { Repositories } from '../storage/repositories.js'
+import { isRunning, noticeStateOf } from './noticeState.js'
+import { storeNotice, type NoticeStoreOptions, type NoticeToStore } from './noticeStore.js'
+import { chooseRecipients } from './recipientChoice.js'
+
+/**
+ * What a staff member's send and an automatic wave share: the checks of the configuration, then
+ * one preparation, under the product's send lock: the recipients chosen, the notice stored.
+ */
+
+/** What a send uses (the wiring's services have it all). */
+export interface SendOptions extends NoticeStoreOptions {
+  repositories: Pick<
+    Repositories,
+    'subscriptions' | 'history' | 'deliveries' | 'sendClaims' | 'suppressions'
+  >
+  config: Pick<
+    AppConfig,
+    'emailDelivery' | 'shopName' | 'shopAddress' | 'shopContact' | 'deployContext'
+  >
+  /** Starts the background delivery; rejects with DeliveryStartError when it cannot. */
+  startDelivery: (notificationId: string) => Promise<void>
+}
+
+/** Whether e-mails go out, and who they say sends them. */
+export interface SendReadiness {
+  emailConfigured: boolean
+  sender: SenderIdentity
+}
+
+/**
+ * Checks, before anything is read: e-mail delivery (else a send only records, §4.8;
+ * NotConfiguredError when Resend is set but a part e-mails need is not), then the sender details
+ * every restock e-mail shows (特定電子メール法 Art. 4; in production a send without them is
+ * refused, docs/compliance.md).
+ */
+export function sendReadiness(options: SendOptions): SendReadiness {
+  const delivery = options.config.emailDelivery
+  // why: without a provider a send only records (§4.8); with one, every e-mail needs its link
+  if (!delivery.ready && delivery.missing !== 'provider') {
+    options.log.error('restock.send.misconfigured', new NotConfiguredError(delivery.fix))
+    throw new NotConfiguredError(delivery.message)
+  }
+  try {
+    return { emailConfigured: delivery.ready, sender: requireSenderIdentity(options.config) }
+  } catch (error) {
+    if (error instanceof SenderIdentityMissingError) {
+      options.log.error('restock.send.misconfigured', error, { fix: error.fix })
+    }
+    throw error
+  }
+}
+
+/** The notice to prepare, and which subscribers it may reach. */
+export interface NoticeToPrepare extends Omit<NoticeToStore, 'sender'> {
+  /** `manual` takes over claims of finished notices; a `wave` leaves them out. */
+  kind: 'manual' | 'wave'
+  /** Most recipients (a wave's size). Default: every pending subscriber. */
+  limit?: number
+  /** The failed history of a notice whose delivery never started, replaced by this one. */
+  retried: NotificationHistory | null
+}
+
+export type Preparation =
+  | { state: 'busy' }
+  | { state: 'nobody-waiting' }
+  | { state: 'stored'; history: NotificationHistory; isNew: boolean }
+
+/**
+ * Takes the product's send lock, chooses the notice's recipients (oldest first, each claimed),
+ * and stores the notice for them; the lock is released whatever happens. `busy` while another
+ * send holds the lock; `nobody-waiting` when no subscriber may receive it.
+ */
+export async function prepareNotice(
+  notice: NoticeToPrepare,
+  readiness: SendReadiness,
+  options: SendOptions,
+): Promise<Preparation> {
+  const { kind, limit, retried, ...content } = notice
+  const { repositories } = options
+  const suppressed = await suppressedHashes(repositories.suppressions)
+  const choice = await chooseRecipients(
+    {
+      productSlug: notice.productSlug,
+      notificationId: notice.notificationId,
+      kind,
+      ...(limit === undefined ? {} : { limit }),
+      now: options.now(),
+    },
+    {
+      ...repositories,
+      isFinished: (history) => !isRunning(noticeStateOf(history)),
+      mayReceive: (subscription) => mayReceiveRestockEmail(subscription, suppressed),
+    },
+  )
+  if (choice.state === 'busy') return { state: 'busy' }
+  try {
+    if (choice.subscribers.length === 0) return { state: 'nobody-waiting' }
+    const stored = await storeNotice(
+      { ...content, sender: readiness.sender },
+      choice.subscribers,
+      retried,
+      readiness.emailConfigured,
+      options,
+    )
+    return { state: 'stored', ...stored }
+  } finally {
+    await choice.release()
+  }
+}
