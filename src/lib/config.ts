@@ -57,7 +57,10 @@ export interface AppConfig {
   shopContact: string | null
   /** `RESEND_WEBHOOK_SECRET`: Svix signing secret of Resend's webhook (`whsec_…`). Default: unset (events refused with 503). */
   resendWebhookSecret: string | null
-  /** `NOTIFY_DOUBLE_OPT_IN`: `true` asks every restock sign-up to confirm by e-mail first. Default: false. */
+  /**
+   * `NOTIFY_DOUBLE_OPT_IN`: true (`true`, `on`, `1`) asks every restock sign-up to confirm by
+   * e-mail first. Default: false.
+   */
   notifyDoubleOptIn: boolean
   /** `RETENTION_DAYS`: days a notified or unsubscribed subscription is kept. Default: 365. */
   retentionDays: number
@@ -69,8 +72,8 @@ export interface AppConfig {
    */
   reservationLinkSecret: string | null
   /**
-   * `RESERVATION_STATUS_EMAILS`: `off` stops the e-mails sent when staff confirm, fulfil or
-   * cancel a reservation. Default: on.
+   * `RESERVATION_STATUS_EMAILS`: false (`off`, `false`, `0`) stops the e-mails sent when staff
+   * confirm, fulfil or cancel a reservation. Default: true.
    */
   reservationStatusEmails: boolean
   /** `STOCK_WEBHOOK_SECRET`: HMAC key of `X-Stock-Signature` (POST /api/stock-webhook). Default: unset (the webhook answers 503). */
@@ -207,12 +210,23 @@ function positiveInteger(env: Env, name: string, fallback: number, unit = 'milli
   return value
 }
 
-function onOff(env: Env, name: string, fallback: boolean): boolean {
-  const raw = optional(env, name)?.toLowerCase()
-  if (raw === undefined) return fallback
-  if (raw === 'on') return true
-  if (raw === 'off') return false
-  throw new InvalidConfigError(`${name} must be "on" or "off", got "${raw}"`)
+const TRUE_WORDS = new Set(['true', 'on', '1'])
+const FALSE_WORDS = new Set(['false', 'off', '0'])
+
+/**
+ * A boolean variable, the one way every boolean is read: `true`, `on`, `1` or `false`, `off`,
+ * `0`, in any case; unset or empty is `fallback`; anything else is an InvalidConfigError naming
+ * the variable.
+ */
+function booleanVariable(env: Env, name: string, fallback: boolean): boolean {
+  const raw = optional(env, name)
+  if (raw === null) return fallback
+  const word = raw.toLowerCase()
+  if (TRUE_WORDS.has(word)) return true
+  if (FALSE_WORDS.has(word)) return false
+  throw new InvalidConfigError(
+    `${name} must be true, false, on, off, 1 or 0 (in any case), got "${raw}"`,
+  )
 }
 
 /** A variable is set to a value the service cannot use. The message names the variable. */
@@ -270,12 +284,12 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
     outboundTimeoutMs: positiveInteger(env, 'OUTBOUND_TIMEOUT_MS', DEFAULT_OUTBOUND_TIMEOUT_MS),
     deliveryBudgetMs: positiveInteger(env, 'DELIVERY_BUDGET_MS', DEFAULT_DELIVERY_BUDGET_MS),
     reservationLinkSecret: optional(env, 'RESERVATION_LINK_SECRET'),
-    reservationStatusEmails: onOff(env, 'RESERVATION_STATUS_EMAILS', true),
+    reservationStatusEmails: booleanVariable(env, 'RESERVATION_STATUS_EMAILS', true),
     shopName: optional(env, 'SHOP_NAME'),
     shopAddress: optional(env, 'SHOP_ADDRESS'),
     shopContact: optional(env, 'SHOP_CONTACT'),
     resendWebhookSecret: optional(env, 'RESEND_WEBHOOK_SECRET'),
-    notifyDoubleOptIn: optional(env, 'NOTIFY_DOUBLE_OPT_IN')?.toLowerCase() === 'true',
+    notifyDoubleOptIn: booleanVariable(env, 'NOTIFY_DOUBLE_OPT_IN', false),
     retentionDays: positiveInteger(env, 'RETENTION_DAYS', DEFAULT_RETENTION_DAYS, 'days'),
     deployContext: (deploy.context || optional(env, 'CONTEXT') || 'dev').toLowerCase(),
     stockWebhookSecret: optional(env, 'STOCK_WEBHOOK_SECRET'),

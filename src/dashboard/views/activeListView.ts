@@ -104,7 +104,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
         onSelection: renderSelection,
         onStatus: changeStatus,
         onNotes: resource.hasNotes ? saveNotes : undefined,
-        timeline: (row, label) => recordTimeline(context, resource, row, label),
+        timeline: (row, label) => recordTimeline(context, row, label),
       }),
       totalPages > 1 &&
         pagerControls(

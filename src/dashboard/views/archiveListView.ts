@@ -124,7 +124,7 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
         selected,
         onSelection: renderSelection,
         archived: true,
-        timeline: (row, label) => recordTimeline(context, resource, row, label),
+        timeline: (row, label) => recordTimeline(context, row, label),
       }),
       serverPager(answer, 'アーカイブのページ', listArea, (to) => {
         page = to

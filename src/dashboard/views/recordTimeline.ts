@@ -1,6 +1,6 @@
 import { auditEntryText } from '../auditTexts.js'
 import { el, replaceChildren } from '../elements.js'
-import type { DashboardResource, RecordRow } from '../recordResources.js'
+import type { RecordRow } from '../recordResources.js'
 import type { ViewContext } from './viewContext.js'
 
 /** Entries shown per record: its most recent changes. */
@@ -12,7 +12,6 @@ const TIMELINE_SIZE = 20
  */
 export function recordTimeline(
   context: ViewContext,
-  resource: DashboardResource,
   row: RecordRow,
   label: string,
 ): HTMLElement {

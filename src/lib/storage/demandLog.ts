@@ -1,5 +1,4 @@
 import type { Store } from '@netlify/blobs'
-import { mapWithConcurrency } from '../concurrency.js'
 
 /**
  * Pictures of demand (docs/dashboard.md "Overview"): what happened per JST day, kept without a
@@ -104,13 +103,4 @@ export function demandLog(store: Store): DemandLog {
     countClicks: (noticeId) => countKeys(`${CLICK_PREFIX}/${segment(noticeId)}/`, () => 1),
   }
   return log
-}
-
-/** Reads many days' rollups at once (a 90-day picture: 90 small blobs per kind). */
-export function readRollups(
-  log: DemandLog,
-  kind: DemandKind,
-  days: readonly string[],
-): Promise<(DemandRollup | null)[]> {
-  return mapWithConcurrency(days, 16, (day) => log.readRollup(kind, day))
 }
