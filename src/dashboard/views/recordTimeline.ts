@@ -10,11 +10,7 @@ const TIMELINE_SIZE = 20
  * A record's timeline from the audit trail (who changed what, newest first), loaded when the
  * staff member opens it.
  */
-export function recordTimeline(
-  context: ViewContext,
-  row: RecordRow,
-  label: string,
-): HTMLElement {
+export function recordTimeline(context: ViewContext, row: RecordRow, label: string): HTMLElement {
   const body = el('div', { class: 'timeline-body' })
   const details = el('details', { class: 'timeline' }, [
     el('summary', { 'aria-label': `変更履歴: ${label}` }, ['変更履歴']),
