@@ -95,7 +95,7 @@ export async function buildSiteContent({
   onProgress('writing', 0, 1)
   const indexBytes = measureIndexJson ? Buffer.byteLength(JSON.stringify(index)) : null
   const textBytes = pages.reduce((sum, page) => sum + Buffer.byteLength(storedText(page)), 0)
-  // why: shards only when the whole text would make the function too large (issue 21)
+  // why: shards only when the whole text would make the function too large
   const headChars = textBytes > inlineTextBytes ? TEXT_HEAD_CHARS : Infinity
   const { bytes, dataId, eagerBytes, textShards } = searchDataOf(
     pages,

@@ -1,7 +1,7 @@
 import { el } from './elements.js'
 
 /**
- * Where the pages of a list paged by cursors (issue 21) start: page 1 at the beginning, every
+ * Where the pages of a list paged by cursors start: page 1 at the beginning, every
  * later page at the `nextCursor` of the page before it, so 前へ goes back without the server
  * keeping anything.
  */

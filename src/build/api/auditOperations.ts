@@ -3,7 +3,7 @@ import { auditListSchema } from '../../lib/audit/auditTrail.js'
 import { adminErrors, failure, mergeResponses, type ApiOperation } from './operationSpec.js'
 import * as answers from './responseSchemas.js'
 
-/** The audit trail: who changed what (issue 23). */
+/** The audit trail: who changed what. */
 export const AUDIT_OPERATIONS: ApiOperation[] = [
   {
     method: 'post',

@@ -9,7 +9,7 @@ import {
 } from './operationSpec.js'
 import * as answers from './responseSchemas.js'
 
-/** Pictures of demand and the click link of restock e-mails (issue 23, docs/dashboard.md). */
+/** Pictures of demand and the click link of restock e-mails (docs/dashboard.md). */
 export const DEMAND_OPERATIONS: ApiOperation[] = [
   {
     method: 'post',

@@ -17,7 +17,7 @@ import {
 } from './operationSpec.js'
 import * as answers from './responseSchemas.js'
 
-/** CSV exports of large lists, built by a background function (issue 21). */
+/** CSV exports of large lists, built by a background function. */
 
 const EXPORT_ID = 'exp_0b7e4f3c-5d0e-4a51-9d43-2f1f7c1f3a10'
 const JOB = {

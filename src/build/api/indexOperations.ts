@@ -3,7 +3,7 @@ import { jsonPostErrors, mergeResponses, type ApiOperation } from './operationSp
 import { SCHEDULED_NOTE, scheduledRequest } from './deliveryOperations.js'
 import * as answers from './responseSchemas.js'
 
-/** The upkeep of the record indexes (issue 21): the background rebuild and the scheduled verifier. */
+/** The upkeep of the record indexes: the background rebuild and the scheduled verifier. */
 export const INDEX_OPERATIONS: ApiOperation[] = [
   {
     method: 'post',

@@ -166,7 +166,7 @@ const subscriptionRecords = z.strictObject({
   rebuilding,
 })
 
-// why: present exactly when the request sent pageSize, cursor or q (issue 21)
+// why: present exactly when the request sent pageSize, cursor or q
 const cursorPaging = {
   total: count.optional().meta({
     description: 'Paged requests: how many records match the filters and `q`, on every page.',
@@ -550,7 +550,7 @@ export const purgeAnswer = z.strictObject({
   }),
 })
 
-// Stock and automatic restock notices (issue 19)
+// Stock and automatic restock notices
 
 export const autoNoticeAnswer = z.strictObject({
   enabled: z.boolean(),
@@ -622,7 +622,7 @@ export const stockReconciled = z.strictObject({
   changed: count.meta({ description: 'Products whose quantity the feed changed.' }),
 })
 
-// Record indexes (issue 21)
+// Record indexes
 
 export const indexVerifyAnswer = z.strictObject({
   success: z.literal(true),
@@ -682,7 +682,7 @@ export const overviewAnswer = z.strictObject({
   topQueries: z.array(queryTrend),
   zeroResultQueries: z.array(queryTrend),
 })
-/** A CSV export of a list (issue 21): POST /api/admin/exports and /status. */
+/** A CSV export of a list: POST /api/admin/exports and /status. */
 export const exportAnswer = z.strictObject({
   success: z.literal(true),
   export: z.strictObject({

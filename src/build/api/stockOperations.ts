@@ -21,7 +21,7 @@ import {
 } from './operationSpec.js'
 
 /**
- * Stock and automatic restock notices (issue 19): the stock list, the three ways stock comes in
+ * Stock and automatic restock notices: the stock list, the three ways stock comes in
  * (admin, signed webhook, scheduled feed) and the automatic-notice settings.
  */
 

@@ -28,7 +28,7 @@ function shareNoteOf(control: HTMLElement): { shareNote?: true } {
   return box?.checked ? { shareNote: true } : {}
 }
 
-/** Rows per page; the server pages (issue 21), so the browser holds one page only. */
+/** Rows per page; the server pages, so the browser holds one page only. */
 const PAGE_SIZE = 50
 /** Quiet time after the last keystroke before the search is sent to the server. */
 const SEARCH_DELAY_MS = 300

@@ -5,7 +5,7 @@ const REBUILDING_TEXT =
 
 /**
  * The line above a list while the server answers `rebuilding: true` (a record index is being
- * rebuilt in the background, issue 21): the list shows what is indexed so far, and staff should
+ * rebuilt in the background): the list shows what is indexed so far, and staff should
  * know that before they act on a count.
  */
 export function rebuildingNotice(): {

@@ -21,7 +21,7 @@ export const SEARCH_INVALID = 'q must be a string of at most 200 characters'
 export const MAX_BULK_ITEMS = 100
 /** D6: longest admin note. */
 export const MAX_NOTES_LENGTH = 2000
-/** Active lists (issue 21): largest page, and the page size when only `cursor` or `q` is sent. */
+/** Active lists: largest page, and the page size when only `cursor` or `q` is sent. */
 export const MAX_LIST_PAGE_SIZE = 500
 export const DEFAULT_LIST_PAGE_SIZE = 50
 /** Longest search text of the lists (`q`, after trimming), as the site search's (§8). */
@@ -69,7 +69,7 @@ const searchField = z
 
 /**
  * Active lists (§4.1, §4.2): optional `status` (one of `statuses`) and `productSlug`; and the
- * paging fields of issue 21: `pageSize` (1..500), `cursor` (from a previous page's
+ * paging fields: `pageSize` (1..500), `cursor` (from a previous page's
  * `nextCursor`), `q`. Without any of the three the answer is the whole list, as the spec says.
  */
 export function listFiltersSchema<S extends string>(statuses: readonly [S, ...S[]]) {

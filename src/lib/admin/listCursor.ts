@@ -3,7 +3,7 @@ import { InvalidInputError } from '../errors.js'
 import { CURSOR_INVALID } from './adminSchemas.js'
 
 /**
- * The `cursor` of a paged active list (issue 21): stateless, so any instance continues any page.
+ * The `cursor` of a paged active list: stateless, so any instance continues any page.
  * `base64url(JSON {t: sort time, i: id, f: filter digest})` of the last record of a page; the next
  * page is what sorts after that record, so records added or removed meanwhile neither repeat nor
  * shift the rest. The digest names the list and its filters: a cursor sent with other filters

@@ -31,7 +31,7 @@ import {
 import { listActiveRecords, listArchivedOrder } from './recordLists.js'
 
 /**
- * CSV exports of lists too large for the browser (issue 21): POST /api/admin/exports stores a job
+ * CSV exports of lists too large for the browser: POST /api/admin/exports stores a job
  * and starts the background function with a signed one-time ticket; the run writes the CSV (BOM,
  * Japanese headers, the dashboard's columns) in parts of ROWS_PER_PART rows, updating the job's
  * progress; the download streams the parts in order.

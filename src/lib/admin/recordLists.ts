@@ -143,7 +143,7 @@ export interface CursorPage<T> extends RecordList<T> {
 }
 
 /**
- * One page of an active list (issue 21): the `pageSize` records after `cursor` (from the start
+ * One page of an active list: the `pageSize` records after `cursor` (from the start
  * without one), newest first, and the cursor of the page after it. `list` names the list in the
  * cursor, so a cursor of another list or other filters answers 400.
  */

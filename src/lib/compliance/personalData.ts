@@ -190,7 +190,7 @@ function withoutAddress(history: NotificationHistory, address: string): Notifica
  * POST /api/admin/people/erase: removes the address everywhere: reservations and subscriptions
  * (archived too) with their claims, consent records, the confirmation throttle, its entries in
  * notification histories (replaced by a count) and delivery snapshots, the record indexes
- * (folded again), every CSV export, and the listing snapshots left from before issue 21. A
+ * (folded again), every CSV export, and the listing snapshots an older deploy left. A
  * suppression stays, as its hash only,
  * so that the address is still never e-mailed.
  */
@@ -233,7 +233,7 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
   await deps.settle()
   await refoldIndexes(deps.repositories.indexes)
   await dropListExports(store)
-  // why: the listing snapshots before issue 21 copied every record; nothing reads them now
+  // why: the listing snapshots of an older deploy copied every record; nothing reads them now
   await dropLegacyListing(store, () => false)
   const summary: ErasureSummary = {
     reservations: found.reservations.length,

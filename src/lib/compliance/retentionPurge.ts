@@ -19,7 +19,7 @@ import { dropLegacyListing } from '../storage/legacyListing.js'
  * - an unconfirmed double opt-in sign-up goes 7 days after it was made, with its consent.
  * - a stock webhook event's replay mark goes STOCK_EVENT_RETENTION_DAYS after it arrived;
  * - a CSV export of a list (a copy of records) goes EXPORT_RETENTION_MS after it was made;
- * - the listing cache before issue 21 (`snapshots/`, `journal/`) goes, the journal as far as
+ * - the listing cache of older deploys (`snapshots/`, `journal/`) goes, the journal as far as
  *   LEGACY_LISTING_BUDGET_MS of the run allows (the rest the next day).
  * Reservations stay (the shop's records) unless erased on request.
  */
@@ -52,7 +52,7 @@ export interface PurgeSummary {
   stockEvents: number
   /** CSV exports removed. */
   exports: number
-  /** Blobs of the listing cache before issue 21 removed. */
+  /** Blobs of the listing cache of older deploys removed. */
   legacyListing: number
 }
 

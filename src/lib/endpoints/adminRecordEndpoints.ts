@@ -52,7 +52,7 @@ function repositoryFor<T extends AdminRecord>(
   return resource.repository(servicesFor(input).repositories)
 }
 
-/** How large a whole (unpaged) active list may be before it answers 400 (issue 21). */
+/** How large a whole (unpaged) active list may be before it answers 400. */
 export interface WholeListLimits {
   /** Most records in one whole-list answer. Default: 60,000. */
   maxRecords?: number
@@ -87,7 +87,7 @@ function checkWholeListSize(records: readonly unknown[], limits: Required<WholeL
 }
 
 /**
- * POST /api/admin-{reservations,notify}-list (§4.1, §4.2, D3; issue 21). With `pageSize`,
+ * POST /api/admin-{reservations,notify}-list (§4.1, §4.2, D3). With `pageSize`,
  * `cursor` or `q` one page and its `nextCursor`; without them the spec's whole list, streamed.
  */
 export function activeListEndpoint<T extends AdminRecord>(

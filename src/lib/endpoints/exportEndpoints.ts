@@ -20,7 +20,7 @@ import {
 } from '../admin/listExports.js'
 
 /**
- * The options of the CSV export endpoints (issue 21): each file in netlify/functions is
+ * The options of the CSV export endpoints: each file in netlify/functions is
  * `export default defineEndpoint(<endpoint>())` plus its path. All in the ADMIN group; the
  * background run proves itself with an export ticket.
  */

@@ -31,7 +31,7 @@ const SUPPRESS_EMBEDS = 4
 
 /**
  * The webhook payload: content ≤ 2000 characters, nobody can be pinged (`@everyone` stays text)
- * and no link preview is shown (issue 25.3).
+ * and no link preview is shown.
  */
 export function discordPayload(content: string) {
   return {

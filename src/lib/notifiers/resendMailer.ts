@@ -74,8 +74,8 @@ export function createResendMailer(options: ResendMailerOptions): Mailer {
   const configured = Boolean(apiKey && from)
   const missing = !apiKey ? 'RESEND_API_KEY' : 'RESEND_FROM_EMAIL'
   let client: Promise<Resend> | null = null
-  // why: the SDK costs ~25 ms to load; only a request that really sends pays for it. It reads
-  // RESEND_BASE_URL (tests) when constructed
+  // why: loading the SDK is a noticeable part of a cold start; only a request that really sends
+  // pays for it. It reads RESEND_BASE_URL (tests) when constructed
   const resend = () =>
     (client ??= import('resend').then(({ Resend }) => new Resend(apiKey as string)))
 

@@ -31,7 +31,7 @@ export function slackPayload(text: SlackMrkdwn) {
   return {
     text: limited,
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text: limited } }],
-    // why: no preview of any link (issue 25.3): a message may repeat what a stranger typed
+    // why: no preview of any link: a message may repeat what a stranger typed
     unfurl_links: false,
     unfurl_media: false,
   }

@@ -27,7 +27,7 @@ import { isRunning, noticeStateOf, storedState } from './noticeState.js'
 export const BATCH_SIZE = 10
 /**
  * Provider calls start at least this far apart, start to start: one batch a second including its
- * work (§4.8, §8; issue 21), so a batch that took longer is followed at once.
+ * work (§4.8, §8), so a batch that took longer is followed at once.
  */
 export const BATCH_DELAY_MS = 1000
 /** Batches between folds of the product's subscription index during a delivery (about 10 s). */

@@ -163,7 +163,7 @@ export function confirmationSendKey(emailHash: string): string {
 /**
  * The index format of each collection whose format changed since v1: its partitions (and so the
  * keys of its bases) changed, so its index is a new set of keys, rebuilt in the background. v2 of
- * `notif-history`: 17 partitions by id instead of one (issue 21).
+ * `notif-history`: 17 partitions by id instead of one.
  */
 const INDEX_FORMATS: Readonly<Record<string, number>> = { 'notif-history': 2 }
 
@@ -174,7 +174,7 @@ function indexFolder(collection: string): string {
 /**
  * Keys of the per-partition record indexes (storage/listing/recordIndex.ts). The format version
  * is part of the key: a new format is a new set of keys, and an old one is simply not read.
- * `snapshots/` and `journal/` (the listing cache before issue 21) are no longer read; they are
+ * `snapshots/` and `journal/` (the listing cache of older deploys) are no longer read; they are
  * deleted (LEGACY_LISTING_PREFIXES).
  */
 export const indexKeys = {
@@ -191,9 +191,9 @@ export const indexKeys = {
 /**
  * What older deploys left of their listings, read by nothing now; an erase and the retention
  * purge delete it (storage/legacyListing.ts). `copies`: blobs holding whole records (personal
- * data): the listing snapshots before issue 21 (`snapshots/{collection}`) and the history index
+ * data): the listing snapshots (`snapshots/{collection}`) and the history index
  * of format v1 (one partition). `names`: blobs holding record keys only: the change journal
- * before issue 21 (`journal/{collection}/{hour}/{entry}`) and the v1 history index's deltas.
+ * (`journal/{collection}/{hour}/{entry}`) and the v1 history index's deltas.
  */
 export const LEGACY_LISTING_PREFIXES = {
   copies: ['snapshots/', 'index/notif-history/v1/'],

@@ -73,8 +73,9 @@ export function storeScope(baseName: string, context?: RequestContext): string {
 
 /**
  * 53 bits of a string as hex (cyrb53): names an environment in keys that never leave the process.
- * why: not sha256: its first digest in a process cost a cold search ~0.3 ms (the synonym
- * cache's key), and a key kept in memory needs no digest an attacker cannot reverse
+ * why: not sha256: the first digest in a process loads the hash machinery, which a cold search
+ * would pay for the synonym cache's key alone, and a key kept in memory needs no digest an
+ * attacker cannot reverse
  */
 function scopeHash(text: string): string {
   let h1 = 0xdeadbeef

@@ -119,7 +119,7 @@ async function holdsClaim(store: Store, key: string, holderId: string): Promise<
 
 function parseClaim(text: string): RecordClaim | null {
   try {
-    // why: claims written before this module named the holder `subscriptionId`
+    // why: sign-up claims of an older format name the holder `subscriptionId`
     const value = JSON.parse(text) as Partial<RecordClaim> & { subscriptionId?: string }
     const holderId = value.holderId ?? value.subscriptionId
     if (typeof holderId === 'string' && typeof value.claimedAt === 'string') {

@@ -2,7 +2,7 @@
  * The one rule for a record id or product slug: it must be usable as one segment of a blob key.
  * The repositories build keys only from such segments, and the endpoints refuse anything else at
  * once with a 400 (status updates, bulk items, unsubscribe tokens), so a bad id never travels to
- * the store (a `" "` id used to take 25 s there and end as a per-item failure).
+ * the store (where a `" "` id is slow to fail and ends as a per-item failure).
  */
 
 /** Longest id or productSlug accepted, in UTF-16 units (generated ids are under 60). */
