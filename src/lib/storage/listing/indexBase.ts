@@ -135,6 +135,15 @@ export function countEntries(entries: Iterable<IndexEntry>, tally: Tally): Index
   return counts
 }
 
+/** Adds `counts` into `total` (the counts of several partitions). */
+export function addCounts(total: IndexCounts, counts: IndexCounts): void {
+  total.records += counts.records
+  total.unreadable += counts.unreadable
+  for (const [name, n] of Object.entries(counts.tallies)) {
+    total.tallies[name] = (total.tallies[name] ?? 0) + n
+  }
+}
+
 /** The entries a base blob holds, or what is wrong with it. */
 function parseBase(text: string): Map<string, IndexEntry> | string {
   let value: unknown

@@ -87,3 +87,8 @@ function sha256(text: string): string {
 function isRecordKey(recordKey: string): boolean {
   return recordKey !== '' && !recordKey.startsWith('/') && !/[\p{C}\uFFFD]/u.test(recordKey)
 }
+
+/** The record keys `deltas` name, each once. */
+export function recordKeysOf(deltas: readonly IndexDelta[]): string[] {
+  return [...new Set(deltas.map((delta) => delta.recordKey))]
+}

@@ -2,6 +2,7 @@ import type { Store } from '@netlify/blobs'
 import { mapWithConcurrency } from '../../concurrency.js'
 import { indexKeys } from '../blobLayout.js'
 import {
+  addCounts,
   countEntries,
   readBase,
   readCounts,
@@ -11,7 +12,7 @@ import {
   type IndexEntry,
   type Tally,
 } from './indexBase.js'
-import { listDeltas, writeDelta, type IndexDelta } from './indexDeltas.js'
+import { listDeltas, recordKeysOf, writeDelta, type IndexDelta } from './indexDeltas.js'
 import type { Partitioning } from './partitioning.js'
 
 /**
@@ -260,7 +261,7 @@ export class RecordIndex {
     }
     const entries = new Map(base?.entries ?? [])
     let changed = base === null
-    changed = (await this.#read(entries, uniqueRecordKeys(deltas))) || changed
+    changed = (await this.#read(entries, recordKeysOf(deltas))) || changed
     if (options.verify) changed = (await this.#compareKeys(entries, partition)) || changed
     if (changed) {
       const previous = found === 'damaged' ? await this.#etagOf(key) : (base?.etag ?? null)
@@ -388,7 +389,7 @@ export class RecordIndex {
     // why: without deltas the base's own entries are the view (no copy of 2,000 entries a base)
     if (held && deltas.length === 0) return held
     const entries = new Map(held ?? [])
-    await this.#read(entries, uniqueRecordKeys(deltas))
+    await this.#read(entries, recordKeysOf(deltas))
     return entries
   }
 
@@ -483,22 +484,10 @@ export class RecordIndex {
   }
 }
 
-function uniqueRecordKeys(deltas: readonly IndexDelta[]): string[] {
-  return [...new Set(deltas.map((delta) => delta.recordKey))]
-}
-
 function addTo<T>(listing: Listing<T>, entries: ReadonlyMap<string, IndexEntry>, under = ''): void {
   for (const [key, entry] of entries) {
     if (!key.startsWith(under)) continue
     if (entry.record === null) listing.unreadableKeys.push(key)
     else listing.records.push(entry.record as T)
-  }
-}
-
-function addCounts(total: IndexCounts, counts: IndexCounts): void {
-  total.records += counts.records
-  total.unreadable += counts.unreadable
-  for (const [name, n] of Object.entries(counts.tallies)) {
-    total.tallies[name] = (total.tallies[name] ?? 0) + n
   }
 }

@@ -1,0 +1,30 @@
+import { z } from 'zod'
+
+/**
+ * The pieces the answer schemas share (responseSchemas.ts): times, counts, slugs, and the fields
+ * that say a list skipped or is still rebuilding.
+ */
+
+// why: the format, not zod's long date-time pattern, repeated at every timestamp of the document
+export const timestamp = z
+  .string()
+  .meta({ format: 'date-time', examples: ['2026-11-22T02:25:00.000Z'] })
+export const count = z.int().min(0)
+export const slug = z.string().meta({ examples: ['chasen-takayama'] })
+export const unreadable = z.int().min(1).optional().meta({
+  description:
+    'Stored blobs that are not readable records (skipped and logged); absent when there are none.',
+})
+
+export const rebuilding = z.literal(true).optional().meta({
+  description:
+    'An index this answer is read from is missing and being rebuilt in the background: the answer holds what is indexed so far. Absent otherwise.',
+})
+
+/** The paging fields of a list paged by number (§4.3). */
+export const paging = {
+  total: count,
+  page: z.int().min(1),
+  pageSize: z.int().min(1).max(100),
+  totalPages: count,
+}

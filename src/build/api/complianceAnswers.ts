@@ -1,0 +1,96 @@
+import { z } from 'zod'
+import { count, slug, timestamp } from './answerParts.js'
+import { reservationRecord, subscriptionRecord } from './recordAnswers.js'
+
+/** Answers about consent, opt-out and personal data (docs/compliance.md; responseSchemas.ts). */
+
+export const unsubscribedAnswer = z.strictObject({ success: z.literal(true) })
+
+// --- consent, opt-out and personal data (docs/compliance.md) ---
+
+const consentRecord = z
+  .strictObject({
+    id: z.string().regex(/^cns_/),
+    emailHash: z.string().regex(/^[0-9a-f]{64}$/),
+    kind: z.enum(['restock-notice', 'reservation']),
+    recordId: z.string(),
+    productSlug: slug,
+    source: z.enum(['widget', 'form', 'api']),
+    wordingVersion: z.string(),
+    clientNetwork: z
+      .string()
+      .nullable()
+      .meta({ examples: ['203.0.113.0/24'] }),
+    createdAt: timestamp,
+    wordingText: z.string().nullable().meta({ description: 'The wording the shopper saw.' }),
+  })
+  .meta({ description: 'A consent record with the text of its wording version.' })
+
+export const personExport = z.strictObject({
+  success: z.literal(true),
+  email: z.string(),
+  reservations: z.array(reservationRecord),
+  subscriptions: z.array(subscriptionRecord),
+  consents: z.array(consentRecord),
+  notices: z.array(
+    z.strictObject({ notificationId: z.string(), productSlug: slug, sentAt: timestamp }),
+  ),
+  suppressed: z.boolean(),
+})
+
+export const personErased = z.strictObject({
+  success: z.literal(true),
+  erased: z.strictObject({
+    reservations: count,
+    subscriptions: count,
+    consents: count,
+    notices: count.meta({ description: 'Notification histories the address was removed from.' }),
+    claims: count,
+    deliveries: count.meta({ description: 'Delivery snapshots the address was removed from.' }),
+    suppressionKept: z
+      .boolean()
+      .meta({ description: 'The address stays suppressed, as its hash only.' }),
+  }),
+})
+
+export const suppressionList = z.strictObject({
+  success: z.literal(true),
+  suppressions: z.array(
+    z.strictObject({
+      emailHash: z.string().regex(/^[0-9a-f]{64}$/),
+      email: z.string().nullable().meta({ description: 'null once its person was erased.' }),
+      reason: z.enum(['bounce', 'complaint']),
+      suppressedAt: timestamp,
+    }),
+  ),
+})
+
+export const suppressionLifted = z.strictObject({ success: z.literal(true) })
+
+export const webhookAnswer = z.strictObject({
+  success: z.literal(true),
+  handled: z.enum(['suppressed', 'ignored', 'duplicate']),
+  reason: z.enum(['bounce', 'complaint']).optional(),
+  unsubscribed: count.optional(),
+  eventType: z.string().optional(),
+})
+
+export const confirmedAnswer = z.strictObject({
+  success: z.literal(true),
+  alreadyConfirmed: z.boolean(),
+})
+
+export const purgeAnswer = z.strictObject({
+  success: z.literal(true),
+  deleted: z.strictObject({
+    subscriptions: count,
+    unconfirmed: count,
+    consents: count,
+    stockEvents: count.meta({ description: 'Stock webhook replay marks older than 30 days.' }),
+    exports: count.meta({ description: 'CSV exports of lists made more than a day ago.' }),
+    legacyListing: count.meta({
+      description:
+        'Blobs older deploys left of their listings (snapshots/, journal/, the v1 history index).',
+    }),
+  }),
+})

@@ -1,0 +1,244 @@
+import { z } from 'zod'
+import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../../lib/storage/records.js'
+import { count, paging, rebuilding, slug, timestamp, unreadable } from './answerParts.js'
+
+/**
+ * Answers about reservations and restock subscriptions: the records, lists, statistics, bulk
+ * actions, the public forms, pre-orders and CSV exports (responseSchemas.ts).
+ */
+
+export const errorBody = z
+  .strictObject({ success: z.literal(false), error: z.string() })
+  .meta({ description: 'Every failure: `success: false` and the exact error text.' })
+
+export const formErrorBody = z
+  .strictObject({
+    success: z.literal(false),
+    error: z.string(),
+    details: z
+      .array(z.strictObject({ field: z.string(), message: z.string() }))
+      .optional()
+      .meta({ description: 'One entry per invalid field (its first problem), in form order.' }),
+  })
+  .meta({ description: 'A failure of a customer form, in Japanese; `details` on validation.' })
+
+export const reservationRecord = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^res_/)
+      .meta({ examples: ['res_3b1f0c9e-8a52-4d7e-9c41-5f2a6b7d8e90'] }),
+    name: z.string(),
+    email: z.string(),
+    productSlug: slug,
+    status: z.string().meta({
+      description: `One of ${RESERVATION_STATUSES.join(', ')}; archived imports may carry the legacy \`responded\` / \`reserved\`.`,
+      examples: ['pending'],
+    }),
+    notes: z.string(),
+    createdAt: timestamp,
+    respondedAt: timestamp.nullable().optional(),
+    isArchived: z.boolean().optional(),
+    archivedAt: timestamp.optional(),
+    quantity: z.int().min(1).optional().meta({
+      description: 'Units reserved; absent on reservations stored before quantities (= 1).',
+    }),
+    statusChangedAt: timestamp
+      .optional()
+      .meta({ description: 'When the status last changed; absent until it first changes.' }),
+    cancelledBy: z
+      .enum(['customer', 'staff'])
+      .optional()
+      .meta({ description: '`customer` when cancelled on the manage page, else `staff`.' }),
+    usedManageLinks: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Ids of manage links already used to cancel (never act again).' }),
+  })
+  .meta({ description: 'A reservation (§2.2 plus quantity and status bookkeeping).' })
+
+export const subscriptionRecord = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^ntf_\d+-/)
+      .meta({ examples: ['ntf_1763778300000-4f9c2a7b1e'] }),
+    email: z.string(),
+    productSlug: slug,
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    createdAt: timestamp,
+    notifiedAt: timestamp.nullable(),
+    unsubscribedAt: timestamp.optional().meta({
+      description: 'When the subscriber opted out; kept when staff set it back to pending.',
+    }),
+    consentedAt: timestamp.optional().meta({
+      description: 'When the latest consent was given for it (a repeated sign-up renews it).',
+    }),
+    confirmedAt: timestamp.nullable().optional().meta({
+      description: 'Double opt-in: null until confirmed; absent when no confirmation was asked.',
+    }),
+    isArchived: z.boolean().optional(),
+    archivedAt: timestamp.optional(),
+  })
+  .meta({ description: 'A restock notification subscription (§2.1).' })
+
+export const limitReachedBody = z
+  .strictObject({
+    success: z.literal(false),
+    error: z.string(),
+    remaining: count.meta({ description: 'Units still free under the cap.' }),
+  })
+  .meta({ description: 'The reservation would take more units than the cap leaves.' })
+
+export const outsideWindowBody = z
+  .strictObject({
+    success: z.literal(false),
+    error: z.string(),
+    opensAt: z.string().optional().meta({ description: 'Before opening: when it opens.' }),
+    closesAt: z.string().optional().meta({ description: 'After closing: when it closed.' }),
+  })
+  .meta({ description: 'Outside the product’s reservation window.' })
+
+export const availabilityAnswer = z.strictObject({
+  success: z.literal(true),
+  productSlug: slug,
+  reservable: z.boolean().meta({ description: 'Whether one unit could be reserved now.' }),
+  remaining: count.nullable().meta({ description: 'Units left under the cap; null: no cap.' }),
+  opensAt: z.string().nullable(),
+  closesAt: z.string().nullable(),
+  releaseDate: z.string().nullable(),
+})
+
+export const reservationCreated = z.strictObject({
+  success: z.literal(true),
+  reservationId: reservationRecord.shape.id,
+})
+
+export const subscriptionCreated = z.strictObject({
+  success: z.literal(true),
+  subscriptionId: subscriptionRecord.shape.id,
+})
+
+const recordStats = z.strictObject({
+  total: count,
+  byStatus: z.record(z.string(), count),
+  byProduct: z.record(z.string(), count),
+  unreadable,
+})
+
+export const statsAnswer = z.strictObject({
+  success: z.literal(true),
+  stats: z.strictObject({ notify: recordStats, reservations: recordStats }),
+  rebuilding,
+})
+
+const reservationRecords = z.strictObject({
+  success: z.literal(true),
+  reservations: z.array(reservationRecord),
+  unreadable,
+  rebuilding,
+})
+
+const subscriptionRecords = z.strictObject({
+  success: z.literal(true),
+  subscriptions: z.array(subscriptionRecord),
+  unreadable,
+  rebuilding,
+})
+
+// why: present exactly when the request sent pageSize, cursor or q
+const cursorPaging = {
+  total: count.optional().meta({
+    description: 'Paged requests: how many records match the filters and `q`, on every page.',
+  }),
+  nextCursor: z.string().nullable().optional().meta({
+    description:
+      'Paged requests: send it as `cursor` (with the same filters) for the next page; null on the last page.',
+  }),
+}
+
+export const reservationList = reservationRecords.extend(cursorPaging)
+export const subscriptionList = subscriptionRecords.extend(cursorPaging)
+
+export const reservationUpdated = z.strictObject({
+  success: z.literal(true),
+  reservation: reservationRecord,
+})
+
+export const subscriptionUpdated = z.strictObject({
+  success: z.literal(true),
+  subscription: subscriptionRecord,
+})
+
+export const reservationArchivePage = reservationRecords.extend(paging)
+export const subscriptionArchivePage = subscriptionRecords.extend(paging)
+
+const itemErrors = z
+  .array(z.strictObject({ id: z.string(), error: z.string() }))
+  .optional()
+  .meta({ description: 'Items that failed, in request order; omitted when none did.' })
+
+function bulkAnswer<Past extends 'archived' | 'unarchived' | 'deleted'>(past: Past) {
+  // why: computed keys would type the answer as an index signature; the dashboard reads these
+  // fields by name (z.output of the route's schema)
+  const shape = {
+    success: z.literal(true),
+    [`${past}Count`]: count,
+    [`${past}Ids`]: z.array(z.string()),
+    errors: itemErrors,
+  } as { success: z.ZodLiteral<true>; errors: typeof itemErrors } & Record<
+    `${Past}Count`,
+    typeof count
+  > &
+    Record<`${Past}Ids`, z.ZodArray<z.ZodString>>
+  return z.strictObject(shape)
+}
+
+export const archivedAnswer = bulkAnswer('archived')
+export const unarchivedAnswer = bulkAnswer('unarchived')
+export const deletedAnswer = bulkAnswer('deleted')
+
+export const reservationFound = z.strictObject({
+  success: z.literal(true),
+  reservation: reservationRecord,
+})
+
+export const preorderProducts = z.strictObject({
+  success: z.literal(true),
+  products: z.array(
+    z.strictObject({
+      productSlug: slug,
+      title: z.string(),
+      reservationLimit: count.nullable().meta({ description: '予約上限数; null: no cap.' }),
+      heldUnits: count
+        .nullable()
+        .meta({ description: 'Units held by reservations not cancelled; null: no cap.' }),
+      remaining: count.nullable(),
+      maxPerReservation: z.int().min(1),
+      opensAt: z.string().nullable(),
+      closesAt: z.string().nullable(),
+      releaseDate: z.string().nullable(),
+      window: z.enum(['not-yet', 'open', 'closed']),
+    }),
+  ),
+})
+/** A CSV export of a list: POST /api/admin/exports and /status. */
+export const exportAnswer = z.strictObject({
+  success: z.literal(true),
+  export: z.strictObject({
+    exportId: z.string().meta({ examples: ['exp_0b7e4f3c-5d0e-4a51-9d43-2f1f7c1f3a10'] }),
+    list: z.enum(['reservations', 'notify', 'reservations-archive', 'notify-archive']),
+    state: z.enum(['queued', 'running', 'done', 'failed']),
+    fileName: z.string().meta({ description: 'The file name the download gives (Japanese).' }),
+    totalRows: count.nullable().meta({ description: 'Rows the file holds; null until read.' }),
+    writtenRows: count,
+    parts: count,
+    bytes: count,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    error: z.string().optional().meta({ description: 'Why it failed, in Japanese for staff.' }),
+    downloadPath: z.string().optional().meta({
+      description: 'Once `done`: GET it with the admin token (add `&part=n` for one part).',
+    }),
+  }),
+})
