@@ -100,7 +100,7 @@ describe('POST /api/admin/notify/send with Resend configured', () => {
       expect(email.subject).toBe(VALID_SEND.emailTitle)
       expect(email.text).toContain(VALID_SEND.emailBody)
       // the product link: the counted click redirect to the product page (docs/dashboard.md)
-      expect(email.text).toContain('https://shop.example.test/api/r?u=')
+      expect(email.text).toContain('https://shop.example.test/api/r?n=')
       expect(email.text).toContain(`u=${PRODUCT}`)
       expect(email.text).toContain(PRODUCT_TITLE)
       const link = email.headers['List-Unsubscribe'].slice(1, -1)

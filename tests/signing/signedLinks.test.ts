@@ -42,6 +42,8 @@ import { ExportJobStore } from '../../src/lib/storage/exportJobStore.js'
 import type { NotifySubscription, Reservation } from '../../src/lib/storage/records.js'
 import { answerConfirm } from '../../src/lib/subscriptions/confirmSignup.js'
 import { answerUnsubscribe } from '../../src/lib/subscriptions/unsubscribeRequest.js'
+import { PURPOSES as SIGNING } from '../../src/lib/signing/purposes.js'
+import { signatureFor } from '../../src/lib/signing/signedToken.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 
@@ -280,6 +282,10 @@ interface Purpose {
   check(token: string, secret: string, now: number): { ok: boolean; reason?: string }
   /** How long a token acts; null: for ever. */
   lifetimeMs: number | null
+  /** The token with a signed field changed, its signature kept. Default: the payload re-encoded. */
+  alterField?: (token: string) => string
+  /** The same claims signed for another purpose. Default: a token another purpose makes. */
+  foreign?: (secret: string, now: number) => string
 }
 
 const RECORD = { id: 'ntf_1795143600000-0123456789', productSlug: 'kalita-wave-server' }
@@ -298,6 +304,17 @@ const exportConfig = (secret: string) => ({
   preorderApiToken: null,
   staffTokens: [],
 })
+
+/** A click link's query, its token: n, r, u, e and sig. */
+const clickQuery = (secret: string, now: number) =>
+  new URL(
+    clickUrl(
+      older.site,
+      { noticeId: 'notif_a', subscriptionId: RECORD.id, productSlug: RECORD.productSlug },
+      secret,
+      now,
+    ),
+  ).search.slice(1)
 
 const PURPOSES: Purpose[] = [
   {
@@ -340,26 +357,26 @@ const PURPOSES: Purpose[] = [
     lifetimeMs: null,
   },
   {
+    // why: its token is the link's query (n, r, u, e, sig), the shape the API documents
     name: 'click link',
-    make: (secret, now) =>
-      tokenOf(
-        clickUrl(
-          older.site,
-          { noticeId: 'notif_a', subscriptionId: RECORD.id, productSlug: RECORD.productSlug },
-          secret,
-          now,
-        ),
-        't',
-      ),
+    make: (secret, now) => clickQuery(secret, now),
     check: (token, secret, now) => {
-      const check = checkClick(
-        new URLSearchParams({ u: RECORD.productSlug, t: token }),
-        secret,
-        now,
-      )
+      const check = checkClick(new URLSearchParams(token), secret, now)
       return check.counts ? { ok: true } : { ok: false, reason: check.reason }
     },
     lifetimeMs: CLICK_LINK_TTL_MS,
+    alterField: (token) => {
+      const query = new URLSearchParams(token)
+      query.set('n', 'notif_b')
+      return query.toString()
+    },
+    foreign: (secret, now) => {
+      const query = new URLSearchParams(clickQuery(secret, now))
+      const fields = { n: query.get('n')!, r: query.get('r')!, u: query.get('u')! }
+      const expiresAt = Number(query.get('e')) * 1000
+      query.set('sig', signatureFor(SIGNING.unsubscribeLink, fields, secret, expiresAt))
+      return query.toString()
+    },
   },
 ]
 
@@ -392,16 +409,14 @@ describe.each(PURPOSES)('$name', (purpose) => {
       refusedAs('bad-signature'),
     )
     const other = PURPOSES.find((candidate) => candidate !== purpose && candidate.lifetimeMs)!
-    expect(purpose.check(other.make(SECRET, T0), SECRET, T0 + 1)).toEqual(
-      refusedAs('bad-signature'),
-    )
+    const foreign = purpose.foreign?.(SECRET, T0) ?? other.make(SECRET, T0)
+    expect(purpose.check(foreign, SECRET, T0 + 1)).toEqual(refusedAs('bad-signature'))
   })
 
   it('altered: a changed payload or signature', () => {
     const token = purpose.make(SECRET, T0)
-    expect(purpose.check(withAlteredPayload(token), SECRET, T0 + 1)).toEqual(
-      refusedAs('bad-signature'),
-    )
+    const alterField = purpose.alterField ?? withAlteredPayload
+    expect(purpose.check(alterField(token), SECRET, T0 + 1)).toEqual(refusedAs('bad-signature'))
     expect(purpose.check(withAlteredSignature(token), SECRET, T0 + 1)).toEqual(
       refusedAs('bad-signature'),
     )

@@ -1,16 +1,16 @@
 import { findProduct, productUrl } from '../productCatalogue.js'
 import { verifyOlderClickLink } from '../signing/olderFormats.js'
 import { PURPOSES } from '../signing/purposes.js'
-import { keyedDigest, signToken, verifyToken } from '../signing/signedToken.js'
+import { keyedDigest, signatureFor, verifySignature } from '../signing/signedToken.js'
 import { isUsableRecordId } from '../storage/recordIds.js'
 
 /**
  * The product link of a restock e-mail goes through our own `GET /api/r` (docs/dashboard.md
  * "Clicks"), which counts one click per recipient per notice and redirects to the product page:
- * `/api/r?u={product slug}&t={signed token}`, the token (signing/signedToken.ts, under
- * UNSUBSCRIBE_SECRET) carrying the notice `n`, the recipient `d` and the product `u` and ending
- * CLICK_LINK_TTL_MS after the e-mail. No third party sees the click; the recipient is a keyed
- * digest of the subscription id, never an address.
+ * `/api/r?n={noticeId}&r={recipient digest}&u={product slug}&e={expiry, unix s}&sig=…`, where
+ * `sig` is the signature of a signed token of those fields (signing/signedToken.ts
+ * `signatureFor`, under UNSUBSCRIBE_SECRET). No third party sees the click; the recipient is a
+ * keyed digest of the subscription id, never an address.
  */
 
 /** How long a link counts clicks. An older link still leads to the product page. */
@@ -25,13 +25,12 @@ export interface ClickLink {
 
 /** The tracked product link of one restock e-mail (`now`: when the e-mail is made, ms). */
 export function clickUrl(siteUrl: string, link: ClickLink, secret: string, now: number): string {
-  const fields = {
-    n: link.noticeId,
-    d: keyedDigest(PURPOSES.clickRecipient, secret, link.subscriptionId, RECIPIENT_LENGTH),
-    u: link.productSlug,
-  }
-  const t = signToken(PURPOSES.clickLink, fields, secret, { expiresAt: now + CLICK_LINK_TTL_MS })
-  return `${siteUrl.replace(/\/+$/, '')}/api/r?${new URLSearchParams({ u: link.productSlug, t })}`
+  const r = keyedDigest(PURPOSES.clickRecipient, secret, link.subscriptionId, RECIPIENT_LENGTH)
+  const e = Math.floor((now + CLICK_LINK_TTL_MS) / 1000)
+  const fields = { n: link.noticeId, r, u: link.productSlug }
+  const sig = signatureFor(PURPOSES.clickLink, fields, secret, e * 1000)
+  const query = new URLSearchParams({ ...fields, e: String(e), sig })
+  return `${siteUrl.replace(/\/+$/, '')}/api/r?${query}`
 }
 
 export type ClickCheck =
@@ -48,20 +47,23 @@ export function clickTarget(params: URLSearchParams, siteUrl: string): string {
 
 /**
  * Whether a click counts: a signature that matches (constant time) on a link not yet expired.
- * A link without a token is a click link in its older form (signing/olderFormats.ts).
+ * A signature that does not may be one of the link's older form (signing/olderFormats.ts).
  */
 export function checkClick(params: URLSearchParams, secret: string, now: number): ClickCheck {
-  const token = params.get('t')
-  const check =
-    token === null
-      ? verifyOlderClickLink(params, secret, now)
-      : verifyToken(PURPOSES.clickLink, token, secret, now)
-  if (!check.ok) {
-    return { counts: false, reason: check.reason === 'missing' ? 'malformed' : check.reason }
-  }
-  const { n, d } = check.fields
-  if (!isUsableRecordId(n) || d === undefined || !/^[A-Za-z0-9_-]{22}$/.test(d)) {
+  const [n, r, u, e, sig] = ['n', 'r', 'u', 'e', 'sig'].map((name) => params.get(name) ?? '')
+  if (
+    !isUsableRecordId(n) ||
+    !new RegExp(`^[A-Za-z0-9_-]{${RECIPIENT_LENGTH}}$`).test(r) ||
+    !isUsableRecordId(u) ||
+    !/^\d{1,12}$/.test(e)
+  ) {
     return { counts: false, reason: 'malformed' }
   }
-  return { counts: true, noticeId: n, recipient: d }
+  const claims = { fields: { n, r, u }, expiresAt: Number(e) * 1000 }
+  let check = verifySignature(PURPOSES.clickLink, claims, sig, secret, now)
+  if (!check.ok && check.reason === 'bad-signature')
+    check = verifyOlderClickLink(params, secret, now)
+  if (!check.ok)
+    return { counts: false, reason: check.reason === 'missing' ? 'malformed' : check.reason }
+  return { counts: true, noticeId: n, recipient: r }
 }

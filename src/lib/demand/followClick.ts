@@ -36,8 +36,7 @@ export async function followClick(
       })
     }
   }
-  const noticeId = check.counts ? check.noticeId : params.get('n')
-  log.info('restock.click', { outcome, noticeId: noticeId?.slice(0, 80) ?? null })
+  log.info('restock.click', { outcome, noticeId: params.get('n')?.slice(0, 80) ?? null })
   return new Response(null, {
     status: 302,
     headers: { location: target, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },

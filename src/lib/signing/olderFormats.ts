@@ -7,7 +7,7 @@ import { checkExpiry, PURPOSES, sameSignature, type Purpose, type TokenCheck } f
  * a shopper's mailbox keeps working for as long as it was promised to. Each signs a text that
  * starts with its purpose with the secret itself (not a purpose key), and answers what a
  * signed token of its purpose would: the fields `id` and `productSlug` of the record it names
- * (the manage link's `jti` as its nonce), or `n`, `d`, `u` of a click link.
+ * (the manage link's `jti` as its nonce), or `n`, `r`, `u` of a click link.
  *
  * | purpose        | token                                                  | signed text                         | ends                |
  * | -------------- | ------------------------------------------------------ | ----------------------------------- | ------------------- |
@@ -104,8 +104,8 @@ export function olderFormatOf(purpose: Purpose): OlderFormat | null {
 }
 
 /**
- * Checks a click link in its older form (its query: `n`, `r`, `u`, `e`, `sig`) at `now` (ms);
- * its fields are `n` (notice), `d` (recipient digest) and `u` (product slug).
+ * Checks a click link whose `sig` is of the older form (HMAC with the secret itself over the
+ * purpose and the query's `n`, `r`, `u`, `e`) at `now` (ms).
  */
 export function verifyOlderClickLink(
   params: URLSearchParams,
@@ -125,5 +125,5 @@ export function verifyOlderClickLink(
   if (!sameSignature(sig, sign(secret, `${PURPOSES.clickLink}\n${n}\n${r}\n${u}\n${e}`))) {
     return { ok: false, reason: 'bad-signature' }
   }
-  return checkExpiry({ fields: { n, d: r, u }, expiresAt: Number(e) * 1000, nonce: null }, now)
+  return checkExpiry({ fields: { n, r, u }, expiresAt: Number(e) * 1000, nonce: null }, now)
 }

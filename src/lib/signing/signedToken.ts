@@ -19,7 +19,9 @@ import {
  * one purpose is worth nothing for another even under the same secret. The signature covers the
  * payload exactly as sent and is compared in constant time, before the payload is read; `e` ends
  * the token; `r` (single-use tokens only) is the nonce its receiver spends to refuse a replay.
- * Links already e-mailed in an older format of their purpose are still accepted (olderFormats.ts).
+ * A link whose fields travel as a query of their own (the click link) carries only the
+ * signature of that token (`signatureFor`). Links already e-mailed in an older format of their
+ * purpose are still accepted (olderFormats.ts).
  */
 
 const VERSION = 'v1'
@@ -46,11 +48,50 @@ export function signToken(
   secret: string,
   { expiresAt, once = false }: SignOptions = {},
 ): string {
+  const payload = payloadOf(fields, expiresAt, once ? randomUUID() : undefined)
+  return `${VERSION}.${payload}.${signatureOf(purpose, payload, secret)}`
+}
+
+function payloadOf(fields: TokenFields, expiresAt?: number, nonce?: string): string {
   const claims: Record<string, string | number> = { ...fields }
   if (expiresAt !== undefined) claims.e = expiresAt
-  if (once) claims.r = randomUUID()
-  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url')
-  return `${VERSION}.${payload}.${signatureOf(purpose, payload, secret)}`
+  if (nonce !== undefined) claims.r = nonce
+  return Buffer.from(JSON.stringify(claims)).toString('base64url')
+}
+
+/**
+ * The signature of a token of `purpose` carrying `fields` (in this order) and `expiresAt`, for a
+ * link whose fields travel apart from it (a click link's query, whose shape the API documents):
+ * the same key, payload and HMAC as `signToken`'s.
+ */
+export function signatureFor(
+  purpose: Purpose,
+  fields: TokenFields,
+  secret: string,
+  expiresAt?: number,
+): string {
+  return signatureOf(purpose, payloadOf(fields, expiresAt), secret)
+}
+
+/**
+ * Checks a signature made by `signatureFor` (constant time), then the expiry at `now` (ms).
+ * `fields` must come in the order they were signed in.
+ */
+export function verifySignature(
+  purpose: Purpose,
+  claims: { fields: TokenFields; expiresAt: number | null },
+  signature: string,
+  secret: string,
+  now: number,
+): TokenCheck {
+  if (!PART.test(signature) || signature.length !== SIGNATURE_LENGTH) {
+    return { ok: false, reason: 'malformed' }
+  }
+  const payload = payloadOf(claims.fields, claims.expiresAt ?? undefined)
+  if (!sameSignature(signature, signatureOf(purpose, payload, secret))) {
+    return { ok: false, reason: 'bad-signature' }
+  }
+  return checkExpiry({ ...claims, nonce: null }, now)
 }
 
 /**
