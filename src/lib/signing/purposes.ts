@@ -52,8 +52,9 @@ export function purposeKey(purpose: Purpose, secret: string): Buffer {
 }
 
 /**
- * Whether the signature `given` is `expected` (both base64url text), in constant time: the one
- * comparison every signed link and ticket goes through, older formats included.
+ * Whether the signature `given` is `expected` (both text: base64url, or hex for the stock
+ * webhook), in constant time after a length check: the one comparison every signed link, ticket
+ * and webhook signature of ours goes through, older formats included.
  */
 export function sameSignature(given: string, expected: string): boolean {
   const offered = Buffer.from(given)

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac } from 'node:crypto'
+import { sameSignature } from '../signing/purposes.js'
 
 /**
  * The stock webhook's signature, Stripe's scheme: header
@@ -57,11 +58,11 @@ export function isValidStockSignature(check: SignatureCheck): boolean {
   if (!parsed) return false
   const tolerance = check.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS
   if (Math.abs(check.now / 1000 - parsed.timestamp) > tolerance) return false
-  const expected = Buffer.from(stockSignature(check.secret, parsed.timestamp, check.rawBody), 'hex')
+  const expected = stockSignature(check.secret, parsed.timestamp, check.rawBody)
   let matched = false
   for (const signature of parsed.signatures) {
     // why: every candidate is compared, so the time taken does not tell which one matched
-    if (timingSafeEqual(expected, Buffer.from(signature, 'hex'))) matched = true
+    if (sameSignature(signature, expected)) matched = true
   }
   return matched
 }
