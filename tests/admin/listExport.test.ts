@@ -307,14 +307,14 @@ describe('CSV export of a list by the background function (issue 21)', () => {
 
     it('refuses a forged ticket, an altered one, the admin token and no ticket', async () => {
       const { id, jobs } = await queued()
-      const [version, payload] = issueExportTicket(id, config(), Date.now()).split('.')
-      const forged = `${version}.${payload}.${Buffer.alloc(32, 7).toString('base64url')}`
+      const [payload] = issueExportTicket(id, config(), Date.now()).split('.')
+      const forged = `${payload}.${Buffer.alloc(32, 7).toString('base64url')}`
       const otherKey = issueExportTicket(
         id,
         { adminApiToken: 'another', preorderApiToken: null, staffTokens: [] },
         Date.now(),
       )
-      for (const ticket of [forged, otherKey, ADMIN_TOKEN, `${version}.${payload}`, null]) {
+      for (const ticket of [forged, otherKey, ADMIN_TOKEN, payload, null]) {
         expect((await deploy.background(ticket, id)).status).toBe(401)
       }
       expect((await jobs.get(id))?.state).toBe('queued')

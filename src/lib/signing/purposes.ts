@@ -27,6 +27,23 @@ export const PURPOSES = {
 
 export type Purpose = (typeof PURPOSES)[keyof typeof PURPOSES]
 
+const RECORD = ['id', 'productSlug'] as const
+
+/**
+ * The fields a token of each purpose carries, in the order they are signed in: a token with
+ * others, or in another order, cannot be one of the purpose's (`malformed`).
+ */
+export const TOKEN_FIELDS: Readonly<Record<Purpose, readonly string[]>> = {
+  [PURPOSES.deliveryTicket]: ['s'],
+  [PURPOSES.exportTicket]: ['s'],
+  [PURPOSES.rebuildTicket]: ['s'],
+  [PURPOSES.manageLink]: RECORD,
+  [PURPOSES.confirmLink]: RECORD,
+  [PURPOSES.unsubscribeLink]: RECORD,
+  [PURPOSES.clickLink]: ['n', 'r', 'u'],
+  [PURPOSES.clickRecipient]: [],
+}
+
 /** The names `e` and `r` are the token's own; a purpose's fields use any other. */
 export type TokenFields = Record<string, string>
 

@@ -2,8 +2,10 @@ import { createHmac, randomUUID } from 'node:crypto'
 import { olderFormatOf } from './olderFormats.js'
 import {
   checkExpiry,
+  PURPOSES,
   purposeKey,
   sameSignature,
+  TOKEN_FIELDS,
   type Purpose,
   type TokenCheck,
   type TokenClaims,
@@ -13,13 +15,14 @@ import {
 /**
  * The one signing module: every signed link and ticket the service makes is a signed token
  *
- *     v1.<base64url(JSON {...fields, e?: expiry ms, r?: nonce})>.<base64url(HMAC-SHA256(key, "v1." + payload))>
+ *     <base64url(JSON {...fields, e?: expiry ms, r?: nonce})>.<base64url(HMAC-SHA256(key, "v1." + payload))>
  *
  * where `key` = HMAC-SHA256(secret, purpose): each purpose signs with its own key, so a token of
- * one purpose is worth nothing for another even under the same secret. The signature covers the
- * payload exactly as sent and is compared in constant time, before the payload is read; `e` ends
- * the token; `r` (single-use tokens only) is the nonce its receiver spends to refuse a replay.
- * A link whose fields travel as a query of their own (the click link) carries only the
+ * one purpose is worth nothing for another even under the same secret; `v1` names this format
+ * inside the signed text. Only the encoding this module writes is a token; the signature covers
+ * the payload exactly as sent and is compared in constant time before anything acts on it; `e`
+ * ends the token; `r` (single-use tokens only) is the nonce its receiver spends to refuse a
+ * replay. A link whose fields travel as a query of their own (the click link) carries only the
  * signature of that token (`signatureFor`). Links already e-mailed in an older format of their
  * purpose are still accepted (olderFormats.ts).
  */
@@ -48,8 +51,11 @@ export function signToken(
   secret: string,
   { expiresAt, once = false }: SignOptions = {},
 ): string {
+  if (Object.keys(fields).join('\n') !== TOKEN_FIELDS[purpose].join('\n')) {
+    throw new Error(`A ${purpose} token carries ${TOKEN_FIELDS[purpose].join(', ')}, in this order`)
+  }
   const payload = payloadOf(fields, expiresAt, once ? randomUUID() : undefined)
-  return `${VERSION}.${payload}.${signatureOf(purpose, payload, secret)}`
+  return `${payload}.${signatureOf(purpose, payload, secret)}`
 }
 
 function payloadOf(fields: TokenFields, expiresAt?: number, nonce?: string): string {
@@ -95,9 +101,18 @@ export function verifySignature(
 }
 
 /**
- * Checks a token of `purpose` at `now` (ms): its form, its signature (constant time, before its
- * payload is read), then its expiry. A token in an older format of the purpose is checked by
- * that format's rules (olderFormats.ts).
+ * Tickets a run in flight may carry spelled with the version in front (`v1.<payload>.<sig>`):
+ * the same signature over the same text, so the same ticket.
+ */
+const SPELLED_WITH_VERSION: ReadonlySet<Purpose> = new Set([
+  PURPOSES.deliveryTicket,
+  PURPOSES.exportTicket,
+])
+
+/**
+ * Checks a token of `purpose` at `now` (ms): its form (the exact encoding `signToken` writes),
+ * its signature (constant time), then its expiry. A token whose signature is not of this format
+ * may be one of the purpose's older format (olderFormats.ts), which then decides by its rules.
  */
 export function verifyToken(
   purpose: Purpose,
@@ -107,21 +122,42 @@ export function verifyToken(
 ): TokenCheck {
   const text = token?.trim()
   if (!text) return { ok: false, reason: 'missing' }
+  const versioned = text.startsWith(`${VERSION}.`) && SPELLED_WITH_VERSION.has(purpose)
+  const check = checkToken(purpose, versioned ? text.slice(VERSION.length + 1) : text, secret, now)
   const older = olderFormatOf(purpose)
-  if (older && !text.startsWith(`${VERSION}.`)) return older(text, secret, now)
-  const [version, payload, signature, ...rest] = text.split('.')
-  if (version !== VERSION || !payload || !signature || rest.length > 0) {
-    return { ok: false, reason: 'malformed' }
-  }
+  if (check.ok || check.reason === 'expired' || !older) return check
+  const olderCheck = older(text, secret, now)
+  if (olderCheck.ok || olderCheck.reason === 'expired') return olderCheck
+  // why: a token of this format with a wrong signature is forged, whatever the older format
+  // makes of its payload
+  return check.reason === 'bad-signature' ? check : olderCheck
+}
+
+function checkToken(purpose: Purpose, text: string, secret: string, now: number): TokenCheck {
+  const [payload, signature, ...rest] = text.split('.')
+  if (!payload || !signature || rest.length > 0) return { ok: false, reason: 'malformed' }
   if (!PART.test(payload) || !PART.test(signature) || signature.length !== SIGNATURE_LENGTH) {
     return { ok: false, reason: 'malformed' }
   }
+  // why: only the one encoding this module writes is a token, so one set of claims has one
+  // token; the text is only decoded here, nothing acts on it before the signature matches
+  const claims = readClaims(payload)
+  if (!claims || !isWritten(purpose, claims, payload)) return { ok: false, reason: 'malformed' }
   if (!sameSignature(signature, signatureOf(purpose, payload, secret))) {
     return { ok: false, reason: 'bad-signature' }
   }
-  const claims = readClaims(payload)
-  if (!claims) return { ok: false, reason: 'malformed' }
   return checkExpiry(claims, now)
+}
+
+/** Whether `payload` is exactly what `signToken` writes for these claims of `purpose`. */
+function isWritten(purpose: Purpose, claims: TokenClaims, payload: string): boolean {
+  const names = Object.keys(claims.fields)
+  const expected = TOKEN_FIELDS[purpose]
+  return (
+    names.length === expected.length &&
+    names.every((name, i) => name === expected[i]) &&
+    payloadOf(claims.fields, claims.expiresAt ?? undefined, claims.nonce ?? undefined) === payload
+  )
 }
 
 function readClaims(payload: string): TokenClaims | null {
