@@ -12,8 +12,8 @@ export default defineEndpoint({
   auth: 'admin',
   body: addSynonymsRequestSchema,
   handle: async ({ context, config, log, body, actor }) => {
-    const { searchSynonyms, audit } = openServices(context, config, log, { actor })
-    const group = await addSynonymGroup(searchSynonyms, body.words, new Date())
+    const { searchSynonyms, audit, now } = openServices(context, config, log, { actor })
+    const group = await addSynonymGroup(searchSynonyms, body.words, new Date(now()))
     await audit.record([
       {
         action: 'synonym-add',

@@ -3,7 +3,8 @@ import { z } from '../../src/generated/zod.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { runIndexRebuild } from '../../src/lib/indexing/indexUpkeep.js'
 import { requireRebuildTicket } from '../../src/lib/indexing/rebuildTicket.js'
-import { openServices, requestClock } from '../../src/lib/services.js'
+import { requestClock } from '../../src/lib/clock.js'
+import { openServices } from '../../src/lib/services.js'
 
 /** Options of `listingRebuild`. */
 export interface ListingRebuildOptions {

@@ -3,7 +3,8 @@ import { z } from '../../src/generated/zod.js'
 import { bearerToken } from '../../src/lib/http/auth.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { requireDeliveryTicket, runTicketedDelivery } from '../../src/lib/restock/deliveryTicket.js'
-import { openServices, requestClock } from '../../src/lib/services.js'
+import { requestClock } from '../../src/lib/clock.js'
+import { openServices } from '../../src/lib/services.js'
 
 /**
  * Background function (15-minute limit, the platform answers 202 at once) that delivers one

@@ -12,7 +12,8 @@ export default defineEndpoint({
   handle: async ({ req, context, log }) => {
     // why: completions also go through the variants and synonyms the search uses (staff ones
     // read from Blobs after the answer, as a search reads them)
-    const groups = spellingGroups(openSearchServices(context, log), Date.now())
+    const services = openSearchServices(context, log)
+    const groups = spellingGroups(services, services.now())
     const body = answerSuggest(new URL(req.url).searchParams, groups)
     // why: the answer depends only on the URL and the deployed content, as a search's does
     return jsonResponse(body, { headers: { 'Cache-Control': 'public, max-age=300' } })

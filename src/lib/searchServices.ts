@@ -1,4 +1,5 @@
 import type { Logger } from './log.js'
+import { requestClock } from './clock.js'
 import type { RequestContext } from './requestContext.js'
 import {
   openKeywordLogRepository,
@@ -25,9 +26,20 @@ export interface SearchServices {
   readonly searchSynonyms: SearchSynonymRepository
   /** Hands over work that may finish after the response (`context.waitUntil`). */
   defer(work: Promise<unknown>): void
+  /** The request's clock, ms since the epoch: every service reads the time from it. */
+  readonly now: () => number
 }
 
-export function openSearchServices(context: RequestContext, log: Logger): SearchServices {
+export interface SearchServiceOptions {
+  /** The clock of the request. Default: the wall clock (`requestClock`). */
+  now?: () => number
+}
+
+export function openSearchServices(
+  context: RequestContext,
+  log: Logger,
+  options: SearchServiceOptions = {},
+): SearchServices {
   let keywordLog: KeywordLogRepository | undefined
   let searchSynonyms: SearchSynonymRepository | undefined
   return {
@@ -40,5 +52,6 @@ export function openSearchServices(context: RequestContext, log: Logger): Search
       return (searchSynonyms ??= openSearchSynonymRepository(context))
     },
     defer: (work) => void context.waitUntil?.(work),
+    now: requestClock(options.now),
   }
 }

@@ -26,8 +26,6 @@ import { openAuditRepository, type AuditRepository } from './storage/auditReposi
  */
 export interface Services extends SearchServices {
   readonly config: AppConfig
-  /** The request's clock, ms since the epoch: every service reads the time from it. */
-  readonly now: () => number
   /** Records store: reservations, subscriptions, history, deliveries, claims. */
   readonly repositories: Repositories
   /** Team chat, community chat and customer e-mail (§6). */
@@ -64,14 +62,6 @@ export interface ServiceOptions {
   now?: () => number
 }
 
-/**
- * The clock of a request: `now` when a test or a caller gives one, else the wall clock. The one
- * place the service reads the wall clock; every service gets the time from the clock it is given.
- */
-export function requestClock(now?: () => number): () => number {
-  return now ?? Date.now
-}
-
 // why: public requests (a shopper's reservation) change records without an actor to name
 const NO_AUDIT: AuditRecorder = { record: async () => {} }
 
@@ -82,12 +72,12 @@ export function openServices(
   options: ServiceOptions = {},
 ): Services {
   let repositories: Repositories | undefined
-  const search = openSearchServices(context, log)
+  const search = openSearchServices(context, log, { now: options.now })
   let notifiers: ShopNotifiers | undefined
   let auditTrail: AuditRepository | undefined
   let audit: AuditRecorder | undefined
   const actor = options.actor ?? null
-  const now = requestClock(options.now)
+  const { now } = search
   const { defer } = search
   const startDelivery = deliveryStarter({
     origin: options.origin ?? config.siteUrl,
