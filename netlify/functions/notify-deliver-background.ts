@@ -6,6 +6,8 @@ import { requireDeliveryTicket, runTicketedDelivery } from '../../src/lib/restoc
 import { requestClock } from '../../src/lib/clock.js'
 import { openServices } from '../../src/lib/services.js'
 
+const clock = requestClock()
+
 /**
  * Background function (15-minute limit, the platform answers 202 at once) that delivers one
  * restock notification, continuing itself when its time budget runs out. Started by
@@ -14,8 +16,6 @@ import { openServices } from '../../src/lib/services.js'
  * settled batches are skipped, retried ones reuse their keys. Whatever it returns, the caller gets
  * Netlify's empty 202: ask the resume endpoint for state.
  */
-const clock = requestClock()
-
 export default defineEndpoint({
   methods: ['POST'],
   auth: (bearer, config, log) => void requireDeliveryTicket(bearer, config, log, clock()),

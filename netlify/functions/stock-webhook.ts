@@ -12,12 +12,12 @@ import {
 } from '../../src/lib/stock/stockSignature.js'
 import { runDueWave } from '../../src/lib/stock/stockWaves.js'
 
+const clock = requestClock()
+
 /**
  * The inventory system's or POS's signed stock webhook (docs/api.md): the signature is checked
  * on the raw body before anything is parsed; an event id seen before changes nothing.
  */
-const clock = requestClock()
-
 export default defineEndpoint({
   methods: ['POST'],
   auth: 'none',
