@@ -1,11 +1,29 @@
 import { defineConfig } from 'vitest/config'
 
+const BROWSER_FILES = 'tests/**/*.browser.test.ts'
+
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // why: end-to-end files start their own dev server; two cores cannot run many at once
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'node', include: ['tests/**/*.test.ts'], exclude: [BROWSER_FILES] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'chromium',
+          include: [BROWSER_FILES],
+          // why: the files share one service per profile and empty its data before they start
+          // (tests/helpers/sharedService.ts), so they run one after another
+          fileParallelism: false,
+          globalSetup: ['tests/helpers/sharedServiceSetup.ts'],
+        },
+      },
+    ],
   },
 })
