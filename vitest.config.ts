@@ -5,6 +5,8 @@ const BROWSER_FILES = 'tests/**/*.browser.test.ts'
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    // why: an end-to-end file's beforeAll starts npm start's dev server, which gives up with its
+    // output before this (platform/startDevServer.ts); the browser files set their own limit
     hookTimeout: 120_000,
     // why: end-to-end files start their own dev server; two cores cannot run many at once
     maxWorkers: 2,

@@ -16,8 +16,8 @@ import {
 const CHROMIUM_MISSING = 'Chromium is missing: apt-get update && apt-get install -y chromium'
 // why: a browser step waits on a local service that shares two cores with other test files
 const BROWSER_TEST_TIMEOUT_MS = 120_000
-// why: the first file of a profile waits for its service to start; then it empties the data and
-// launches Chromium, which take seconds
+// why: the first file of a profile waits for the browser bundles to be built and its service to
+// start; then it empties the data and launches Chromium, which take seconds
 const SETUP_TIMEOUT_MS = SHARED_SERVICE_START_LIMIT_MS + 60_000
 
 /** What a browser test file works with, ready from its first test on. */

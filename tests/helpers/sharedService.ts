@@ -11,11 +11,10 @@ import { ADMIN_TOKEN, PREORDER_TOKEN } from './tokens.js'
  */
 
 /**
- * How long a profile's service may take to start: building the browser bundles, then
- * `npm start`'s dev server copying the project, netlify dev building every function on its first
- * start and each answering once. Twice the limit of a file's own dev server
- * (platform/startDevServer.ts): the first file of a profile waits for this alone, on a machine
- * whose two cores the other test files share.
+ * How long a profile's service may take to start: `npm start`'s dev server copying the project,
+ * netlify dev building every function on its first start, and each function answering once.
+ * Twice the limit of a file's own dev server (platform/startDevServer.ts): the first file of a
+ * profile waits for this, on a machine whose two cores the other test files share.
  */
 export const SHARED_SERVICE_START_LIMIT_MS = 220_000
 
