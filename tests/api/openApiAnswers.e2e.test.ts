@@ -6,6 +6,7 @@ import { bounceEvent, signedWebhook, WEBHOOK_SECRET } from '../compliance/compli
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import { answerValidator } from './openApiValidator.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
+import { openTranscript } from './answerTranscript.js'
 import { stockSignature } from '../../src/lib/stock/stockSignature.js'
 
 /**
@@ -21,6 +22,7 @@ let service: RunningDevServer
 let check: ReturnType<typeof answerValidator>
 let document: Record<string, any>
 const seen = new Set<string>()
+const transcript = openTranscript()
 
 beforeAll(async () => {
   service = await startDevServer({
@@ -63,6 +65,13 @@ async function call(route: string, options: CallOptions = {}) {
   const response = await fetch(url, { method, headers, body, redirect: 'manual' })
   const type = response.headers.get('content-type') ?? ''
   const text = await response.text()
+  transcript.add({
+    method,
+    url: url.href,
+    status: response.status,
+    headers: response.headers,
+    body: text,
+  })
   const operation = document.paths[route]?.[method.toLowerCase()]
   if (response.status >= 300 && response.status < 400) {
     expect(
@@ -488,5 +497,9 @@ describe('the answers of the running service match /api/openapi.json', () => {
       }
     }
     expect(missing).toEqual([])
+  })
+
+  it('answers byte for byte as recorded (ids, times, origins and signatures aside)', async () => {
+    await expect(transcript.text()).toMatchFileSnapshot('./recordedAnswers.txt')
   })
 })
