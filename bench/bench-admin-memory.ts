@@ -1,5 +1,5 @@
 /**
- * Admin memory benchmark (issue 21: "peak RSS of any admin function at 100k < 256 MB"). N
+ * Admin memory benchmark (goal: peak RSS of any admin function at 100k < 256 MB). N
  * reservations + N subscriptions over 50 products (every 10th archived) in a local Blobs server
  * run by this process, indexed by the background rebuild; then each admin read runs cold, once,
  * in a fresh child process (its own instance, a production context, 10 ms per blob request

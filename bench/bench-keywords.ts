@@ -146,13 +146,13 @@ async function main(): Promise<void> {
   await measure('backfill: scheduled function, first run', () =>
     rollUpClosedPeriods(openKeywordLogRepository(context), { now, budgetMs: Infinity }),
   )
-  const warm = await measure('after: summary, rollups in place', summary)
+  const warm = await measure('summary, rollups in place', summary)
   await measure('scheduled hourly run, up to date', () =>
     rollUpClosedPeriods(openKeywordLogRepository(context), { now }),
   )
   const totals = [raw, (warm as { totalSearches: number }).totalSearches]
 
-  // Goal (issue 21): at 1M searches a month (~1,400 an hour) an hourly run < 10 s. Worst run: the
+  // Goal: at 1M searches a month (~1,400 an hour) an hourly run < 10 s. Worst run: the
   // one that closes a day (its last hour rolled from ~1,400 entries, 23 hour rollups summed).
   const busyFolder = join(
     directory,

@@ -32,7 +32,7 @@ const SIMULTANEOUS = 100
 const COLD_START_RUNS = 9
 const FORM_FUNCTIONS = ['reservation', 'notify-signup']
 
-/** Goals of issue #10 (local speed). */
+/** Goals of the local service's speed. */
 const GOALS = { formP50: 300, adminP50: 300, coldStart: 100 }
 
 const ms = (value: number) => `${value.toFixed(0)} ms`

@@ -1,5 +1,5 @@
 /**
- * Paging benchmark (issue 21): N active reservations over 50 products in a local Blobs server
+ * Paging benchmark: N active reservations over 50 products in a local Blobs server
  * behind a proxy that adds 10 ms to every blob request. Through the real handler of
  * POST /api/admin-reservations-list, prints wall time and blob requests of a page of 50: cold
  * (a new instance, the record indexes built and folded), warm (first page, a page by cursor, a

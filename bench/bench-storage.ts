@@ -1,5 +1,5 @@
 /**
- * Storage benchmark (issue 21): N reservations + N subscriptions over 50 products, written
+ * Storage benchmark: N reservations + N subscriptions over 50 products, written
  * straight into a local Blobs server (old data without indexes), indexed by the background
  * rebuild, then read through a proxy that adds 10 ms to every blob request (a network round
  * trip on Netlify) and counts requests and bytes. Sizes 1k and 10k by default; 100k with

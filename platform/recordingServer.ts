@@ -28,9 +28,12 @@ export interface RecordingServer {
 
 /**
  * A local HTTP server standing in for Slack, Discord and Resend: it records every request and
- * answers, fails, hangs or refuses on purpose.
+ * answers, fails, hangs or refuses on purpose. It listens on `port` of 127.0.0.1 (default: a free
+ * one), so a service started earlier can be pointed at it.
  */
-export async function startRecordingServer(): Promise<RecordingServer> {
+export async function startRecordingServer({
+  port = 0,
+}: { port?: number } = {}): Promise<RecordingServer> {
   const sockets = new Set<import('node:net').Socket>()
   const waiters: { count: number; resolve: () => void }[] = []
   const state: RecordingServer = {
@@ -91,7 +94,10 @@ export async function startRecordingServer(): Promise<RecordingServer> {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', resolve)
+  })
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return state
 }

@@ -26,21 +26,32 @@ const PROJECT_FILES = [
   'package.json',
 ]
 
+/**
+ * How long a start may take by default: copying the project, netlify dev building every function
+ * on its first start, and one answer from each. Under vitest's hook limit (vitest.config.ts), so
+ * that a slow start fails with this error and the server's output rather than a bare hook timeout.
+ */
+const DEV_SERVER_START_LIMIT_MS = 110_000
+
 /** Variables of the caller's shell that would point the server elsewhere than its own copy. */
 const INHERITED_NOT = ['LOCAL_BLOBS_SERVER', 'NETLIFY_BLOBS_CONTEXT', 'SITE_URL', 'PORT']
 
-/**
- * Starts `platform/dev-server.ts` (what `npm start` runs: netlify dev with our atomic Blobs server)
- * on a free port, in a copy of the project so that its data under `.netlify/` is its own, and
- * waits until every function answers (the server prints `Service running on …` only then).
- */
+/** The caller's environment without INHERITED_NOT. */
 function inheritedEnvironment(): NodeJS.ProcessEnv {
   const environment = { ...process.env }
   for (const name of INHERITED_NOT) delete environment[name]
   return environment
 }
 
-export async function startDevServer(env: Record<string, string> = {}): Promise<RunningDevServer> {
+/**
+ * Starts `platform/dev-server.ts` (what `npm start` runs: netlify dev with our atomic Blobs server)
+ * on a free port, in a copy of the project so that its data under `.netlify/` is its own, and
+ * waits until every function answers (the server prints `Service running on …` only then).
+ */
+export async function startDevServer(
+  env: Record<string, string> = {},
+  { startLimitMs = DEV_SERVER_START_LIMIT_MS }: { startLimitMs?: number } = {},
+): Promise<RunningDevServer> {
   const root = await mkdtemp(join(tmpdir(), 'shop-e2e-'))
   for (const file of PROJECT_FILES) {
     await cp(join(PROJECT_ROOT, file), join(root, file), { recursive: true })
@@ -68,9 +79,13 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
   }
   const started = new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`dev server did not start:\n${output}`)),
-      // why: under vitest's 120 s hook limit, so that a slow start fails with the server's output
-      110_000,
+      () =>
+        reject(
+          new Error(
+            `npm start's dev server did not print "Service running on …" within ${startLimitMs / 1000} s:\n${output}`,
+          ),
+        ),
+      startLimitMs,
     )
     const check = () => {
       const match = /Service running on (http:\/\/localhost:\d+)/.exec(output)

@@ -39,7 +39,7 @@ import {
 } from '../stock/stockTestKit.js'
 
 /**
- * Issue 23: the change kinds beyond the record endpoints (stock from each source, automatic
+ * The change kinds beyond the record endpoints (stock from each source, automatic
  * notice settings, personal-data export and erase, suppression lift, synonyms) each append an
  * audit entry naming who made them: the STAFF_TOKENS name, the shared token's actor, or the
  * automatic source.

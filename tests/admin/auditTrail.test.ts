@@ -11,7 +11,7 @@ import { useBlobsServer } from '../helpers/blobsServer.js'
 import { useLogCapture } from '../helpers/logs.js'
 import { ADMIN_TOKEN, PREORDER_TOKEN, useApiTokens } from '../helpers/tokens.js'
 
-/** Issue 23: every change appends an audit entry with its actor; the list endpoint (D5 paging). */
+/** Every change appends an audit entry with its actor; the list endpoint (D5 paging). */
 
 const SATO = 'sato-audit-token-0123456789'
 const SUZUKI = 'suzuki-audit-token-0123456789'

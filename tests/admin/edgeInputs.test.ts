@@ -35,7 +35,7 @@ const UNUSABLE = {
   dot: '.',
   'dot dot': '..',
   '201 characters': 'x'.repeat(201),
-  // why: 261 bytes URL-encoded, over the 255 a blob key segment may have (issue 25.4)
+  // why: 261 bytes URL-encoded, over the 255 a blob key segment may have
   '29 Japanese characters': 'あ'.repeat(29),
   '22 emoji (264 bytes URL-encoded)': '😀'.repeat(22),
 }

@@ -18,7 +18,7 @@ import { useLogCapture } from '../helpers/logs.js'
 import { useApiTokens } from '../helpers/tokens.js'
 
 /**
- * Issue 21, "no request ever rebuilds": lists and stats answer from the per-product indexes;
+ * No request ever rebuilds: lists and stats answer from the per-product indexes;
  * with the indexes gone they answer what exists with `rebuilding: true` while the background
  * rebuild (started by the request, with a rebuild ticket) builds them.
  */

@@ -111,7 +111,7 @@ async function download(scope: ReturnType<typeof isolatedScope>, query: string) 
   return response
 }
 
-describe('CSV export of a list by the background function (issue 21)', () => {
+describe('CSV export of a list by the background function', () => {
   let scope: ReturnType<typeof isolatedScope>
   let deploy: ReturnType<typeof deployOf>
   beforeAll(async () => {

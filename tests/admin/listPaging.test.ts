@@ -36,7 +36,7 @@ function newestFirst(records: Reservation[]): Reservation[] {
   )
 }
 
-describe('paging the active reservation list (issue 21)', () => {
+describe('paging the active reservation list', () => {
   let scope: ReturnType<typeof isolatedScope>
   let active: Reservation[]
   let archived: Reservation[]
@@ -62,7 +62,7 @@ describe('paging the active reservation list (issue 21)', () => {
     )
     seeded.push(hanako)
     // why: a shop past 300 records has indexes built by the background rebuild and its writes'
-    // deltas folded (issue 21); the writer is dated back so that every delta has settled
+    // deltas folded; the writer is dated back so that every delta has settled
     const writer = reservationRepository(scope.store, {
       scope: 'list-paging-seed',
       now: () => Date.now() - 86_400_000,

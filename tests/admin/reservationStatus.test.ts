@@ -72,7 +72,7 @@ describe('POST /api/admin-reservations-status', () => {
       ...seeded,
       status: 'confirmed',
       respondedAt: body.reservation.respondedAt,
-      // the status changed now (issue 20: it names the change in the e-mail's idempotency key)
+      // the status changed now (it names the change in the status e-mail's idempotency key)
       statusChangedAt: body.reservation.respondedAt,
     })
     expect(await scope.repositories.reservations.get(seeded)).toEqual(body.reservation)

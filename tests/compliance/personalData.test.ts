@@ -125,7 +125,7 @@ describe('POST /api/admin/people/export and /erase', () => {
       'restock-notice',
     ])
 
-    // why: a shop upgraded from before issue 21 still has its listing snapshots (whole records)
+    // why: a shop whose older deploys kept a listing cache still has its snapshots (whole records)
     const records = openStore(RECORDS_STORE, fakeContext())
     await records.setJSON('snapshots/reservations', { records: [{ email: ERASED }] })
     await records.set('journal/reservations/2026-01-01T00/1-a~cmVzZXJ2YXRpb25z', '')

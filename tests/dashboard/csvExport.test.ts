@@ -27,7 +27,7 @@ describe('dashboard CSV export', () => {
     ['\t=1', "'\t=1"],
     ['=HYPERLINK("http://evil.test","x")', `"'=HYPERLINK(""http://evil.test"",""x"")"`],
     ['a=1', 'a=1'],
-    // full-width and small forms: Excel in Japan reads them as the ASCII sign (issue 25.6)
+    // full-width and small forms: Excel in Japan reads them as the ASCII sign
     ['＝1+1', "'＝1+1"],
     ['＋81 90', "'＋81 90"],
     ['－2', "'－2"],

@@ -1,54 +1,46 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { launchChromium } from '../../platform/chromium.js'
-import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
-import { manyReservations, seedDevServerReservations } from '../helpers/seedDevServer.js'
-import { axeViolations } from './axeCheck.js'
+import type { Page } from 'playwright-core'
+import { beforeAll, expect, it } from 'vitest'
+import { axeViolations } from '../helpers/axe.js'
 import {
-  buildDashboard,
+  chromiumFixture,
   describeInChromium,
-  loaded,
   openPage,
-  openRoute,
-  signIn,
   type PageProblems,
-} from './browserKit.js'
+} from '../helpers/chromiumFixture.js'
+import { manyReservations, seedDevServerReservations } from '../helpers/seedDevServer.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
+import { loaded, openRoute, signIn } from './dashboardPage.js'
 
 /**
- * Issue 21: the reservation list at 10,000 rows, paged and searched by the server; the browser
- * holds one page of 50.
+ * The reservation list at 10,000 rows, paged and searched by the server; the browser holds one
+ * page of 50.
  */
 
-const ADMIN = 'large-lists-admin-token'
 const PRODUCT = 'mino-yaki-mug'
 const COUNT = 10_000
 
-let server: RunningDevServer
-let browser: Browser
+// why: writing 10,000 records, building their indexes and the first cold list, on two cores
+// that other test files share
+const SEEDING_TIMEOUT_MS = 300_000
+
+const shop = chromiumFixture('shop')
 let page: Page
 let problems: PageProblems
 
 const names = () => page.locator('tbody td[data-label="名前"]').allInnerTexts()
 
-describeInChromium('dashboard lists at 10,000 rows (issue 21)', () => {
+describeInChromium('dashboard lists at 10,000 rows', shop, () => {
   beforeAll(async () => {
-    await buildDashboard()
-    server = await startDevServer({ ADMIN_API_TOKEN: ADMIN })
-    await seedDevServerReservations(server.root, manyReservations(COUNT, PRODUCT))
+    await seedDevServerReservations(shop.root, manyReservations(COUNT, PRODUCT))
     // why: the first call of a function in the local emulation loads 10,000 records cold, which
     // on a loaded machine takes longer than the sign-in's wait; the dashboard then finds them warm
     for (const path of ['/api/admin-stats', '/api/admin-reservations-list']) {
-      expect((await server.postJson(path, { pageSize: 50 }, ADMIN)).status).toBe(200)
+      expect((await shop.postJson(path, { pageSize: 50 }, ADMIN_TOKEN)).status).toBe(200)
     }
-    browser = await launchChromium()
-    ;({ page, problems } = await openPage(browser))
-    await signIn(page, server.url, ADMIN)
+    ;({ page, problems } = await openPage(shop.browser))
+    await signIn(page, shop.url, ADMIN_TOKEN)
     await loaded(page)
-  }, 300_000)
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  }, SEEDING_TIMEOUT_MS)
 
   it('shows the first 50, newest first; 次へ and 前へ page through the server', async () => {
     await openRoute(page, '#/reservations')

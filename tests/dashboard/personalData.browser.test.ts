@@ -1,44 +1,35 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { beforeAll, expect, it } from 'vitest'
 import { join } from 'node:path'
-import {
-  bounceEvent,
-  filesHolding,
-  signedWebhook,
-  WEBHOOK_SECRET,
-} from '../compliance/complianceTestKit.js'
+import { bounceEvent, filesHolding, signedWebhook } from '../compliance/complianceTestKit.js'
 import { CONSENT_WORDING } from '../../src/lib/compliance/consentWording.js'
-import { launchChromium } from '../../platform/chromium.js'
-import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import {
-  buildDashboard,
+  chromiumFixture,
   describeInChromium,
-  loaded,
   openPage,
-  openRoute,
-  signIn,
   type PageProblems,
-} from './browserKit.js'
+} from '../helpers/chromiumFixture.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
+import { loaded, openRoute, signIn } from './dashboardPage.js'
 
-const ADMIN = 'people-admin-token'
 const PRODUCT = 'hario-v60-dripper'
 const PERSON = 'hanako-people@example.jp'
 const BOUNCED = 'bounced-people@example.jp'
 const WIDGET_SHOPPER = 'widget-people@example.jp'
 
-let server: RunningDevServer
-let browser: Browser
+// why: its service takes Resend's signed webhooks (RESEND_WEBHOOK_SECRET is complianceTestKit's)
+const shop = chromiumFixture('shop')
 let page: Page
 let problems: PageProblems
 
 async function signUp(email: string): Promise<string> {
-  const answer = await server.postJson('/api/notify-signup', { email, productSlug: PRODUCT })
+  const answer = await shop.postJson('/api/notify-signup', { email, productSlug: PRODUCT })
   expect(answer.status).toBe(200)
   return answer.body.subscriptionId
 }
 
 async function bounce(email: string): Promise<void> {
-  const signed = signedWebhook(`${server.url}/api/resend-webhook`, bounceEvent(email))
+  const signed = signedWebhook(`${shop.url}/api/resend-webhook`, bounceEvent(email))
   const response = await fetch(signed.url, {
     method: 'POST',
     headers: signed.headers,
@@ -47,37 +38,30 @@ async function bounce(email: string): Promise<void> {
   expect(response.status).toBe(200)
 }
 
-describeInChromium('admin dashboard: opt-outs and personal data in a real browser', () => {
+describeInChromium('admin dashboard: opt-outs and personal data in a real browser', shop, () => {
   beforeAll(async () => {
-    await buildDashboard()
-    server = await startDevServer({ ADMIN_API_TOKEN: ADMIN, RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET })
-    browser = await launchChromium()
     const optedOut = await signUp('optout-people@example.jp')
-    const status = await server.postJson(
+    const status = await shop.postJson(
       '/api/admin-notify-status',
       { id: optedOut, productSlug: PRODUCT, status: 'unsubscribed' },
-      ADMIN,
+      ADMIN_TOKEN,
     )
     expect(status.body.subscription.unsubscribedAt).toEqual(expect.any(String))
     await signUp(PERSON)
-    await server.postJson('/api/reservation', {
+    await shop.postJson('/api/reservation', {
       name: '開示 花子',
       email: PERSON,
       productSlug: PRODUCT,
     })
     await signUp(BOUNCED)
     await bounce(BOUNCED)
-    ;({ page, problems } = await openPage(browser))
-    await signIn(page, server.url, ADMIN)
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
+    ;({ page, problems } = await openPage(shop.browser))
+    await signIn(page, shop.url, ADMIN_TOKEN)
   })
 
   it('the widgets show the consent wording beside their buttons; a widget sign-up records it as its source', async () => {
-    const shopper = await browser.newPage()
-    await shopper.goto(`${server.url}/demo/`)
+    const shopper = await shop.browser.newPage()
+    await shopper.goto(`${shop.url}/demo/`)
     const notify = shopper.locator('shop-notify').first()
     const button = notify.getByRole('button', { name: '入荷したら知らせる' })
     await button.waitFor()
@@ -93,10 +77,10 @@ describeInChromium('admin dashboard: opt-outs and personal data in a real browse
     await button.click()
     await notify.getByText('登録しました').waitFor()
     await shopper.close()
-    const exported = await server.postJson(
+    const exported = await shop.postJson(
       '/api/admin/people/export',
       { email: WIDGET_SHOPPER },
-      ADMIN,
+      ADMIN_TOKEN,
     )
     expect(exported.body.consents).toMatchObject([
       { kind: 'restock-notice', source: 'widget', wordingText: CONSENT_WORDING['restock-notice'] },
@@ -107,7 +91,7 @@ describeInChromium('admin dashboard: opt-outs and personal data in a real browse
     await openRoute(page, '#/subscriptions')
     const row = page.getByRole('row').filter({ hasText: 'optout-people@example.jp' })
     const control = row.getByRole('combobox')
-    // why: a status is applied by the row's 変更 button (issue 23), not by choosing it
+    // why: a status is applied by the row's 変更 button, not by choosing it
     const apply = row.getByRole('button', { name: /^ステータスを変更/ })
     await control.selectOption('pending')
     await apply.click()
@@ -120,7 +104,11 @@ describeInChromium('admin dashboard: opt-outs and personal data in a real browse
     await apply.click()
     await page.getByRole('button', { name: '未通知に戻す' }).click()
     await page.getByText('ステータスを「未通知」に変更しました').waitFor()
-    const list = await server.postJson('/api/admin-notify-list', { productSlug: PRODUCT }, ADMIN)
+    const list = await shop.postJson(
+      '/api/admin-notify-list',
+      { productSlug: PRODUCT },
+      ADMIN_TOKEN,
+    )
     const stored = list.body.subscriptions.find(
       (s: { email: string }) => s.email === 'optout-people@example.jp',
     )
@@ -146,11 +134,11 @@ describeInChromium('admin dashboard: opt-outs and personal data in a real browse
       .getByRole('button', { name: '削除する' })
       .click()
     await page.getByText('削除しました（予約 1 件、登録 1 件').waitFor()
-    const after = await server.postJson('/api/admin/people/export', { email: PERSON }, ADMIN)
+    const after = await shop.postJson('/api/admin/people/export', { email: PERSON }, ADMIN_TOKEN)
     expect(after.body).toMatchObject({ reservations: [], subscriptions: [], consents: [] })
     // why: over `npm start`, the erase leaves the address in no blob, journal or snapshot
-    expect(await filesHolding(join(server.root, '.netlify/local-blobs'), PERSON)).toEqual([])
-    expect(await filesHolding(join(server.root, '.netlify/local-blobs'), BOUNCED)).not.toEqual([])
+    expect(await filesHolding(join(shop.root, '.netlify/local-blobs'), PERSON)).toEqual([])
+    expect(await filesHolding(join(shop.root, '.netlify/local-blobs'), BOUNCED)).not.toEqual([])
   })
 
   it('lists suppressed addresses and lets staff lift one', async () => {

@@ -1,18 +1,14 @@
 import { readFile } from 'node:fs/promises'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { launchChromium } from '../../platform/chromium.js'
-import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
+import type { Page } from 'playwright-core'
+import { beforeAll, expect, it } from 'vitest'
 import {
-  buildDashboard,
+  chromiumFixture,
   describeInChromium,
-  loaded,
   openPage,
-  openRoute,
-  signIn,
   type PageProblems,
-} from './browserKit.js'
+} from '../helpers/chromiumFixture.js'
 import { ADMIN_TOKEN, PREORDER_TOKEN } from '../helpers/tokens.js'
+import { loaded, openRoute, signIn } from './dashboardPage.js'
 
 const MAIN = 'chasen-takayama'
 const OTHER = 'kyusu-tokoname'
@@ -20,20 +16,20 @@ const BULK = 'hasami-rim-plate'
 const MANY = 'mino-yaki-mug'
 const INJECTION = '=HYPERLINK("http://evil.test","x")'
 
-let server: RunningDevServer
-let browser: Browser
+// why: the archive has a token of its own here, so the dashboard asks for it (D7)
+const shop = chromiumFixture('archiveToken')
 let page: Page
 let problems: PageProblems
 
 async function reserve(name: string, productSlug: string): Promise<string> {
   const email = `${name.replace(/[^a-z0-9]/gi, '').toLowerCase() || 'guest'}-${crypto.randomUUID().slice(0, 6)}@example.jp`
-  const answer = await server.postJson('/api/reservation', { name, email, productSlug })
+  const answer = await shop.postJson('/api/reservation', { name, email, productSlug })
   expect(answer.status).toBe(200)
   return answer.body.reservationId
 }
 
 async function setStatus(id: string, productSlug: string, status: string, notes?: string) {
-  const answer = await server.postJson(
+  const answer = await shop.postJson(
     '/api/admin-reservations-status',
     { id, productSlug, status, ...(notes === undefined ? {} : { notes }) },
     ADMIN_TOKEN,
@@ -57,14 +53,8 @@ async function tabTo(label: string, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<v
 const row = (name: string) => page.getByRole('row').filter({ hasText: name })
 const mainText = () => page.locator('main').innerText()
 
-describeInChromium('admin dashboard: reservations in a real browser', () => {
+describeInChromium('admin dashboard: reservations in a real browser', shop, () => {
   beforeAll(async () => {
-    await buildDashboard()
-    server = await startDevServer({
-      ADMIN_API_TOKEN: ADMIN_TOKEN,
-      PREORDER_API_TOKEN: PREORDER_TOKEN,
-    })
-    browser = await launchChromium()
     await reserve('山田 花子', MAIN)
     await reserve('佐藤 次郎', MAIN)
     await reserve('鈴木 三郎', OTHER)
@@ -72,15 +62,11 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     await setStatus(csvId, MAIN, 'pending', '備考, "大事"\n2行目')
     for (const name of ['一括 一', '一括 二', '一括 三']) await reserve(name, BULK)
     for (let i = 1; i <= 23; i++) await reserve(`まとめ ${String(i).padStart(2, '0')}`, MANY)
-    ;({ page, problems } = await openPage(browser))
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
+    ;({ page, problems } = await openPage(shop.browser))
   })
 
   it('refuses a wrong token with a Japanese message and shows no data', async () => {
-    await page.goto(`${server.url}/admin/`)
+    await page.goto(`${shop.url}/admin/`)
     await page.getByLabel('管理用トークン').fill('not-the-token')
     await page.getByRole('button', { name: 'サインイン' }).click()
     await page.getByText('トークンが正しくありません。').waitFor()
@@ -90,7 +76,7 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
   })
 
   it('signs in with the keyboard, keeps the token in sessionStorage only, shows the statistics', async () => {
-    await signIn(page, server.url, ADMIN_TOKEN)
+    await signIn(page, shop.url, ADMIN_TOKEN)
     await loaded(page)
     expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN_TOKEN])
     expect(await page.evaluate(() => localStorage.length)).toBe(0)
@@ -135,7 +121,7 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
   })
 
   it('shows a refused transition (changed elsewhere meanwhile) and the stored status', async () => {
-    const list = await server.postJson(
+    const list = await shop.postJson(
       '/api/admin-reservations-list',
       { productSlug: MAIN },
       ADMIN_TOKEN,
@@ -162,7 +148,7 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     await page.getByLabel('メモ: 山田 花子').fill('土曜日に店頭受け取り')
     await page.getByRole('button', { name: 'メモを保存: 山田 花子' }).click()
     await page.getByText('山田 花子: メモを保存しました。').waitFor()
-    const list = await server.postJson(
+    const list = await shop.postJson(
       '/api/admin-reservations-list',
       { productSlug: MAIN },
       ADMIN_TOKEN,
@@ -195,13 +181,13 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     for (const name of ['一括 一', '一括 二', '一括 三']) {
       await page.getByLabel(`選択: ${name}`).check()
     }
-    const list = await server.postJson(
+    const list = await shop.postJson(
       '/api/admin-reservations-list',
       { productSlug: BULK },
       ADMIN_TOKEN,
     )
     const gone = list.body.reservations.find((r: { name: string }) => r.name === '一括 二')
-    const removed = await server.postJson(
+    const removed = await shop.postJson(
       '/api/admin/reservations/delete',
       { ids: [{ id: gone.id, productSlug: BULK }] },
       PREORDER_TOKEN,
@@ -255,13 +241,13 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     await page.getByText('2 / 2 ページ（全 21 件）').waitFor()
     expect(await page.locator('tbody td[data-label="名前"]').allInnerTexts()).toEqual([lastPage[2]])
 
-    const active = await server.postJson(
+    const active = await shop.postJson(
       '/api/admin-reservations-list',
       { productSlug: MANY },
       ADMIN_TOKEN,
     )
     expect(active.body.reservations.map((r: { name: string }) => r.name)).toEqual([lastPage[0]])
-    const archived = await server.postJson(
+    const archived = await shop.postJson(
       '/api/admin/reservations/archives/list',
       { productSlug: MANY },
       PREORDER_TOKEN,
@@ -301,7 +287,7 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
       .getByText('トークンが受け付けられませんでした。もう一度サインインしてください。')
       .waitFor()
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
-    await signIn(page, server.url, ADMIN_TOKEN)
+    await signIn(page, shop.url, ADMIN_TOKEN)
   })
 
   it('signs out: the tokens are gone', async () => {

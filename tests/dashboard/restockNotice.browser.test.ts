@@ -1,22 +1,9 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { launchChromium } from '../../platform/chromium.js'
-import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
-import {
-  startRecordingServer,
-  type RecordedReply,
-  type RecordedRequest,
-  type RecordingServer,
-} from '../../platform/recordingServer.js'
-import {
-  buildDashboard,
-  describeInChromium,
-  loaded,
-  openPage,
-  openRoute,
-  signIn,
-} from './browserKit.js'
+import type { Page } from 'playwright-core'
+import { beforeAll, expect, it } from 'vitest'
+import type { RecordedReply, RecordedRequest } from '../../platform/recordingServer.js'
+import { chromiumFixture, describeInChromium, openPage } from '../helpers/chromiumFixture.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
+import { loaded, MAIN_ROUTES, openRoute, signIn } from './dashboardPage.js'
 
 const PRODUCT = 'hario-v60-dripper'
 const PRODUCT_TITLE = 'HARIO V60 透過ドリッパー 02 セラミック ホワイト'
@@ -24,9 +11,7 @@ const REJECTED = 'bounce@example.jp'
 const TITLE = 'HARIO V60 再入荷のお知らせ'
 const BODY = 'お待たせしました。\n<b>本日</b>再入荷しました & 数量限定です。'
 
-let server: RunningDevServer
-let resend: RecordingServer
-let browser: Browser
+const shop = chromiumFixture('mail')
 
 /** The Resend stand-in: the batch endpoint accepts every address but REJECTED. */
 function resendReply(request: RecordedRequest): RecordedReply {
@@ -59,34 +44,18 @@ function withoutLinks(text: string): string {
   )
 }
 
-describeInChromium('admin dashboard: restock notices in a real browser', () => {
+describeInChromium('admin dashboard: restock notices in a real browser', shop, () => {
   let page: Page
 
   beforeAll(async () => {
-    await buildDashboard()
-    resend = await startRecordingServer()
-    resend.reply = resendReply
-    server = await startDevServer({
-      ADMIN_API_TOKEN: ADMIN_TOKEN,
-      PREORDER_API_TOKEN: '',
-      RESEND_API_KEY: 're_dashboard_test',
-      RESEND_FROM_EMAIL: 'Shop <shop@example.jp>',
-      RESEND_BASE_URL: resend.url,
-      UNSUBSCRIBE_SECRET: 'dashboard-unsubscribe-secret',
-    })
-    browser = await launchChromium()
+    shop.resend.reply = resendReply
     const emails = [REJECTED, ...Array.from({ length: 11 }, (_, i) => `fan${i}@example.jp`)]
     for (const email of emails) {
-      const answer = await server.postJson('/api/notify-signup', { email, productSlug: PRODUCT })
+      const answer = await shop.postJson('/api/notify-signup', { email, productSlug: PRODUCT })
       expect(answer.status).toBe(200)
     }
-    ;({ page } = await openPage(browser))
-    await signIn(page, server.url, ADMIN_TOKEN)
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-    await resend?.close()
+    ;({ page } = await openPage(shop.browser))
+    await signIn(page, shop.url, ADMIN_TOKEN)
   })
 
   it('previews the e-mail with the delivery template and counts the recipients', async () => {
@@ -149,7 +118,7 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
 
   it('sent exactly the previewed e-mail', async () => {
     const preview = await page.locator('.preview-text').textContent()
-    const sent = resend.requests
+    const sent = shop.resend.requests
       .filter((request) => request.path.startsWith('/emails/batch'))
       .flatMap((request) => request.json as { to: string; subject: string; text: string }[])
     expect(sent).toHaveLength(12)
@@ -173,7 +142,7 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
     await control.selectOption('unsubscribed')
     await page.getByRole('button', { name: `ステータスを変更: ${REJECTED}` }).click()
     await page.getByText(`${REJECTED}: ステータスを「配信停止」に変更しました。`).waitFor()
-    const stored = await server.postJson(
+    const stored = await shop.postJson(
       '/api/admin-notify-list',
       { productSlug: PRODUCT },
       ADMIN_TOKEN,
@@ -183,16 +152,9 @@ describeInChromium('admin dashboard: restock notices in a real browser', () => {
   })
 
   it.each([1280, 375])('shows no console error on any view at %i px', async (width) => {
-    const fresh = await openPage(browser, width)
-    await signIn(fresh.page, server.url, ADMIN_TOKEN)
-    for (const hash of [
-      '#/overview',
-      '#/reservations',
-      '#/reservations/archive',
-      '#/subscriptions',
-      '#/subscriptions/archive',
-      '#/notices',
-    ]) {
+    const fresh = await openPage(shop.browser, width)
+    await signIn(fresh.page, shop.url, ADMIN_TOKEN)
+    for (const hash of MAIN_ROUTES) {
       await openRoute(fresh.page, hash)
     }
     await fresh.page.getByLabel('商品').selectOption(PRODUCT)

@@ -1,58 +1,23 @@
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { launchChromium } from '../../platform/chromium.js'
-import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
-import {
-  buildDashboard,
-  describeInChromium,
-  loaded,
-  openPage,
-  openRoute,
-  signIn,
-} from './browserKit.js'
+import { beforeAll, expect, it } from 'vitest'
+import { axeViolations } from '../helpers/axe.js'
+import { chromiumFixture, describeInChromium, openPage } from '../helpers/chromiumFixture.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
+import { loaded, openRoute, signIn } from './dashboardPage.js'
 
-const ADMIN = 'dashboard-synonyms-token'
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 // why: a word no page holds, so it lands in the zero-result list
 const MISSING_WORD = `せんちゃぽっと${Date.now() % 1000}`
 
-let server: RunningDevServer
-let browser: Browser
+const shop = chromiumFixture('shop')
 
-/** axe-core's WCAG 2.1 A/AA violations in the page (shadow roots included), as readable lines. */
-async function accessibilityViolations(page: Page, include?: string): Promise<string[]> {
-  // why: evaluated through the debugging protocol, which the dashboard's CSP (no inline script) allows
-  await page.evaluate(readFileSync(AXE_SCRIPT, 'utf8'))
-  return page.evaluate(async (selector) => {
-    const axe = (window as unknown as { axe: any }).axe
-    const result = await axe.run(selector ? { include: [[selector]] } : document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    })
-    return result.violations.map(
-      (violation: { id: string; nodes: { target: unknown }[] }) =>
-        `${violation.id}: ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`,
-    )
-  }, include)
-}
-
-describeInChromium('search synonyms screen and the search combobox in Chromium', () => {
+describeInChromium('the search synonyms screen in Chromium', shop, () => {
   beforeAll(async () => {
-    await buildDashboard()
-    server = await startDevServer({ ADMIN_API_TOKEN: ADMIN })
-    browser = await launchChromium()
-    const response = await fetch(`${server.url}/api/search?q=${encodeURIComponent(MISSING_WORD)}`)
+    const response = await fetch(`${shop.url}/api/search?q=${encodeURIComponent(MISSING_WORD)}`)
     expect((await response.json()).totalResults).toBe(0)
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
   })
 
   it('adds a synonym from the zero-result list and removes it, accessibly', async () => {
-    const { page, problems } = await openPage(browser)
-    await signIn(page, server.url, ADMIN)
+    const { page, problems } = await openPage(shop.browser)
+    await signIn(page, shop.url, ADMIN_TOKEN)
     // why: the overview links to the same screen from its zero-result searches
     await page
       .getByRole('navigation', { name: 'メインメニュー' })
@@ -85,7 +50,7 @@ describeInChromium('search synonyms screen and the search combobox in Chromium',
       table.getByRole('cell', { name: `${MISSING_WORD} = 急須`, exact: true }).count(),
     ).resolves.toBe(1)
     await expect(page.locator('.built-in').textContent()).resolves.toContain('抹茶 = matcha')
-    expect(await accessibilityViolations(page)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
 
     // the same word twice (katakana = hiragana) is refused in Japanese
     await input.fill('チャセン = ちゃせん')
@@ -97,43 +62,5 @@ describeInChromium('search synonyms screen and the search combobox in Chromium',
     await loaded(page)
     await expect(page.getByText('まだありません。').count()).resolves.toBeGreaterThan(0)
     expect(problems.pageErrors).toEqual([])
-  })
-
-  it('offers completions as a combobox the keyboard can use', async () => {
-    const { page, problems } = await openPage(browser)
-    await page.goto(`${server.url}/demo/`)
-    const search = page.locator('shop-search')
-    const box = search.getByRole('combobox', { name: 'サイト内検索' })
-    await box.pressSequentially('抹')
-    const listbox = search.getByRole('listbox', { name: '検索候補' })
-    await listbox.waitFor()
-    await expect(box.getAttribute('aria-expanded')).resolves.toBe('true')
-    const options = listbox.getByRole('option')
-    expect(await options.count()).toBeGreaterThan(1)
-    expect(await options.count()).toBeLessThanOrEqual(8)
-    expect(await accessibilityViolations(page, 'shop-search')).toEqual([])
-
-    await page.keyboard.press('ArrowDown')
-    const first = options.first()
-    await expect(first.getAttribute('aria-selected')).resolves.toBe('true')
-    await expect(box.getAttribute('aria-activedescendant')).resolves.toBe(
-      await first.getAttribute('id'),
-    )
-    const chosen = (await first.textContent())!.replace(/ タグ$/, '')
-    await page.keyboard.press('Enter')
-    await expect(box.inputValue()).resolves.toBe(chosen)
-    await expect(box.getAttribute('aria-expanded')).resolves.toBe('false')
-    await search
-      .getByRole('status')
-      .filter({ hasText: `「${chosen}」の検索結果` })
-      .waitFor()
-
-    await box.fill('')
-    await box.pressSequentially('こー')
-    await listbox.waitFor()
-    await page.keyboard.press('Escape')
-    await expect(listbox.isHidden()).resolves.toBe(true)
-    expect(problems.pageErrors).toEqual([])
-    expect(problems.consoleErrors).toEqual([])
   })
 })

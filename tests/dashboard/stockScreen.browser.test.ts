@@ -1,46 +1,30 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { launchChromium } from '../../platform/chromium.js'
-import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
-import {
-  buildDashboard,
-  describeInChromium,
-  loaded,
-  openPage,
-  openRoute,
-  signIn,
-} from './browserKit.js'
+import type { Page } from 'playwright-core'
+import { beforeAll, expect, it } from 'vitest'
+import { chromiumFixture, describeInChromium, openPage } from '../helpers/chromiumFixture.js'
+import { ADMIN_TOKEN } from '../helpers/tokens.js'
+import { loaded, openRoute, signIn } from './dashboardPage.js'
 
-const ADMIN = 'dashboard-stock-token'
 const PRODUCT = 'hario-v60-dripper'
 const PRODUCT_TITLE = 'HARIO V60 透過ドリッパー 02 セラミック ホワイト'
 const OTHER = 'chasen-takayama'
 
-let server: RunningDevServer
-let browser: Browser
+const shop = chromiumFixture('shop')
 
-describeInChromium('admin dashboard: the stock screen in a real browser', () => {
+describeInChromium('admin dashboard: the stock screen in a real browser', shop, () => {
   let page: Page
   const stockOf = async (slug: string) => {
-    const answer = await server.postJson('/api/admin/stock/list', {}, ADMIN)
+    const answer = await shop.postJson('/api/admin/stock/list', {}, ADMIN_TOKEN)
     return (answer.body.stock as { productSlug: string }[]).find((row) => row.productSlug === slug)
   }
   const row = (slug: string) => page.locator(`tr[data-product="${slug}"]`)
 
   beforeAll(async () => {
-    await buildDashboard()
-    server = await startDevServer({ ADMIN_API_TOKEN: ADMIN, PREORDER_API_TOKEN: '' })
-    browser = await launchChromium()
     for (const email of ['a@example.jp', 'b@example.jp']) {
-      const answer = await server.postJson('/api/notify-signup', { email, productSlug: PRODUCT })
+      const answer = await shop.postJson('/api/notify-signup', { email, productSlug: PRODUCT })
       expect(answer.status).toBe(200)
     }
-    ;({ page } = await openPage(browser))
-    await signIn(page, server.url, ADMIN)
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
+    ;({ page } = await openPage(shop.browser))
+    await signIn(page, shop.url, ADMIN_TOKEN)
   })
 
   it('lists every product with its quantity and waiting subscribers', async () => {

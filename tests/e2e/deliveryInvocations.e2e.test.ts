@@ -3,7 +3,7 @@ import { useRestockDevServer } from '../helpers/restockDevServer.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
 
 /**
- * Issue 21: a restock delivery that continues across invocations of the background function,
+ * A restock delivery that continues across invocations of the background function,
  * over `npm start`. DELIVERY_BUDGET_MS=1 makes every invocation settle one batch and start the
  * next, so 23 recipients take three invocations; every one gets exactly one e-mail, and the
  * progress the dashboard polls stays consistent all along.

@@ -16,7 +16,7 @@ beforeAll(async () => {
 }, 300_000)
 afterAll(() => server?.stop())
 
-describe('a list of 10,000 reservations over `npm start` (issue 21)', () => {
+describe('a list of 10,000 reservations over `npm start`', () => {
   async function list(body: object): Promise<{ status: number; body: any }> {
     const response = await fetch(`${server.url}/api/admin-reservations-list`, {
       method: 'POST',

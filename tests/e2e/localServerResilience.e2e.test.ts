@@ -4,9 +4,9 @@ import { startDevServer, type RunningDevServer } from '../../platform/startDevSe
 import { hangUpMidBody } from '../helpers/requests.js'
 
 /**
- * `npm start` survives what a black-box probe did to it (issue 25.5 and 21.8): clients that give
- * up while queued in the limiting proxy, a body over 6 MB, a body that never arrives, a crash of
- * netlify dev; and it serves netlify.toml's headers (issue 25.6).
+ * `npm start` survives impatient and broken clients: clients that give up while queued in the
+ * limiting proxy, a body over 6 MB, a body that never arrives, a crash of netlify dev; and it
+ * serves netlify.toml's headers.
  */
 
 const TOKEN = 'e2e-resilience-token'

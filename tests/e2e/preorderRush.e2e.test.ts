@@ -6,10 +6,11 @@ import { chromiumPath, launchChromium } from '../../platform/chromium.js'
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
-import { openPage, openRoute, signIn } from '../dashboard/browserKit.js'
+import { openPage } from '../helpers/chromiumFixture.js'
+import { openRoute, signIn } from '../dashboard/dashboardPage.js'
 
 /**
- * Issue 20 over `npm start` (netlify dev, the atomic local Blobs server, the 8-at-a-time proxy):
+ * Pre-orders over `npm start` (netlify dev, the atomic local Blobs server, the 8-at-a-time proxy):
  * a rush of 50 reservations on a product capped at 5 units, the status e-mails the Resend
  * stand-in receives, and the `<shop-reserve>` widget in Chromium showing the units left and
  * turning into the restock sign-up once the cap is reached.

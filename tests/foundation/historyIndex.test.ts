@@ -7,9 +7,9 @@ import { historyRepository } from '../../src/lib/storage/repositories.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
 
 /**
- * The history index (format v2, issue 21): a history record lists its recipients, so the index
- * is split by the id's first hex digit (and `other` for ids the service did not make) instead
- * of one partition, and the v1 index of one partition is no longer read.
+ * The history index (format v2): a history record lists its recipients, so the index is split
+ * by the id's first hex digit (and `other` for ids the service did not make) rather than kept in
+ * one partition, and the one-partition v1 index of older deploys is not read.
  */
 
 useBlobsServer()

@@ -8,7 +8,7 @@ import { eventsOf, useLogCapture } from '../helpers/logs.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import { ADMIN_TOKEN, PREORDER_TOKEN } from '../helpers/tokens.js'
 
-/** Issue 23: STAFF_TOKENS beside ADMIN_API_TOKEN / PREORDER_API_TOKEN; the actor of each. */
+/** STAFF_TOKENS beside ADMIN_API_TOKEN / PREORDER_API_TOKEN; the actor of each. */
 
 const SATO = 'sato-token-0123456789'
 const SUZUKI = 'suzuki-token-0123456789'

@@ -12,7 +12,7 @@ import { catalogueProduct, useOutboundRecorder } from '../forms/formTestKit.js'
 import { logText } from '../helpers/logs.js'
 
 /**
- * The public forms are no spam relay (issue 25.3): confirmation e-mails per address and hour are
+ * The public forms are no spam relay: confirmation e-mails per address and hour are
  * capped (the records are still stored), and what a customer typed never becomes a link or
  * formatting in an e-mail or a chat message.
  */

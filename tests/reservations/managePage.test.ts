@@ -27,7 +27,7 @@ import { useLogCapture } from '../helpers/logs.js'
 import { ADMIN_TOKEN, useApiTokens } from '../helpers/tokens.js'
 
 /**
- * `/reservation/manage` (issue 20): the signed link of the reservation e-mails. GET shows and
+ * `/reservation/manage`: the signed link of the reservation e-mails. GET shows and
  * changes nothing; POST cancels a pending or confirmed reservation, frees its units and tells the
  * team chat; tampered, foreign, expired and replayed links do nothing.
  */

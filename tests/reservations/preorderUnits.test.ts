@@ -22,7 +22,7 @@ import { useLogCapture } from '../helpers/logs.js'
 import { ADMIN_TOKEN, PREORDER_TOKEN, useApiTokens } from '../helpers/tokens.js'
 
 /**
- * The pre-order rules of issue 20 through the real handlers and a real local Blobs server:
+ * The pre-order rules through the real handlers and a real local Blobs server:
  * quantities, the cap (one ledger per product, compare-and-swap), units freed by cancel and
  * delete and taken again by un-cancel, the window (with a clock passed in), availability.
  * Products come from content/products: kiyomizu-matcha-chawan (limit 5, at most 2 per

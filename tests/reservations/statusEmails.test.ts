@@ -15,7 +15,7 @@ import { useLogCapture } from '../helpers/logs.js'
 import { ADMIN_TOKEN, useApiTokens } from '../helpers/tokens.js'
 
 /**
- * Status e-mails (issue 20) against a local Resend stand-in: one e-mail per applied transition
+ * Status e-mails against a local Resend stand-in: one e-mail per applied transition
  * into confirmed, fulfilled or cancelled; none for a refused (409) or repeated change; notes only
  * when staff tick "share note"; none at all with RESERVATION_STATUS_EMAILS=off.
  */

@@ -14,7 +14,7 @@ import { sentTo, useDeliveryHarness } from './deliveryHarness.js'
 import { fakeClock, resendReply } from './restockTestKit.js'
 
 /**
- * The progress record of a delivery (issue 21): what a poll reads is one blob whatever the
+ * The progress record of a delivery: what a poll reads is one blob whatever the
  * delivery's size; the worker counts each settled batch in it once, in batch order, also when two
  * workers race or one dies between a batch and the count; provider calls start a second apart.
  */

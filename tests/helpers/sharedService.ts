@@ -1,0 +1,103 @@
+import { readdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { inject } from 'vitest'
+import { WEBHOOK_SECRET } from '../compliance/complianceTestKit.js'
+import { ADMIN_TOKEN, PREORDER_TOKEN } from './tokens.js'
+
+/**
+ * The services the browser test files share (the `chromium` project of vitest.config.ts): one
+ * `npm start` dev server per profile, started by tests/helpers/sharedServiceSetup.ts when the
+ * first file of that profile asks for it, and emptied before each file that uses it.
+ */
+
+/**
+ * How long a profile's service may take to start: `npm start`'s dev server copying the project,
+ * netlify dev building every function on its first start, and each function answering once.
+ * Twice the limit of a file's own dev server (platform/startDevServer.ts): the first file of a
+ * profile waits for this, on a machine whose two cores the other test files share.
+ */
+export const SHARED_SERVICE_START_LIMIT_MS = 220_000
+
+/** The named staff member's token (`STAFF_TOKENS`, admin group) in every profile. */
+export const SATO_TOKEN = 'sato-staff-token-for-tests'
+/** The key of unsubscribe links in every profile (`UNSUBSCRIBE_SECRET`). */
+export const UNSUBSCRIBE_SECRET = 'unsubscribe-secret-for-tests'
+
+const SHOP: Record<string, string> = {
+  ADMIN_API_TOKEN: ADMIN_TOKEN,
+  // why: empty, so that the admin token opens the archive too (D7), whatever the caller's shell set
+  PREORDER_API_TOKEN: '',
+  STAFF_TOKENS: `sato:${SATO_TOKEN}:admin`,
+  UNSUBSCRIBE_SECRET,
+  RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET,
+}
+
+/**
+ * The profiles, by the environment of their service:
+ * - `shop`: one admin token for every endpoint (D7), a named staff member, e-mails only logged;
+ * - `archiveToken`: the same with a separate archive token (`PREORDER_API_TOKEN`, D7);
+ * - `mail`: `shop` with real delivery to a Resend stand-in on `resendPort`, which the file that
+ *   runs listens on (tests/helpers/chromiumFixture.ts).
+ */
+export type ServiceProfile = 'shop' | 'archiveToken' | 'mail'
+
+/** The environment of a profile's service; `resendPort` is where its e-mails go (`mail`). */
+export function profileEnvironment(
+  profile: ServiceProfile,
+  resendPort: number,
+): Record<string, string> {
+  if (profile === 'archiveToken') return { ...SHOP, PREORDER_API_TOKEN: PREORDER_TOKEN }
+  if (profile === 'shop') return SHOP
+  return {
+    ...SHOP,
+    RESEND_API_KEY: 're_shared_service',
+    RESEND_FROM_EMAIL: 'Shop <shop@example.jp>',
+    RESEND_BASE_URL: `http://127.0.0.1:${resendPort}`,
+  }
+}
+
+/** A started service of a profile, as the global setup answers it. */
+export interface SharedService {
+  url: string
+  /** The project copy it runs in; its blobs are under `.netlify/local-blobs/`. */
+  root: string
+  /** Where the service sends e-mail (`mail` profile; a Resend stand-in must listen there). */
+  resendPort: number
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The address of tests/helpers/sharedServiceSetup.ts's control server. */
+    sharedServiceControl: string
+  }
+}
+
+/**
+ * The profile's service, started by the global setup if no file asked for it before. Waits as
+ * long as the start may take (SHARED_SERVICE_START_LIMIT_MS); a service that did not come up is
+ * an error naming the profile, with the server's output.
+ */
+export async function sharedService(profile: ServiceProfile): Promise<SharedService> {
+  const response = await fetch(`${inject('sharedServiceControl')}/service/${profile}`)
+  const answer = (await response.json()) as SharedService & { error?: string }
+  if (!response.ok) throw new Error(answer.error)
+  return answer
+}
+
+/**
+ * Deletes every blob of the service (entries and metadata of every store), so the file that runs
+ * starts from an empty shop, as a service of its own would. The Blobs server reads its folder on
+ * every request and creates a store's folder on its first write.
+ */
+export async function emptyServiceData(root: string): Promise<void> {
+  const blobs = join(root, '.netlify/local-blobs')
+  for (const part of ['entries', 'metadata']) {
+    const sites = await readdir(join(blobs, part)).catch(() => [])
+    for (const site of sites) {
+      const stores = await readdir(join(blobs, part, site)).catch(() => [])
+      for (const store of stores) {
+        await rm(join(blobs, part, site, store), { recursive: true, force: true })
+      }
+    }
+  }
+}
