@@ -232,4 +232,22 @@ describe('retention purge', () => {
       expect((await store.list({ prefix })).blobs).toEqual([])
     }
   })
+
+  it('deletes Idempotency-Key marks once their day and the next have passed', async () => {
+    const { idempotencyKeys } = restock.repositories
+    const old = await idempotencyKeys.begin('reservation', `key-${crypto.randomUUID()}`, 'f', T0)
+    const recent = `key-${crypto.randomUUID()}`
+    const kept = await idempotencyKeys.begin('reservation', recent, 'f', T0 + DAY)
+    expect([old.state, kept.state]).toEqual(['new', 'new'])
+    if (kept.state === 'new') await kept.finish({ reservationId: 'res_kept' })
+    const summary = await purgeAt(T0 + 2 * DAY)
+    expect(summary.idempotencyKeys).toBeGreaterThanOrEqual(1)
+    const day = (ms: number) => at(ms).slice(0, 10)
+    const { blobs } = await restock.repositories.store.list({ prefix: 'idempotency-keys/' })
+    expect(blobs.some(({ key }) => key.includes(`/${day(T0)}/`))).toBe(false)
+    expect(await idempotencyKeys.begin('reservation', recent, 'f', T0 + 2 * DAY)).toEqual({
+      state: 'answered',
+      answer: { reservationId: 'res_kept' },
+    })
+  })
 })

@@ -89,7 +89,7 @@ describe('the public forms link to the deploy that answered', () => {
 
   async function submit(deployContext: string, origin: string) {
     const context = fakeContext({ deployContext })
-    // why: a new shopper each time; a repeated submission or pending sign-up sends nothing again
+    // why: a new shopper each time; a pending sign-up repeated sends nothing again
     const email = `links-${deployContext}-${crypto.randomUUID().slice(0, 8)}@example.com`
     const reservation = await readJson(
       await reservationHandler(

@@ -58,7 +58,7 @@ function world() {
     reserve: async (quantity = 1) => {
       const answer = await call(reservationHandler, '/api/reservation', {
         name: '鈴木 花子',
-        // why: the same address and name within 5 minutes is a repeat of the first reservation
+        // why: an address of its own each, so the hourly cap on confirmations never interferes
         email: `hanako.status+${++buyers}@example.com`,
         productSlug: PRODUCT,
         quantity,

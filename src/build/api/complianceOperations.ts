@@ -248,6 +248,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
                 consents: 4,
                 stockEvents: 12,
                 exports: 2,
+                idempotencyKeys: 3,
                 legacyListing: 0,
               },
             },

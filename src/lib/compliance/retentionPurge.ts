@@ -19,6 +19,7 @@ import { dropLegacyListing } from '../storage/legacyListing.js'
  * - an unconfirmed double opt-in sign-up goes 7 days after it was made, with its consent.
  * - a stock webhook event's replay mark goes STOCK_EVENT_RETENTION_DAYS after it arrived;
  * - a CSV export of a list (a copy of records) goes EXPORT_RETENTION_MS after it was made;
+ * - an `Idempotency-Key` mark goes once its day and the next have passed (storage/idempotencyKeys.ts);
  * - the listing cache before issue 21 (`snapshots/`, `journal/`) goes, the journal as far as
  *   LEGACY_LISTING_BUDGET_MS of the run allows (the rest the next day).
  * Reservations stay (the shop's records) unless erased on request.
@@ -33,7 +34,7 @@ const LEGACY_LISTING_BUDGET_MS = 15_000
 export interface PurgeDeps {
   repositories: Pick<
     Repositories,
-    'reservations' | 'subscriptions' | 'consents' | 'store' | 'stockEvents'
+    'reservations' | 'subscriptions' | 'consents' | 'store' | 'stockEvents' | 'idempotencyKeys'
   >
   log: Logger
   /** `RETENTION_DAYS`. */
@@ -52,6 +53,8 @@ export interface PurgeSummary {
   stockEvents: number
   /** CSV exports removed. */
   exports: number
+  /** `Idempotency-Key` marks removed. */
+  idempotencyKeys: number
   /** Blobs of the listing cache before issue 21 removed. */
   legacyListing: number
 }
@@ -142,6 +145,7 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
     now.getTime() - EXPORT_RETENTION_MS,
     now.getTime(),
   )
+  const idempotencyKeys = await deps.repositories.idempotencyKeys.prune(now.getTime())
   const legacyUntil = now.getTime() + LEGACY_LISTING_BUDGET_MS
   const legacyListing = await dropLegacyListing(store, () => deps.now().getTime() < legacyUntil)
   const summary = {
@@ -150,6 +154,7 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
     consents: goneConsents.length,
     stockEvents,
     exports,
+    idempotencyKeys,
     legacyListing,
   }
   deps.log.info('retention.purged', { ...summary, retentionDays: deps.retentionDays })
