@@ -222,9 +222,17 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
       { email: '', productSlug: 'hario-v60-dripper' },
       {
         200: {
-          description: 'Signed up (or already signed up).',
+          description:
+            'Signed up (or already signed up). With double opt-in on, `confirmationRequired: true` while the sign-up waits for its confirmation: the shopper must open the e-mailed link (one e-mail a minute per address at most; its link confirms every sign-up of the address that waits).',
           body: answers.subscriptionCreated,
-          examples: { success: { success: true, subscriptionId: 'ntf_1763778300000-4f9c2a7b1e' } },
+          examples: {
+            success: { success: true, subscriptionId: 'ntf_1763778300000-4f9c2a7b1e' },
+            'double opt-in': {
+              success: true,
+              subscriptionId: 'ntf_1763778300000-4f9c2a7b1e',
+              confirmationRequired: true,
+            },
+          },
         },
       },
     ),

@@ -28,6 +28,8 @@ export interface SignupOutcome {
   subscriptionId: string
   /** False when the pair already had a pending subscription (its id is answered, nothing is sent). */
   created: boolean
+  /** The subscription waits for its double opt-in confirmation (NOTIFY_DOUBLE_OPT_IN). */
+  confirmationRequired: boolean
 }
 
 /** A subscription that the next restock notification would reach. */
@@ -102,7 +104,7 @@ export async function notifySignup(
   }
   if (!outcome.won) {
     log.info('signup.already_pending', { subscriptionId: outcome.holderId })
-    const email = await onSignupRepeated(
+    const { email, confirmationRequired } = await onSignupRepeated(
       compliance,
       subscriptions,
       outcome.holderId,
@@ -111,7 +113,7 @@ export async function notifySignup(
     )
     const key = `${outcome.holderId}/${clock().getTime()}`
     dispatchNotifications(context, log, shopperEmails(services, form.email, email, key, clock()))
-    return { subscriptionId: outcome.holderId, created: false }
+    return { subscriptionId: outcome.holderId, created: false, confirmationRequired }
   }
   const subscription = created.get(outcome.holderId)!
   log.info('signup.created', { subscriptionId: subscription.id, productSlug: product.slug })
@@ -144,7 +146,11 @@ export async function notifySignup(
         ]
       : shopperEmails(services, subscription.email, email, subscription.id, clock())),
   ])
-  return { subscriptionId: subscription.id, created: true }
+  return {
+    subscriptionId: subscription.id,
+    created: true,
+    confirmationRequired: subscription.confirmedAt === null,
+  }
 }
 
 /** The double opt-in link as a delivery (under the hourly confirmation cap), or none. */
