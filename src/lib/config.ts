@@ -73,6 +73,12 @@ export interface AppConfig {
    * cancel a reservation. Default: on.
    */
   reservationStatusEmails: boolean
+  /**
+   * `RESERVATION_STATUS_EMAIL_DELAY_MS`: how long a status e-mail waits before it reads the
+   * reservation again and is sent only if the change is still its state (a change staff undo, or
+   * a delete, within this time e-mails nothing). Default: 10000.
+   */
+  reservationStatusEmailDelayMs: number
   /** `STOCK_WEBHOOK_SECRET`: HMAC key of `X-Stock-Signature` (POST /api/stock-webhook). Default: unset (the webhook answers 503). */
   stockWebhookSecret: string | null
   /** `STOCK_FEED_URL`: JSON or CSV stock feed the scheduled reconciliation reads. Default: unset (no reconciliation). */
@@ -189,6 +195,7 @@ const DEFAULT_OUTBOUND_TIMEOUT_MS = 5000
 /** Netlify stops a background function after 15 minutes; a delivery invocation starts batches for 12. */
 export const DEFAULT_DELIVERY_BUDGET_MS = 12 * 60 * 1000
 const DEFAULT_RETENTION_DAYS = 365
+const DEFAULT_STATUS_EMAIL_DELAY_MS = 10_000
 
 type Env = Record<string, string | undefined>
 
@@ -203,6 +210,18 @@ function positiveInteger(env: Env, name: string, fallback: number, unit = 'milli
   const value = Number(raw)
   if (!Number.isInteger(value) || value <= 0) {
     throw new InvalidConfigError(`${name} must be a positive integer (${unit}), got "${raw}"`)
+  }
+  return value
+}
+
+function nonNegativeInteger(env: Env, name: string, fallback: number): number {
+  const raw = optional(env, name)
+  if (raw === null) return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < 0) {
+    throw new InvalidConfigError(
+      `${name} must be an integer of 0 or more (milliseconds), got "${raw}"`,
+    )
   }
   return value
 }
@@ -271,6 +290,11 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
     deliveryBudgetMs: positiveInteger(env, 'DELIVERY_BUDGET_MS', DEFAULT_DELIVERY_BUDGET_MS),
     reservationLinkSecret: optional(env, 'RESERVATION_LINK_SECRET'),
     reservationStatusEmails: onOff(env, 'RESERVATION_STATUS_EMAILS', true),
+    reservationStatusEmailDelayMs: nonNegativeInteger(
+      env,
+      'RESERVATION_STATUS_EMAIL_DELAY_MS',
+      DEFAULT_STATUS_EMAIL_DELAY_MS,
+    ),
     shopName: optional(env, 'SHOP_NAME'),
     shopAddress: optional(env, 'SHOP_ADDRESS'),
     shopContact: optional(env, 'SHOP_CONTACT'),
