@@ -27,7 +27,13 @@ const PROJECT_FILES = [
 ]
 
 /** Variables of the caller's shell that would point the server elsewhere than its own copy. */
-const INHERITED_NOT = ['LOCAL_BLOBS_SERVER', 'NETLIFY_BLOBS_CONTEXT', 'SITE_URL', 'PORT']
+const INHERITED_NOT = [
+  'LOCAL_BLOBS_SERVER',
+  'NETLIFY_BLOBS_CONTEXT',
+  'SITE_URL',
+  'STOREFRONT_URL',
+  'PORT',
+]
 
 /**
  * Starts `platform/dev-server.ts` (what `npm start` runs: netlify dev with our atomic Blobs server)

@@ -29,6 +29,13 @@ export interface AppConfig {
    * trailing slash.
    */
   siteUrl: string
+  /**
+   * `STOREFRONT_URL`: the shop's own site, where its product pages are: the base of every
+   * product link in e-mails and chat messages (a product's front matter `url` wins; a path there
+   * is read on this base). The service's own links (unsubscribe, manage, confirm, click
+   * redirect) keep `siteUrl`. Default: `siteUrl`. No trailing slash.
+   */
+  storefrontUrl: string
   /** `RESEND_API_KEY`: enables e-mail delivery through Resend. Default: unset (e-mails are logged). */
   resendApiKey: string | null
   /** `RESEND_FROM_EMAIL`: sender of every e-mail. Default: unset (e-mails are logged). */
@@ -280,6 +287,10 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
       .map((origin) => origin.trim().replace(/\/+$/, ''))
       .filter(Boolean),
     siteUrl: publicBaseUrl(env, deploy),
+    storefrontUrl: (optional(env, 'STOREFRONT_URL') ?? publicBaseUrl(env, deploy)).replace(
+      /\/+$/,
+      '',
+    ),
     resendApiKey: optional(env, 'RESEND_API_KEY'),
     resendFromEmail: optional(env, 'RESEND_FROM_EMAIL'),
     teamchatReservationWebhookUrl: optional(env, 'TEAMCHAT_RESERVATION_WEBHOOK_URL'),

@@ -147,7 +147,7 @@ export function openServices(
         stock: services.repositories.stock,
         sendWave: (notice) => sendRestockWave(notice, { ...services, now }),
         waveNotificationId,
-        siteUrl: config.siteUrl,
+        storefrontUrl: config.storefrontUrl,
         log,
         now,
       }

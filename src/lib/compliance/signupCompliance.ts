@@ -34,6 +34,7 @@ export interface ComplianceDeps {
     | 'notifyDoubleOptIn'
     | 'unsubscribeSecret'
     | 'siteUrl'
+    | 'storefrontUrl'
     | 'shopName'
     | 'shopAddress'
     | 'shopContact'
@@ -119,7 +120,7 @@ async function linkEmail(
     email: signupConfirmationLinkEmail({
       products: products.map((found) => ({
         product: found,
-        productUrl: productUrl(found.slug, deps.config.siteUrl),
+        productUrl: productUrl(found.slug, deps.config.storefrontUrl),
       })),
       confirmationUrl: confirmationUrl(deps.config.siteUrl, token),
       sender: senderIdentity(deps.config),

@@ -13,7 +13,7 @@ export async function followClick(
 ): Promise<Response> {
   const params = new URL(req.url).searchParams
   const { config, log } = services
-  const target = clickTarget(params, config.siteUrl)
+  const target = clickTarget(params, config.storefrontUrl)
   const check = config.unsubscribeSecret
     ? checkClick(params, config.unsubscribeSecret, now)
     : ({ counts: false, reason: 'malformed' } as const)

@@ -103,7 +103,7 @@ export async function changeReservationStatus(
           const email = reservationStatusEmail({
             reservation: latest,
             product,
-            productUrl: productUrl(product.slug, config.siteUrl),
+            productUrl: productUrl(product.slug, config.storefrontUrl),
             status,
             sharedNote: change.shareNote && latest.notes ? latest.notes : null,
             manageUrl: status === 'confirmed' ? manageLinkFor(latest, config, log, now) : null,

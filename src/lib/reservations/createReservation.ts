@@ -112,7 +112,7 @@ async function reserve(
   const input = {
     reservation,
     product,
-    productUrl: productUrl(product.slug, config.siteUrl),
+    productUrl: productUrl(product.slug, config.storefrontUrl),
     manageUrl: manageLinkFor(reservation, config, log, now),
   }
   dispatchNotifications(context, log, [

@@ -8,6 +8,8 @@ import {
   NotFoundError,
 } from '../errors.js'
 import { findProduct } from '../productCatalogue.js'
+import type { AppConfig } from '../config.js'
+import { pageShopOf } from '../pages/htmlPage.js'
 import type { Services } from '../services.js'
 import { pendingConfirmations, settleConfirmations } from '../storage/confirmationThrottle.js'
 import type { NotifySubscription } from '../storage/records.js'
@@ -28,8 +30,12 @@ import { wantsJson } from './unsubscribeRequest.js'
 export const confirmForm = z.looseObject({ token: z.string().optional() })
 
 /** A failure as the Japanese page, unless the caller asked for JSON. */
-export function confirmErrorPage(req: Request, status: number): Response | null {
-  return wantsJson(req) ? null : confirmationErrorPage(status)
+export function confirmErrorPage(
+  req: Request,
+  status: number,
+  config: AppConfig | null,
+): Response | null {
+  return wantsJson(req) ? null : confirmationErrorPage(status, pageShopOf(config))
 }
 
 export interface ConfirmInput {
@@ -79,16 +85,18 @@ export async function answerConfirm(
   const own = await subscriptions.get(check.ref)
   if (!own) throw new NotFoundError('Subscription not found')
   const waiting = await waitingSignups(input.services.repositories, own)
+  const shop = pageShopOf(config)
+  const choicesPage = () =>
+    confirmSignupPage(
+      waiting.map((subscription) => ({
+        value: choiceValue(subscription),
+        productTitle: titleOf(subscription),
+      })),
+      token ?? '',
+      shop,
+    )
   if (req.method === 'GET') {
-    return waiting.length === 0
-      ? signupConfirmedPage([titleOf(own)], true)
-      : confirmSignupPage(
-          waiting.map((subscription) => ({
-            value: choiceValue(subscription),
-            productTitle: titleOf(subscription),
-          })),
-          token ?? '',
-        )
+    return waiting.length === 0 ? signupConfirmedPage([titleOf(own)], true, shop) : choicesPage()
   }
   const ticked = new Set(
     Object.entries(input.form ?? {})
@@ -116,15 +124,10 @@ export async function answerConfirm(
   }
   const alreadyConfirmed = own.confirmedAt !== null
   if (wantsJson(req)) return { alreadyConfirmed }
-  if (waiting.length === 0) return signupConfirmedPage([titleOf(own)], true)
-  if (chosen.length === 0)
-    return confirmSignupPage(
-      waiting.map((s) => ({ value: choiceValue(s), productTitle: titleOf(s) })),
-      token ?? '',
-    )
-  return signupConfirmedPage(
-    confirmed.filter((s): s is NotifySubscription => s !== null).map(titleOf),
-  )
+  if (waiting.length === 0) return signupConfirmedPage([titleOf(own)], true, shop)
+  if (chosen.length === 0) return choicesPage()
+  const titles = confirmed.filter((s): s is NotifySubscription => s !== null).map(titleOf)
+  return signupConfirmedPage(titles, false, shop)
 }
 
 /**

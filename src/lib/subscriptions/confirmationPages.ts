@@ -1,5 +1,5 @@
 import { escapeHtml } from '../htmlEscape.js'
-import { htmlPage as page } from '../pages/htmlPage.js'
+import { htmlPage as page, type PageShop } from '../pages/htmlPage.js'
 
 /** Small Japanese HTML pages of the double opt-in confirmation link. Every inserted text is escaped. */
 
@@ -19,7 +19,11 @@ export const CHOICES_SHOWN_FIELD = 'choices'
  * checkbox (a sign-up the shopper did not make can be left out); the button POSTs the same token
  * with the ticked ones. Changes nothing.
  */
-export function confirmSignupPage(choices: readonly ConfirmChoice[], token: string): Response {
+export function confirmSignupPage(
+  choices: readonly ConfirmChoice[],
+  token: string,
+  shop: PageShop | null,
+): Response {
   const action = `/api/notify-confirm?token=${encodeURIComponent(token)}`
   const items = choices
     .map(
@@ -43,13 +47,15 @@ ${items}
 </ul>
 <button type="submit">登録を確定する</button>
 </form>`,
+    shop,
   )
 }
 
 /** POST done, or GET when nothing of the address waits for confirmation any more. */
 export function signupConfirmedPage(
   productTitles: readonly string[],
-  alreadyDone = false,
+  alreadyDone: boolean,
+  shop: PageShop | null,
 ): Response {
   const lead = alreadyDone ? 'この登録はすでに確定しています。' : '登録が確定しました。'
   const items = productTitles.map((title) => `<li>${escapeHtml(title)}</li>`).join('\n')
@@ -61,6 +67,7 @@ export function signupConfirmedPage(
 <ul>
 ${items}
 </ul>`,
+    shop,
   )
 }
 
@@ -89,10 +96,10 @@ const ERROR_TEXTS: Record<number, { title: string; text: string }> = {
 }
 
 /** An error page for `status`; unknown statuses read as a server error. */
-export function confirmationErrorPage(status: number): Response {
+export function confirmationErrorPage(status: number, shop: PageShop | null): Response {
   const known = ERROR_TEXTS[status] ?? {
     title: 'エラーが発生しました',
     text: '時間をおいて再度お試しください。',
   }
-  return page(status, known.title, `<p>${escapeHtml(known.text)}</p>`)
+  return page(status, known.title, `<p>${escapeHtml(known.text)}</p>`, shop)
 }

@@ -121,7 +121,7 @@ export async function notifySignup(
   const email = await onSignupCreated(compliance, subscription, product, form.source)
 
   const { notifiers } = services
-  const url = productUrl(product.slug, config.siteUrl)
+  const url = productUrl(product.slug, config.storefrontUrl)
   const input = { subscription, product, productUrl: url }
   dispatchNotifications(context, log, [
     () => notifiers.teamchatRestock.send(signupTeamChatMessage(input).slackText),
