@@ -289,6 +289,10 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
       excerpt_length: z.int().optional().meta({
         description: 'Longest excerpt, clamped to 50–500; default 200 (also for a non-number).',
       }),
+      typing: z.literal('1').optional().meta({
+        description:
+          'The storefront widget’s mark of a request made as the shopper types: answered alike, not written to the keyword log. Without it every search is logged (§2.6); the widget asks a query once more without it when the shopper settles on it.',
+      }),
     }),
     responses: {
       200: {
