@@ -52,7 +52,7 @@ function latencyProcess(mode: LatencyMode, file: string, queriesFile: string): L
  * finds nothing (404), a write is accepted. The staff synonyms are read before the first answer
  * (search/synonyms/staffSynonymCache.ts), so the clock includes that read's round trip as a
  * deployed function's does (minus the network); the keyword log write comes after the answer.
- * why: a closed port made the Blobs client retry the read for about 25 s, and the search waits
+ * why: at a closed port the Blobs client retries the read for many seconds and the search waits
  * for it up to SYNONYM_READ_WAIT_MS, which no deployed function does
  */
 const blobsStandIn =

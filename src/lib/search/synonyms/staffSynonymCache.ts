@@ -8,7 +8,7 @@ export const SYNONYM_CACHE_MS = 60_000
 /**
  * Longest a search waits for the staff's groups before it answers with what the instance has
  * (none on its first search); the read then goes on after the answer.
- * why: the Blobs client retries a failing store for about 25 s; a shopper's search must not
+ * why: the Blobs client retries a failing store for many seconds; a shopper's search must not
  */
 export const SYNONYM_READ_WAIT_MS = 500
 
