@@ -6,6 +6,7 @@ import type { NotifySubscription } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import { UNCONFIRMED_TTL_MS } from '../subscriptions/confirmationToken.js'
 import { signupClaimKey } from '../storage/blobLayout.js'
+import { dropPendingConfirmation } from '../storage/confirmationThrottle.js'
 import { ExportJobStore } from '../storage/exportJobStore.js'
 import { dropLegacyListing } from '../storage/legacyListing.js'
 
@@ -16,7 +17,8 @@ import { dropLegacyListing } from '../storage/legacyListing.js'
  *   subscription is pending, or its reservation exists, it stays; one whose record was deleted
  *   goes RETENTION_DAYS after it was given (when it was last used is no longer known);
  * - a subscription notified or unsubscribed more than RETENTION_DAYS ago goes, with its claim;
- * - an unconfirmed double opt-in sign-up goes 7 days after it was made, with its consent.
+ * - an unconfirmed double opt-in sign-up goes 7 days after it was made, with its consent and its
+ *   place in its address's list of sign-ups waiting for confirmation;
  * - a stock webhook event's replay mark goes STOCK_EVENT_RETENTION_DAYS after it arrived;
  * - a CSV export of a list (a copy of records) goes EXPORT_RETENTION_MS after it was made;
  * - an `Idempotency-Key` mark goes once its day and the next have passed (storage/idempotencyKeys.ts);
@@ -133,6 +135,9 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
     await deps.audit?.record([
       { action: 'delete', record: { type: 'subscription', id, productSlug }, from: null, to: null },
     ])
+    if (subscription.confirmedAt === null) {
+      await dropPendingConfirmation(deps.repositories.store, subscription.email, subscription.id)
+    }
     const claim = signupClaimKey(subscription.productSlug, subscription.email)
     const held = await deps.repositories.store.get(claim, { type: 'json' })
     if ((held as { holderId?: string } | null)?.holderId === subscription.id) {

@@ -106,6 +106,19 @@ export async function pendingConfirmations(
   return (await read(store, confirmationThrottleKey(email))).state.pending
 }
 
+/** Forgets a sign-up that waits no more (deleted unconfirmed by the retention purge). */
+export async function dropPendingConfirmation(
+  store: Store,
+  email: string,
+  subscriptionId: string,
+): Promise<void> {
+  if (!(await pendingConfirmations(store, email)).some((item) => item.id === subscriptionId)) return
+  await change(store, email, (state) => ({
+    ...state,
+    pending: state.pending.filter((item) => item.id !== subscriptionId),
+  }))
+}
+
 /** After a link of the address was used: forgets the sign-ups it confirmed, records the use. */
 export async function settleConfirmations(
   store: Store,
