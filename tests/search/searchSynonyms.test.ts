@@ -58,8 +58,9 @@ describe('search synonyms staff add', () => {
     expect(added.body.group).toMatchObject({ words: ['急須', 'sencha-pot'] })
     expect(added.body.group.id).toMatch(/^syn_[a-f0-9]{16}$/)
 
-    // why: the instance keeps what it read for a minute; then a search starts a read after its
-    // answer (no search waits for Blobs) and the searches after it use the new groups
+    // why: the instance keeps what it read for a minute; then `answerSearch` alone (the search
+    // function reads first, staffSynonymsRead) starts a read after its answer, and the searches
+    // after it use the new groups
     expect(await search('sencha-pot', start + 1_000)).toEqual([])
     expect(await search('sencha-pot', start + SYNONYM_CACHE_MS + 1)).toEqual([])
     const found = await search('sencha-pot', start + SYNONYM_CACHE_MS + 2)
