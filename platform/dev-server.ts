@@ -5,8 +5,9 @@
  * (process and `.env`), `context.waitUntil`, background functions. No account, no network.
  *
  * Around it, this script:
- * - fills in the local defaults (admin token, unsubscribe secret) and `SITE_URL` = the address
- *   actually served, so links in messages point at this server;
+ * - fills in the local defaults (admin token, secrets, shop name and contact), `SITE_URL` = the
+ *   address actually served, so links in messages point at this server, and `STOREFRONT_URL` =
+ *   its demo storefront (`/demo`), where product links land;
  * - runs our Blobs server with atomic conditional writes (platform/atomicBlobsServer.ts, data in
  *   `.netlify/local-blobs/`, kept between runs) and points every function at it through
  *   `LOCAL_BLOBS_SERVER` (netlify dev's own sandbox checks and writes in separate steps);
@@ -35,6 +36,9 @@ const LOCAL_DEFAULTS: Record<string, string> = {
   UNSUBSCRIBE_SECRET: 'local-unsubscribe-secret',
   RESERVATION_LINK_SECRET: 'local-reservation-link-secret',
   STOCK_WEBHOOK_SECRET: 'local-stock-webhook-secret',
+  // why: the self-service pages and e-mails name the shop and how to reach it
+  SHOP_NAME: '茶と珈琲の道具店（デモ）',
+  SHOP_CONTACT: 'shop@example.test',
 }
 const DEFAULT_PORT = 8888
 const BLOBS_DIRECTORY = '.netlify/local-blobs'
@@ -179,6 +183,8 @@ async function main(): Promise<void> {
   proxyOptions.targetPort = await freePort()
   const url = `http://localhost:${(proxy.address() as net.AddressInfo).port}`
   if (!process.env.SITE_URL) process.env.SITE_URL = url
+  // why: the demo storefront stands in for the shop's site, so product links in e-mails land
+  if (!process.env.STOREFRONT_URL) process.env.STOREFRONT_URL = `${process.env.SITE_URL}/demo`
 
   await mkdir(BLOBS_DIRECTORY, { recursive: true })
   const token = randomUUID()

@@ -34,7 +34,13 @@ const PROJECT_FILES = [
 const DEV_SERVER_START_LIMIT_MS = 110_000
 
 /** Variables of the caller's shell that would point the server elsewhere than its own copy. */
-const INHERITED_NOT = ['LOCAL_BLOBS_SERVER', 'NETLIFY_BLOBS_CONTEXT', 'SITE_URL', 'PORT']
+const INHERITED_NOT = [
+  'LOCAL_BLOBS_SERVER',
+  'NETLIFY_BLOBS_CONTEXT',
+  'SITE_URL',
+  'STOREFRONT_URL',
+  'PORT',
+]
 
 /** The caller's environment without INHERITED_NOT. */
 function inheritedEnvironment(): NodeJS.ProcessEnv {

@@ -11,12 +11,24 @@ export default defineEndpoint({
   handle: async ({ body, context, config, log }) => {
     const services = openServices(context, config, log)
     const trapped = honeypotAnswer(body, 'signup', services)
-    if (trapped) return trapped
+    // why: a decoy answers as a person's sign-up would
+    if (trapped) return { ...trapped, ...confirmationField(config.notifyDoubleOptIn) }
     // why: a repeated signup answers the existing pending subscription's id (D2)
-    const { subscriptionId } = await notifySignup(withoutHoneypot(body), services)
-    return { subscriptionId }
+    const outcome = await notifySignup(withoutHoneypot(body), services)
+    return {
+      subscriptionId: outcome.subscriptionId,
+      ...confirmationField(outcome.confirmationRequired),
+    }
   },
 })
+
+/**
+ * `confirmationRequired: true` when the sign-up waits for its double opt-in confirmation; absent
+ * otherwise, so the answer stays D2's byte for byte when double opt-in is off.
+ */
+function confirmationField(required: boolean): { confirmationRequired?: true } {
+  return required ? { confirmationRequired: true } : {}
+}
 
 // why: a literal, because Netlify reads this config from the source without running it;
 // limits and reasons: README "Abuse protection"

@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions'
 import { customerFormEndpoint, reservationForm } from '../../src/lib/forms/customerForm.js'
 import { honeypotAnswer, withHoneypot, withoutHoneypot } from '../../src/lib/forms/honeypot.js'
+import { idempotencyKeyOf } from '../../src/lib/forms/idempotentRequest.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { createReservation } from '../../src/lib/reservations/createReservation.js'
 import { openServices } from '../../src/lib/services.js'
@@ -8,11 +9,12 @@ import { openServices } from '../../src/lib/services.js'
 export default defineEndpoint({
   ...customerFormEndpoint,
   body: withHoneypot(reservationForm),
-  handle: async ({ body, context, config, log }) => {
+  handle: async ({ req, body, context, config, log }) => {
+    const idempotencyKey = idempotencyKeyOf(req.headers)
     const services = openServices(context, config, log)
     const trapped = honeypotAnswer(body, 'reservation', services)
     if (trapped) return trapped
-    return createReservation(withoutHoneypot(body), services)
+    return createReservation(withoutHoneypot(body), services, { idempotencyKey })
   },
 })
 

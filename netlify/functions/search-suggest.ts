@@ -4,16 +4,19 @@ import { jsonResponse } from '../../src/lib/http/response.js'
 import { spellingGroups } from '../../src/lib/search/query/searchSpellings.js'
 import { answerSuggest } from '../../src/lib/search/suggest/suggestions.js'
 import { openSearchServices } from '../../src/lib/searchServices.js'
+import { staffSynonymsRead } from '../../src/lib/search/synonyms/staffSynonymCache.js'
 
 export default defineEndpoint({
   methods: ['GET'],
   auth: 'none',
   cors: 'public',
   handle: async ({ req, context, log }) => {
-    // why: completions also go through the variants and synonyms the search uses (staff ones
-    // read from Blobs after the answer, as a search reads them)
+    // why: completions also go through the variants and synonyms the search uses, staff ones
+    // brought up to date as a search does
     const services = openSearchServices(context, log)
-    const groups = spellingGroups(services, services.now())
+    const now = services.now()
+    await staffSynonymsRead(services, now)
+    const groups = spellingGroups(services, now)
     const body = answerSuggest(new URL(req.url).searchParams, groups)
     // why: the answer depends only on the URL and the deployed content, as a search's does
     return jsonResponse(body, { headers: { 'Cache-Control': 'public, max-age=300' } })

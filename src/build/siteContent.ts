@@ -113,6 +113,7 @@ export async function buildSiteContent({
       path: page.slug,
       ...page.preorder,
       ...(page.sku ? { sku: page.sku } : {}),
+      ...(page.url ? { url: page.url } : {}),
     }))
 
   let typesImport = path.relative(path.dirname(outFile), TYPES_MODULE).split(path.sep).join('/')

@@ -26,4 +26,9 @@ export interface CatalogueProduct extends PreorderSettings {
   path: string
   /** Stock-keeping code (`sku:` in the front matter), used by stock webhooks and feeds. */
   sku?: string
+  /**
+   * The product page's address on the storefront (`url:` in the front matter): absolute
+   * (`https://…`) or a path (`/items/123`) on `STOREFRONT_URL`. Absent: `/products/<slug>`.
+   */
+  url?: string
 }

@@ -29,6 +29,13 @@ export interface AppConfig {
    * trailing slash.
    */
   siteUrl: string
+  /**
+   * `STOREFRONT_URL`: the shop's own site, where its product pages are: the base of every
+   * product link in e-mails and chat messages (a product's front matter `url` wins; a path there
+   * is read on this base). The service's own links (unsubscribe, manage, confirm, click
+   * redirect) keep `siteUrl`. Default: `siteUrl`. No trailing slash.
+   */
+  storefrontUrl: string
   /** `RESEND_API_KEY`: enables e-mail delivery through Resend. Default: unset (e-mails are logged). */
   resendApiKey: string | null
   /** `RESEND_FROM_EMAIL`: sender of every e-mail. Default: unset (e-mails are logged). */
@@ -76,6 +83,12 @@ export interface AppConfig {
    * confirm, fulfil or cancel a reservation. Default: true.
    */
   reservationStatusEmails: boolean
+  /**
+   * `RESERVATION_STATUS_EMAIL_DELAY_MS`: how long a status e-mail waits before it reads the
+   * reservation again and is sent only if the change is still its state (a change staff undo, or
+   * a delete, within this time e-mails nothing). Default: 10000.
+   */
+  reservationStatusEmailDelayMs: number
   /** `STOCK_WEBHOOK_SECRET`: HMAC key of `X-Stock-Signature` (POST /api/stock-webhook). Default: unset (the webhook answers 503). */
   stockWebhookSecret: string | null
   /** `STOCK_FEED_URL`: JSON or CSV stock feed the scheduled reconciliation reads. Default: unset (no reconciliation). */
@@ -192,6 +205,7 @@ const DEFAULT_OUTBOUND_TIMEOUT_MS = 5000
 /** Netlify stops a background function after 15 minutes; a delivery invocation starts batches for 12. */
 export const DEFAULT_DELIVERY_BUDGET_MS = 12 * 60 * 1000
 const DEFAULT_RETENTION_DAYS = 365
+const DEFAULT_STATUS_EMAIL_DELAY_MS = 10_000
 
 type Env = Record<string, string | undefined>
 
@@ -227,6 +241,18 @@ function booleanVariable(env: Env, name: string, fallback: boolean): boolean {
   throw new InvalidConfigError(
     `${name} must be true, false, on, off, 1 or 0 (in any case), got "${raw}"`,
   )
+}
+
+function nonNegativeInteger(env: Env, name: string, fallback: number): number {
+  const raw = optional(env, name)
+  if (raw === null) return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < 0) {
+    throw new InvalidConfigError(
+      `${name} must be an integer of 0 or more (milliseconds), got "${raw}"`,
+    )
+  }
+  return value
 }
 
 /** A variable is set to a value the service cannot use. The message names the variable. */
@@ -275,6 +301,10 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
       .map((origin) => origin.trim().replace(/\/+$/, ''))
       .filter(Boolean),
     siteUrl: publicBaseUrl(env, deploy),
+    storefrontUrl: (optional(env, 'STOREFRONT_URL') ?? publicBaseUrl(env, deploy)).replace(
+      /\/+$/,
+      '',
+    ),
     resendApiKey: optional(env, 'RESEND_API_KEY'),
     resendFromEmail: optional(env, 'RESEND_FROM_EMAIL'),
     teamchatReservationWebhookUrl: optional(env, 'TEAMCHAT_RESERVATION_WEBHOOK_URL'),
@@ -285,6 +315,11 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
     deliveryBudgetMs: positiveInteger(env, 'DELIVERY_BUDGET_MS', DEFAULT_DELIVERY_BUDGET_MS),
     reservationLinkSecret: optional(env, 'RESERVATION_LINK_SECRET'),
     reservationStatusEmails: booleanVariable(env, 'RESERVATION_STATUS_EMAILS', true),
+    reservationStatusEmailDelayMs: nonNegativeInteger(
+      env,
+      'RESERVATION_STATUS_EMAIL_DELAY_MS',
+      DEFAULT_STATUS_EMAIL_DELAY_MS,
+    ),
     shopName: optional(env, 'SHOP_NAME'),
     shopAddress: optional(env, 'SHOP_ADDRESS'),
     shopContact: optional(env, 'SHOP_CONTACT'),

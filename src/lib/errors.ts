@@ -55,6 +55,11 @@ export class AlreadyInProgressError extends DomainError {
   override name = 'AlreadyInProgressError'
 }
 
+/** A key that names one request (an `Idempotency-Key`) was sent with another one (422). */
+export class KeyReusedError extends DomainError {
+  override name = 'KeyReusedError'
+}
+
 /**
  * A record kept changing under an update (409, CONFLICT_MESSAGE); nothing was written. Storage
  * throws its own subclass that names the blob key (for the log line, never the answer).

@@ -15,9 +15,16 @@ export function listProducts(): readonly CatalogueProduct[] {
   return productCatalogue
 }
 
-/** The product's public URL (D1): `${siteUrl}/products/<slug>`. */
-export function productUrl(slug: string, siteUrl: string): string {
-  return `${siteUrl.replace(/\/+$/, '')}/products/${slug}`
+/**
+ * The product's page on the shop's storefront (D1, `STOREFRONT_URL`): its front matter `url`
+ * when it has one (an absolute address as it is, a path on `storefrontUrl`), else
+ * `${storefrontUrl}/products/<slug>`.
+ */
+export function productUrl(slug: string, storefrontUrl: string): string {
+  const base = storefrontUrl.replace(/\/+$/, '')
+  const own = bySlug.get(slug)?.url
+  if (own) return /^https?:\/\//i.test(own) ? own : `${base}${own}`
+  return `${base}/products/${slug}`
 }
 
 const bySku = new Map(

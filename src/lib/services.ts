@@ -155,7 +155,7 @@ export function openServices(
         stock: services.repositories.stock,
         sendWave: (notice) => sendRestockWave(notice, services),
         waveNotificationId,
-        siteUrl: config.siteUrl,
+        storefrontUrl: config.storefrontUrl,
         log,
         now,
       }

@@ -11,6 +11,17 @@ export type FormRoute = 'reservation' | 'notifySignup'
 // code enters the storefront bundle
 const HONEYPOT: typeof HONEYPOT_FIELD = 'website'
 
+/**
+ * A new `Idempotency-Key` (forms/idempotentRequest.ts): a UUID where the page may make one
+ * (`crypto.randomUUID` needs a secure context), else 128 random bits in hex.
+ */
+function newSubmissionKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('')
+}
+
 /** One visible field of a customer form; `name` is the API's field name. */
 export interface FormFieldSpec {
   name: string
@@ -48,6 +59,12 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
   #busy = false
   /** Sent successfully: the form is hidden and never sends again. */
   #done = false
+  /**
+   * The last submission's fields and its `Idempotency-Key`: sending the same fields again (after
+   * no answer or a failure) is a retry of that submission and sends the same key, so the service
+   * makes one reservation however often it is retried; other fields are a new submission.
+   */
+  #submission: { body: string; key: string } | null = null
 
   connectedCallback(): void {
     if (this.#form) return
@@ -135,13 +152,15 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
       // why: a full-width address typed with the IME on is the same address (the server agrees)
       body[input.name] = input.type === 'email' ? input.value.normalize('NFKC') : input.value
     }
+    const json = JSON.stringify(body)
+    if (this.#submission?.body !== json) this.#submission = { body: json, key: newSubmissionKey() }
     const sentAt = Date.now()
     let answer: ApiAnswer | null = null
     try {
       answer = await callApi(apiUrl(this, this.path), {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': this.#submission.key },
+        body: json,
       })
     } catch (error) {
       if (!(error instanceof ApiUnreachableError)) throw error

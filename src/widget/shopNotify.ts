@@ -51,10 +51,16 @@ export class ShopNotifyElement extends CustomerFormElement<'notifySignup'> {
       rememberedIds().includes(id) ||
       (created !== null && created < sentAt - ALREADY_SIGNED_UP_MARGIN_MS)
     remember(id)
+    // why: with double opt-in nothing is sent until the shopper opens the e-mailed link
+    const confirm = answer.confirmationRequired === true
     return {
-      message: already
-        ? 'このメールアドレスはすでに登録済みです。入荷したら1回だけお知らせします。'
-        : '登録しました。入荷したらメールでお知らせします。',
+      message: confirm
+        ? already
+          ? 'このメールアドレスはすでに登録済みで、確認をお待ちしています。お送りした確認メールを開き、リンクから登録を確定してください。'
+          : '確認メールをお送りしました。メールを開き、リンクから登録を確定してください。確定するまで再入荷のお知らせは届きません。'
+        : already
+          ? 'このメールアドレスはすでに登録済みです。入荷したら1回だけお知らせします。'
+          : '登録しました。入荷したらメールでお知らせします。',
       id,
       idLabel: '登録番号',
     }

@@ -1,4 +1,5 @@
 import type { RouteAnswer, RoutePath } from '../lib/routes.js'
+import type { TYPING_PARAM as TypingParam } from '../lib/search/query/searchService.js'
 import { markedNodes } from './markedText.js'
 import { apiUrl, ApiUnreachableError, callApi, failureText } from './widgetApi.js'
 import { SuggestionBox } from './searchSuggestions.js'
@@ -6,6 +7,14 @@ import { element, widgetRoot } from './widgetStyles.js'
 
 /** Quiet time after the last keystroke before searching as you type. */
 const TYPING_DELAY_MS = 250
+/**
+ * Quiet time after the last keystroke after which the shopper has settled on the query shown:
+ * its search is then counted in the keyword log (the as-you-type ones before it are not).
+ */
+const SETTLE_DELAY_MS = 2000
+/** Marks an as-you-type request, which the service answers and does not log (search/query/searchService.ts). */
+// why: typed by the server's constant (a type-only import): the two cannot differ
+const TYPING_PARAM: typeof TypingParam = 'typing'
 
 type SearchHit = RouteAnswer<'search'>['results'][number]
 const SEARCH_PATH: RoutePath<'search'> = '/api/search'
@@ -15,6 +24,9 @@ const SEARCH_PATH: RoutePath<'search'> = '/api/search'
  * (debounced) and on Enter, and completions of titles and tags (GET /api/search/suggest) in an
  * accessible combobox (searchSuggestions.ts). Titles link to each page's URL path, resolved against `base` (default:
  * the page's own address). Highlighting comes from the server's `<mark>` only (markedText.ts).
+ * As-you-type requests carry `typing=1` and are not logged; a search the shopper settles on
+ * (Enter, a completion, SETTLE_DELAY_MS without typing, a result followed, leaving the box or
+ * the page) is asked once more without it, and so counted once.
  */
 export class ShopSearchElement extends HTMLElement {
   #input: HTMLInputElement | null = null
@@ -23,6 +35,10 @@ export class ShopSearchElement extends HTMLElement {
   #timer: ReturnType<typeof setTimeout> | undefined
   #inFlight: AbortController | null = null
   #shownQuery: string | null = null
+  #settleTimer: ReturnType<typeof setTimeout> | undefined
+  #lastInputAt = 0
+  /** The last query counted (asked without `typing=1`). */
+  #countedQuery: string | null = null
 
   connectedCallback(): void {
     if (this.#input) return
@@ -40,7 +56,7 @@ export class ShopSearchElement extends HTMLElement {
     const field = element('div', { class: 'field', part: 'field' })
     const suggestions = new SuggestionBox(this, input, () => {
       clearTimeout(this.#timer)
-      void this.#search(true)
+      void this.#search(true, true)
     })
     field.append(
       element('label', { for: 'search-input', part: 'label' }, 'サイト内検索'),
@@ -58,23 +74,54 @@ export class ShopSearchElement extends HTMLElement {
     list.setAttribute('aria-label', '検索結果')
     input.addEventListener('input', () => {
       clearTimeout(this.#timer)
+      clearTimeout(this.#settleTimer)
+      this.#lastInputAt = performance.now()
       this.#timer = setTimeout(() => void this.#search(), TYPING_DELAY_MS)
+      this.#settleTimer = setTimeout(() => this.#settle(), SETTLE_DELAY_MS)
     })
     form.addEventListener('submit', (event) => {
       event.preventDefault()
       suggestions.close()
       clearTimeout(this.#timer)
-      void this.#search(true)
+      void this.#search(true, true)
     })
+    // why: a shopper who follows a result, leaves the box or the page has settled on its query
+    list.addEventListener('click', () => this.#settle())
+    input.addEventListener('blur', () => this.#settle())
+    window.addEventListener('pagehide', () => this.#settle())
     root.append(form, summary, list)
     this.#input = input
     this.#summary = summary
     this.#list = list
   }
 
-  async #search(force = false): Promise<void> {
+  /** Counts the query shown, once, if the shopper settled on it after typing it. */
+  #settle(): void {
+    clearTimeout(this.#settleTimer)
+    const query = this.#shownQuery
+    if (!query || query !== this.#input?.value.trim() || query === this.#countedQuery) return
+    this.#countedQuery = query
+    // why: keepalive, so the request outlives a page left for the result followed
+    void callApi(this.#searchUrl(query, false), { keepalive: true }).catch(() => {})
+  }
+
+  #searchUrl(query: string, typing: boolean): URL {
+    const url = apiUrl(this, SEARCH_PATH)
+    url.searchParams.set('q', query)
+    const length = this.getAttribute('excerpt-length')
+    if (length) url.searchParams.set('excerpt_length', length)
+    if (typing) url.searchParams.set(TYPING_PARAM, '1')
+    return url
+  }
+
+  /** Searches what the box holds: as you type (`settled` false), or settled (counted). */
+  async #search(force = false, settled = false): Promise<void> {
     const query = this.#input!.value.trim()
     if (!force && query === this.#shownQuery) return
+    if (settled) {
+      clearTimeout(this.#settleTimer)
+      this.#countedQuery = query
+    }
     this.#inFlight?.abort()
     if (!query) {
       this.#shownQuery = ''
@@ -84,10 +131,7 @@ export class ShopSearchElement extends HTMLElement {
     }
     const controller = new AbortController()
     this.#inFlight = controller
-    const url = apiUrl(this, SEARCH_PATH)
-    url.searchParams.set('q', query)
-    const length = this.getAttribute('excerpt-length')
-    if (length) url.searchParams.set('excerpt_length', length)
+    const url = this.#searchUrl(query, !settled)
     this.setAttribute('aria-busy', 'true')
     try {
       const answer = await callApi(url, { signal: controller.signal })
@@ -132,5 +176,7 @@ export class ShopSearchElement extends HTMLElement {
     this.#summary!.textContent = hits.length
       ? `「${query}」の検索結果: ${hits.length}件`
       : `「${query}」に一致するページは見つかりませんでした。`
+    // why: an answer that came after the settle time is settled on as soon as it is shown
+    if (performance.now() - this.#lastInputAt >= SETTLE_DELAY_MS) this.#settle()
   }
 }

@@ -2,6 +2,11 @@
  * The widgets' shared styles. Everything a shop would change is a CSS custom property set on the
  * element or a `::part()` (form, field, label, input, button, error, status, notice, success, results,
  * result, result-link, excerpt, mark), so a theme restyles them without touching this file.
+ *
+ * Readable on any host, light or dark: text on the host's own background takes the host's text
+ * colour (links are told by their underline, not a colour of ours), and every part that draws a
+ * background of its own (fields, button, errors, success, completions, highlights) sets its text
+ * colour with it, so a dark theme's light text never lands on a pale box of ours.
  */
 export const WIDGET_CSS = `
 :host {
@@ -42,7 +47,14 @@ button {
   cursor: pointer;
 }
 button[disabled] { opacity: 0.6; cursor: progress; }
-.error { color: var(--shop-widget-error, #b42318); margin: 0; font-size: 0.925em; }
+.error {
+  margin: 0;
+  font-size: 0.925em;
+  padding: 0.125rem 0.5rem;
+  border-radius: var(--shop-widget-radius, 0.375rem);
+  background: var(--shop-widget-error-background, #fdeceb);
+  color: var(--shop-widget-error, #8f1d13);
+}
 .error:empty, .status:empty { display: none; }
 .status { margin: 0; }
 .notice { margin: 0 0 0.5rem; font-weight: var(--shop-widget-label-weight, 600); }
@@ -51,21 +63,28 @@ button[disabled] { opacity: 0.6; cursor: progress; }
   padding: 0.75rem 1rem;
   border-radius: var(--shop-widget-radius, 0.375rem);
   background: var(--shop-widget-success-background, #ecf6ee);
+  color: var(--shop-widget-success-color, #143a1f);
 }
+.success code { color: inherit; }
 .trap { position: absolute; left: -10000px; width: 1px; height: 1px; overflow: hidden; }
 .results { list-style: none; margin: 0.5rem 0 0; padding: 0; display: grid; gap: 0.75rem; }
-.results a { color: var(--shop-widget-link, #1a56db); font-weight: 600; }
+.results a { color: var(--shop-widget-link, inherit); font-weight: 600; text-decoration: underline; }
 .excerpt { margin: 0.125rem 0 0; font-size: 0.925em; }
 .suggestions {
   list-style: none; margin: 0.25rem 0 0; padding: 0.25rem 0;
   border: 1px solid var(--shop-widget-border, #8a8f98); border-radius: var(--shop-widget-radius, 0.375rem);
   background: var(--shop-widget-background, #fff);
+  color: var(--shop-widget-suggestion-color, #1a1a1a);
 }
 .suggestions[hidden] { display: none; }
 .suggestions [role='option'] { padding: 0.25rem 0.75rem; cursor: pointer; }
-.suggestions [aria-selected='true'] { background: var(--shop-widget-mark, #fff1a8); outline: 2px solid currentColor; }
+.suggestions [aria-selected='true'] {
+  background: var(--shop-widget-mark, #fff1a8);
+  color: var(--shop-widget-mark-color, #1a1a1a);
+  outline: 2px solid currentColor;
+}
 .suggestions .kind { font-size: 0.85em; color: var(--shop-widget-muted, #4b5563); }
-mark { background: var(--shop-widget-mark, #fff1a8); color: inherit; }
+mark { background: var(--shop-widget-mark, #fff1a8); color: var(--shop-widget-mark-color, #1a1a1a); }
 .visually-hidden {
   position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0;
   overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0;

@@ -109,3 +109,30 @@ describe('/api/notify-confirm', () => {
     expect((await call('GET', token)).status).toBe(404)
   })
 })
+
+describe('the shop on the confirmation pages', () => {
+  it('the confirmation, done and 403 pages name the shop, its contact and link to the storefront', async () => {
+    Object.assign(process.env, {
+      SHOP_NAME: '株式会社テスト商店',
+      SHOP_CONTACT: '03-1234-5678',
+      STOREFRONT_URL: 'https://store.example.test/',
+    })
+    try {
+      const subscription = await seedSubscription(restock.repositories, { confirmedAt: null })
+      const token = createConfirmationToken(subscription, FAR, SECRET)
+      const pages = [
+        await call('GET', token),
+        await call('POST', token),
+        await call('GET', createConfirmationToken(subscription, FAR, 'not-the-secret')),
+      ]
+      expect(pages.map((page) => page.status)).toEqual([200, 200, 403])
+      for (const { text } of pages) {
+        expect(text).toContain('株式会社テスト商店')
+        expect(text).toContain('お問い合わせ: 03-1234-5678')
+        expect(text).toContain('<a href="https://store.example.test/">ショップのトップページへ</a>')
+      }
+    } finally {
+      for (const name of ['SHOP_NAME', 'SHOP_CONTACT', 'STOREFRONT_URL']) delete process.env[name]
+    }
+  })
+})

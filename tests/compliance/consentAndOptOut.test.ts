@@ -302,4 +302,93 @@ describe('double opt-in (NOTIFY_DOUBLE_OPT_IN=true)', () => {
     await signUp(email, 'kyusu-tokoname')
     expect(links()).toHaveLength(1)
   })
+
+  /** The page a link opens, then its form posted as a browser would (the ticked boxes). */
+  async function openAndConfirm(link: string, untick: string[] = []): Promise<string> {
+    const url = new URL(link)
+    const local = `http://localhost:8888${url.pathname}${url.search}`
+    const page = await (await confirmModule(new Request(local), fakeContext())).text()
+    const fields = new URLSearchParams()
+    for (const [, name, value] of page.matchAll(
+      /<input type="(?:hidden|checkbox)" name="([^"]+)" value="([^"]*)"/g,
+    )) {
+      if (!untick.some((slug) => value.startsWith(`${slug}/`))) fields.append(name, value)
+    }
+    const done = await confirmModule(
+      new Request(local, { method: 'POST', body: fields.toString(), headers: FORM_TYPE }),
+      fakeContext(),
+    )
+    expect(done.status).toBe(200)
+    return page
+  }
+  const FORM_TYPE = { 'Content-Type': 'application/x-www-form-urlencoded' }
+  const confirmationLinks = (email: string) =>
+    resend.requests
+      .filter((r) => r.path === '/emails' && r.json?.to === email)
+      .map(
+        (r) =>
+          /https:\/\/shop\.example\.test\/api\/notify-confirm\?token=\S+/.exec(r.json.text)![0],
+      )
+
+  const EIGHT = [
+    'chasen-takayama',
+    'ethiopia-yirgacheffe-beans',
+    'guatemala-antigua-beans',
+    'hario-v60-dripper',
+    'hasami-rim-plate',
+    'kalita-wave-server',
+    'kiyomizu-matcha-chawan',
+    'kyusu-tokoname',
+  ]
+
+  it('one shopper signs up for 8 products in a row: every one of them can be confirmed', async () => {
+    process.env.NOTIFY_DOUBLE_OPT_IN = 'true'
+    const email = unique('eight')
+    const ids: string[] = []
+    for (const productSlug of EIGHT) {
+      const answer = await signUp(email, productSlug)
+      expect(answer.body).toEqual({
+        success: true,
+        subscriptionId: expect.stringMatching(/^ntf_/),
+        confirmationRequired: true,
+      })
+      ids.push(answer.body.subscriptionId)
+    }
+    const links = confirmationLinks(email)
+    expect(links.length).toBeGreaterThanOrEqual(1)
+    // why: the shopper opens what was e-mailed; each page lists what still waits
+    for (const link of links) await openAndConfirm(link)
+    const stored = await Promise.all(
+      EIGHT.map((productSlug, n) =>
+        restock.repositories.subscriptions.get({ id: ids[n], productSlug }),
+      ),
+    )
+    expect(stored.map((subscription) => subscription?.confirmedAt ?? null)).toEqual(
+      EIGHT.map(() => expect.stringMatching(/^\d{4}-/)),
+    )
+  })
+
+  it('lists every product waiting in the e-mail; a box left unticked stays unconfirmed', async () => {
+    process.env.NOTIFY_DOUBLE_OPT_IN = 'true'
+    const email = unique('untick')
+    const first = await signUp(email, 'mino-yaki-mug')
+    const second = await signUp(email, 'porlex-hand-grinder')
+    const [link] = confirmationLinks(email)
+    const page = await openAndConfirm(link, ['porlex-hand-grinder'])
+    expect(page).toContain(`value="porlex-hand-grinder/${second.body.subscriptionId}" checked`)
+    const get = (id: string, productSlug: string) =>
+      restock.repositories.subscriptions.get({ id, productSlug })
+    expect((await get(first.body.subscriptionId, 'mino-yaki-mug'))?.confirmedAt).toMatch(/^\d{4}-/)
+    expect((await get(second.body.subscriptionId, 'porlex-hand-grinder'))?.confirmedAt).toBeNull()
+    // why: the link was used, so the next sign-up of the address gets an e-mail of its own at once
+    await signUp(email, 'shinkansen-tenugui')
+    expect(confirmationLinks(email)).toHaveLength(2)
+    const mail = resend.requests.filter((r) => r.path === '/emails' && r.json?.to === email)[1]
+    expect(mail.json.subject).toBe('【再入荷通知】2件のご登録を確定してください')
+  })
+
+  it('answers as before, without the field, when double opt-in is off', async () => {
+    const answer = await signUp(unique('single'), 'hario-v60-dripper')
+    expect(Object.keys(answer.body)).toEqual(['success', 'subscriptionId'])
+  })
 })

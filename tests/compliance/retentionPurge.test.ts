@@ -5,6 +5,10 @@ import { purgeExpiredData } from '../../src/lib/compliance/retentionPurge.js'
 import { createLogger } from '../../src/lib/log.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import { stockEventKey } from '../../src/lib/storage/blobLayout.js'
+import {
+  noteUnconfirmedSignup,
+  pendingConfirmations,
+} from '../../src/lib/storage/confirmationThrottle.js'
 import { ExportJobStore } from '../../src/lib/storage/exportJobStore.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
@@ -99,6 +103,13 @@ describe('retention purge', () => {
   it('deletes unconfirmed sign-ups and their consents 7 days after they were made', async () => {
     const productSlug = freshProduct()
     const unconfirmed = await seedWithConsent({ productSlug, createdAt: at(T0), confirmedAt: null })
+    const { store } = restock.repositories
+    const { email } = unconfirmed.subscription
+    await noteUnconfirmedSignup(store, email, unconfirmed.subscription, {
+      now: T0,
+      intervalMs: 60_000,
+      keepMs: 8 * DAY,
+    })
     const confirmed = await seedWithConsent({
       productSlug,
       createdAt: at(T0),
@@ -108,6 +119,8 @@ describe('retention purge', () => {
     expect(await restock.repositories.subscriptions.get(unconfirmed.subscription)).not.toBeNull()
     expect((await purgeAt(T0 + 7 * DAY + 1)).unconfirmed).toBe(1)
     expect(await restock.repositories.subscriptions.get(unconfirmed.subscription)).toBeNull()
+    // why: its address's list of sign-ups waiting for confirmation forgets it too
+    expect(await pendingConfirmations(store, email)).toEqual([])
     const { consents } = restock.repositories
     expect(await consents.get(unconfirmed.consent)).toBeNull()
     expect(await restock.repositories.subscriptions.get(confirmed.subscription)).not.toBeNull()
@@ -231,5 +244,23 @@ describe('retention purge', () => {
     ]) {
       expect((await store.list({ prefix })).blobs).toEqual([])
     }
+  })
+
+  it('deletes Idempotency-Key marks once their day and the next have passed', async () => {
+    const { idempotencyKeys } = restock.repositories
+    const old = await idempotencyKeys.begin('reservation', `key-${crypto.randomUUID()}`, 'f', T0)
+    const recent = `key-${crypto.randomUUID()}`
+    const kept = await idempotencyKeys.begin('reservation', recent, 'f', T0 + DAY)
+    expect([old.state, kept.state]).toEqual(['new', 'new'])
+    if (kept.state === 'new') await kept.finish({ reservationId: 'res_kept' })
+    const summary = await purgeAt(T0 + 2 * DAY)
+    expect(summary.idempotencyKeys).toBeGreaterThanOrEqual(1)
+    const day = (ms: number) => at(ms).slice(0, 10)
+    const { blobs } = await restock.repositories.store.list({ prefix: 'idempotency-keys/' })
+    expect(blobs.some(({ key }) => key.includes(`/${day(T0)}/`))).toBe(false)
+    expect(await idempotencyKeys.begin('reservation', recent, 'f', T0 + 2 * DAY)).toEqual({
+      state: 'answered',
+      answer: { reservationId: 'res_kept' },
+    })
   })
 })

@@ -143,4 +143,22 @@ describe('restock click redirect', () => {
     // only the genuine click counted (the signed unknown-product link is the same recipient's repeat)
     expect(await w.clicks('notif_1')).toBe(1)
   })
+
+  it('lands on the storefront (STOREFRONT_URL), at the product page’s own address when it has one', async () => {
+    const w = world()
+    process.env.STOREFRONT_URL = 'https://store.example.jp/'
+    try {
+      const product = await w.follow(link())
+      expect(product).toEqual({
+        status: 302,
+        location: `https://store.example.jp/products/${PRODUCT}`,
+      })
+      const own = await w.follow(link({ productSlug: 'porlex-hand-grinder' }))
+      expect(own.location).toBe('https://store.example.jp/collections/mills/porlex-mini-2')
+      const unknown = await w.follow(link({ productSlug: 'no-such-product' }))
+      expect(unknown.location).toBe('https://store.example.jp/')
+    } finally {
+      delete process.env.STOREFRONT_URL
+    }
+  })
 })

@@ -22,10 +22,10 @@ describe('a reservation, end to end over HTTP', () => {
     expect(created.status).toBe(200)
     expect(created.body).toEqual({ success: true, reservationId: expect.stringMatching(/^res_/) })
     const id = created.body.reservationId as string
-    // why: SITE_URL defaults to the address served, so the e-mail links to this server's port
+    // why: npm start's storefront is its demo page on the address served (STOREFRONT_URL)
     await expect
       .poll(() => server.output(), { timeout: 30_000 })
-      .toContain(`商品ページ: ${server.url}/products/kyusu-tokoname`)
+      .toContain(`商品ページ: ${server.url}/demo/products/kyusu-tokoname`)
 
     const listed = await server.postJson(
       '/api/admin-reservations-list',

@@ -137,3 +137,23 @@ describe.each(forms)('honeypot of POST $path', (form) => {
     expect(unknown.body).toEqual({ success: false, error: TEXTS.productNotFound })
   })
 })
+
+describe('honeypot of POST /api/notify-signup with double opt-in', () => {
+  it('answers with confirmationRequired, as a person’s sign-up is answered', async () => {
+    process.env.NOTIFY_DOUBLE_OPT_IN = 'true'
+    process.env.UNSUBSCRIBE_SECRET = 'honeypot-double-opt-in-secret'
+    try {
+      const body = {
+        email: `doi-${crypto.randomUUID().slice(0, 8)}@example.com`,
+        productSlug: PRODUCT,
+      }
+      const decoy = await send(notifySignup, '/api/notify-signup', { ...body, website: 'x' })
+      const person = await send(notifySignup, '/api/notify-signup', body)
+      expect(Object.keys(decoy.body)).toEqual(Object.keys(person.body))
+      expect(decoy.body.confirmationRequired).toBe(true)
+    } finally {
+      delete process.env.NOTIFY_DOUBLE_OPT_IN
+      delete process.env.UNSUBSCRIBE_SECRET
+    }
+  })
+})

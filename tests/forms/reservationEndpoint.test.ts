@@ -64,7 +64,6 @@ describe('POST /api/reservation: success', () => {
   })
 
   it('accepts several reservations from the same e-mail, each with its own id', async () => {
-    // why: the same e-mail, product and name within REPEAT_WINDOW_MS is one reservation repeated
     const first = await post(valid)
     const second = await post({ ...valid, name: `${valid.name} (2)` })
     expect(first.status).toBe(200)
@@ -241,5 +240,92 @@ describe('POST /api/reservation: HTTP conventions (D8)', () => {
     expect(failure.stack).toEqual(expect.any(String))
     expect(eventsOf(logs, 'email.logged')).toEqual([])
     expect(eventsOf(logs, 'notify.skipped')).toEqual([])
+  })
+})
+
+describe('POST /api/reservation: Idempotency-Key', () => {
+  const KEY_REUSED =
+    'この Idempotency-Key は別の内容の送信に使われています。内容を変えて送るときは、新しいキーを使ってください。'
+
+  async function postWithKey(body: unknown, key: string | null, context = fakeContext()) {
+    const headers: Record<string, string> = key === null ? {} : { 'Idempotency-Key': key }
+    const request = jsonRequest(PATH, body, { headers })
+    return { ...(await readJson(await handler(request, context))), context }
+  }
+
+  async function reservationsOf(email: string) {
+    const { records } = await openRepositories(fakeContext()).reservations.listProduct(PRODUCT)
+    return records.filter((record) => record.email === email)
+  }
+
+  it('makes a new reservation for every request without the header, the same body too (§4.10)', async () => {
+    const body = { ...valid, email: 'twice@example.com' }
+    const first = await postWithKey(body, null)
+    const second = await postWithKey(body, null)
+    expect([first.status, second.status]).toEqual([200, 200])
+    expect(second.body.reservationId).not.toBe(first.body.reservationId)
+    expect((await reservationsOf('twice@example.com')).map((r) => r.id).sort()).toEqual(
+      [first.body.reservationId, second.body.reservationId].sort(),
+    )
+  })
+
+  it('answers the first answer again for the same key and body, and makes and sends nothing more', async () => {
+    const body = { ...valid, email: 'retry@example.com' }
+    const key = crypto.randomUUID()
+    const first = await postWithKey(body, key)
+    await first.context.settled()
+    const mailed = eventsOf(logs, 'email.logged').length
+    // why: the same key, bare or as the draft's quoted string, with the body in another spelling
+    const again = await postWithKey({ ...body, email: ' Retry@Example.com ' }, `"${key}"`)
+    await again.context.settled()
+    expect(again.status).toBe(200)
+    expect(again.body).toEqual(first.body)
+    expect(await reservationsOf('retry@example.com')).toHaveLength(1)
+    expect(eventsOf(logs, 'email.logged')).toHaveLength(mailed)
+  })
+
+  it('refuses the same key with another body (422) and makes nothing', async () => {
+    const key = crypto.randomUUID()
+    const first = await postWithKey({ ...valid, email: 'other-body@example.com' }, key)
+    expect(first.status).toBe(200)
+    const other = await postWithKey({ ...valid, email: 'other-body@example.com', quantity: 2 }, key)
+    expect(other.status).toBe(422)
+    expect(other.body).toEqual({ success: false, error: KEY_REUSED })
+    expect(await reservationsOf('other-body@example.com')).toHaveLength(1)
+  })
+
+  it('makes one reservation of ten simultaneous requests with one key, and answers each its id', async () => {
+    const body = { ...valid, email: 'simultaneous@example.com' }
+    const key = crypto.randomUUID()
+    const answers = await Promise.all(Array.from({ length: 10 }, () => postWithKey(body, key)))
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200))
+    const ids = new Set(answers.map((answer) => answer.body.reservationId))
+    expect(ids.size).toBe(1)
+    expect((await reservationsOf('simultaneous@example.com')).map((r) => r.id)).toEqual([...ids])
+  })
+
+  it('refuses a malformed key (400) before anything is made', async () => {
+    for (const key of ['', '   ', 'x'.repeat(256), 'cl\u00e9']) {
+      const answer = await postWithKey({ ...valid, email: 'bad-key@example.com' }, key)
+      expect(answer.status).toBe(400)
+      expect(answer.body.error).toContain('Idempotency-Key ヘッダーが正しくありません。')
+    }
+    expect(await reservationsOf('bad-key@example.com')).toHaveLength(0)
+  })
+
+  it('lets browsers of any origin send the header (CORS preflight)', async () => {
+    const preflight = await handler(
+      new Request(`http://localhost:8888${PATH}`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'https://shop.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type, idempotency-key',
+        },
+      }),
+      fakeContext(),
+    )
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Idempotency-Key')
   })
 })

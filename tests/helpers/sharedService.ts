@@ -37,9 +37,11 @@ const SHOP: Record<string, string> = {
  * - `shop`: one admin token for every endpoint (D7), a named staff member, e-mails only logged;
  * - `archiveToken`: the same with a separate archive token (`PREORDER_API_TOKEN`, D7);
  * - `mail`: `shop` with real delivery to a Resend stand-in on `resendPort`, which the file that
- *   runs listens on (tests/helpers/chromiumFixture.ts).
+ *   runs listens on (tests/helpers/chromiumFixture.ts);
+ * - `doubleOptIn`: `shop` with double opt-in (`NOTIFY_DOUBLE_OPT_IN`): sign-ups wait for their
+ *   confirmation.
  */
-export type ServiceProfile = 'shop' | 'archiveToken' | 'mail'
+export type ServiceProfile = 'shop' | 'archiveToken' | 'mail' | 'doubleOptIn'
 
 /** The environment of a profile's service; `resendPort` is where its e-mails go (`mail`). */
 export function profileEnvironment(
@@ -48,6 +50,7 @@ export function profileEnvironment(
 ): Record<string, string> {
   if (profile === 'archiveToken') return { ...SHOP, PREORDER_API_TOKEN: PREORDER_TOKEN }
   if (profile === 'shop') return SHOP
+  if (profile === 'doubleOptIn') return { ...SHOP, NOTIFY_DOUBLE_OPT_IN: 'true' }
   return {
     ...SHOP,
     RESEND_API_KEY: 're_shared_service',

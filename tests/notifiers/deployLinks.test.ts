@@ -26,7 +26,16 @@ const PREVIEW = 'https://deploy-preview-42--shop-example.netlify.app'
 const PREVIEW_PERMALINK = 'https://6741a0c5e1d2b30008a1b2c3--shop-example.netlify.app'
 const RESERVED = catalogueProduct('chasen-takayama')
 const WAITED_FOR = catalogueProduct('hario-v60-dripper')
-const DEPLOY_VARIABLES = ['SITE_URL', 'URL', 'DEPLOY_PRIME_URL', 'DEPLOY_URL', 'CONTEXT']
+const DEPLOY_VARIABLES = [
+  'SITE_URL',
+  'URL',
+  'DEPLOY_PRIME_URL',
+  'DEPLOY_URL',
+  'CONTEXT',
+  'STOREFRONT_URL',
+  'RESERVATION_LINK_SECRET',
+]
+const STOREFRONT = 'https://store.example'
 
 /** The links' base the configuration of a request has (`siteUrl`, decided by publicBaseUrl). */
 function publicBaseUrl(env: Record<string, string | undefined>, deploy?: DeployAddress): string {
@@ -85,11 +94,12 @@ describe('the public forms link to the deploy that answered', () => {
     process.env.URL = NETLIFY_URL
     delete process.env.DEPLOY_PRIME_URL
     delete process.env.DEPLOY_URL
+    delete process.env.STOREFRONT_URL
   })
 
   async function submit(deployContext: string, origin: string) {
     const context = fakeContext({ deployContext })
-    // why: a new shopper each time; a repeated submission or pending sign-up sends nothing again
+    // why: a new shopper each time; a pending sign-up repeated sends nothing again
     const email = `links-${deployContext}-${crypto.randomUUID().slice(0, 8)}@example.com`
     const reservation = await readJson(
       await reservationHandler(
@@ -147,5 +157,18 @@ describe('the public forms link to the deploy that answered', () => {
     expect(text).toContain(`${PRODUCTION}/products/${RESERVED.slug}`)
     expect(text).toContain(`${PRODUCTION}/products/${WAITED_FOR.slug}`)
     expect(text).not.toContain(NETLIFY_URL)
+  })
+
+  it('product links go to the storefront (STOREFRONT_URL), the service’s own links stay on SITE_URL', async () => {
+    process.env.STOREFRONT_URL = `${STOREFRONT}/`
+    process.env.RESERVATION_LINK_SECRET = 'link-secret-for-storefront-test'
+    const requests = await submit('production', NETLIFY_URL)
+    const text = textsOf(requests)
+    expect(text).toContain(`${STOREFRONT}/products/${RESERVED.slug}`)
+    expect(text).toContain(`${STOREFRONT}/products/${WAITED_FOR.slug}`)
+    expect(text).not.toContain(`${PRODUCTION}/products/`)
+    const receipt = requests.find((request) => request.path.startsWith('/emails'))
+    expect(receipt?.json.text).toContain(`${PRODUCTION}/reservation/manage?token=`)
+    delete process.env.RESERVATION_LINK_SECRET
   })
 })

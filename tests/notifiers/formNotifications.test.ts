@@ -115,7 +115,7 @@ describe('POST /api/reservation → team chat and customer e-mail', () => {
       recorder.server.reply = reply
       const res = await reserve({
         name: '田中',
-        // why: one e-mail per case; the same submission repeated within minutes is one reservation
+        // why: one e-mail per case, each under its own address's hourly cap on confirmations
         email: `slow-${label.replace(/\W+/g, '-')}@example.com`,
         productSlug: RESERVED.slug,
       })

@@ -190,7 +190,17 @@ describe('POST /reservation/manage', () => {
     expect(text).toContain(w.record.id)
     expect(text).toContain('数量: 2')
     expect(text).not.toContain('manage@example.com')
-    expect(server.requests.filter((request) => request.path.startsWith('/emails'))).toEqual([])
+    // why: the customer gets a receipt of their own cancel, as of a cancel by staff
+    const mails = server.requests.filter((request) => request.path.startsWith('/emails'))
+    expect(mails.map((mail) => [mail.json.to, mail.json.subject])).toEqual([
+      ['manage@example.com', '【ご予約キャンセル受付】京焼 Kiyomizu 抹茶碗 若草'],
+    ])
+    expect(mails[0].json.text).toContain('ご予約のキャンセルを承りました')
+    expect(mails[0].json.text).toContain(`予約番号: ${w.record.id}`)
+    expect(mails[0].headers['idempotency-key']).toBe(
+      `reservation-status/${w.record.id}/cancelled/${stored?.statusChangedAt}`,
+    )
+    expect(done.html).toContain('キャンセルの受付メールをお送りしました')
   })
 
   it('cancels a confirmed one too', async () => {
@@ -215,6 +225,33 @@ describe('POST /reservation/manage', () => {
     const fresh = createManageToken(w.record, SECRET, Date.now())
     expect((await w.page('POST', fresh)).status).toBe(200)
     expect((await w.stored())?.status).toBe('cancelled')
+  })
+})
+
+describe('the shop on every page', () => {
+  const SHOP = { SHOP_NAME: '株式会社テスト商店', SHOP_CONTACT: 'help@shop.example.test' }
+  beforeEach(() => {
+    Object.assign(process.env, SHOP, { STOREFRONT_URL: 'https://store.example.test/' })
+  })
+  afterAll(() => {
+    for (const name of [...Object.keys(SHOP), 'STOREFRONT_URL']) delete process.env[name]
+  })
+
+  it('the page, the done page and the error pages name the shop, its contact and link to the storefront', async () => {
+    const w = await world()
+    const pages = [
+      await w.page('GET'),
+      await w.page('POST'),
+      await w.page('GET', tampered(w.token, 1)),
+      await w.page('GET', 'garbled'),
+    ]
+    expect(pages.map((page) => page.status)).toEqual([200, 200, 403, 400])
+    for (const { html } of pages) {
+      expect(html).toContain('<footer>')
+      expect(html).toContain('株式会社テスト商店')
+      expect(html).toContain('<a href="mailto:help@shop.example.test">help@shop.example.test</a>')
+      expect(html).toContain('<a href="https://store.example.test/">ショップのトップページへ</a>')
+    }
   })
 })
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import reservationHandler from '../../netlify/functions/reservation.js'
 import statusHandler from '../../netlify/functions/admin-reservations-status.js'
+import deleteHandler from '../../netlify/functions/admin-reservations-delete.js'
 import { fakeContext } from '../helpers/context.js'
 import {
   defaultReply,
@@ -12,7 +13,7 @@ import { jsonRequest, readJson } from '../helpers/requests.js'
 import { clearOutbound, FROM_EMAIL, pointOutboundAt } from '../forms/formTestKit.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
 import { useLogCapture } from '../helpers/logs.js'
-import { ADMIN_TOKEN, useApiTokens } from '../helpers/tokens.js'
+import { ADMIN_TOKEN, PREORDER_TOKEN, useApiTokens } from '../helpers/tokens.js'
 
 /**
  * Status e-mails against a local Resend stand-in: one e-mail per applied transition
@@ -40,6 +41,7 @@ beforeEach(() => {
   pointOutboundAt(server, 1000)
   process.env.RESERVATION_LINK_SECRET = 'manage-link-secret-for-tests'
   delete process.env.RESERVATION_STATUS_EMAILS
+  process.env.RESERVATION_STATUS_EMAIL_DELAY_MS = '0'
   server.requests.length = 0
   server.reply = defaultReply
 })
@@ -58,7 +60,7 @@ function world() {
     reserve: async (quantity = 1) => {
       const answer = await call(reservationHandler, '/api/reservation', {
         name: '鈴木 花子',
-        // why: the same address and name within 5 minutes is a repeat of the first reservation
+        // why: an address of its own each, so the hourly cap on confirmations never interferes
         email: `hanako.status+${++buyers}@example.com`,
         productSlug: PRODUCT,
         quantity,
@@ -72,6 +74,21 @@ function world() {
         '/api/admin-reservations-status',
         { id, productSlug: PRODUCT, status, ...extra },
         ADMIN,
+      ),
+    /** The status change answered, its e-mail still to come: settle it with `context.settled()`. */
+    async setStatusAnswered(id: string, status: string) {
+      const context = fakeContext({ deployContext })
+      const body = { id, productSlug: PRODUCT, status }
+      const request = jsonRequest('/api/admin-reservations-status', body, { token: ADMIN })
+      const answer = await readJson(await statusHandler(request, context))
+      return { answer, context }
+    },
+    remove: (id: string) =>
+      call(
+        deleteHandler,
+        '/api/admin/reservations/delete',
+        { ids: [{ id, productSlug: PRODUCT }] },
+        PREORDER_TOKEN,
       ),
   }
 }
@@ -162,5 +179,43 @@ describe('status e-mails', () => {
     expect((await w.setStatus(id, 'confirmed')).status).toBe(200)
     expect((await w.setStatus(id, 'cancelled')).status).toBe(200)
     expect(emails()).toEqual([])
+  })
+})
+
+describe('status e-mails tell the state the reservation still has when they go', () => {
+  beforeEach(() => {
+    // why: long enough for the racing request to land first on a loaded machine
+    process.env.RESERVATION_STATUS_EMAIL_DELAY_MS = '1500'
+  })
+
+  it('a delete racing a confirmation: no 「ご予約確定」 for a reservation that is gone', async () => {
+    const w = world()
+    const id = await w.reserve()
+    server.requests.length = 0
+    const { answer, context } = await w.setStatusAnswered(id, 'confirmed')
+    expect(answer.status).toBe(200)
+    expect((await w.remove(id)).body).toMatchObject({ deletedIds: [id] })
+    await context.settled()
+    expect(subjects()).toEqual([])
+  })
+
+  it('a change undone within the delay e-mails only what stays', async () => {
+    const w = world()
+    const id = await w.reserve()
+    server.requests.length = 0
+    const confirmed = await w.setStatusAnswered(id, 'confirmed')
+    const cancelled = await w.setStatusAnswered(id, 'cancelled')
+    await Promise.all([confirmed.context.settled(), cancelled.context.settled()])
+    expect(subjects()).toEqual(['【ご予約キャンセル】京焼 Kiyomizu 抹茶碗 若草'])
+  })
+
+  it('a change that stays is e-mailed after the delay', async () => {
+    const w = world()
+    const id = await w.reserve()
+    server.requests.length = 0
+    const { context } = await w.setStatusAnswered(id, 'confirmed')
+    expect(subjects()).toEqual([])
+    await context.settled()
+    expect(subjects()).toEqual(['【ご予約確定】京焼 Kiyomizu 抹茶碗 若草'])
   })
 })

@@ -251,3 +251,32 @@ describe('/api/notify-unsubscribe', () => {
     )
   })
 })
+
+describe('the shop on the unsubscribe pages', () => {
+  it('the confirmation, done and 403 pages name the shop, its contact and link to the storefront', async () => {
+    Object.assign(process.env, {
+      SHOP_NAME: '株式会社テスト商店',
+      SHOP_CONTACT: 'https://shop.example.test/contact',
+      STOREFRONT_URL: 'https://store.example.test',
+    })
+    try {
+      const subscription = await seedSubscription(restock.repositories)
+      const token = encodeURIComponent(tokenFor(subscription))
+      const pages = [
+        await call('GET', `?token=${token}`),
+        await call('POST', `?token=${token}`, { body: '', headers: FORM }),
+        await call('GET', `?token=${encodeURIComponent(tokenFor(subscription, 'not-the-secret'))}`),
+      ]
+      expect(pages.map((page) => page.status)).toEqual([200, 200, 403])
+      for (const { text } of pages) {
+        expect(text).toContain('株式会社テスト商店')
+        expect(text).toContain(
+          'お問い合わせ: <a href="https://shop.example.test/contact">https://shop.example.test/contact</a>',
+        )
+        expect(text).toContain('<a href="https://store.example.test/">ショップのトップページへ</a>')
+      }
+    } finally {
+      for (const name of ['SHOP_NAME', 'SHOP_CONTACT', 'STOREFRONT_URL']) delete process.env[name]
+    }
+  })
+})

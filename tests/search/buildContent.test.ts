@@ -132,6 +132,7 @@ describe('scripts/build-content.ts', () => {
     ['tags not a list', 'title: x\ntags: 急須\ncreatedAt: 2026-01-02', 'tags'],
     ['missing createdAt', 'title: x\ntags: []', 'createdAt'],
     ['invalid createdAt', 'title: x\ntags: []\ncreatedAt: next tuesday', 'createdAt'],
+    ['a url that is no address', `${VALID}\nurl: shop.example/item`, 'url must be an absolute'],
   ])('fails on %s, naming the file', async (_name, frontMatter, problem) => {
     const dir = await contentDir({
       'news/ok.md': page(VALID),
@@ -141,6 +142,18 @@ describe('scripts/build-content.ts', () => {
     await expect(build).rejects.toThrow(InvalidContentPageError)
     await expect(build).rejects.toThrow(path.join(dir, 'guides/broken-page.md'))
     await expect(build).rejects.toThrow(problem)
+  })
+
+  it('bakes a product page’s storefront address (`url:`) into the catalogue', async () => {
+    const dir = await contentDir({
+      'products/absolute.md': page(`${VALID}\nurl: https://store.example/items/1`),
+      'products/relative.md': page(`${VALID}\nurl: /items/2`),
+    })
+    const { productCatalogue } = await buildInto(dir)
+    expect(productCatalogue.map((product) => [product.slug, product.url])).toEqual([
+      ['absolute', 'https://store.example/items/1'],
+      ['relative', '/items/2'],
+    ])
   })
 
   it('rejects a file name that is not a slug', async () => {

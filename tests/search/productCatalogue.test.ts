@@ -28,6 +28,12 @@ describe('product catalogue', () => {
     },
   )
 
+  it('takes a product page’s front matter url on the storefront before /products/<slug>', () => {
+    expect(productUrl('porlex-hand-grinder', 'https://store.example/')).toBe(
+      'https://store.example/collections/mills/porlex-mini-2',
+    )
+  })
+
   it('builds the product URL from the site URL (D1)', () => {
     expect(productUrl('kyusu-tokoname', 'https://shop.example')).toBe(
       'https://shop.example/products/kyusu-tokoname',

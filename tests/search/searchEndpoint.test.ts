@@ -156,6 +156,18 @@ describe('GET /api/search', () => {
     expect(nothing.body.totalResults).toBe(0)
   })
 
+  it('answers the widget’s as-you-type requests (typing=1) alike and logs only the others', async () => {
+    const before = (await entriesOfToday()).length
+    const typed = await get({ q: 'kette', typing: '1' })
+    const plain = await get({ q: 'kette' })
+    expect(typed.status).toBe(200)
+    expect(typed.body).toEqual(plain.body)
+    expect(typed.headers.get('cache-control')).toBe('public, max-age=300')
+    const entries = await entriesOfToday()
+    expect(entries).toHaveLength(before + 1)
+    expect(entries.filter((entry) => entry?.keyword === 'kette')).toHaveLength(1)
+  })
+
   it('answers normally when the keyword log cannot be written', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     // why: a port nobody listens on makes every blob write fail with a network error

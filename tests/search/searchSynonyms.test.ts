@@ -3,7 +3,14 @@ import addSynonyms from '../../netlify/functions/admin-search-synonyms-add.js'
 import listSynonyms from '../../netlify/functions/admin-search-synonyms-list.js'
 import removeSynonyms from '../../netlify/functions/admin-search-synonyms-remove.js'
 import { answerSearch } from '../../src/lib/search/query/searchService.js'
-import { SYNONYM_CACHE_MS } from '../../src/lib/search/synonyms/staffSynonymCache.js'
+import {
+  SYNONYM_CACHE_MS,
+  SYNONYM_READ_WAIT_MS,
+  staffSynonymsNow,
+  staffSynonymsRead,
+} from '../../src/lib/search/synonyms/staffSynonymCache.js'
+import { openSearchServices } from '../../src/lib/searchServices.js'
+import { SEARCH_SYNONYMS_STORE, storeScope } from '../../src/lib/storage/blobStore.js'
 import { parseSynonymFile } from '../../src/lib/search/synonyms/synonymFile.js'
 import { loadConfig } from '../../src/lib/config.js'
 import { createLogger } from '../../src/lib/log.js'
@@ -51,8 +58,9 @@ describe('search synonyms staff add', () => {
     expect(added.body.group).toMatchObject({ words: ['急須', 'sencha-pot'] })
     expect(added.body.group.id).toMatch(/^syn_[a-f0-9]{16}$/)
 
-    // why: the instance keeps what it read for a minute; then a search starts a read after its
-    // answer (no search waits for Blobs) and the searches after it use the new groups
+    // why: the instance keeps what it read for a minute; then `answerSearch` alone (the search
+    // function reads first, staffSynonymsRead) starts a read after its answer, and the searches
+    // after it use the new groups
     expect(await search('sencha-pot', start + 1_000)).toEqual([])
     expect(await search('sencha-pot', start + SYNONYM_CACHE_MS + 1)).toEqual([])
     const found = await search('sencha-pot', start + SYNONYM_CACHE_MS + 2)
@@ -109,6 +117,44 @@ describe('search synonyms staff add', () => {
       expect.arrayContaining(written),
     )
     expect(listed.body.groups).toHaveLength(written.length)
+  })
+})
+
+describe('staff synonyms at query time', () => {
+  /** Search services of a fresh deploy context (its own cache entry) whose store answers `list`. */
+  function servicesWith(list: () => Promise<{ groups: { words: string[] }[] }>) {
+    const context = fakeContext({ deployContext: `synonym-wait-${crypto.randomUUID()}` })
+    const services = openSearchServices(context, createLogger('t'))
+    Object.defineProperty(services, 'searchSynonyms', { value: { list } })
+    const groups = (now: number) =>
+      staffSynonymsNow(
+        storeScope(SEARCH_SYNONYMS_STORE, context),
+        () => services.searchSynonyms,
+        now,
+        () => {},
+        () => {},
+      )
+    return { services, groups }
+  }
+
+  it('waits for the read of an instance that has none, then uses what it read', async () => {
+    const { services, groups } = servicesWith(async () => ({
+      groups: [{ words: ['鉄瓶', 'てつびん'] }],
+    }))
+    await staffSynonymsRead(services, 1_000)
+    expect(groups(1_001)).toEqual([['鉄瓶', 'てつびん']])
+  })
+
+  it('answers without the groups when the store does not answer in time, waiting once per read', async () => {
+    const { services, groups } = servicesWith(() => new Promise(() => {}))
+    const started = performance.now()
+    await staffSynonymsRead(services, 1_000)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(SYNONYM_READ_WAIT_MS - 5)
+    expect(groups(1_000 + SYNONYM_READ_WAIT_MS)).toEqual([])
+    // why: the read still under way already kept one search waiting its time
+    const again = performance.now()
+    await staffSynonymsRead(services, 1_000 + SYNONYM_READ_WAIT_MS)
+    expect(performance.now() - again).toBeLessThan(SYNONYM_READ_WAIT_MS / 2)
   })
 })
 

@@ -88,6 +88,9 @@ export const purgeAnswer = z.strictObject({
     consents: count,
     stockEvents: count.meta({ description: 'Stock webhook replay marks older than 30 days.' }),
     exports: count.meta({ description: 'CSV exports of lists made more than a day ago.' }),
+    idempotencyKeys: count.meta({
+      description: 'Idempotency-Key marks of days before yesterday (UTC).',
+    }),
     legacyListing: count.meta({
       description:
         'Blobs older deploys left of their listings (snapshots/, journal/, the v1 history index).',

@@ -47,7 +47,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
     tag: 'Storefront',
     summary: 'Double opt-in confirmation page (the link in the confirmation e-mail)',
     description:
-      'Only with `NOTIFY_DOUBLE_OPT_IN=true`. An HTML page with a button that POSTs the same token. Changes nothing (mail scanners follow links).',
+      'Only with `NOTIFY_DOUBLE_OPT_IN=true`. An HTML page listing every sign-up of the link’s address that waits for confirmation (the link’s own first), each with a ticked checkbox, and a button that POSTs the same token with the ticked ones. Changes nothing (mail scanners follow links).',
     query: z.object({ token: z.string().meta({ description: 'The signed token of the link.' }) }),
     responses: confirmResponses({ 200: { description: 'The confirmation page.', body: 'html' } }),
   },
@@ -58,11 +58,14 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
     tag: 'Storefront',
     summary: 'Confirm a restock sign-up (double opt-in)',
     description:
-      'Sets `confirmedAt` once; a repeat changes nothing. The token is in the query or in an urlencoded body. Answers the done page, or JSON when `Accept` asks for JSON only.',
+      'Sets `confirmedAt` once on the ticked sign-ups of the page (`choices=1` and `signup-<n>=<productSlug>/<id>`), or, without `choices`, on every sign-up of the link’s address that waits for confirmation; a repeat changes nothing. The token is in the query or in an urlencoded body. Answers the done page, or JSON when `Accept` asks for JSON only (`alreadyConfirmed`: the link’s own sign-up was confirmed before).',
     query: z.object({
       token: z.string().optional().meta({ description: 'The signed token of the link.' }),
     }),
-    formBody: z.object({ token: z.string().optional() }),
+    formBody: z.looseObject({
+      token: z.string().optional(),
+      choices: z.literal('1').optional().meta({ description: 'The page showed its checkboxes.' }),
+    }),
     responses: confirmResponses({
       200: {
         description: 'Confirmed: the done page, or JSON for `Accept: application/json`.',
@@ -248,6 +251,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
                 consents: 4,
                 stockEvents: 12,
                 exports: 2,
+                idempotencyKeys: 3,
                 legacyListing: 0,
               },
             },

@@ -111,14 +111,15 @@ function allowExtraFields(schema: unknown): void {
 }
 
 function parameters(operation: ApiOperation): Json[] | undefined {
-  if (!operation.query && !operation.pathParameters) return undefined
+  if (!operation.query && !operation.pathParameters && !operation.headers) return undefined
   return [
     ...parametersIn('path', operation.pathParameters),
     ...parametersIn('query', operation.query),
+    ...parametersIn('header', operation.headers),
   ]
 }
 
-function parametersIn(where: 'path' | 'query', object: z.ZodObject | undefined): Json[] {
+function parametersIn(where: 'path' | 'query' | 'header', object: z.ZodObject | undefined): Json[] {
   if (!object) return []
   const schema = z.toJSONSchema(object, { target: 'draft-2020-12', io: 'input' }) as Json
   const required = (schema.required as string[] | undefined) ?? []

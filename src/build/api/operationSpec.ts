@@ -16,6 +16,8 @@ export interface ApiOperation {
   query?: z.ZodObject
   /** Path parameters (`{name}` in `path`), as one zod object; all required. */
   pathParameters?: z.ZodObject
+  /** Request headers the endpoint reads (beyond `Authorization`), as one zod object. */
+  headers?: z.ZodObject
   /** JSON request body; `view` picks which side of a transforming schema is shown. */
   body?: { schema: z.ZodType; view: 'input' | 'output'; example: unknown }
   /** Another content type the body may have (notify-unsubscribe's form post). */

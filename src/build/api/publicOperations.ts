@@ -7,6 +7,13 @@ import {
   signupForm,
 } from '../../lib/forms/customerForm.js'
 import { withHoneypot } from '../../lib/forms/honeypot.js'
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  KEY_BUSY_MESSAGE,
+  KEY_INVALID_MESSAGE,
+  KEY_REUSED_MESSAGE,
+} from '../../lib/forms/idempotentRequest.js'
 import { EXAMPLE_SEARCH_RESULT } from './apiExamples.js'
 import {
   failure,
@@ -64,8 +71,19 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
     tag: 'Storefront',
     summary: 'Reserve a product',
     description:
-      'Stores a pending reservation of `quantity` units (default 1, at most the product’s `maxPerReservation`), answers its id, then notifies the reservation channel and e-mails a confirmation with a signed link to `/reservation/manage` (their failures never change the answer). The same address may reserve again. A product with `reservationLimit` takes reservations only while units are left (409 with `remaining`), and one with a window only inside it (409 `予約受付期間外です。`, with `opensAt` before it opens).' +
+      'Stores a pending reservation of `quantity` units (default 1, at most the product’s `maxPerReservation`), answers its id, then notifies the reservation channel and e-mails a confirmation with a signed link to `/reservation/manage` (their failures never change the answer). The same address may reserve again: every request without an `Idempotency-Key` header is a new reservation. With the header (as Stripe and the IETF draft define it; the widgets send one per submission), the same key and the same body answer the first reservation’s id again and make nothing; the same key with another body is refused (422); a repeat that arrives while the first request runs waits for its answer (409 after 5 s). Only a reservation made is remembered (24 to 48 hours): a refused or failed request may be sent again with its key. A product with `reservationLimit` takes reservations only while units are left (409 with `remaining`), and one with a window only inside it (409 `予約受付期間外です。`, with `opensAt` before it opens).' +
       HONEYPOT_NOTE,
+    headers: z.object({
+      [IDEMPOTENCY_KEY_HEADER]: z
+        .string()
+        .max(IDEMPOTENCY_KEY_MAX_LENGTH)
+        .optional()
+        .meta({
+          description:
+            'One key per submission (e.g. a UUID), sent again unchanged when the same submission is retried; printable ASCII, at most 255 characters, bare or as a quoted string.',
+          examples: ['0b5a9e3c-7d1f-4c2a-9e8b-6f4d3c2b1a09'],
+        }),
+    }),
     body: {
       schema: withHoneypot(reservationForm),
       view: 'input',
@@ -76,40 +94,48 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
         quantity: 1,
       },
     },
-    responses: formResponses(
-      reservationForm,
-      { name: '', email: 'not-an-email', productSlug: 'chasen-takayama', quantity: 0 },
-      {
-        200: {
-          description: 'Reserved.',
-          body: answers.reservationCreated,
-          examples: {
-            success: { success: true, reservationId: 'res_3b1f0c9e-8a52-4d7e-9c41-5f2a6b7d8e90' },
-          },
-        },
-        409: {
-          description:
-            'The cap is reached (`remaining` = units still free), or the window is closed (`opensAt` before it opens, `closesAt` after it closed).',
-          body: z.union([answers.limitReachedBody, answers.outsideWindowBody]),
-          examples: {
-            'cap reached': { success: false, error: LIMIT_REACHED_MESSAGE, remaining: 1 },
-            'not open yet': {
-              success: false,
-              error: OUTSIDE_WINDOW_MESSAGE,
-              opensAt: '2026-12-01T10:00:00+09:00',
-            },
-            closed: {
-              success: false,
-              error: OUTSIDE_WINDOW_MESSAGE,
-              closesAt: '2026-12-25T23:59:00+09:00',
+    responses: mergeResponses(
+      formResponses(
+        reservationForm,
+        { name: '', email: 'not-an-email', productSlug: 'chasen-takayama', quantity: 0 },
+        {
+          200: {
+            description: 'Reserved.',
+            body: answers.reservationCreated,
+            examples: {
+              success: { success: true, reservationId: 'res_3b1f0c9e-8a52-4d7e-9c41-5f2a6b7d8e90' },
             },
           },
+          409: {
+            description:
+              'The cap is reached (`remaining` = units still free), the window is closed (`opensAt` before it opens, `closesAt` after it closed), or the first request with the same `Idempotency-Key` is still running.',
+            body: z.union([answers.limitReachedBody, answers.outsideWindowBody]),
+            examples: {
+              'cap reached': { success: false, error: LIMIT_REACHED_MESSAGE, remaining: 1 },
+              'same key still running': { success: false, error: KEY_BUSY_MESSAGE },
+              'not open yet': {
+                success: false,
+                error: OUTSIDE_WINDOW_MESSAGE,
+                opensAt: '2026-12-01T10:00:00+09:00',
+              },
+              closed: {
+                success: false,
+                error: OUTSIDE_WINDOW_MESSAGE,
+                closesAt: '2026-12-25T23:59:00+09:00',
+              },
+            },
+          },
+          422: failure(
+            'The `Idempotency-Key` was used before with another body: nothing was made.',
+            KEY_REUSED_MESSAGE,
+          ),
+          503: failure(
+            'A capped product’s units kept changing under every attempt (a rush beyond what its ledger absorbs); nothing was stored: try again.',
+            BUSY_MESSAGE,
+          ),
         },
-        503: failure(
-          'A capped product’s units kept changing under every attempt (a rush beyond what its ledger absorbs); nothing was stored: try again.',
-          BUSY_MESSAGE,
-        ),
-      },
+      ),
+      { 400: failure('', KEY_INVALID_MESSAGE) },
     ),
   },
   {
@@ -184,7 +210,7 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
     tag: 'Storefront',
     summary: 'Ask for a restock e-mail',
     description:
-      'One pending subscription per address and product: signing up again while one is pending answers its id (its `ntf_<ms>` shows when it was made) and sends nothing.' +
+      'One pending subscription per address and product: signing up again while one is pending answers its id (its `ntf_<ms>` shows when it was made) and sends nothing. So a retry needs no `Idempotency-Key`; the header (the widgets send one) is accepted and changes nothing.' +
       HONEYPOT_NOTE,
     body: {
       schema: withHoneypot(signupForm),
@@ -196,9 +222,17 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
       { email: '', productSlug: 'hario-v60-dripper' },
       {
         200: {
-          description: 'Signed up (or already signed up).',
+          description:
+            'Signed up (or already signed up). With double opt-in on, `confirmationRequired: true` while the sign-up waits for its confirmation: the shopper must open the e-mailed link (one e-mail a minute per address at most; its link confirms every sign-up of the address that waits).',
           body: answers.subscriptionCreated,
-          examples: { success: { success: true, subscriptionId: 'ntf_1763778300000-4f9c2a7b1e' } },
+          examples: {
+            success: { success: true, subscriptionId: 'ntf_1763778300000-4f9c2a7b1e' },
+            'double opt-in': {
+              success: true,
+              subscriptionId: 'ntf_1763778300000-4f9c2a7b1e',
+              confirmationRequired: true,
+            },
+          },
         },
       },
     ),
@@ -254,6 +288,10 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
       }),
       excerpt_length: z.int().optional().meta({
         description: 'Longest excerpt, clamped to 50–500; default 200 (also for a non-number).',
+      }),
+      typing: z.literal('1').optional().meta({
+        description:
+          'The storefront widget’s mark of a request made as the shopper types: answered alike, not written to the keyword log. Without it every search is logged (§2.6); the widget asks a query once more without it when the shopper settles on it.',
       }),
     }),
     responses: {

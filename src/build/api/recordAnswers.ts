@@ -117,6 +117,10 @@ export const reservationCreated = z.strictObject({
 export const subscriptionCreated = z.strictObject({
   success: z.literal(true),
   subscriptionId: subscriptionRecord.shape.id,
+  confirmationRequired: z.literal(true).optional().meta({
+    description:
+      'Double opt-in (`NOTIFY_DOUBLE_OPT_IN`): the sign-up waits until the shopper opens the link e-mailed to them; absent when no confirmation is needed.',
+  }),
 })
 
 const recordStats = z.strictObject({

@@ -59,6 +59,15 @@ const frontMatterSchema = z.object({
     .transform((value) => String(value).trim())
     .refine((value) => value.length > 0, 'sku must not be empty')
     .optional(),
+  // why: the storefront's address of the page when it is not /products/<slug> (STOREFRONT_URL)
+  url: z
+    .string('url must be text')
+    .trim()
+    .regex(
+      /^(?:https?:\/\/[^\s/]+(?:\/\S*)?|\/\S*)$/i,
+      'url must be an absolute http(s) address or a path starting with /',
+    )
+    .optional(),
 })
 
 export interface ContentPage extends StoredPage {
@@ -68,6 +77,8 @@ export interface ContentPage extends StoredPage {
   preorder?: PreorderSettings
   /** The product's stock-keeping code from the front matter (`sku:`), if any. */
   sku?: string
+  /** The page's address on the storefront from the front matter (`url:`), if any. */
+  url?: string
 }
 
 /** Reads every `<contentDir>/<contentType>/<fileSlug>.md`, sorted by id. */
@@ -138,6 +149,7 @@ function parseContentPage(file: string, contentType: string, source: string): Co
     text: markdownToPlainText(parsed.content),
     preorder: preorderFields(data),
     ...(data.sku ? { sku: data.sku } : {}),
+    ...(data.url ? { url: data.url } : {}),
   }
 }
 

@@ -6,6 +6,7 @@ import type { NotifySubscription } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import { UNCONFIRMED_TTL_MS } from './confirmationToken.js'
 import { signupClaimKey } from '../storage/blobLayout.js'
+import { dropPendingConfirmation } from '../storage/confirmationThrottle.js'
 import { ExportJobStore } from '../storage/exportJobStore.js'
 import { dropLegacyListing } from '../storage/legacyListing.js'
 
@@ -16,9 +17,11 @@ import { dropLegacyListing } from '../storage/legacyListing.js'
  *   subscription is pending, or its reservation exists, it stays; one whose record was deleted
  *   goes RETENTION_DAYS after it was given (when it was last used is no longer known);
  * - a subscription notified or unsubscribed more than RETENTION_DAYS ago goes, with its claim;
- * - an unconfirmed double opt-in sign-up goes 7 days after it was made, with its consent.
+ * - an unconfirmed double opt-in sign-up goes 7 days after it was made, with its consent and its
+ *   place in its address's list of sign-ups waiting for confirmation;
  * - a stock webhook event's replay mark goes STOCK_EVENT_RETENTION_DAYS after it arrived;
  * - a CSV export of a list (a copy of records) goes EXPORT_RETENTION_MS after it was made;
+ * - an `Idempotency-Key` mark goes once its day and the next have passed (storage/idempotencyKeys.ts);
  * - the listing cache of older deploys (`snapshots/`, `journal/`) goes, the journal as far as
  *   LEGACY_LISTING_BUDGET_MS of the run allows (the rest the next day).
  * Reservations stay (the shop's records) unless erased on request.
@@ -33,7 +36,7 @@ const LEGACY_LISTING_BUDGET_MS = 15_000
 export interface PurgeDeps {
   repositories: Pick<
     Repositories,
-    'reservations' | 'subscriptions' | 'consents' | 'store' | 'stockEvents'
+    'reservations' | 'subscriptions' | 'consents' | 'store' | 'stockEvents' | 'idempotencyKeys'
   >
   log: Logger
   /** `RETENTION_DAYS`. */
@@ -52,6 +55,8 @@ export interface PurgeSummary {
   stockEvents: number
   /** CSV exports removed. */
   exports: number
+  /** `Idempotency-Key` marks removed. */
+  idempotencyKeys: number
   /** Blobs of the listing cache of older deploys removed. */
   legacyListing: number
 }
@@ -129,6 +134,9 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
     await deps.audit?.record([
       { action: 'delete', record: { type: 'subscription', id, productSlug }, from: null, to: null },
     ])
+    if (subscription.confirmedAt === null) {
+      await dropPendingConfirmation(deps.repositories.store, subscription.email, subscription.id)
+    }
     const claim = signupClaimKey(subscription.productSlug, subscription.email)
     const held = await deps.repositories.store.get(claim, { type: 'json' })
     if ((held as { holderId?: string } | null)?.holderId === subscription.id) {
@@ -138,6 +146,7 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
   const stockEvents = await deps.repositories.stockEvents.prune(now)
   const store = deps.repositories.store
   const exports = await new ExportJobStore(store).dropOlderThan(now - EXPORT_RETENTION_MS, now)
+  const idempotencyKeys = await deps.repositories.idempotencyKeys.prune(now)
   const legacyUntil = now + LEGACY_LISTING_BUDGET_MS
   const legacyListing = await dropLegacyListing(store, () => deps.now() < legacyUntil)
   const summary = {
@@ -146,6 +155,7 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
     consents: goneConsents.length,
     stockEvents,
     exports,
+    idempotencyKeys,
     legacyListing,
   }
   deps.log.info('retention.purged', { ...summary, retentionDays: deps.retentionDays })

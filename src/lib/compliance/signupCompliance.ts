@@ -2,9 +2,9 @@ import type { AppConfig } from '../config.js'
 import type { Logger } from '../log.js'
 import { signupConfirmationLinkEmail } from '../messages/confirmationMessages.js'
 import type { EmailContent } from '../notifiers/resendMailer.js'
-import { productUrl, type CatalogueProduct } from '../productCatalogue.js'
+import { findProduct, productUrl, type CatalogueProduct } from '../productCatalogue.js'
 import type { Repositories } from '../storage/repositories.js'
-import { takeConfirmationSlot } from '../storage/confirmationThrottle.js'
+import { noteUnconfirmedSignup } from '../storage/confirmationThrottle.js'
 import type { ConsentKind, ConsentSource } from '../storage/consentRepository.js'
 import type { NotifySubscription } from '../storage/records.js'
 import type { SubscriptionRepository } from '../storage/repositories.js'
@@ -21,7 +21,10 @@ import { senderIdentity } from './senderIdentity.js'
  * opt-in, and no confirmation e-mail to a suppressed address.
  */
 
-/** A confirmation link is re-sent at most this often per address. */
+/**
+ * At most one confirmation e-mail per address in this time, unless its link was used since; a
+ * sign-up in between gets no e-mail of its own: the last e-mail's link confirms it too.
+ */
 export const CONFIRMATION_RESEND_INTERVAL_MS = 60_000
 
 export interface ComplianceDeps {
@@ -31,6 +34,7 @@ export interface ComplianceDeps {
     | 'notifyDoubleOptIn'
     | 'unsubscribeSecret'
     | 'siteUrl'
+    | 'storefrontUrl'
     | 'shopName'
     | 'shopAddress'
     | 'shopContact'
@@ -90,23 +94,35 @@ async function linkEmail(
     deps.log.error('signup.confirmation_unavailable', new Error('UNSUBSCRIBE_SECRET is not set'))
     return { kind: 'none' }
   }
-  const allowed = await takeConfirmationSlot(
+  const { send, pending } = await noteUnconfirmedSignup(
     deps.repositories.store,
     subscription.email,
-    new Date(deps.now()),
-    CONFIRMATION_RESEND_INTERVAL_MS,
+    subscription,
+    {
+      now: deps.now(),
+      intervalMs: CONFIRMATION_RESEND_INTERVAL_MS,
+      keepMs: UNCONFIRMED_TTL_MS,
+    },
   )
-  if (!allowed) {
-    deps.log.info('signup.confirmation_throttled', { subscriptionId: subscription.id })
+  if (!send) {
+    // why: not dropped: the link e-mailed in the last minute confirms this sign-up too
+    deps.log.info('signup.confirmation_joined', { subscriptionId: subscription.id })
     return { kind: 'none' }
   }
   const expiresAt = Date.parse(subscription.createdAt) + UNCONFIRMED_TTL_MS
   const token = createConfirmationToken(subscription, expiresAt, deps.config.unsubscribeSecret)
+  // why: this sign-up first, then the others still waiting, oldest first
+  const others = pending.filter((item) => item.id !== subscription.id)
+  const products = [product, ...others.map((item) => findProduct(item.productSlug))]
+    .filter((found): found is CatalogueProduct => found !== null)
+    .filter((found, index, all) => all.findIndex((p) => p.slug === found.slug) === index)
   return {
     kind: 'link',
     email: signupConfirmationLinkEmail({
-      product,
-      productUrl: productUrl(product.slug, deps.config.siteUrl),
+      products: products.map((found) => ({
+        product: found,
+        productUrl: productUrl(found.slug, deps.config.storefrontUrl),
+      })),
       confirmationUrl: confirmationUrl(deps.config.siteUrl, token),
       sender: senderIdentity(deps.config),
     }),
@@ -138,7 +154,8 @@ export async function onSignupCreated(
 /**
  * A sign-up repeated while its subscription is pending: if the subscriber had opted out (staff
  * set it back to pending), this is a new consent: recorded, and `consentedAt` renewed so a send
- * reaches it again. An unconfirmed one gets its link again (at most once a minute).
+ * reaches it again. An unconfirmed one gets its link again (at most once a minute), and
+ * `confirmationRequired` says whether it still waits for its confirmation.
  */
 export async function onSignupRepeated(
   deps: ComplianceDeps,
@@ -146,9 +163,10 @@ export async function onSignupRepeated(
   holderId: string,
   product: CatalogueProduct,
   source: ConsentSource | undefined,
-): Promise<SignupEmail> {
+): Promise<{ email: SignupEmail; confirmationRequired: boolean }> {
   const holder = await subscriptions.get({ id: holderId, productSlug: product.slug })
-  if (!holder) return { kind: 'none' }
+  if (!holder) return { email: { kind: 'none' }, confirmationRequired: false }
+  const confirmationRequired = holder.confirmedAt === null
   const optedOut =
     holder.unsubscribedAt !== undefined &&
     (holder.consentedAt === undefined || holder.consentedAt <= holder.unsubscribedAt)
@@ -164,8 +182,8 @@ export async function onSignupRepeated(
     })
     deps.log.info('signup.consent_renewed', { subscriptionId: holder.id })
   }
-  if (holder.confirmedAt !== null || (await isSuppressed(deps, holder.email))) {
-    return { kind: 'none' }
+  if (!confirmationRequired || (await isSuppressed(deps, holder.email))) {
+    return { email: { kind: 'none' }, confirmationRequired }
   }
-  return linkEmail(deps, holder, product)
+  return { email: await linkEmail(deps, holder, product), confirmationRequired }
 }

@@ -37,12 +37,15 @@ export type ClickCheck =
   | { counts: true; noticeId: string; recipient: string }
   | { counts: false; reason: 'malformed' | 'bad-signature' | 'expired' }
 
-/** Where a click goes: the product's page, or the shop's home for a slug the catalogue lacks. */
-export function clickTarget(params: URLSearchParams, siteUrl: string): string {
+/**
+ * Where a click goes: the product's page on the storefront, or the storefront's home for a slug
+ * the catalogue lacks.
+ */
+export function clickTarget(params: URLSearchParams, storefrontUrl: string): string {
   const slug = params.get('u') ?? ''
   return isUsableRecordId(slug) && findProduct(slug)
-    ? productUrl(slug, siteUrl)
-    : `${siteUrl.replace(/\/+$/, '')}/`
+    ? productUrl(slug, storefrontUrl)
+    : `${storefrontUrl.replace(/\/+$/, '')}/`
 }
 
 /**

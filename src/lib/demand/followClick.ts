@@ -12,14 +12,14 @@ export async function followClick(
   req: Request,
   services: {
     repositories: Pick<Repositories, 'demand'>
-    config: Pick<AppConfig, 'siteUrl' | 'unsubscribeSecret'>
+    config: Pick<AppConfig, 'siteUrl' | 'storefrontUrl' | 'unsubscribeSecret'>
     log: Logger
     now: () => number
   },
 ): Promise<Response> {
   const params = new URL(req.url).searchParams
   const { config, log } = services
-  const target = clickTarget(params, config.siteUrl)
+  const target = clickTarget(params, config.storefrontUrl)
   const check = config.unsubscribeSecret
     ? checkClick(params, config.unsubscribeSecret, services.now())
     : ({ counts: false, reason: 'malformed' } as const)

@@ -3,7 +3,8 @@ import type { AppConfig } from '../config.js'
 /** `public`: any origin (storefront forms, search). `admin`: only ADMIN_ALLOWED_ORIGINS (D8). */
 export type CorsPolicy = 'public' | 'admin'
 
-const ALLOWED_HEADERS = 'Authorization, Content-Type'
+// why: Idempotency-Key: the widgets send one with each reservation (forms/idempotentRequest.ts)
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key'
 const PREFLIGHT_MAX_AGE_SECONDS = '86400'
 
 /** CORS headers for a response to `req`; empty when the origin may not read it. */

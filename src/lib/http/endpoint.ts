@@ -12,6 +12,7 @@ import {
   INTERNAL_ERROR_MESSAGE,
   InvalidInputError,
   InvalidSignatureError,
+  KeyReusedError,
   NotAvailableError,
   LinkExpiredError,
   NotConfiguredError,
@@ -71,7 +72,7 @@ export interface EndpointOptions<Schema extends z.ZodType> {
    * The answer to a failure for this endpoint's callers (e.g. an HTML page), or null for the JSON
    * shape; `headers` (such as `Allow`) are added to it. Default: always JSON.
    */
-  errorPage?: (req: Request, status: number) => Response | null
+  errorPage?: (req: Request, status: number, config: AppConfig | null) => Response | null
   /**
    * Checks the body exactly as received, before it is parsed (a signed webhook's signature); it
    * throws the answer to a refused request. Default: none.
@@ -96,6 +97,7 @@ const DOMAIN_STATUS: readonly [abstract new (...args: never[]) => DomainError, n
   [TransitionNotAllowedError, 409],
   [NotAvailableError, 409],
   [LinkExpiredError, 410],
+  [KeyReusedError, 422],
   [AlreadyInProgressError, 409],
   [NotConfiguredError, 503],
   [TryAgainLaterError, 503],
@@ -151,7 +153,7 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
       })
       response = await answer(req, context, config, log)
     } catch (error) {
-      response = failureResponse(req, expectedFailure(error, req, log))
+      response = failureResponse(req, expectedFailure(error, req, log), config)
     }
     if (config) {
       for (const [name, value] of Object.entries(corsHeaders(req, cors, config))) {
@@ -170,8 +172,8 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
     return new HttpError(500, internalErrorMessage)
   }
 
-  function failureResponse(req: Request, failure: HttpError): Response {
-    const page = options.errorPage?.(req, failure.status)
+  function failureResponse(req: Request, failure: HttpError, config: AppConfig | null): Response {
+    const page = options.errorPage?.(req, failure.status, config)
     if (!page) return failure.toResponse()
     for (const [name, value] of Object.entries(failure.headers)) page.headers.set(name, value)
     return page

@@ -23,6 +23,8 @@ export interface StatusEmailInput {
   sharedNote: string | null
   /** Signed link to the manage page (confirmed only; null when links cannot be signed). */
   manageUrl: string | null
+  /** The customer cancelled it themselves on the manage page: the e-mail is their receipt. */
+  byCustomer?: boolean
 }
 
 const TEXTS: Record<MailedStatus, { subject: string; lead: string[] }> = {
@@ -43,10 +45,19 @@ const TEXTS: Record<MailedStatus, { subject: string; lead: string[] }> = {
   },
 }
 
-/** The e-mail sent when staff move a reservation to `status` (Japanese). */
+/** The receipt of a cancel the customer made on the manage page. */
+const CUSTOMER_CANCEL = {
+  subject: '【ご予約キャンセル受付】',
+  lead: [
+    'お客様のお手続きにより、ご予約のキャンセルを承りました。',
+    'またのご利用をお待ちしております。',
+  ],
+}
+
+/** The e-mail sent when staff move a reservation to `status`, or the customer cancels (Japanese). */
 export function reservationStatusEmail(input: StatusEmailInput): EmailContent {
   const { reservation, product, productUrl, status, sharedNote } = input
-  const texts = TEXTS[status]
+  const texts = input.byCustomer && status === 'cancelled' ? CUSTOMER_CANCEL : TEXTS[status]
   return {
     subject: `${texts.subject}${product.title}`,
     text: [

@@ -19,7 +19,8 @@ export type ReservationStatusChange = StatusUpdateRequest
  * with compare-and-swap as for every record; a capped product's units follow the status
  * (`cancelled` frees them; leaving `cancelled` takes them again, or answers 409 with `remaining`
  * when none are left); and the customer gets one e-mail per applied transition into
- * `confirmed`, `fulfilled` or `cancelled` (never for a refused or repeated change).
+ * `confirmed`, `fulfilled` or `cancelled` (never for a refused or repeated change), sent after
+ * `reservationStatusEmailDelayMs` and only when the change is still the reservation's state.
  */
 export async function changeReservationStatus(
   change: ReservationStatusChange,
@@ -80,25 +81,36 @@ export async function changeReservationStatus(
       log.info('reservation.status_email_off', { reservationId: updated.id })
     } else if (product) {
       const status = updated.status
-      const email = reservationStatusEmail({
-        reservation: updated,
-        product,
-        productUrl: productUrl(product.slug, config.siteUrl),
-        status,
-        sharedNote: change.shareNote && updated.notes ? updated.notes : null,
-        manageUrl: status === 'confirmed' ? manageLinkFor(updated, config, log, now) : null,
-      })
+      const changedAt = updated.statusChangedAt
       const mailer = services.notifiers.mailer
-      const record = updated
       dispatchNotifications(context, log, [
-        () =>
-          mailer.send(
-            { to: record.email, ...email },
+        async () => {
+          // why: the e-mail tells what the reservation still is when it goes: a change staff
+          // undo, or a delete, within the delay e-mails nothing
+          await new Promise((resolve) => setTimeout(resolve, config.reservationStatusEmailDelayMs))
+          const latest = await reservations.get(ref)
+          if (latest?.status !== status || latest.statusChangedAt !== changedAt) {
+            log.info('reservation.status_email_dropped', {
+              reservationId: ref.id,
+              status,
+              reason: latest ? 'changed again' : 'deleted',
+            })
+            return { destination: mailer.destination, outcome: 'skipped', error: 'superseded' }
+          }
+          const email = reservationStatusEmail({
+            reservation: latest,
+            product,
+            productUrl: productUrl(product.slug, config.storefrontUrl),
+            status,
+            sharedNote: change.shareNote && latest.notes ? latest.notes : null,
+            manageUrl: status === 'confirmed' ? manageLinkFor(latest, config, log, now) : null,
+          })
+          return mailer.send(
+            { to: latest.email, ...email },
             // why: one e-mail per applied transition, even when the platform repeats the call
-            {
-              idempotencyKey: `reservation-status/${record.id}/${status}/${record.statusChangedAt}`,
-            },
-          ),
+            { idempotencyKey: `reservation-status/${latest.id}/${status}/${changedAt}` },
+          )
+        },
       ])
     }
   }

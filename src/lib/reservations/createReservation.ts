@@ -1,13 +1,14 @@
 import { requireProduct, type ReservationForm } from '../forms/customerForm.js'
+import { answerOnce } from '../forms/idempotentRequest.js'
 import {
   reservationConfirmationEmail,
   reservationTeamChatMessage,
 } from '../messages/reservationMessages.js'
 import { sendConfirmation } from '../notifiers/confirmationEmail.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
-import { productUrl } from '../productCatalogue.js'
+import { productUrl, type CatalogueProduct } from '../productCatalogue.js'
 import type { Services } from '../services.js'
-import { newReservationId, reservationClaimKey } from '../storage/blobLayout.js'
+import { newReservationId } from '../storage/blobLayout.js'
 import { isSuppressed, recordFormConsent } from '../compliance/signupCompliance.js'
 import type { Reservation } from '../storage/records.js'
 import { markDemand } from '../demand/demandMarks.js'
@@ -15,31 +16,55 @@ import { manageLinkFor } from './manageLink.js'
 import { checkReservable } from './preorderRules.js'
 import { productUnits } from './productUnits.js'
 
-/**
- * A reservation repeated with the same e-mail, product and name within this time (a double
- * click, a retried request, a reload that re-posts) answers the first one's id and sends nothing
- * again. Later, or with another name, it is a new reservation (§4.10 allows several per e-mail).
- */
-const REPEAT_WINDOW_MS = 5 * 60_000
+export interface CreateReservationOptions {
+  /**
+   * The request's `Idempotency-Key` (forms/idempotentRequest.ts): the same key and form again
+   * answer the first reservation's id and make nothing. Default: none (every request reserves;
+   * §4.10 allows several reservations per e-mail).
+   */
+  idempotencyKey?: string | null
+}
+
+type ReservationServices = Pick<
+  Services,
+  'repositories' | 'notifiers' | 'config' | 'log' | 'context' | 'now'
+>
 
 /**
  * POST /api/reservation (§4.10): checks the product exists (D1), its window and its cap (the
  * units are taken before the record is stored: docs/architecture.md "The reservation cap"),
- * stores a new pending reservation (a repeat within REPEAT_WINDOW_MS answers the first one and
- * takes no units), then sends the
- * team-chat message and the customer's confirmation without waiting for them (§6). The
- * community chat gets nothing: a reservation is private.
+ * stores a new pending reservation, then sends the team-chat message and the customer's
+ * confirmation without waiting for them (§6). The community chat gets nothing: a reservation is
+ * private.
  */
 export async function createReservation(
   form: ReservationForm,
-  services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context' | 'now'>,
+  services: ReservationServices,
+  { idempotencyKey = null }: CreateReservationOptions = {},
+): Promise<{ reservationId: string }> {
+  const product = requireProduct(form.productSlug)
+  return answerOnce(
+    {
+      keys: services.repositories.idempotencyKeys,
+      operation: 'reservation',
+      key: idempotencyKey,
+      request: form,
+      now: services.now,
+      log: services.log,
+    },
+    () => reserve(form, product, services),
+  )
+}
+
+async function reserve(
+  form: ReservationForm,
+  product: CatalogueProduct,
+  services: ReservationServices,
 ): Promise<{ reservationId: string }> {
   const { config, log, context, now } = services
-  const product = requireProduct(form.productSlug)
   checkReservable(product, form.quantity, now())
-  const { reservations, claims } = services.repositories
+  const { reservations } = services.repositories
   const units = productUnits(product, services)
-  const refOf = (id: string) => ({ id, productSlug: product.slug })
   const reservation: Reservation = {
     id: newReservationId(),
     name: form.name,
@@ -51,31 +76,11 @@ export async function createReservation(
     respondedAt: null,
     quantity: form.quantity,
   }
-  const outcome = await claims.claimAndCreate({
-    key: reservationClaimKey(product.slug, form.email, form.name),
-    now,
-    holderState: async ({ holderId, claimedAt }) => {
-      if (!(await reservations.get(refOf(holderId)))) return 'missing'
-      const age = now() - Date.parse(claimedAt)
-      return age < REPEAT_WINDOW_MS ? 'live' : 'ended'
-    },
-    newId: () => reservation.id,
-    create: async () => {
-      // why: units first, so a record never exists without its units
-      await units?.take(reservation.id, form.quantity)
-      if (!(await reservations.create(reservation, reservation))) {
-        await units?.free(reservation.id)
-        throw new Error(`Reservation id ${reservation.id} is already taken`)
-      }
-    },
-    remove: async () => {
-      await reservations.remove(reservation)
-      await units?.free(reservation.id)
-    },
-  })
-  if (!outcome.won) {
-    log.info('reservation.repeated', { reservationId: outcome.holderId, productSlug: product.slug })
-    return { reservationId: outcome.holderId }
+  // why: units first, so a record never exists without its units
+  await units?.take(reservation.id, form.quantity)
+  if (!(await reservations.create(reservation, reservation))) {
+    await units?.free(reservation.id)
+    throw new Error(`Reservation id ${reservation.id} is already taken`)
   }
   log.info('reservation.created', {
     reservationId: reservation.id,
@@ -104,7 +109,7 @@ export async function createReservation(
   const input = {
     reservation,
     product,
-    productUrl: productUrl(product.slug, config.siteUrl),
+    productUrl: productUrl(product.slug, config.storefrontUrl),
     manageUrl: manageLinkFor(reservation, config, log, now),
   }
   dispatchNotifications(context, log, [

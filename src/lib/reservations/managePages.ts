@@ -1,6 +1,6 @@
 import { escapeHtml } from '../htmlEscape.js'
 import { formatJst, formatReleaseDate } from '../notifiers/jstTime.js'
-import { errorPageOf, htmlPage, type ErrorText } from '../pages/htmlPage.js'
+import { errorPageOf, htmlPage, type ErrorText, type PageShop } from '../pages/htmlPage.js'
 import type { Reservation } from '../storage/records.js'
 
 /** The Japanese pages of `/reservation/manage`. Every inserted text is escaped. */
@@ -17,6 +17,8 @@ export interface ManageView {
   reservation: Reservation
   productTitle: string
   releaseDate: string | null
+  /** The shop the page's footer names. */
+  shop: PageShop | null
 }
 
 function details({ reservation, productTitle, releaseDate }: ManageView): string {
@@ -58,7 +60,7 @@ export function reservationPage(view: ManageView, token: string): Response {
     action =
       '<p>このご予約はすでにお渡しの準備が整っているため、オンラインではキャンセルできません。ショップまでお問い合わせください。</p>'
   }
-  return htmlPage(200, 'ご予約内容の確認', `${details(view)}\n${action}`)
+  return htmlPage(200, 'ご予約内容の確認', `${details(view)}\n${action}`, view.shop)
 }
 
 /** POST done (or the reservation was already cancelled). */
@@ -66,7 +68,12 @@ export function cancelledPage(view: ManageView, already: boolean): Response {
   const lead = already
     ? 'このご予約はすでにキャンセルされています。'
     : 'ご予約をキャンセルしました。ご利用ありがとうございました。'
-  return htmlPage(200, 'ご予約のキャンセル', `<p>${lead}</p>\n${details(view)}`)
+  return htmlPage(
+    200,
+    'ご予約のキャンセル',
+    `<p>${lead}</p>\n${already ? '' : '<p>キャンセルの受付メールをお送りしました。</p>\n'}${details(view)}`,
+    view.shop,
+  )
 }
 
 /** POST on a reservation that can no longer be cancelled online (fulfilled). */
@@ -75,6 +82,7 @@ export function notCancellablePage(view: ManageView): Response {
     409,
     'オンラインではキャンセルできません',
     `<p>このご予約はすでにお渡しの準備が整っているため、オンラインではキャンセルできません。ショップまでお問い合わせください。</p>\n${details(view)}`,
+    view.shop,
   )
 }
 
@@ -103,6 +111,6 @@ const ERROR_TEXTS: Record<number, ErrorText> = {
 }
 
 /** An error page for `status`; unknown statuses read as a server error. */
-export function manageErrorPage(status: number): Response {
-  return errorPageOf(ERROR_TEXTS, status)
+export function manageErrorPage(status: number, shop: PageShop | null): Response {
+  return errorPageOf(ERROR_TEXTS, status, shop)
 }

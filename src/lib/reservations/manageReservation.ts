@@ -5,9 +5,14 @@ import {
   NotConfiguredError,
   NotFoundError,
 } from '../errors.js'
-import { selfCancelTeamChatMessage } from '../messages/reservationStatusMessages.js'
+import {
+  reservationStatusEmail,
+  selfCancelTeamChatMessage,
+} from '../messages/reservationStatusMessages.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
-import { findProduct } from '../productCatalogue.js'
+import { findProduct, productUrl } from '../productCatalogue.js'
+import type { AppConfig } from '../config.js'
+import { pageShopOf } from '../pages/htmlPage.js'
 import type { Services } from '../services.js'
 import type { Reservation } from '../storage/records.js'
 import { verifyManageToken } from './manageLink.js'
@@ -25,8 +30,12 @@ import { productUnits } from './productUnits.js'
 export const manageForm = z.object({ token: z.string().optional() })
 
 /** A failure as the Japanese page (the endpoint's `errorPage`). */
-export function manageFailurePage(_req: Request, status: number): Response {
-  return manageErrorPage(status)
+export function manageFailurePage(
+  _req: Request,
+  status: number,
+  config: AppConfig | null,
+): Response {
+  return manageErrorPage(status, pageShopOf(config))
 }
 
 export interface ManageInput {
@@ -42,7 +51,8 @@ export interface ManageInput {
  * GET/POST /reservation/manage: the page a reservation e-mail links to with a signed token
  * (manageLink.ts). GET shows the reservation and changes nothing (mail scanners follow links);
  * POST cancels it when it is `pending` or `confirmed` (compare-and-swap), frees its units, tells
- * the team chat, and records the link as used so that it never acts again.
+ * the team chat, e-mails the customer a receipt, and records the link as used so that it never
+ * acts again.
  */
 export async function answerManage(input: ManageInput): Promise<Response> {
   const { req } = input
@@ -69,6 +79,7 @@ export async function answerManage(input: ManageInput): Promise<Response> {
     reservation,
     productTitle: product?.title ?? reservation.productSlug,
     releaseDate: product?.releaseDate ?? null,
+    shop: pageShopOf(config),
   })
   if (req.method === 'GET') return reservationPage(viewOf(stored), token ?? '')
 
@@ -97,7 +108,7 @@ export async function answerManage(input: ManageInput): Promise<Response> {
     // why: replay protection: a used link never cancels again, even after staff restored it
     if (updated.usedManageLinks?.includes(link.jti)) {
       log.warn('reservation.manage_rejected', { reason: 'used link', reservationId: updated.id })
-      return manageErrorPage(409)
+      return manageErrorPage(409, pageShopOf(config))
     }
     return notCancellablePage(viewOf(updated))
   }
@@ -118,10 +129,25 @@ export async function answerManage(input: ManageInput): Promise<Response> {
     const units = productUnits(product, input.services)
     await units?.follow(updated, updated.id)
     const { notifiers } = input.services
+    const receipt = reservationStatusEmail({
+      reservation: updated,
+      product,
+      productUrl: productUrl(product.slug, config.storefrontUrl),
+      status: 'cancelled',
+      sharedNote: null,
+      manageUrl: null,
+      byCustomer: true,
+    })
     dispatchNotifications(context, log, [
       () =>
         notifiers.teamchatReservation.send(
           selfCancelTeamChatMessage({ reservation: updated, product }).slackText,
+        ),
+      () =>
+        notifiers.mailer.send(
+          { to: updated.email, ...receipt },
+          // why: the same key as a staff change of the same moment: one e-mail per cancel
+          { idempotencyKey: `reservation-status/${updated.id}/cancelled/${stamp}` },
         ),
     ])
   }

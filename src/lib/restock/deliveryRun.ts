@@ -41,7 +41,7 @@ export function batchAllowanceFor(callTimeoutMs: number): number {
 export interface DeliveryRunOptions {
   repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries' | 'demand'>
   mailer: Pick<Mailer, 'sendBatch'>
-  /** Base of the product and unsubscribe links (config `siteUrl`). */
+  /** Base of the click (product) and unsubscribe links (config `siteUrl`). */
   siteUrl: string
   unsubscribeSecret: string
   log: Logger

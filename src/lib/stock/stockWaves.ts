@@ -43,8 +43,8 @@ export interface WaveOptions {
   sendWave: (notice: WaveNotice) => Promise<WaveSendOutcome>
   /** The notification id of wave `wave` of episode `episode` of a product. */
   waveNotificationId: (productSlug: string, episode: number, wave: number) => string
-  /** Base of `{url}`. */
-  siteUrl: string
+  /** Base of `{url}`: the storefront (config `storefrontUrl`). */
+  storefrontUrl: string
   log: Logger
   /** The request's clock, ms since the epoch. */
   now: () => number
@@ -72,7 +72,7 @@ export async function runDueWave(productSlug: string, options: WaveOptions): Pro
   const product = findProduct(productSlug)
   const values = {
     product: product?.title ?? productSlug,
-    url: productUrl(productSlug, options.siteUrl),
+    url: productUrl(productSlug, options.storefrontUrl),
   }
   const notificationId = options.waveNotificationId(productSlug, episode, nextWave)
   const outcome = await options.sendWave({

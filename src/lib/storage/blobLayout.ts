@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto'
  * | `reservations/{productSlug}/{id}`      | a reservation (§2.2)                      | CAS               |
  * | `notify/{productSlug}/{id}`            | a restock subscription (§2.1)             | CAS               |
  * | `notif-history:{id}`                   | a restock notice's history (§2.3)         | CAS               |
- * | `reservation-claims/{slug}/{sha256}`   | which reservation holds a repeat window   | onlyIfNew / CAS   |
+ * | `reservation-claims/{slug}/{sha256}`   | no longer written; erased with a person   | deleted only      |
+ * | `idempotency-keys/{op}/{day}/{sha256}` | an Idempotency-Key's request and answer   | onlyIfNew / CAS   |
  * | `notify-claims/{slug}/{sha256(email)}` | which subscription is the pending one     | onlyIfNew / CAS   |
  * | `reservation-units/{productSlug}`      | units held under a product's cap (ledger) | onlyIfNew / CAS   |
  * | `notif-delivery/{id}/job`              | who a delivery sends what to              | onlyIfNew, once   |
@@ -82,7 +83,10 @@ export const SUBSCRIPTIONS_PREFIX = 'notify'
 /** Prefix of history records: `notif-history:{id}`. */
 export const HISTORY_PREFIX = 'notif-history:'
 
-/** The claim of a reservation submission; e-mail and name are hashed, so no personal data is in a key. */
+/**
+ * The claim of a reservation submission (e-mail and name hashed). The service no longer writes
+ * these; a store may still hold some, and erasing a person deletes theirs.
+ */
 export function reservationClaimKey(productSlug: string, email: string, name: string): string {
   const digest = createHash('sha256').update(`${email}\n${name}`).digest('hex')
   return `reservation-claims/${productSlug}/${digest}`
@@ -92,6 +96,18 @@ export function reservationClaimKey(productSlug: string, email: string, name: st
 export function signupClaimKey(productSlug: string, email: string): string {
   const emailHash = createHash('sha256').update(email.trim().toLowerCase()).digest('hex')
   return `notify-claims/${productSlug}/${emailHash}`
+}
+
+/** Prefix of the Idempotency-Key marks (storage/idempotencyKeys.ts). */
+export const IDEMPOTENCY_KEYS_PREFIX = 'idempotency-keys/'
+
+/**
+ * The mark of an `Idempotency-Key` sent to `operation`, in the bucket of the UTC `day` it was
+ * first used; the key itself is hashed (it is the client's secret).
+ */
+export function idempotencyKeyMark(operation: string, day: string, key: string): string {
+  const digest = createHash('sha256').update(key).digest('hex')
+  return `${IDEMPOTENCY_KEYS_PREFIX}${operation}/${day}/${digest}`
 }
 
 /** The unit ledger of a capped product (storage/reservationUnits.ts). */

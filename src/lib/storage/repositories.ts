@@ -13,6 +13,7 @@ import { confirmationLimits, type ConfirmationLimits } from './confirmationLimit
 import { DeliveryJobStore } from './deliveryJobStore.js'
 import { demandLog, type DemandLog } from './demandLog.js'
 import { claimBook, type ClaimBook } from './recordClaims.js'
+import { idempotencyKeyBook, type IdempotencyKeyBook } from './idempotencyKeys.js'
 import { UnitLedgerStore, type UnitLedgerOptions } from './reservationUnits.js'
 import {
   RecordCollection,
@@ -122,8 +123,10 @@ export interface Repositories {
   indexes: RecordIndex[]
   /** Restock delivery jobs, settled batches and spent delivery tickets. */
   deliveries: DeliveryJobStore
-  /** Claims that make "one record per key" atomic (reservations, signups). */
+  /** Claims that make "one record per key" atomic (signups). */
   claims: ClaimBook
+  /** What each `Idempotency-Key` sent to an endpoint remembers (forms/idempotentRequest.ts). */
+  idempotencyKeys: IdempotencyKeyBook
   /** Hourly caps on confirmation e-mails per address (README "Abuse protection"). */
   confirmationLimits: ConfirmationLimits
   /** The unit ledger of a capped product (storage/reservationUnits.ts). */
@@ -198,6 +201,7 @@ export function openRepositories(context: RequestContext, upkeep: IndexUpkeep = 
     ),
     deliveries: new DeliveryJobStore(store),
     claims: claimBook(store),
+    idempotencyKeys: idempotencyKeyBook(store),
     confirmationLimits: confirmationLimits(store),
     unitLedger: (productSlug, ledgerOptions) =>
       new UnitLedgerStore(store, productSlug, ledgerOptions),

@@ -1,30 +1,73 @@
 import { escapeHtml } from '../htmlEscape.js'
-import { htmlPage as page } from '../pages/htmlPage.js'
+import { htmlPage as page, type PageShop } from '../pages/htmlPage.js'
 
 /** Small Japanese HTML pages of the double opt-in confirmation link. Every inserted text is escaped. */
 
-/** GET: asks the shopper to confirm; the button POSTs the same token. Changes nothing. */
-export function confirmSignupPage(productTitle: string, token: string): Response {
+/** A sign-up the page offers to confirm. */
+export interface ConfirmChoice {
+  /** `{productSlug}/{id}`: the value its checkbox posts. */
+  value: string
+  productTitle: string
+}
+
+/** The form field of the n-th choice's checkbox, and the field that says the page showed them. */
+export const CHOICE_FIELD_PREFIX = 'signup-'
+export const CHOICES_SHOWN_FIELD = 'choices'
+
+/**
+ * GET: asks the shopper to confirm the address's sign-ups that wait for it, each with a ticked
+ * checkbox (a sign-up the shopper did not make can be left out); the button POSTs the same token
+ * with the ticked ones. Changes nothing.
+ */
+export function confirmSignupPage(
+  choices: readonly ConfirmChoice[],
+  token: string,
+  shop: PageShop | null,
+): Response {
   const action = `/api/notify-confirm?token=${encodeURIComponent(token)}`
+  const items = choices
+    .map(
+      (choice, index) =>
+        `<li><label><input type="checkbox" name="${CHOICE_FIELD_PREFIX}${index}" value="${escapeHtml(choice.value)}" checked> ${escapeHtml(choice.productTitle)}</label></li>`,
+    )
+    .join('\n')
+  const lead =
+    choices.length === 1
+      ? `「${escapeHtml(choices[0].productTitle)}」の再入荷通知メールの受け取りを確定します。よろしければ下のボタンを押してください。`
+      : 'このメールアドレスで確定をお待ちの、次の商品の再入荷通知メールの受け取りを確定します。お心当たりのないものはチェックを外してから、下のボタンを押してください。'
   return page(
     200,
     '再入荷通知の登録確認',
-    `<p>「${escapeHtml(productTitle)}」の再入荷通知メールの受け取りを確定します。よろしければ下のボタンを押してください。</p>
+    `<p>${lead}</p>
 <form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="token" value="${escapeHtml(token)}">
+<input type="hidden" name="${CHOICES_SHOWN_FIELD}" value="1">
+<ul class="choices">
+${items}
+</ul>
 <button type="submit">登録を確定する</button>
 </form>`,
+    shop,
   )
 }
 
-/** POST done, or GET on a sign-up that is already confirmed. */
-export function signupConfirmedPage(productTitle: string, alreadyDone = false): Response {
+/** POST done, or GET when nothing of the address waits for confirmation any more. */
+export function signupConfirmedPage(
+  productTitles: readonly string[],
+  alreadyDone: boolean,
+  shop: PageShop | null,
+): Response {
   const lead = alreadyDone ? 'この登録はすでに確定しています。' : '登録が確定しました。'
+  const items = productTitles.map((title) => `<li>${escapeHtml(title)}</li>`).join('\n')
   return page(
     200,
     '再入荷通知の登録が確定しました',
     `<p>${lead}</p>
-<p>「${escapeHtml(productTitle)}」が再入荷しましたら、メールでお知らせします。</p>`,
+<p>次の商品が再入荷しましたら、メールでお知らせします。</p>
+<ul>
+${items}
+</ul>`,
+    shop,
   )
 }
 
@@ -53,10 +96,10 @@ const ERROR_TEXTS: Record<number, { title: string; text: string }> = {
 }
 
 /** An error page for `status`; unknown statuses read as a server error. */
-export function confirmationErrorPage(status: number): Response {
+export function confirmationErrorPage(status: number, shop: PageShop | null): Response {
   const known = ERROR_TEXTS[status] ?? {
     title: 'エラーが発生しました',
     text: '時間をおいて再度お試しください。',
   }
-  return page(status, known.title, `<p>${escapeHtml(known.text)}</p>`)
+  return page(status, known.title, `<p>${escapeHtml(known.text)}</p>`, shop)
 }

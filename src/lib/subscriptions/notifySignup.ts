@@ -23,6 +23,8 @@ export interface SignupOutcome {
   subscriptionId: string
   /** False when the pair already had a pending subscription (its id is answered, nothing is sent). */
   created: boolean
+  /** The subscription waits for its double opt-in confirmation (NOTIFY_DOUBLE_OPT_IN). */
+  confirmationRequired: boolean
 }
 
 /** A subscription that the next restock notification would reach. */
@@ -96,7 +98,7 @@ export async function notifySignup(
   }
   if (!outcome.won) {
     log.info('signup.already_pending', { subscriptionId: outcome.holderId })
-    const email = await onSignupRepeated(
+    const { email, confirmationRequired } = await onSignupRepeated(
       compliance,
       subscriptions,
       outcome.holderId,
@@ -105,7 +107,7 @@ export async function notifySignup(
     )
     const key = `${outcome.holderId}/${now()}`
     dispatchNotifications(context, log, shopperEmails(services, form.email, email, key, now()))
-    return { subscriptionId: outcome.holderId, created: false }
+    return { subscriptionId: outcome.holderId, created: false, confirmationRequired }
   }
   const subscription = created.get(outcome.holderId)!
   log.info('signup.created', { subscriptionId: subscription.id, productSlug: product.slug })
@@ -113,7 +115,7 @@ export async function notifySignup(
   const email = await onSignupCreated(compliance, subscription, product, form.source)
 
   const { notifiers } = services
-  const url = productUrl(product.slug, config.siteUrl)
+  const url = productUrl(product.slug, config.storefrontUrl)
   const input = { subscription, product, productUrl: url }
   dispatchNotifications(context, log, [
     () => notifiers.teamchatRestock.send(signupTeamChatMessage(input).slackText),
@@ -138,7 +140,11 @@ export async function notifySignup(
         ]
       : shopperEmails(services, subscription.email, email, subscription.id, now())),
   ])
-  return { subscriptionId: subscription.id, created: true }
+  return {
+    subscriptionId: subscription.id,
+    created: true,
+    confirmationRequired: subscription.confirmedAt === null,
+  }
 }
 
 /** The double opt-in link as a delivery (under the hourly confirmation cap), or none. */

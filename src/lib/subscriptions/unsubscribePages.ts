@@ -1,10 +1,10 @@
 import { escapeHtml } from '../htmlEscape.js'
-import { errorPageOf, htmlPage as page, type ErrorText } from '../pages/htmlPage.js'
+import { errorPageOf, htmlPage as page, type ErrorText, type PageShop } from '../pages/htmlPage.js'
 
 /** Small Japanese HTML pages of the unsubscribe link (D9). Every inserted text is escaped. */
 
 /** GET: asks for confirmation; the button POSTs the same token. Changes nothing. */
-export function confirmPage(productTitle: string, token: string): Response {
+export function confirmPage(productTitle: string, token: string, shop: PageShop | null): Response {
   const action = `/api/notify-unsubscribe?token=${encodeURIComponent(token)}`
   return page(
     200,
@@ -14,11 +14,16 @@ export function confirmPage(productTitle: string, token: string): Response {
 <input type="hidden" name="token" value="${escapeHtml(token)}">
 <button type="submit">配信を停止する</button>
 </form>`,
+    shop,
   )
 }
 
 /** POST done, or GET on a subscription that is already unsubscribed. */
-export function donePage(productTitle: string, alreadyDone = false): Response {
+export function donePage(
+  productTitle: string,
+  alreadyDone: boolean,
+  shop: PageShop | null,
+): Response {
   const lead = alreadyDone
     ? 'すでに配信停止の手続きが完了しています。'
     : '配信停止の手続きが完了しました。'
@@ -27,6 +32,7 @@ export function donePage(productTitle: string, alreadyDone = false): Response {
     '配信停止が完了しました',
     `<p>${lead}</p>
 <p>「${escapeHtml(productTitle)}」の再入荷通知メールは今後お送りしません。</p>`,
+    shop,
   )
 }
 
@@ -51,6 +57,6 @@ const ERROR_TEXTS: Record<number, ErrorText> = {
 }
 
 /** An error page for `status`; unknown statuses read as a server error. */
-export function errorPage(status: number): Response {
-  return errorPageOf(ERROR_TEXTS, status)
+export function errorPage(status: number, shop: PageShop | null): Response {
+  return errorPageOf(ERROR_TEXTS, status, shop)
 }

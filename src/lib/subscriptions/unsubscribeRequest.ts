@@ -7,6 +7,8 @@ import {
 } from '../errors.js'
 import { findProduct } from '../productCatalogue.js'
 import type { Services } from '../services.js'
+import type { AppConfig } from '../config.js'
+import { pageShopOf } from '../pages/htmlPage.js'
 import { confirmPage, donePage, errorPage } from './unsubscribePages.js'
 import {
   MissingUnsubscribeSecretError,
@@ -23,8 +25,12 @@ export function wantsJson(req: Request): boolean {
 }
 
 /** A failure as the Japanese page, unless the caller asked for JSON. */
-export function unsubscribeErrorPage(req: Request, status: number): Response | null {
-  return wantsJson(req) ? null : errorPage(status)
+export function unsubscribeErrorPage(
+  req: Request,
+  status: number,
+  config: AppConfig | null,
+): Response | null {
+  return wantsJson(req) ? null : errorPage(status, pageShopOf(config))
 }
 
 export interface UnsubscribeInput {
@@ -63,8 +69,11 @@ export async function answerUnsubscribe(input: UnsubscribeInput): Promise<Respon
   if (!subscription) throw new NotFoundError('Subscription not found')
   const productTitle = findProduct(subscription.productSlug)?.title ?? subscription.productSlug
   const already = subscription.status === 'unsubscribed'
+  const shop = pageShopOf(config)
   if (req.method === 'GET') {
-    return already ? donePage(productTitle, true) : confirmPage(productTitle, token ?? '')
+    return already
+      ? donePage(productTitle, true, shop)
+      : confirmPage(productTitle, token ?? '', shop)
   }
   if (!already) {
     let from: string | null = null
@@ -95,5 +104,5 @@ export async function answerUnsubscribe(input: UnsubscribeInput): Promise<Respon
       productSlug: subscription.productSlug,
     })
   }
-  return wantsJson(req) ? {} : donePage(productTitle, already)
+  return wantsJson(req) ? {} : donePage(productTitle, already, shop)
 }

@@ -7,6 +7,13 @@ import type { SearchResult } from './siteSearch.js'
 import { normalizeQuery } from '../textNormalization.js'
 import type { SearchTextSource } from '../index/searchText.js'
 
+/**
+ * The query parameter the storefront widget adds to its as-you-type requests (`typing=1`): such
+ * a search is answered as any other and not logged (§2.6), so the keyword log counts the searches
+ * shoppers settled on, not each pause in their typing. Without it every search is logged (§4.11).
+ */
+export const TYPING_PARAM = 'typing'
+
 /** The body of a GET /api/search answer (§4.11). */
 export interface SearchResponseBody {
   results: SearchResult[]
@@ -16,7 +23,7 @@ export interface SearchResponseBody {
 
 /**
  * Answers GET /api/search from its query parameters and logs the keyword in the background
- * (§2.6); an empty query is no search and is not logged. Variants and synonyms: searchSpellings.
+ * (§2.6); an empty query is no search and is not logged, nor is one marked `typing=1`. Variants and synonyms: searchSpellings.
  * `remoteText`: where pages' text past their heads is read when it is not beside the data file
  * (SiteSearch.search).
  */
@@ -43,8 +50,10 @@ export async function answerSearch(
       cause: error instanceof Error && error.cause instanceof Error ? error.cause.message : null,
     })
   }
-  const entry = { keyword: query, timestamp: new Date().toISOString(), resultCount: totalResults }
-  services.defer(recordKeyword(entry, services))
+  if (params.get(TYPING_PARAM) !== '1') {
+    const entry = { keyword: query, timestamp: new Date().toISOString(), resultCount: totalResults }
+    services.defer(recordKeyword(entry, services))
+  }
   return { results, query, totalResults }
 }
 
