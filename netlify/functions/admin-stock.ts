@@ -18,7 +18,7 @@ export default defineEndpoint({
       log,
       audit: services.audit,
       source: 'admin',
-      startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
+      startWave: (productSlug) => runDueWave(productSlug, waves),
     })
     return {
       updated: result.updated,

@@ -27,7 +27,7 @@ export default defineEndpoint({
           stock: waves.stock,
           log,
           audit: services.audit,
-          startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
+          startWave: (productSlug) => runDueWave(productSlug, waves),
         })
       : null
     const sent = await runDueWaves(waves)

@@ -46,7 +46,7 @@ export default defineEndpoint({
       events: services.repositories.stockEvents,
       log,
       audit: services.audit,
-      startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
+      startWave: (productSlug) => runDueWave(productSlug, waves),
     })
     if (outcome.duplicate) return { duplicate: true }
     return {

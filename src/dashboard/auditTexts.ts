@@ -79,6 +79,12 @@ export function changeText(entry: AuditEntry): string {
       return resource && from && to
         ? `「${statusText(resource, from)}」→「${statusText(resource, to)}」`
         : ''
+    case 'notes':
+      return to === 'shared'
+        ? 'お客様へのメールに載せる'
+        : to === 'shop-only'
+          ? 'お客様へのメールに載せない'
+          : ''
     case 'send':
       return to ? `${to} 名に送信` : ''
     case 'stock':

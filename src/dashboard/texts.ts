@@ -43,8 +43,7 @@ const KNOWN_ERRORS: Record<string, string> = {
   'Email delivery could not be started; no e-mail was sent':
     '配信を開始できませんでした。メールは送信されていません。',
   'Suppression not found': 'この配信停止はすでに解除されています。',
-  'preorder-cancelled': 'アーカイブ用トークンが入力されなかったため、中止しました。',
-  'preorder-refused': 'アーカイブ用トークンが正しくありません。もう一度お試しください。',
+  'not-allowed': 'サインイン中のトークンには、この操作の権限がありません。',
   network: 'サーバーに接続できませんでした。通信状況を確認してください。',
 }
 

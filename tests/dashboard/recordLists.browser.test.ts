@@ -19,6 +19,8 @@ const OTHER = 'kyusu-tokoname'
 const BULK = 'hasami-rim-plate'
 const MANY = 'mino-yaki-mug'
 const INJECTION = '=HYPERLINK("http://evil.test","x")'
+/** A person's token with both groups (STAFF_TOKENS): lists and archive in one sign-in. */
+const STAFF = 'record-lists-yamada-token'
 
 let server: RunningDevServer
 let browser: Browser
@@ -63,6 +65,7 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     server = await startDevServer({
       ADMIN_API_TOKEN: ADMIN_TOKEN,
       PREORDER_API_TOKEN: PREORDER_TOKEN,
+      STAFF_TOKENS: `yamada:${STAFF}:admin+preorder`,
     })
     browser = await launchChromium()
     await reserve('山田 花子', MAIN)
@@ -90,9 +93,9 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
   })
 
   it('signs in with the keyboard, keeps the token in sessionStorage only, shows the statistics', async () => {
-    await signIn(page, server.url, ADMIN_TOKEN)
+    await signIn(page, server.url, STAFF)
     await loaded(page)
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN_TOKEN])
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([STAFF])
     expect(await page.evaluate(() => localStorage.length)).toBe(0)
     expect(await mainText()).toContain('合計 30 件（アーカイブを含む）')
   })
@@ -189,7 +192,7 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     expect(text).not.toMatch(/(^|,)=/m)
   })
 
-  it('archives the selected rows, asks once for the separate archive token, reports per item', async () => {
+  it('archives the selected rows with one token, reports per item', async () => {
     await page.getByLabel('商品').selectOption(BULK)
     await loaded(page)
     for (const name of ['一括 一', '一括 二', '一括 三']) {
@@ -209,10 +212,8 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     expect(removed.body.deletedCount).toBe(1)
 
     await page.getByRole('button', { name: '選択した項目をアーカイブ' }).click()
-    const dialog = page.getByRole('dialog', { name: 'アーカイブ・削除用のトークン' })
-    await dialog.getByLabel('アーカイブ用トークン').fill(PREORDER_TOKEN)
-    await dialog.getByRole('button', { name: '続ける' }).click()
     await page.getByText('2 件の予約をアーカイブしました。').waitFor()
+    expect(await page.getByRole('dialog').count()).toBe(0)
     const failure = page.locator(`.item-errors li[data-id="${gone.id}"]`)
     expect(await failure.innerText()).toContain('予約が見つかりません')
     await loaded(page)
@@ -281,17 +282,17 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
     await page.getByText('1 件の予約をアーカイブしました。').waitFor()
   })
 
-  it('asks again when the stored archive token is refused, and says when the answer is wrong', async () => {
-    await page.evaluate(() => sessionStorage.setItem('shopAdmin.preorderToken', 'revoked'))
-    await page.evaluate(() => (window.location.hash = '#/reservations/archive'))
-    const dialog = page.getByRole('dialog', { name: 'アーカイブ・削除用のトークン' })
-    await dialog.getByLabel('アーカイブ用トークン').fill('still-wrong')
-    await dialog.getByRole('button', { name: '続ける' }).click()
-    await page
-      .getByRole('alert')
-      .filter({ hasText: 'アーカイブ用トークンが正しくありません。' })
-      .waitFor()
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN_TOKEN])
+  it('never asks for a second token: the shared admin token alone is not offered the archive', async () => {
+    const { page: shared } = await openPage(browser)
+    await signIn(shared, server.url, ADMIN_TOKEN)
+    await shared.evaluate(() => (location.hash = '#/reservations/archive'))
+    await shared.waitForFunction(
+      () => document.getElementById('app')?.dataset.route === '#/reservations',
+    )
+    expect(await shared.getByRole('link', { name: 'アーカイブ' }).count()).toBe(0)
+    expect(await shared.getByRole('dialog').count()).toBe(0)
+    expect(await shared.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN_TOKEN])
+    await shared.context().close()
   })
 
   it('signs out with a message when the admin token stops being accepted', async () => {
@@ -301,7 +302,7 @@ describeInChromium('admin dashboard: reservations in a real browser', () => {
       .getByText('トークンが受け付けられませんでした。もう一度サインインしてください。')
       .waitFor()
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
-    await signIn(page, server.url, ADMIN_TOKEN)
+    await signIn(page, server.url, STAFF)
   })
 
   it('signs out: the tokens are gone', async () => {

@@ -200,7 +200,7 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
           : 'Set the status of a subscription',
       description:
         r.noun === 'reservation'
-          ? 'Transitions of §3.2 only (409 otherwise); the same status again edits the notes alone. `notes` replaces, `""` clears, omitted keeps. Leaving `cancelled` takes the reservation’s units again (409 with `remaining` when the cap has none left); `cancelled` frees them. An applied change into `confirmed`, `fulfilled` or `cancelled` e-mails the customer once (unless `RESERVATION_STATUS_EMAILS=off`), with the notes only when `shareNote` is true.'
+          ? 'Transitions of §3.2 only (409 otherwise); the same status again edits the notes alone. `notes` replaces, `""` clears, omitted keeps. Leaving `cancelled` takes the reservation’s units again (409 with `remaining` when the cap has none left); `cancelled` frees them. An applied change into `confirmed`, `fulfilled` or `cancelled` e-mails the customer once (unless `RESERVATION_STATUS_EMAILS=off`), with the notes only when staff chose to share them: `shareNote: true` is stored with the record and every status e-mail from then on carries the notes, until `shareNote: false` is sent; omitted keeps the stored choice.'
           : 'Any status may be set; `notifiedAt` follows §3.1.',
       body: {
         schema: statusUpdateSchema(r.statuses, { notes: r.noun === 'reservation' }),

@@ -157,12 +157,9 @@ const PERIODS = [7, 30, 90] as const
 /**
  * The overview: pictures of demand for the last 7/30/90 JST days (daily lines, demand per
  * product, restock notices with clicks, searches with their trend), all counted on the server
- * (POST /api/admin/overview), and the §4.9 statistics fetched once at sign-in.
+ * (POST /api/admin/overview), and the §4.9 statistics.
  */
-export function overviewView(
-  context: ViewContext,
-  signInStats: RouteAnswer<'adminStats'> | null = null,
-): HTMLElement {
+export function overviewView(context: ViewContext): HTMLElement {
   const statsArea = el('div', { class: 'cards', 'aria-busy': 'true' }, ['読み込み中…'])
   const demandArea = el('div', { class: 'demand', 'aria-busy': 'true' }, ['読み込み中…'])
   let days: (typeof PERIODS)[number] = 30
@@ -190,7 +187,7 @@ export function overviewView(
   )
 
   async function loadStats(): Promise<void> {
-    const answer = signInStats ?? (await context.attempt(() => context.api.post('adminStats', {})))
+    const answer = await context.attempt(() => context.api.post('adminStats', {}))
     statsArea.setAttribute('aria-busy', 'false')
     if (!answer) return replaceChildren(statsArea, [])
     replaceChildren(statsArea, [

@@ -19,7 +19,8 @@ export interface RecordTableOptions {
    * sent only by its 変更 button, never when the select changes (arrow keys move through it).
    */
   onStatus?: (row: RecordRow, status: string) => void
-  onNotes?: (row: RecordRow, notes: string) => void
+  /** Saves the notes and whether the customer's status e-mails carry them. */
+  onNotes?: (row: RecordRow, notes: string, shareNote: boolean) => void
   /** Show when the row was archived. */
   archived?: boolean
   /** The row's timeline (audit trail), in a column of its own; none when absent. */
@@ -144,6 +145,7 @@ function statusCell(
 
 function notesCell(row: RecordRow, label: string, options: RecordTableOptions): Node | string {
   const onNotes = options.onNotes
+  const shared = row.shareNote === true
   if (!onNotes) return row.notes ?? ''
   const editor = el('textarea', { rows: 2, maxlength: 2000, 'aria-label': `メモ: ${label}` })
   editor.value = row.notes ?? ''
@@ -152,10 +154,26 @@ function notesCell(row: RecordRow, label: string, options: RecordTableOptions): 
     { type: 'button', disabled: true, 'aria-label': `メモを保存: ${label}` },
     ['保存'],
   )
-  editor.addEventListener('input', () => (save.disabled = editor.value === (row.notes ?? '')))
-  save.addEventListener('click', () => onNotes(row, editor.value))
-  // why: staff notes are internal unless ticked; the status e-mail then shows them
-  const share = el('input', { type: 'checkbox', name: 'shareNote' })
+  // why: staff notes are internal unless ticked; the choice is stored with the notes, so the
+  // box shows what the next status e-mail will do
+  const share = el('input', {
+    type: 'checkbox',
+    name: 'shareNote',
+    checked: shared,
+    'aria-label': `メールでお客様にメモを伝える: ${label}`,
+  })
+  const changed = () =>
+    (save.disabled = editor.value === (row.notes ?? '') && share.checked === shared)
+  editor.addEventListener('input', changed)
+  share.addEventListener('change', changed)
+  save.addEventListener('click', () => onNotes(row, editor.value, share.checked))
   const shareLabel = el('label', { class: 'share-note' }, [share, 'メールでお客様にメモを伝える'])
-  return el('div', { class: 'notes' }, [editor, save, shareLabel])
+  return el('div', { class: 'notes' }, [
+    editor,
+    save,
+    shareLabel,
+    shared &&
+      row.notes &&
+      el('p', { class: 'note-shared' }, ['このメモは次のメールでお客様に伝わります。']),
+  ])
 }

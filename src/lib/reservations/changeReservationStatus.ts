@@ -11,7 +11,7 @@ import type { Reservation } from '../storage/records.js'
 import { manageLinkFor } from './manageLink.js'
 import { holdsUnits, productUnits, unitsOf } from './productUnits.js'
 
-/** A staff status change: §4.5 plus `shareNote` (put the notes into the customer's e-mail). */
+/** A staff status change: §4.5 plus `shareNote` (put the notes into the customer's e-mails). */
 export type ReservationStatusChange = StatusUpdateRequest
 
 export interface ChangeReservationStatusOptions {
@@ -88,7 +88,9 @@ export async function changeReservationStatus(
         product,
         productUrl: productUrl(product.slug, config.siteUrl),
         status,
-        sharedNote: change.shareNote && updated.notes ? updated.notes : null,
+        // why: what staff chose is what is sent: the choice stored with the notes, not only the
+        // one sent with this change
+        sharedNote: updated.shareNote && updated.notes ? updated.notes : null,
         manageUrl: status === 'confirmed' ? manageLinkFor(updated, config, log, now) : null,
       })
       const mailer = services.notifiers.mailer

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { AuditRecorder } from '../audit/auditTrail.js'
-import { mayReceiveRestockEmail, suppressedHashes } from '../compliance/restockRecipients.js'
+import { isWaiting, suppressedHashes } from '../compliance/restockRecipients.js'
 import {
   requireSenderIdentity,
   SenderIdentityMissingError,
@@ -17,6 +17,7 @@ import {
 import type { Logger } from '../log.js'
 import type { DeliveryJob } from '../storage/deliveryJobStore.js'
 import type {
+  DeliveryMode,
   NotificationHistory,
   NotificationTrigger,
   NotifySubscription,
@@ -149,11 +150,11 @@ export interface SendOptions {
 
 /**
  * POST /api/admin/notify/send (§4.8, D9). Without an e-mail provider: records the history and
- * marks every pending subscriber `notified`. With Resend: snapshots the recipients, records the
+ * marks every waiting subscriber `notified`. With Resend: snapshots the recipients, records the
  * history as `queued` and starts the background delivery, which sets each recipient `notified`
  * once the provider accepted their e-mail and writes the final history. Recipients are chosen
  * under the product's send lock: a different send meanwhile is refused (SEND_IN_PROGRESS), and a
- * subscriber an open notice (a wave) holds is left out.
+ * subscriber an open notice (a wave still delivering) holds is left out.
  */
 export async function sendRestockNotification(
   request: SendRequest,
@@ -167,7 +168,7 @@ export async function sendRestockNotification(
   if (open && isRunning(noticeStateOf(open))) return repeated(open, options)
 
   const choice = await chooseRecipients(
-    { productSlug: request.productSlug, notificationId, kind: 'manual', now: now() },
+    { productSlug: request.productSlug, notificationId, now: now() },
     { ...repositories, isFinished, mayReceive: await restockRecipientRule(options) },
   )
   if (choice.state === 'busy') throw new AlreadyInProgressError(SEND_IN_PROGRESS)
@@ -215,7 +216,7 @@ export async function sendRestockNotification(
 
 /**
  * One wave of a product's automatic notice (stock/stockWaves.ts): the same path as a manual send,
- * for at most `notice.limit` of the oldest pending subscribers no notice held before. A wave whose
+ * for at most `notice.limit` of the oldest waiting subscribers no open notice holds. A wave whose
  * notice is stored already (run twice) sends nothing more. When the background delivery cannot be
  * started, the notice stays `queued` for the scheduled resume.
  */
@@ -230,13 +231,17 @@ export async function sendRestockWave(
   const sender = checkSender(options)
   const existing = await repositories.history.get({ id: notificationId })
   if (existing) {
-    return { state: 'sent', notificationId, recipients: existing.recipientEmails.length }
+    return {
+      state: 'sent',
+      notificationId,
+      recipients: existing.recipientEmails.length,
+      deliveryMode: deliveryModeOf(existing),
+    }
   }
   const choice = await chooseRecipients(
     {
       productSlug: notice.productSlug,
       notificationId,
-      kind: 'wave',
       limit: notice.limit,
       now: now(),
     },
@@ -268,7 +273,12 @@ export async function sendRestockWave(
       })
     }
   }
-  return { state: 'sent', notificationId, recipients }
+  return { state: 'sent', notificationId, recipients, deliveryMode: deliveryModeOf(stored.history) }
+}
+
+/** How a notice reached people: e-mailed, or only recorded (no provider, §4.8). */
+function deliveryModeOf(history: NotificationHistory): DeliveryMode {
+  return noticeStateOf(history) === 'recorded' ? 'record-only' : 'email'
 }
 
 function isFinished(history: NotificationHistory): boolean {
@@ -304,12 +314,12 @@ function checkSender(options: SendOptions): SenderIdentity {
   }
 }
 
-/** Who may get a restock e-mail now: not opted out, confirmed, not suppressed (docs/compliance.md). */
+/** Who is waiting now: the rule of the stock list's count too (compliance/restockRecipients.ts). */
 async function restockRecipientRule(
   options: SendOptions,
 ): Promise<(subscription: NotifySubscription) => boolean> {
   const suppressed = await suppressedHashes(options.repositories.suppressions)
-  return (subscription) => mayReceiveRestockEmail(subscription, suppressed)
+  return (subscription) => isWaiting(subscription, suppressed)
 }
 
 function summaryOf(history: NotificationHistory): SendSummary {
