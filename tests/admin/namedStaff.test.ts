@@ -52,7 +52,7 @@ describe('STAFF_TOKENS groups', () => {
     ])
   })
 
-  it("sato (admin+preorder) lists, archives, lists the archive, unarchives and deletes; each change is audited as sato", async () => {
+  it('sato (admin+preorder) lists, archives, lists the archive, unarchives and deletes; each change is audited as sato', async () => {
     const scope = isolatedScope()
     const record = await scope.seedReservation()
     const ids = { ids: [{ id: record.id, productSlug: record.productSlug }] }
@@ -96,9 +96,13 @@ describe('POST /api/admin/whoami', () => {
   async function whoami(token: string | null) {
     const module = await import('../../netlify/functions/admin-whoami.js')
     const scope = isolatedScope()
-    return scope.call({ handler: module.default, path: '/api/admin/whoami', token: '' }, {}, {
-      token,
-    })
+    return scope.call(
+      { handler: module.default, path: '/api/admin/whoami', token: '' },
+      {},
+      {
+        token,
+      },
+    )
   }
 
   it('answers the name and the groups of the token it was sent with', async () => {
@@ -112,7 +116,11 @@ describe('POST /api/admin/whoami', () => {
       name: 'suzuki',
       groups: ['preorder'],
     })
-    expect((await whoami(TANAKA)).body).toEqual({ success: true, name: 'tanaka', groups: ['admin'] })
+    expect((await whoami(TANAKA)).body).toEqual({
+      success: true,
+      name: 'tanaka',
+      groups: ['admin'],
+    })
     // D7: with PREORDER_API_TOKEN unset, the shared admin token is accepted by both groups
     expect((await whoami(ADMIN_TOKEN)).body).toEqual({
       success: true,

@@ -142,5 +142,9 @@ export function requireToken(
  * it carries a token of either group (the dashboard's sign-in asks this).
  */
 export function requireAnyToken(req: Request, config: AppConfig, log: Logger): Identity {
-  return holderOf(req, acceptedHolders(config, log, () => true), log)
+  return holderOf(
+    req,
+    acceptedHolders(config, log, () => true),
+    log,
+  )
 }
