@@ -325,11 +325,12 @@ const auditEntry = z.strictObject({
       .meta({ description: 'Null for a person, suppression or synonym.' }),
   }),
   from: z.string().nullable().meta({
-    description: 'The status before (`status`), the quantity before (`stock`, null: unknown).',
+    description:
+      'The status before (`status`), the quantity before (`stock`, null: unknown), `shared` / `shop-only` when the choice to tell the customer the notes changed (`notes`).',
   }),
   to: z.string().nullable().meta({
     description:
-      'The status after (`status`), the recipients queued (`send`), the quantity after (`stock`), `on` / `off` (`settings`), the records found (`export`, `erase` of a person), the words (`synonym-add`); else null.',
+      'The status after (`status`), the recipients queued (`send`) or only marked notified without an e-mail provider (`send-record-only`), the quantity after (`stock`), `on` / `off` (`settings`), `shared` / `shop-only` (`notes`, when that choice changed), the records found (`export`, `erase` of a person), the words (`synonym-add`); else null.',
   }),
   requestId: z.string(),
 })
@@ -734,6 +735,7 @@ export const overviewAnswer = z.strictObject({
       sent: count,
       failed: count,
       clicks: count,
+      deliveryMode,
     }),
   ),
   totalSearches: count,

@@ -1,6 +1,11 @@
 import { el, replaceChildren } from '../elements.js'
 import { productLabel } from '../recordResources.js'
-import { RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from '../texts.js'
+import {
+  formatTime,
+  RECORD_ONLY,
+  RESERVATION_STATUS_LABELS,
+  SUBSCRIPTION_STATUS_LABELS,
+} from '../texts.js'
 import type { RouteAnswer } from '../../lib/routes.js'
 import type { ViewContext } from './viewContext.js'
 import { dailyChart, productBars } from './demandCharts.js'
@@ -96,10 +101,10 @@ function trendTable(caption: string, list: QueryTrend[]): HTMLElement {
         .slice(0, KEYWORDS_SHOWN)
         .map((row) =>
           el('tr', {}, [
-            el('td', {}, [row.query]),
+            el('td', { class: 'query' }, [row.query]),
             el('td', { class: 'number' }, [row.count]),
             el('td', { class: 'number' }, [row.previous]),
-            el('td', {}, [trendOf(row)]),
+            el('td', { class: 'trend-cell' }, [trendOf(row)]),
           ]),
         ),
     ),
@@ -120,7 +125,7 @@ function noticeTable(notices: Overview['notices']): HTMLElement {
       'aria-label': '再入荷通知ごとの結果の表',
     },
     [
-      el('table', { class: 'counts' }, [
+      el('table', { class: 'counts notices' }, [
         el('caption', {}, ['再入荷通知ごとの結果（新しい順）']),
         el('thead', {}, [
           el(
@@ -134,18 +139,20 @@ function noticeTable(notices: Overview['notices']): HTMLElement {
         el(
           'tbody',
           {},
-          notices.map((notice) =>
-            el('tr', {}, [
-              el('td', {}, [
-                new Date(notice.timestamp).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo' }),
-              ]),
-              el('td', {}, [notice.title]),
-              el('td', { class: 'number' }, [notice.sent]),
+          notices.map((notice) => {
+            // why: a notice recorded without an e-mail provider reached nobody
+            const recordOnly = notice.deliveryMode === 'record-only'
+            return el('tr', {}, [
+              el('td', { class: 'time' }, [formatTime(notice.timestamp)]),
+              el('td', { class: 'product' }, [notice.title]),
+              recordOnly
+                ? el('td', { class: 'record-only' }, [RECORD_ONLY])
+                : el('td', { class: 'number' }, [notice.sent]),
               el('td', { class: 'number' }, [notice.failed]),
               el('td', { class: 'number' }, [notice.clicks]),
-              el('td', { class: 'number' }, [rate(notice.clicks, notice.sent)]),
-            ]),
-          ),
+              el('td', { class: 'number' }, [recordOnly ? '—' : rate(notice.clicks, notice.sent)]),
+            ])
+          }),
         ),
       ]),
     ],

@@ -7,7 +7,8 @@ import {
   type DashboardResource,
   type RecordRow,
 } from '../recordResources.js'
-import { formatTime } from '../texts.js'
+import { waitingState } from '../../lib/compliance/waitingRule.js'
+import { formatTime, NOT_WAITING_LABELS } from '../texts.js'
 
 export interface RecordTableOptions {
   /** Keys (`rowKey`) of the selected rows; the checkboxes change it. */
@@ -121,6 +122,18 @@ function recordRow(
   ])
 }
 
+/**
+ * Why a pending sign-up gets no restock e-mail (the waiting rule; a suppressed address is said
+ * on the 在庫 screen, which knows the suppression list), or null.
+ */
+function notWaitingMark(resource: DashboardResource, row: RecordRow): HTMLElement | null {
+  if (resource.name !== 'subscriptions') return null
+  const state = waitingState(row, false)
+  if (state === null || state === 'waiting') return null
+  const word = state === 'optedOut' ? '配信停止済み・再登録なし' : NOT_WAITING_LABELS[state]
+  return el('span', { class: 'tag not-waiting' }, [`${word}（送信されません）`])
+}
+
 function statusCell(
   resource: DashboardResource,
   row: RecordRow,
@@ -128,7 +141,12 @@ function statusCell(
   options: RecordTableOptions,
 ): Node | string {
   const onStatus = options.onStatus
-  if (!onStatus) return statusText(resource, row.status)
+  const mark = notWaitingMark(resource, row)
+  if (!onStatus) {
+    return mark
+      ? el('span', {}, [statusText(resource, row.status), mark])
+      : statusText(resource, row.status)
+  }
   const choices = resource.statusChoices(row.status).map((status) => {
     return [status, statusText(resource, status)] as const
   })
@@ -140,7 +158,7 @@ function statusCell(
   )
   control.addEventListener('change', () => (apply.disabled = control.value === row.status))
   apply.addEventListener('click', () => onStatus(row, control.value))
-  return el('div', { class: 'status-edit' }, [control, apply])
+  return el('div', { class: 'status-edit' }, [control, apply, mark])
 }
 
 function notesCell(row: RecordRow, label: string, options: RecordTableOptions): Node | string {

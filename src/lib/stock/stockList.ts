@@ -1,8 +1,5 @@
-import {
-  emptyWaitingCount,
-  waitingCounts,
-  type NotWaitingReason,
-} from '../compliance/restockRecipients.js'
+import { emptyWaitingCount, waitingCounts } from '../compliance/restockRecipients.js'
+import type { NotWaitingReason } from '../compliance/waitingRule.js'
 import { listProducts } from '../productCatalogue.js'
 import type { SubscriptionRepository } from '../storage/repositories.js'
 import { emptyStockRecord, type AutoNotice, type StockRepository } from '../storage/stockRecords.js'
