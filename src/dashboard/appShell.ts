@@ -163,7 +163,8 @@ export function startDashboard(root: HTMLElement): void {
       api.groups = answer.groups
       return null
     } catch (error) {
-      clearSession()
+      // why: a refused token is forgotten; after a network failure a reload tries it again
+      if (!(error instanceof ApiError) || error.status === 401) clearSession()
       return error instanceof ApiError ? error.message : '予期しないエラーが発生しました。'
     }
   }
