@@ -285,7 +285,7 @@ describeInChromium('restock work staff can trust', () => {
     expect(names).toContain(WAIT_TITLE)
     const nameLines = await lineCount(phone.page, `${notices} td:nth-child(2)`)
     names.forEach((name, index) => {
-      // why: at least 6 characters a line; one character a line is what staff met
+      // why: at least 6 characters a line; one character a line cannot be read
       expect(nameLines[index], name).toBeLessThanOrEqual(Math.ceil(name.length / 6))
     })
     for (const lines of await lineCount(phone.page, `${notices} td:nth-child(1)`)) {
