@@ -108,7 +108,7 @@ async function inProcess(): Promise<string[][]> {
           log,
           now: Date.now,
           source: 'admin',
-          startWave: async (slug) => void (await runDueWave(slug, waves)),
+          startWave: (slug) => runDueWave(slug, waves),
         })
       await update(rise ? 0 : 5)
       // why: the listing caches of a warm instance, as a busy shop has them

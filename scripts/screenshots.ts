@@ -267,7 +267,7 @@ async function shopperPages(
 const resend = await startRecordingServer()
 const server = await startDevServer({
   ADMIN_API_TOKEN: TOKEN,
-  STAFF_TOKENS: `sato:${SATO}:admin`,
+  STAFF_TOKENS: `sato:${SATO}:admin+preorder`,
   RESERVATION_LINK_SECRET: MANAGE_SECRET,
   RESEND_WEBHOOK_SECRET,
   RESEND_API_KEY: 're_screenshots',

@@ -19,7 +19,7 @@ export default defineEndpoint({
       audit: services.audit,
       now: services.now,
       source: 'admin',
-      startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
+      startWave: (productSlug) => runDueWave(productSlug, waves),
     })
     return {
       updated: result.updated,

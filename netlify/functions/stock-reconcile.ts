@@ -28,7 +28,7 @@ export default defineEndpoint({
           log,
           audit: services.audit,
           now: services.now,
-          startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
+          startWave: (productSlug) => runDueWave(productSlug, waves),
         })
       : null
     const sent = await runDueWaves(waves)

@@ -51,7 +51,7 @@ export default defineEndpoint({
       log,
       audit: services.audit,
       now: services.now,
-      startWave: async (productSlug) => void (await runDueWave(productSlug, waves)),
+      startWave: (productSlug) => runDueWave(productSlug, waves),
     })
     if (outcome.duplicate) return { duplicate: true }
     return {

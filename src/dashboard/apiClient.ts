@@ -1,10 +1,10 @@
 import type { TokenGroup } from '../lib/routes.js'
 import { ROUTES, type AnsweringRoute, type RouteAnswer, type RoutesOf } from '../lib/routes.js'
-import { adminToken, preorderToken, setPreorderToken } from './session.js'
+import { adminToken } from './session.js'
 import { japaneseError } from './texts.js'
 
 /** The routes the dashboard may call: those of a token group (§5) with a JSON answer. */
-export type AdminRoute = RoutesOf<'admin' | 'preorder'> & AnsweringRoute
+export type AdminRoute = RoutesOf<'admin' | 'preorder' | 'staff'> & AnsweringRoute
 
 /** An answer other than 2xx, with the server's `error` text and its Japanese rendering. */
 export class ApiError extends Error {
@@ -17,34 +17,27 @@ export class ApiError extends Error {
   }
 }
 
-/** 401 on an ADMIN-group call: the signed-in token was refused (preorder refusals are plain ApiErrors). */
+/** 401: the signed-in token was refused (it was changed or removed on the server). */
 export class UnauthorizedError extends ApiError {
   override name = 'UnauthorizedError'
 }
 
-export interface AdminApiOptions {
-  /**
-   * Asked once when a `preorder` call gets 401 with the admin token (a separate
-   * PREORDER_API_TOKEN is set); resolves to the token, or null when the staff member cancels.
-   */
-  askPreorderToken: () => Promise<string | null>
-}
-
 /** The admin endpoints over `fetch`, same origin, Bearer token; nothing else. */
 export class AdminApi {
-  readonly #options: AdminApiOptions
-
-  constructor(options: AdminApiOptions) {
-    this.#options = options
-  }
+  /** The groups of the signed-in token (`whoami`); null until it is known. */
+  groups: readonly TokenGroup[] | null = null
 
   /**
-   * POSTs JSON to `route` with the token of its group (the route table's `auth`); the parsed
-   * answer, typed by the route's response schema, or ApiError.
+   * POSTs JSON to `route` with the signed-in token; the parsed answer, typed by the route's
+   * response schema, or ApiError. A route of a group the token lacks is never called (its answer
+   * would be a 401 that signs the person out): `not-allowed`.
    */
   async post<Name extends AdminRoute>(route: Name, body: object): Promise<RouteAnswer<Name>> {
     const { path, auth } = ROUTES[route]
-    return (await this.#post(path, body, auth)) as RouteAnswer<Name>
+    if (auth !== 'staff' && this.groups && !this.groups.includes(auth)) {
+      throw new ApiError(403, 'not-allowed')
+    }
+    return (await this.#send(path, body, adminToken())) as RouteAnswer<Name>
   }
 
   /** GETs a file the server offers (an export's download) with the admin token; ApiError otherwise. */
@@ -63,27 +56,6 @@ export class AdminApi {
     const message = answer?.error ?? `HTTP ${response.status}`
     if (response.status === 401) throw new UnauthorizedError(401, message)
     throw new ApiError(response.status, message)
-  }
-
-  async #post(path: string, body: object, group: TokenGroup): Promise<unknown> {
-    if (group === 'admin') return this.#send(path, body, adminToken())
-    const stored = preorderToken()
-    try {
-      return await this.#send(path, body, stored ?? adminToken())
-    } catch (error) {
-      if (!(error instanceof UnauthorizedError)) throw error
-      if (stored) setPreorderToken(null)
-      const token = await this.#options.askPreorderToken()
-      if (!token) throw new ApiError(401, 'preorder-cancelled')
-      try {
-        const answer = await this.#send(path, body, token)
-        setPreorderToken(token)
-        return answer
-      } catch (retryError) {
-        if (retryError instanceof UnauthorizedError) throw new ApiError(401, 'preorder-refused')
-        throw retryError
-      }
-    }
   }
 
   async #send(path: string, body: object, token: string | null): Promise<unknown> {

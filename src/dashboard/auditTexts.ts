@@ -4,7 +4,7 @@ import {
   statusText,
   subscriptionScreen,
 } from './recordResources.js'
-import { formatTime } from './texts.js'
+import { formatTime, RECORD_ONLY } from './texts.js'
 import type { RouteAnswer } from '../lib/routes.js'
 
 /** One entry of the audit trail, as the server answers it. */
@@ -18,6 +18,7 @@ const ACTION_LABELS: Record<AuditEntry['action'], string> = {
   unarchive: 'アーカイブから戻す',
   delete: '削除',
   send: '再入荷メール送信',
+  'send-record-only': `再入荷メールを${RECORD_ONLY}`,
   stock: '在庫数を変更',
   settings: '自動再入荷通知の設定を変更',
   export: '個人データを書き出し',
@@ -79,8 +80,16 @@ export function changeText(entry: AuditEntry): string {
       return resource && from && to
         ? `「${statusText(resource, from)}」→「${statusText(resource, to)}」`
         : ''
+    case 'notes':
+      return to === 'shared'
+        ? 'お客様へのメールに載せる'
+        : to === 'shop-only'
+          ? 'お客様へのメールに載せない'
+          : ''
     case 'send':
       return to ? `${to} 名に送信` : ''
+    case 'send-record-only':
+      return to ? `${to} 名を通知済みに（メール送信サービス未設定）` : ''
     case 'stock':
       return `${from ?? '不明'} → ${to ?? '不明'}`
     case 'settings':

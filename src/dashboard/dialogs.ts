@@ -1,4 +1,4 @@
-import { el, field, uniqueId } from './elements.js'
+import { el, uniqueId } from './elements.js'
 
 /**
  * Modal questions on the native `<dialog>` (focus is trapped and Escape cancels, so they work
@@ -44,26 +44,4 @@ export function confirmAction(
   options: { danger?: boolean } = {},
 ): Promise<boolean> {
   return openDialog(title, [el('p', {}, [message])], confirmLabel, options).answer
-}
-
-/** Asks for the separate PREORDER_API_TOKEN; null when cancelled or left empty. */
-export async function askPreorderToken(): Promise<string | null> {
-  const input = el('input', {
-    type: 'password',
-    autocomplete: 'off',
-    required: true,
-    name: 'preorderToken',
-  })
-  const { answer } = openDialog(
-    'アーカイブ・削除用のトークン',
-    [
-      el('p', {}, [
-        'アーカイブ・アーカイブ一覧・復元・削除には、別のトークン（アーカイブ用トークン）が設定されています。サイトの管理者から受け取ったそのトークンを入力してください。',
-      ]),
-      field('アーカイブ用トークン', input),
-    ],
-    '続ける',
-  )
-  input.focus()
-  return (await answer) && input.value.trim() ? input.value.trim() : null
 }

@@ -1,31 +1,20 @@
 /**
- * The tokens of this browser tab. Kept in `sessionStorage` only: they end with the tab, are never
- * written to `localStorage`, cookies or the URL.
+ * The token of this browser tab. Kept in `sessionStorage` only: it ends with the tab, is never
+ * written to `localStorage`, cookies or the URL. One token per person: what it may do is asked
+ * from the server (`POST /api/admin/whoami`), never a second token.
  */
 
-const ADMIN_KEY = 'shopAdmin.adminToken'
-const PREORDER_KEY = 'shopAdmin.preorderToken'
+const TOKEN_KEY = 'shopAdmin.adminToken'
 
 export function adminToken(): string | null {
-  return sessionStorage.getItem(ADMIN_KEY)
+  return sessionStorage.getItem(TOKEN_KEY)
 }
 
 export function setAdminToken(token: string): void {
-  sessionStorage.setItem(ADMIN_KEY, token)
+  sessionStorage.setItem(TOKEN_KEY, token)
 }
 
-/** The separate PREORDER_API_TOKEN, when the staff member was asked for one. */
-export function preorderToken(): string | null {
-  return sessionStorage.getItem(PREORDER_KEY)
-}
-
-export function setPreorderToken(token: string | null): void {
-  if (token) sessionStorage.setItem(PREORDER_KEY, token)
-  else sessionStorage.removeItem(PREORDER_KEY)
-}
-
-/** Sign out: forgets both tokens. */
+/** Sign out: forgets the token. */
 export function clearSession(): void {
-  sessionStorage.removeItem(ADMIN_KEY)
-  sessionStorage.removeItem(PREORDER_KEY)
+  sessionStorage.removeItem(TOKEN_KEY)
 }

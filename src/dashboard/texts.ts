@@ -1,3 +1,4 @@
+import type { NotWaitingReason } from '../lib/compliance/waitingRule.js'
 import type { RouteAnswer } from '../lib/routes.js'
 
 import {
@@ -18,6 +19,44 @@ export const DELIVERY_STATE_LABELS: Record<DeliveryState, string> = {
   queued: '待機中',
   delivering: '配信中',
   complete: '完了',
+}
+
+/** A restock notice sent without an e-mail provider: recorded, nobody e-mailed (§4.8). */
+export const RECORD_ONLY = '記録のみ（メール未送信）'
+
+/** Why a pending sign-up is not counted as waiting, as staff read it. */
+export const NOT_WAITING_LABELS: Record<NotWaitingReason, string> = {
+  optedOut: '配信停止後に再登録なし',
+  unconfirmed: '未確認',
+  suppressed: '配信できないアドレス',
+}
+
+/**
+ * 「対象外 2 人: 配信停止後に再登録なし 1 人、未確認 1 人」, or null when every pending sign-up is
+ * waiting.
+ */
+export function notWaitingText(notWaiting: Record<NotWaitingReason, number>): string | null {
+  const parts = (Object.keys(NOT_WAITING_LABELS) as NotWaitingReason[])
+    .filter((reason) => notWaiting[reason] > 0)
+    .map((reason) => `${NOT_WAITING_LABELS[reason]} ${notWaiting[reason]} 人`)
+  if (parts.length === 0) return null
+  const total = Object.values(notWaiting).reduce((sum, count) => sum + count, 0)
+  return `対象外 ${total} 人: ${parts.join('、')}`
+}
+
+type StartedWave = NonNullable<RouteAnswer<'adminStock'>['updated'][number]['wave']>
+
+/** What the automatic wave a stock change started did, in one or two sentences. */
+export function startedWaveText(wave: StartedWave): string {
+  if (wave.state === 'nobody-waiting') return '自動通知の対象者がいないため、配信はありません。'
+  if (wave.state === 'later') {
+    return '自動通知はまだ配信されていません。ほかの送信が終わりしだい、定期処理が配信します。'
+  }
+  const done =
+    wave.deliveryMode === 'record-only'
+      ? `自動通知で ${wave.recipients} 人を通知済みにしました（記録のみ・メール未送信）。`
+      : `自動通知で ${wave.recipients} 人に再入荷メールを送っています。`
+  return `${done}次の配信は ${formatTime(wave.nextAt)} の予定です（在庫がある間）。`
 }
 
 const KNOWN_ERRORS: Record<string, string> = {
@@ -43,8 +82,7 @@ const KNOWN_ERRORS: Record<string, string> = {
   'Email delivery could not be started; no e-mail was sent':
     '配信を開始できませんでした。メールは送信されていません。',
   'Suppression not found': 'この配信停止はすでに解除されています。',
-  'preorder-cancelled': 'アーカイブ用トークンが入力されなかったため、中止しました。',
-  'preorder-refused': 'アーカイブ用トークンが正しくありません。もう一度お試しください。',
+  'not-allowed': 'サインイン中のトークンには、この操作の権限がありません。',
   network: 'サーバーに接続できませんでした。通信状況を確認してください。',
 }
 

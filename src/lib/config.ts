@@ -13,9 +13,9 @@ export interface AppConfig {
   /** `PREORDER_API_TOKEN`: token of the archive/delete group (§5, D7). Default: unset. */
   preorderApiToken: string | null
   /**
-   * `STAFF_TOKENS`: named tokens, `name:token:group` separated by commas, group `admin` or
-   * `preorder`; each is accepted by its group's endpoints and names its holder in the audit
-   * trail. Default: none.
+   * `STAFF_TOKENS`: named tokens, `name:token:group` separated by commas, group `admin`,
+   * `preorder` or `admin+preorder` (both); each is accepted by its groups' endpoints and names its
+   * holder in the audit trail. Default: none.
    */
   staffTokens: StaffToken[]
   /** Entries of `STAFF_TOKENS` that were not understood (they match nothing). Default: none. */
@@ -157,7 +157,16 @@ export interface StaffToken {
   /** Who holds it: the actor of every change made with it. */
   name: string
   token: string
-  group: 'admin' | 'preorder'
+  /** The token groups (§5) it is accepted by: `admin`, `preorder`, or both (`admin+preorder`). */
+  groups: readonly ('admin' | 'preorder')[]
+}
+
+/** The groups each spelling of an entry's third part grants; any other spelling is malformed. */
+const STAFF_GROUPS: Readonly<Record<string, StaffToken['groups']>> = {
+  admin: ['admin'],
+  preorder: ['preorder'],
+  'admin+preorder': ['admin', 'preorder'],
+  'preorder+admin': ['admin', 'preorder'],
 }
 
 /** An entry of `STAFF_TOKENS` that was not understood: its 1-based position and why, never its text. */
@@ -191,11 +200,11 @@ function parseStaffTokens(
             ? `the name "${name}" is reserved`
             : !token || /\s/.test(token)
               ? 'the token is empty or contains spaces'
-              : group !== 'admin' && group !== 'preorder'
-                ? 'the group must be admin or preorder'
+              : !Object.hasOwn(STAFF_GROUPS, group)
+                ? 'the group must be admin, preorder or admin+preorder'
                 : null
     if (reason) malformedStaffTokens.push({ position: index + 1, reason })
-    else staffTokens.push({ name, token, group: group as StaffToken['group'] })
+    else staffTokens.push({ name, token, groups: STAFF_GROUPS[group] })
   }
   return { staffTokens, malformedStaffTokens }
 }

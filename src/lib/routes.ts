@@ -16,11 +16,13 @@ import type * as answers from '../build/api/responseSchemas.js'
 export type TokenGroup = 'admin' | 'preorder'
 
 /**
- * Who may call a route: a token group (§5, D7), anyone, or the holder of a delivery ticket (the
+ * Who may call a route: a token group (§5, D7), a token of either group (`staff`), anyone, or the
+ * holder of a delivery ticket (the
  * signed, short-lived ticket a send issues to its own background delivery) or of a rebuild
  * ticket (the one a request that found an index missing issues to the background rebuild).
  */
-export type RouteAuth = TokenGroup | 'none' | 'deliveryTicket' | 'rebuildTicket' | 'exportTicket'
+export type RouteAuth =
+  TokenGroup | 'staff' | 'none' | 'deliveryTicket' | 'rebuildTicket' | 'exportTicket'
 
 export interface RouteSpec {
   /** The file under netlify/functions/ that answers it, without `.ts`. */
@@ -185,6 +187,13 @@ export const ROUTES = {
     auth: 'preorder',
     response: 'subscriptionArchivePage',
   },
+  adminWhoami: {
+    function: 'admin-whoami',
+    path: '/api/admin/whoami',
+    methods: ['POST'],
+    auth: 'staff',
+    response: 'whoamiAnswer',
+  },
   adminStats: {
     function: 'admin-stats',
     path: '/api/admin-stats',
@@ -338,6 +347,13 @@ export const ROUTES = {
     methods: ['POST'],
     auth: 'admin',
     response: 'stockUpdated',
+  },
+  adminStockPreview: {
+    function: 'admin-stock-preview',
+    path: '/api/admin/stock/preview',
+    methods: ['POST'],
+    auth: 'admin',
+    response: 'stockPreviewAnswer',
   },
   adminNotifyAuto: {
     function: 'admin-notify-auto',

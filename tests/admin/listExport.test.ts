@@ -172,7 +172,7 @@ describe('CSV export of a list by the background function', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const lines = bytes.toString('utf8').slice(1).split('\r\n')
     expect(lines[0]).toBe(
-      '予約番号,受付日時,名前,メールアドレス,商品,商品スラッグ,数量,ステータス,メモ,対応日時,アーカイブ日時',
+      '予約番号,受付日時,名前,メールアドレス,商品,商品コード,数量,ステータス,メモ,対応日時,アーカイブ日時',
     )
     expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(pending.map((r) => r.id))
     expect(lines[1]).toContain(',未対応,')

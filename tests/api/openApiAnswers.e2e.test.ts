@@ -170,6 +170,12 @@ describe('the answers of the running service match /api/openapi.json', () => {
     async () => {
       expect((await call('/api/admin-stats', { body: {} })).status).toBe(401)
       expect((await admin('/api/admin-stats')).body.stats.reservations.total).toBeGreaterThan(0)
+      expect((await admin('/api/admin/whoami')).body).toEqual({
+        success: true,
+        name: 'admin',
+        groups: ['admin', 'preorder'],
+      })
+      expect((await call('/api/admin/whoami', { body: {} })).status).toBe(401)
       expect((await call('/api/admin-stats', { method: 'GET', token: ADMIN_TOKEN })).status).toBe(
         405,
       )
@@ -363,6 +369,30 @@ describe('the answers of the running service match /api/openapi.json', () => {
     const items = [{ productSlug: 'hario-v60-dripper', quantity: 2 }]
     expect((await admin('/api/admin/stock', { items })).status).toBe(200)
     expect((await admin('/api/admin/stock', { items: [] })).status).toBe(400)
+    const preview = await admin('/api/admin/stock/preview', {
+      items: [...items, { productSlug: 'nope', quantity: 1 }],
+    })
+    expect(preview.body.changes).toEqual([
+      { productSlug: 'hario-v60-dripper', previous: 2, quantity: 2, notify: 0 },
+    ])
+    expect((await admin('/api/admin/stock/preview', { items: [] })).status).toBe(400)
+    expect((await call('/api/admin/stock/preview', { body: { items } })).status).toBe(401)
+    // a rise from 0 with the automatic notice on: the change answers the wave it started
+    const waveProduct = 'porlex-hand-grinder'
+    const signup = { email: 'openapi-wave@example.jp', productSlug: waveProduct }
+    expect((await call('/api/notify-signup', { body: signup })).status).toBe(200)
+    const waveAuto = {
+      productSlug: waveProduct,
+      enabled: true,
+      emailTitle: '{product}',
+      emailBody: '{url}',
+    }
+    expect((await admin('/api/admin/notify/auto', waveAuto)).status).toBe(200)
+    await admin('/api/admin/stock', { items: [{ productSlug: waveProduct, quantity: 0 }] })
+    const raised = await admin('/api/admin/stock', {
+      items: [{ productSlug: waveProduct, quantity: 2 }],
+    })
+    expect(raised.body.updated[0].wave).toMatchObject({ state: 'sent', recipients: 1 })
     const auto = { productSlug: 'hario-v60-dripper', enabled: false }
     expect((await admin('/api/admin/notify/auto', auto)).status).toBe(200)
     expect((await admin('/api/admin/notify/auto', { enabled: true })).status).toBe(400)

@@ -45,6 +45,8 @@ describe('the OpenAPI document', () => {
         const schemes = operation.security.flatMap((entry: object) => Object.keys(entry))
         if (route.startsWith('/api/admin/') && /archive|unarchive|delete/.test(route)) {
           expect(schemes, route).toEqual(['preorderToken'])
+        } else if (route === '/api/admin/whoami') {
+          expect(schemes, route).toEqual(['adminToken', 'preorderToken'])
         } else if (route.endsWith('/notify-deliver-background')) {
           expect(schemes, route).toEqual(['deliveryTicket'])
         } else if (route.endsWith('/listing-rebuild-background')) {

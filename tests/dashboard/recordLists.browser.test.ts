@@ -8,6 +8,7 @@ import {
   type PageProblems,
 } from '../helpers/chromiumFixture.js'
 import { ADMIN_TOKEN, PREORDER_TOKEN } from '../helpers/tokens.js'
+import { YAMADA_TOKEN } from '../helpers/sharedService.js'
 import { loaded, openRoute, signIn } from './dashboardPage.js'
 
 const MAIN = 'chasen-takayama'
@@ -15,8 +16,10 @@ const OTHER = 'kyusu-tokoname'
 const BULK = 'hasami-rim-plate'
 const MANY = 'mino-yaki-mug'
 const INJECTION = '=HYPERLINK("http://evil.test","x")'
+/** A person's token with both groups (STAFF_TOKENS): lists and archive in one sign-in. */
+const STAFF = YAMADA_TOKEN
 
-// why: the archive has a token of its own here, so the dashboard asks for it (D7)
+// why: the archive has a token of its own here (D7); a person's token may hold both groups
 const shop = chromiumFixture('archiveToken')
 let page: Page
 let problems: PageProblems
@@ -76,9 +79,9 @@ describeInChromium('admin dashboard: reservations in a real browser', shop, () =
   })
 
   it('signs in with the keyboard, keeps the token in sessionStorage only, shows the statistics', async () => {
-    await signIn(page, shop.url, ADMIN_TOKEN)
+    await signIn(page, shop.url, STAFF)
     await loaded(page)
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN_TOKEN])
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([STAFF])
     expect(await page.evaluate(() => localStorage.length)).toBe(0)
     expect(await mainText()).toContain('合計 30 件（アーカイブを含む）')
   })
@@ -167,7 +170,7 @@ describeInChromium('admin dashboard: reservations in a real browser', shop, () =
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const text = bytes.toString('utf8').slice(1)
     expect(text.split('\r\n')[0]).toBe(
-      '予約番号,受付日時,名前,メールアドレス,商品,商品スラッグ,数量,ステータス,メモ,対応日時,アーカイブ日時',
+      '予約番号,受付日時,名前,メールアドレス,商品,商品コード,数量,ステータス,メモ,対応日時,アーカイブ日時',
     )
     expect(text.split('\r\n')).toHaveLength(3 + 2)
     expect(text).toContain(`,"'=HYPERLINK(""http://evil.test"",""x"")",`)
@@ -175,7 +178,7 @@ describeInChromium('admin dashboard: reservations in a real browser', shop, () =
     expect(text).not.toMatch(/(^|,)=/m)
   })
 
-  it('archives the selected rows, asks once for the separate archive token, reports per item', async () => {
+  it('archives the selected rows with one token, reports per item', async () => {
     await page.getByLabel('商品').selectOption(BULK)
     await loaded(page)
     for (const name of ['一括 一', '一括 二', '一括 三']) {
@@ -195,10 +198,8 @@ describeInChromium('admin dashboard: reservations in a real browser', shop, () =
     expect(removed.body.deletedCount).toBe(1)
 
     await page.getByRole('button', { name: '選択した項目をアーカイブ' }).click()
-    const dialog = page.getByRole('dialog', { name: 'アーカイブ・削除用のトークン' })
-    await dialog.getByLabel('アーカイブ用トークン').fill(PREORDER_TOKEN)
-    await dialog.getByRole('button', { name: '続ける' }).click()
     await page.getByText('2 件の予約をアーカイブしました。').waitFor()
+    expect(await page.getByRole('dialog').count()).toBe(0)
     const failure = page.locator(`.item-errors li[data-id="${gone.id}"]`)
     expect(await failure.innerText()).toContain('予約が見つかりません')
     await loaded(page)
@@ -267,17 +268,17 @@ describeInChromium('admin dashboard: reservations in a real browser', shop, () =
     await page.getByText('1 件の予約をアーカイブしました。').waitFor()
   })
 
-  it('asks again when the stored archive token is refused, and says when the answer is wrong', async () => {
-    await page.evaluate(() => sessionStorage.setItem('shopAdmin.preorderToken', 'revoked'))
-    await page.evaluate(() => (window.location.hash = '#/reservations/archive'))
-    const dialog = page.getByRole('dialog', { name: 'アーカイブ・削除用のトークン' })
-    await dialog.getByLabel('アーカイブ用トークン').fill('still-wrong')
-    await dialog.getByRole('button', { name: '続ける' }).click()
-    await page
-      .getByRole('alert')
-      .filter({ hasText: 'アーカイブ用トークンが正しくありません。' })
-      .waitFor()
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN_TOKEN])
+  it('never asks for a second token: the shared admin token alone is not offered the archive', async () => {
+    const { page: shared } = await openPage(shop.browser)
+    await signIn(shared, shop.url, ADMIN_TOKEN)
+    await shared.evaluate(() => (location.hash = '#/reservations/archive'))
+    await shared.waitForFunction(
+      () => document.getElementById('app')?.dataset.route === '#/reservations',
+    )
+    expect(await shared.getByRole('link', { name: 'アーカイブ' }).count()).toBe(0)
+    expect(await shared.getByRole('dialog').count()).toBe(0)
+    expect(await shared.evaluate(() => Object.values(sessionStorage))).toEqual([ADMIN_TOKEN])
+    await shared.context().close()
   })
 
   it('signs out with a message when the admin token stops being accepted', async () => {
@@ -287,7 +288,7 @@ describeInChromium('admin dashboard: reservations in a real browser', shop, () =
       .getByText('トークンが受け付けられませんでした。もう一度サインインしてください。')
       .waitFor()
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
-    await signIn(page, shop.url, ADMIN_TOKEN)
+    await signIn(page, shop.url, STAFF)
   })
 
   it('signs out: the tokens are gone', async () => {

@@ -62,7 +62,7 @@ describeInChromium('admin dashboard: restock notices in a real browser', shop, (
     await openRoute(page, '#/notices')
     await page.getByLabel('商品').selectOption(PRODUCT)
     await loaded(page)
-    await page.getByText('送信対象: 12 人（未通知・アーカイブ以外の購読者）').waitFor()
+    await page.getByText('送信対象: 12 人（通知を待っている購読者）。').waitFor()
     expect(await page.getByRole('button', { name: '送信内容を確認' }).isDisabled()).toBe(true)
     await page.getByLabel('件名').fill(TITLE)
     await page.getByLabel('本文').fill(BODY)
@@ -113,7 +113,7 @@ describeInChromium('admin dashboard: restock notices in a real browser', shop, (
     expect(await history.count()).toBe(1)
     const cells = await history.first().locator('td').allInnerTexts()
     expect(cells.slice(1)).toEqual([TITLE, PRODUCT_TITLE, '12', '11', '1', '0', '完了'])
-    await page.getByText('送信対象: 1 人（未通知・アーカイブ以外の購読者）').waitFor()
+    await page.getByText('送信対象: 1 人（通知を待っている購読者）。').waitFor()
   })
 
   it('sent exactly the previewed e-mail', async () => {

@@ -30,7 +30,9 @@ describeInChromium('admin dashboard: the stock screen in a real browser', shop, 
   it('lists every product with its quantity and waiting subscribers', async () => {
     await openRoute(page, '#/stock')
     await row(PRODUCT).waitFor()
-    expect(await row(PRODUCT).locator('th').innerText()).toBe(PRODUCT_TITLE)
+    expect(await row(PRODUCT).locator('th').innerText()).toBe(
+      `${PRODUCT_TITLE}\n商品コード: SKU-1001`,
+    )
     expect(await row(PRODUCT).locator('td.waiting').innerText()).toBe('2 人')
     expect(await row(PRODUCT).getByRole('spinbutton').inputValue()).toBe('')
   })
@@ -44,13 +46,16 @@ describeInChromium('admin dashboard: the stock screen in a real browser', shop, 
     expect(await row(PRODUCT).getByRole('spinbutton').inputValue()).toBe('5')
   })
 
-  it('imports a POS export (sku, quantity) and names the lines it could not use', async () => {
+  it('imports a POS export (sku, quantity) after its preview and names the lines it could not use', async () => {
     const csv = '\uFEFFsku,quantity\r\nSKU-1001,7\r\nSKU-1002,3\r\nNO-SUCH,1\r\nSKU-1003,x\r\n'
     await page.getByLabel(/CSV を取り込む/).setInputFiles({
       name: 'pos-export.csv',
       mimeType: 'text/csv',
       buffer: Buffer.from(csv),
     })
+    await page.getByRole('table', { name: '取り込む内容' }).waitFor()
+    expect(await stockOf(PRODUCT)).toMatchObject({ quantity: 5 })
+    await page.getByRole('button', { name: 'この内容で取り込む' }).click()
     await page.getByText('2 商品の在庫数を取り込みました。').waitFor()
     const problems = await page.locator('.import-problems li').allInnerTexts()
     expect(problems).toEqual([

@@ -84,8 +84,8 @@ describe('STAFF_TOKENS', () => {
   it('is parsed in loadConfig: names, groups, positions', () => {
     const config = loadConfig({ STAFF_TOKENS: ` a.b:t1:admin ,, c:t2:preorder,d:t 3:admin` })
     expect(config.staffTokens).toEqual([
-      { name: 'a.b', token: 't1', group: 'admin' },
-      { name: 'c', token: 't2', group: 'preorder' },
+      { name: 'a.b', token: 't1', groups: ['admin'] },
+      { name: 'c', token: 't2', groups: ['preorder'] },
     ])
     expect(config.malformedStaffTokens).toEqual([
       { position: 4, reason: 'the token is empty or contains spaces' },

@@ -20,6 +20,11 @@ export const SHARED_SERVICE_START_LIMIT_MS = 220_000
 
 /** The named staff member's token (`STAFF_TOKENS`, admin group) in every profile. */
 export const SATO_TOKEN = 'sato-staff-token-for-tests'
+/** Named staff with one group each in the `archiveToken` profile (`STAFF_TOKENS`): preorder, admin. */
+export const SUZUKI_TOKEN = 'suzuki-staff-token-for-tests'
+export const TANAKA_TOKEN = 'tanaka-staff-token-for-tests'
+/** A named staff member whose token holds both groups (`STAFF_TOKENS`, admin+preorder). */
+export const YAMADA_TOKEN = 'yamada-staff-token-for-tests'
 /** The key of unsubscribe links in every profile (`UNSUBSCRIBE_SECRET`). */
 export const UNSUBSCRIBE_SECRET = 'unsubscribe-secret-for-tests'
 
@@ -27,7 +32,7 @@ const SHOP: Record<string, string> = {
   ADMIN_API_TOKEN: ADMIN_TOKEN,
   // why: empty, so that the admin token opens the archive too (D7), whatever the caller's shell set
   PREORDER_API_TOKEN: '',
-  STAFF_TOKENS: `sato:${SATO_TOKEN}:admin`,
+  STAFF_TOKENS: `sato:${SATO_TOKEN}:admin,yamada:${YAMADA_TOKEN}:admin+preorder`,
   UNSUBSCRIBE_SECRET,
   RESEND_WEBHOOK_SECRET: WEBHOOK_SECRET,
 }
@@ -35,7 +40,8 @@ const SHOP: Record<string, string> = {
 /**
  * The profiles, by the environment of their service:
  * - `shop`: one admin token for every endpoint (D7), a named staff member, e-mails only logged;
- * - `archiveToken`: the same with a separate archive token (`PREORDER_API_TOKEN`, D7);
+ * - `archiveToken`: the same with a separate archive token (`PREORDER_API_TOKEN`, D7) and named
+ *   staff whose tokens hold one group or both (sato and yamada both, suzuki preorder, tanaka admin);
  * - `mail`: `shop` with real delivery to a Resend stand-in on `resendPort`, which the file that
  *   runs listens on (tests/helpers/chromiumFixture.ts);
  * - `doubleOptIn`: `shop` with double opt-in (`NOTIFY_DOUBLE_OPT_IN`): sign-ups wait for their
@@ -48,7 +54,18 @@ export function profileEnvironment(
   profile: ServiceProfile,
   resendPort: number,
 ): Record<string, string> {
-  if (profile === 'archiveToken') return { ...SHOP, PREORDER_API_TOKEN: PREORDER_TOKEN }
+  if (profile === 'archiveToken') {
+    return {
+      ...SHOP,
+      PREORDER_API_TOKEN: PREORDER_TOKEN,
+      STAFF_TOKENS: [
+        `sato:${SATO_TOKEN}:admin+preorder`,
+        `suzuki:${SUZUKI_TOKEN}:preorder`,
+        `tanaka:${TANAKA_TOKEN}:admin`,
+        `yamada:${YAMADA_TOKEN}:admin+preorder`,
+      ].join(','),
+    }
+  }
   if (profile === 'shop') return SHOP
   if (profile === 'doubleOptIn') return { ...SHOP, NOTIFY_DOUBLE_OPT_IN: 'true' }
   return {

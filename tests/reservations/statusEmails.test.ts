@@ -171,6 +171,29 @@ describe('status e-mails', () => {
     expect(invalid.body.error).toBe('shareNote must be true or false')
   })
 
+  it('keeps the choice to share with the notes: saved first, the next 確定 e-mail carries them', async () => {
+    const w = world()
+    const id = await w.reserve()
+    server.requests.length = 0
+    // the note saved alone (保存), the status changed later without saying shareNote again
+    const saved = await w.setStatus(id, 'pending', {
+      notes: '店頭で 1 月 25 日からお渡しします。',
+      shareNote: true,
+    })
+    expect(saved.body.reservation).toMatchObject({ status: 'pending', shareNote: true })
+    expect(emails()).toEqual([])
+    const confirmed = await w.setStatus(id, 'confirmed')
+    expect(confirmed.body.reservation.shareNote).toBe(true)
+    expect(emails()[0].json.text).toContain(
+      'ショップからのお知らせ:\n店頭で 1 月 25 日からお渡しします。',
+    )
+    // unticked and saved: the next e-mail keeps the note inside the shop
+    await w.setStatus(id, 'confirmed', { shareNote: false })
+    server.requests.length = 0
+    await w.setStatus(id, 'fulfilled')
+    expect(emails()[0].json.text).not.toContain('店頭で 1 月 25 日')
+  })
+
   it('RESERVATION_STATUS_EMAILS=off sends none', async () => {
     process.env.RESERVATION_STATUS_EMAILS = 'off'
     const w = world()

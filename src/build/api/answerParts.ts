@@ -16,6 +16,14 @@ export const unreadable = z.int().min(1).optional().meta({
     'Stored blobs that are not readable records (skipped and logged); absent when there are none.',
 })
 
+export const notificationId = z
+  .string()
+  .regex(/^notif_/)
+  .meta({ examples: ['notif_6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b'] })
+export const deliveryMode = z.enum(['email', 'record-only']).nullable().meta({
+  description: '`email` (Resend) or `record-only` (no provider, §4.8); null on older records.',
+})
+
 export const rebuilding = z.literal(true).optional().meta({
   description:
     'An index this answer is read from is missing and being rebuilt in the background: the answer holds what is indexed so far. Absent otherwise.',

@@ -27,7 +27,9 @@ URL for the machine-readable form.
   one of the exact texts listed below.
 - **Tokens.** Admin endpoints need \`Authorization: Bearer <token>\`: the \`ADMIN_API_TOKEN\` group
   or the \`PREORDER_API_TOKEN\` group (when one variable is unset, the other's token is accepted).
-  A missing or wrong token is 401 \`Unauthorized\`, checked before the body is read.
+  A \`STAFF_TOKENS\` entry names a person and grants the group \`admin\`, \`preorder\` or both
+  (\`admin+preorder\`); \`POST /api/admin/whoami\` answers a token's name and groups. A missing or
+  wrong token is 401 \`Unauthorized\`, checked before the body is read.
 - **Checks in order.** Method (405 with \`Allow\`), token (401), body size (413 over 100 KB), JSON
   (400), fields (400). An empty body on an admin POST counts as \`{}\`.
 - **Browsers.** Public endpoints answer any origin (CORS \`*\`, preflights included); admin
@@ -121,9 +123,13 @@ function operationSection(
     `**${operation.summary}.** ${operation.description}`,
     '',
   ]
-  const scheme = Object.keys(operation.security?.[0] ?? {})[0]
+  // why: a requirement per alternative (either token group: a list of two)
+  const schemes = (operation.security ?? []).map((entry: Json) => Object.keys(entry)[0])
+  const groups = schemes.map(
+    (scheme: string) => document.components.securitySchemes[scheme].description.split(':')[0],
+  )
   lines.push(
-    `Authentication: ${scheme ? `Bearer token, ${document.components.securitySchemes[scheme].description.split(':')[0]}` : 'none (public)'}.`,
+    `Authentication: ${groups.length ? `Bearer token, ${groups.join(' or ')}` : 'none (public)'}.`,
     '',
   )
   if (operation.parameters?.length) {

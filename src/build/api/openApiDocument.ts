@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ROUTES } from '../../lib/routes.js'
+import { ROUTES, type RouteAuth } from '../../lib/routes.js'
 import type { ApiOperation, ResponseSpec } from './operationSpec.js'
 import {
   errorBody,
@@ -16,13 +16,13 @@ const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     description:
-      'The `ADMIN_API_TOKEN` group: lists, status updates, statistics, restock sending, history and resume, search analytics. When `ADMIN_API_TOKEN` is unset, the `PREORDER_API_TOKEN` is accepted instead.',
+      'The `ADMIN_API_TOKEN` group: lists, status updates, statistics, restock sending, history and resume, search analytics. When `ADMIN_API_TOKEN` is unset, the `PREORDER_API_TOKEN` is accepted instead. A `STAFF_TOKENS` entry of group `admin` or `admin+preorder` is accepted too.',
   },
   preorderToken: {
     type: 'http',
     scheme: 'bearer',
     description:
-      'The `PREORDER_API_TOKEN` group: archive, archive lists, unarchive, delete. When `PREORDER_API_TOKEN` is unset, the `ADMIN_API_TOKEN` is accepted instead.',
+      'The `PREORDER_API_TOKEN` group: archive, archive lists, unarchive, delete. When `PREORDER_API_TOKEN` is unset, the `ADMIN_API_TOKEN` is accepted instead. A `STAFF_TOKENS` entry of group `preorder` or `admin+preorder` is accepted too.',
   },
   deliveryTicket: {
     type: 'http',
@@ -51,6 +51,13 @@ const SCHEME_OF = {
   rebuildTicket: 'rebuildTicket',
   exportTicket: 'exportTicket',
 } as const
+
+/** The security requirement of a route: none, its scheme, or either token group (`staff`). */
+function securityOf(auth: RouteAuth): Json[] {
+  if (auth === 'none') return []
+  if (auth === 'staff') return [{ adminToken: [] }, { preorderToken: [] }]
+  return [{ [SCHEME_OF[auth]]: [] }]
+}
 
 const DESCRIPTION = [
   'The back end of a Japanese online shop: reservations, restock notifications, site search and the admin API.',
@@ -199,7 +206,7 @@ export function buildOpenApiDocument(operations: ApiOperation[], version: string
       tags: [operation.tag],
       summary: operation.summary,
       description: operation.description,
-      security: auth === 'none' ? [] : [{ [SCHEME_OF[auth]]: [] }],
+      security: securityOf(auth),
       parameters: parameters(operation),
       requestBody: requestBody(operation, names),
       responses,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { count, timestamp } from './answerParts.js'
+import { count, deliveryMode, timestamp } from './answerParts.js'
 
 /**
  * The answer of the dashboard overview: the pictures of demand (docs/dashboard.md;
@@ -48,6 +48,7 @@ export const overviewAnswer = z.strictObject({
       sent: count,
       failed: count,
       clicks: count,
+      deliveryMode,
     }),
   ),
   totalSearches: count,

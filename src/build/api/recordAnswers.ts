@@ -54,6 +54,10 @@ export const reservationRecord = z
       .array(z.string())
       .optional()
       .meta({ description: 'Ids of manage links already used to cancel (never act again).' }),
+    shareNote: z.boolean().optional().meta({
+      description:
+        'Staff chose to tell the customer the notes: every status e-mail from then on carries them. Absent: never chosen.',
+    }),
   })
   .meta({ description: 'A reservation (§2.2 plus quantity and status bookkeeping).' })
 
@@ -128,6 +132,19 @@ const recordStats = z.strictObject({
   byStatus: z.record(z.string(), count),
   byProduct: z.record(z.string(), count),
   unreadable,
+})
+
+export const whoamiAnswer = z.strictObject({
+  success: z.literal(true),
+  name: z.string().meta({
+    description:
+      'The STAFF_TOKENS name of the token sent, or `admin` / `preorder` for ADMIN_API_TOKEN / PREORDER_API_TOKEN.',
+    examples: ['sato'],
+  }),
+  groups: z
+    .array(z.enum(['admin', 'preorder']))
+    .min(1)
+    .meta({ description: 'The token groups whose endpoints accept this token (§5, D7).' }),
 })
 
 export const statsAnswer = z.strictObject({

@@ -1,22 +1,15 @@
 import { z } from 'zod'
 import { AUDIT_ACTIONS, AUDIT_RECORD_TYPES } from '../../lib/storage/auditRepository.js'
 import { DELIVERY_STATES } from '../../lib/storage/records.js'
-import { count, paging, slug, timestamp } from './answerParts.js'
+import { count, deliveryMode, notificationId, paging, slug, timestamp } from './answerParts.js'
 
 /**
  * Answers about restock notices: the send, the history, the audit trail and the resumption of
  * deliveries (responseSchemas.ts).
  */
 
-const notificationId = z
-  .string()
-  .regex(/^notif_/)
-  .meta({ examples: ['notif_6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b'] })
 const deliveryState = z.enum(DELIVERY_STATES).meta({
   description: '`queued` → `delivering` → `complete`; records older than delivery are `complete`.',
-})
-const deliveryMode = z.enum(['email', 'record-only']).nullable().meta({
-  description: '`email` (Resend) or `record-only` (no provider, §4.8); null on older records.',
 })
 
 export const sendSummary = z.strictObject({
@@ -91,11 +84,12 @@ const auditEntry = z.strictObject({
       .meta({ description: 'Null for a person, suppression or synonym.' }),
   }),
   from: z.string().nullable().meta({
-    description: 'The status before (`status`), the quantity before (`stock`, null: unknown).',
+    description:
+      'The status before (`status`), the quantity before (`stock`, null: unknown), `shared` / `shop-only` when the choice to tell the customer the notes changed (`notes`).',
   }),
   to: z.string().nullable().meta({
     description:
-      'The status after (`status`), the recipients queued (`send`), the quantity after (`stock`), `on` / `off` (`settings`), the records found (`export`, `erase` of a person), the words (`synonym-add`); else null.',
+      'The status after (`status`), the recipients queued (`send`) or only marked notified without an e-mail provider (`send-record-only`), the quantity after (`stock`), `on` / `off` (`settings`), `shared` / `shop-only` (`notes`, when that choice changed), the records found (`export`, `erase` of a person), the words (`synonym-add`); else null.',
   }),
   requestId: z.string(),
 })

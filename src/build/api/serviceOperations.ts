@@ -39,6 +39,23 @@ function admin(responses: Responses): Responses {
 export const SERVICE_OPERATIONS: ApiOperation[] = [
   {
     method: 'post',
+    route: 'adminWhoami',
+    operationId: 'whoAmI',
+    tag: 'Admin',
+    summary: 'Who a token names and what it may do',
+    description:
+      'Accepts a token of either group and answers the name the audit trail records for it and the groups whose endpoints accept it (`admin`: lists, status, statistics, sending, stock; `preorder`: archive, archive lists, unarchive, delete). The dashboard signs in with it. Reads nothing but the token.',
+    body: { schema: noBody, view: 'input', example: {} },
+    responses: admin(
+      ok('The token’s holder and groups.', answers.whoamiAnswer, {
+        success: true,
+        name: 'sato',
+        groups: ['admin', 'preorder'],
+      }),
+    ),
+  },
+  {
+    method: 'post',
     route: 'adminStats',
     operationId: 'getStats',
     tag: 'Admin',

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { count, timestamp } from './answerParts.js'
+import { count, notificationId, timestamp } from './answerParts.js'
 
 /**
  * Answers about stock and automatic restock notices, and the upkeep of the record indexes
@@ -20,7 +20,13 @@ export const stockRow = z.strictObject({
   productSlug: z.string(),
   quantity: count.nullable().meta({ description: 'null while no source has reported one.' }),
   updatedAt: timestamp.nullable().meta({ description: 'When the quantity last changed.' }),
-  waiting: count.meta({ description: 'Pending, non-archived subscribers.' }),
+  waiting: count.meta({
+    description:
+      'Subscribers waiting: pending, not archived, not opted out (or consented again after), confirmed where double opt-in asked for it, address not suppressed. Who a send or the next wave would e-mail.',
+  }),
+  notWaiting: z
+    .strictObject({ optedOut: count, unconfirmed: count, suppressed: count })
+    .meta({ description: 'Pending subscribers who are not waiting, by reason.' }),
   auto: autoNoticeAnswer.nullable(),
   nextWaveAt: timestamp
     .nullable()
@@ -32,10 +38,31 @@ export const stockListAnswer = z.strictObject({
   stock: z.array(stockRow),
 })
 
+const startedWave = z
+  .discriminatedUnion('state', [
+    z.strictObject({
+      state: z.literal('sent'),
+      notificationId,
+      recipients: count.meta({ description: 'Subscribers the wave e-mailed (or recorded).' }),
+      deliveryMode: z.enum(['email', 'record-only']).meta({
+        description: '`record-only`: no e-mail provider; the recipients were only marked notified.',
+      }),
+      nextAt: timestamp.meta({ description: 'When the next wave is due while stock lasts.' }),
+    }),
+    z.strictObject({ state: z.literal('nobody-waiting') }),
+    z.strictObject({ state: z.literal('later') }),
+  ])
+  .optional()
+  .meta({
+    description:
+      'Present when this change started the automatic waves: what the first wave did. `later`: another send held the product or the wave failed; it stays due for the scheduled sweep.',
+  })
+
 const stockChange = z.strictObject({
   productSlug: z.string(),
   quantity: count,
   previous: count.nullable().meta({ description: 'The quantity before (null: unknown).' }),
+  wave: startedWave,
 })
 
 const stockErrors = z
@@ -52,6 +79,22 @@ const stockErrors = z
 export const stockUpdated = z.strictObject({
   success: z.literal(true),
   updated: z.array(stockChange),
+  errors: stockErrors,
+})
+
+export const stockPreviewAnswer = z.strictObject({
+  success: z.literal(true),
+  changes: z.array(
+    z.strictObject({
+      productSlug: z.string(),
+      previous: count.nullable().meta({ description: 'The quantity now (null: unknown).' }),
+      quantity: count.meta({ description: 'The quantity the change would set.' }),
+      notify: count.meta({
+        description:
+          'Waiting subscribers the automatic wave this change would start e-mails at once (0: it starts none).',
+      }),
+    }),
+  ),
   errors: stockErrors,
 })
 

@@ -33,6 +33,16 @@ const AUTO = {
   intervalMinutes: 60,
 }
 
+/** The 400 of the admin stock endpoints: their body is not 1–500 items `{productSlug, quantity}`. */
+const ADMIN_ITEMS_INVALID = failure(
+  'The body is not 1–500 well-formed items.',
+  ITEMS_REQUIRED,
+  ITEMS_EMPTY,
+  ITEMS_TOO_MANY,
+  ADMIN_ITEM_INVALID,
+  UNUSABLE_ID_MESSAGE,
+)
+
 const admin = (responses: ApiOperation['responses']) => mergeResponses(responses, adminErrors())
 
 export const STOCK_OPERATIONS: ApiOperation[] = [
@@ -43,7 +53,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Stock, waiting subscribers and automatic-notice settings of every product',
     description:
-      'One line per product of the catalogue. `waiting` counts the pending, non-archived subscribers (who a send would e-mail). Read-only; the body is `{}`.',
+      'One line per product of the catalogue. `waiting` counts who a send or the next wave would e-mail, by the one rule both use: pending, not archived, not opted out (or consented again after), confirmed where double opt-in asked for it, address not suppressed; `notWaiting` counts the pending subscribers left out, by reason. Read-only; the body is `{}`.',
     body: { schema: z.object({}), view: 'input', example: {} },
     responses: admin({
       200: {
@@ -58,6 +68,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
                 quantity: 3,
                 updatedAt: '2026-11-23T02:25:00.000Z',
                 waiting: 12,
+                notWaiting: { optedOut: 1, unconfirmed: 2, suppressed: 0 },
                 auto: AUTO,
                 nextWaveAt: '2026-11-23T03:25:00.000Z',
               },
@@ -74,7 +85,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Set stock quantities (by hand or a CSV import)',
     description:
-      '1–500 items `{productSlug, quantity}` (an integer, 0 to 1,000,000). Nothing changes unless every item has that shape; an item naming no product is reported in `errors` and the others are stored. A product going from 0 (or unknown) to more than 0 with its automatic notice on starts the waves (see `POST /api/admin/notify/auto`). A product named twice takes its last quantity.',
+      '1–500 items `{productSlug, quantity}` (an integer, 0 to 1,000,000). Nothing changes unless every item has that shape; an item naming no product is reported in `errors` and the others are stored. A product going from 0 (or unknown) to more than 0 with its automatic notice on starts the waves (see `POST /api/admin/notify/auto`). A product named twice takes its last quantity. A change that started the waves says in `wave` what the first one did (how many it e-mailed, when the next is due).',
     body: {
       schema: adminStockSchema,
       view: 'input',
@@ -82,23 +93,56 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     },
     responses: admin({
       200: {
-        description: 'Stored; unknown products in `errors`.',
+        description: 'Stored; unknown products in `errors`; per product the wave it started.',
         body: answers.stockUpdated,
         examples: {
           success: {
             success: true,
-            updated: [{ productSlug: 'hario-v60-dripper', quantity: 3, previous: 0 }],
+            updated: [
+              {
+                productSlug: 'hario-v60-dripper',
+                quantity: 3,
+                previous: 0,
+                wave: {
+                  state: 'sent',
+                  notificationId: 'notif_6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b',
+                  recipients: 3,
+                  deliveryMode: 'email',
+                  nextAt: '2026-11-23T03:25:00.000Z',
+                },
+              },
+            ],
           },
         },
       },
-      400: failure(
-        'The body is not 1–500 well-formed items.',
-        ITEMS_REQUIRED,
-        ITEMS_EMPTY,
-        ITEMS_TOO_MANY,
-        ADMIN_ITEM_INVALID,
-        UNUSABLE_ID_MESSAGE,
-      ),
+      400: ADMIN_ITEMS_INVALID,
+    }),
+  },
+  {
+    method: 'post',
+    route: 'adminStockPreview',
+    operationId: 'previewStock',
+    tag: 'Admin',
+    summary: 'What a stock change would do, before it is made',
+    description:
+      'The body of `POST /api/admin/stock`; nothing is stored and nobody is e-mailed. Per product, in the order the items last named it: the quantity now (`previous`) and after, and `notify`, how many waiting subscribers the automatic wave the change would start e-mails at once (the quantity × `perUnit`, at most the waiting ones; 0 when no wave would start). The dashboard’s CSV import shows it and asks before applying.',
+    body: {
+      schema: adminStockSchema,
+      view: 'input',
+      example: { items: [{ productSlug: 'hario-v60-dripper', quantity: 3 }] },
+    },
+    responses: admin({
+      200: {
+        description: 'What would change; unknown products in `errors`.',
+        body: answers.stockPreviewAnswer,
+        examples: {
+          success: {
+            success: true,
+            changes: [{ productSlug: 'hario-v60-dripper', previous: 0, quantity: 3, notify: 3 }],
+          },
+        },
+      },
+      400: ADMIN_ITEMS_INVALID,
     }),
   },
   {

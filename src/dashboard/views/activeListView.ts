@@ -22,10 +22,14 @@ import { recordTable } from './recordTable.js'
 import { recordTimeline } from './recordTimeline.js'
 import type { ViewContext } from './viewContext.js'
 
-/** `{shareNote: true}` when the row's "tell the customer" box is ticked (reservations only). */
-function shareNoteOf(control: HTMLElement): { shareNote?: true } {
+/**
+ * `{shareNote}` when the row's "tell the customer" box differs from the choice stored with the
+ * notes (reservations only), so a status change sends what the box shows.
+ */
+function shareNoteOf(control: HTMLElement, row: RecordRow): { shareNote?: boolean } {
   const box = control.closest('tr')?.querySelector<HTMLInputElement>('input[name=shareNote]')
-  return box?.checked ? { shareNote: true } : {}
+  if (!box || box.checked === (row.shareNote === true)) return {}
+  return { shareNote: box.checked }
 }
 
 /** Rows per page; the server pages, so the browser holds one page only. */
@@ -60,9 +64,22 @@ export function activeListView(context: ViewContext, resource: DashboardResource
     placeholder: `${searchLabel}で検索`,
   })
   const reload = el('button', { type: 'button' }, ['再読み込み'])
-  const archiveButton = el('button', { type: 'button', disabled: true }, [
-    '選択した項目をアーカイブ',
-  ])
+  const mayArchive = context.may('preorder')
+  const archiveButton = el(
+    'button',
+    {
+      type: 'button',
+      disabled: true,
+      'aria-describedby': mayArchive ? false : `${resource.name}-no-archive`,
+    },
+    ['選択した項目をアーカイブ'],
+  )
+  // why: the button stays where staff look for it; this says why it never becomes active
+  const noArchive =
+    !mayArchive &&
+    el('p', { class: 'hint', id: `${resource.name}-no-archive` }, [
+      'このトークンにはアーカイブの権限がないため、アーカイブできません。',
+    ])
   const csvButton = el('button', { type: 'button' }, ['CSV を書き出す'])
   const selectionInfo = el('span', { 'aria-live': 'polite' }, [])
   const result = el('div', { class: 'result-area' })
@@ -78,6 +95,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
       reload,
     ]),
     el('div', { class: 'toolbar' }, [selectionInfo, archiveButton, csvButton]),
+    noArchive,
     result,
     rebuilding.element,
     listArea,
@@ -126,7 +144,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   }
 
   function renderSelection(): void {
-    archiveButton.disabled = selected.size === 0
+    archiveButton.disabled = !mayArchive || selected.size === 0
     selectionInfo.textContent = `${selected.size} 件選択中 / 表示 ${shownCount} 件（全 ${total} 件）`
   }
 
@@ -255,7 +273,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
           id: row.id,
           productSlug: row.productSlug,
           status,
-          ...(control ? shareNoteOf(control) : {}),
+          ...(control ? shareNoteOf(control, row) : {}),
         }),
       near,
     )
@@ -293,7 +311,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
     return document.querySelector('.message')?.textContent ?? ''
   }
 
-  async function saveNotes(row: RecordRow, notes: string) {
+  async function saveNotes(row: RecordRow, notes: string, shareNote: boolean) {
     await settledList()
     const label = rowLabel(row)
     const editor = rowControl(rowKey(row), `メモ: ${label}`)
@@ -304,6 +322,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
           productSlug: row.productSlug,
           status: row.status,
           notes,
+          shareNote,
         }),
       editor?.parentElement ?? undefined,
     )
@@ -311,7 +330,13 @@ export function activeListView(context: ViewContext, resource: DashboardResource
       replaceRecord(answer.reservation)
       const now = rowControl(rowKey(row), `メモ: ${label}`)
       now?.focus()
-      context.notify(`${label}: メモを保存しました。`, 'info', now?.parentElement ?? undefined)
+      context.notify(
+        answer.reservation.shareNote && answer.reservation.notes
+          ? `${label}: メモを保存しました。次のメールでお客様に伝えます。`
+          : `${label}: メモを保存しました。お客様には伝えません。`,
+        'info',
+        now?.parentElement ?? undefined,
+      )
     }
   }
 

@@ -26,7 +26,8 @@ const SEARCH_DELAY_MS = 300
 /**
  * The archive of a resource, paged by the server (most recently archived first): filters,
  * multi-select → unarchive or delete (after a confirmation that says it cannot be undone).
- * Uses the PREORDER token group; the API client asks for that token when it differs.
+ * Needs the PREORDER token group; a token without the admin group sees no timeline and no
+ * export of every row (both are admin endpoints).
  */
 export function archiveListView(context: ViewContext, resource: DashboardResource): HTMLElement {
   let rows: RecordRow[] = []
@@ -49,7 +50,8 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
   ])
   // why: the archive is paged by the server, so the file holds the page shown; the label says so
   const csvButton = el('button', { type: 'button' }, ['このページを CSV に書き出す'])
-  const exportButton = el('button', { type: 'button' }, ['すべて CSV に書き出す'])
+  const mayAdmin = context.may('admin')
+  const exportButton = mayAdmin && el('button', { type: 'button' }, ['すべて CSV に書き出す'])
   const selectionInfo = el('span', { 'aria-live': 'polite' }, [])
   const result = el('div', { class: 'result-area' })
   const rebuilding = rebuildingNotice()
@@ -70,6 +72,10 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
       csvButton,
       exportButton,
     ]),
+    !mayAdmin &&
+      el('p', { class: 'hint' }, [
+        '変更履歴の表示とすべての行の CSV 書き出しには、管理の権限があるトークンが必要です。',
+      ]),
     result,
     rebuilding.element,
     listArea,
@@ -124,7 +130,7 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
         selected,
         onSelection: renderSelection,
         archived: true,
-        timeline: (row, label) => recordTimeline(context, row, label),
+        timeline: mayAdmin ? (row, label) => recordTimeline(context, row, label) : undefined,
       }),
       serverPager(answer, 'アーカイブのページ', listArea, (to) => {
         page = to
@@ -161,9 +167,11 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
       toCsv(rows, resource.csvColumns),
     )
   })
-  exportButton.addEventListener('click', () => {
-    void exportList(context, resource, 'archive', filters(), exportButton)
-  })
+  if (exportButton) {
+    exportButton.addEventListener('click', () => {
+      void exportList(context, resource, 'archive', filters(), exportButton)
+    })
+  }
   let searchTimer: ReturnType<typeof setTimeout> | undefined
   textFilter.addEventListener('input', () => {
     listArea.setAttribute('aria-busy', 'true')

@@ -1,5 +1,6 @@
 import { actionText, actorText, changeText, recordText, type AuditEntry } from '../auditTexts.js'
-import { el, field, replaceChildren } from '../elements.js'
+import { el, field, replaceChildren, select } from '../elements.js'
+import { productOptions } from '../recordResources.js'
 import { serverPager } from '../pager.js'
 import { formatTime } from '../texts.js'
 import type { ViewContext } from './viewContext.js'
@@ -9,14 +10,18 @@ const PAGE_SIZE = 50
 /**
  * Every change, newest first, with who made it: the records' timelines in one list, plus what
  * belongs to no reservation or subscription (stock, automatic notice settings, personal-data
- * requests, suppressions, synonyms). Filter by the person (a STAFF_TOKENS name) or by an id.
+ * requests, suppressions, synonyms). Filter by the person (a STAFF_TOKENS name), by a record's
+ * id, or by a product (its stock and automatic-notice changes).
  */
 export function auditView(context: ViewContext): HTMLElement {
   const actor = el('input', { type: 'text', name: 'actor', autocomplete: 'off' })
   const recordId = el('input', { type: 'text', name: 'recordId', autocomplete: 'off' })
+  // why: a product's own changes (stock, automatic notice) are filed under it; staff pick it by name
+  const product = select([['', 'すべて'], ...productOptions()], '')
   const form = el('form', { class: 'filters' }, [
     field('操作した人（スタッフ名）', actor),
-    field('予約番号・登録番号・商品スラッグ', recordId),
+    field('予約番号・登録番号', recordId),
+    field('商品（在庫・自動通知の変更）', product),
     el('button', { type: 'submit' }, ['絞り込む']),
   ])
   const area = el('div', { class: 'list-area', 'aria-busy': 'true' }, ['読み込み中…'])
@@ -26,7 +31,7 @@ export function auditView(context: ViewContext): HTMLElement {
     const answer = await context.attempt(() =>
       context.api.post('adminAuditList', {
         actor: actor.value.trim() || undefined,
-        recordId: recordId.value.trim() || undefined,
+        recordId: recordId.value.trim() || product.value || undefined,
         page,
         pageSize: PAGE_SIZE,
       }),

@@ -1,5 +1,5 @@
 import { el, replaceChildren } from '../elements.js'
-import { DELIVERY_STATE_LABELS } from '../texts.js'
+import { DELIVERY_STATE_LABELS, RECORD_ONLY } from '../texts.js'
 import type { RouteAnswer } from '../../lib/routes.js'
 import type { ViewContext } from './viewContext.js'
 
@@ -61,6 +61,7 @@ export function deliveryProgress(
   function render(notice: NotificationSummary): void {
     const settled = notice.sentCount + notice.failedCount
     const done = notice.state === 'complete'
+    const recordOnly = notice.deliveryMode === 'record-only'
     replaceChildren(body, [
       el('p', { class: 'progress-title' }, [`「${notice.title}」`]),
       el('progress', {
@@ -71,20 +72,20 @@ export function deliveryProgress(
       el('dl', { class: 'progress-counts' }, [
         el('dt', {}, ['状態']),
         el('dd', { 'data-field': 'state' }, [
-          done ? '配信完了' : DELIVERY_STATE_LABELS[notice.state],
+          recordOnly ? RECORD_ONLY : done ? '配信完了' : DELIVERY_STATE_LABELS[notice.state],
         ]),
         el('dt', {}, ['対象']),
         el('dd', { 'data-field': 'recipients' }, [`${notice.recipients} 人`]),
         el('dt', {}, ['送信済み']),
-        el('dd', { 'data-field': 'sent' }, [`${notice.sentCount} 人`]),
+        el('dd', { 'data-field': 'sent' }, [recordOnly ? '—' : `${notice.sentCount} 人`]),
         el('dt', {}, ['失敗']),
         el('dd', { 'data-field': 'failed' }, [`${notice.failedCount} 人`]),
         el('dt', {}, ['未送信']),
         el('dd', { 'data-field': 'pending' }, [`${notice.pendingCount} 人`]),
       ]),
-      notice.deliveryMode === 'record-only' &&
+      recordOnly &&
         el('p', { class: 'hint' }, [
-          'メール送信サービスが未設定のため、メールは送らず記録のみ行いました（購読者は通知済みになります）。',
+          `メール送信サービスが未設定のため、メールは送らず記録のみ行いました（${notice.recipients} 人を通知済みにしました）。`,
         ]),
       (notice.failedRecipients?.length ?? 0) > 0 &&
         el('details', {}, [

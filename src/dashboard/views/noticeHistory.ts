@@ -2,15 +2,21 @@ import { csvFileName, downloadCsv, toCsv, type CsvColumn } from '../csvExport.js
 import { el, replaceChildren } from '../elements.js'
 import { serverPager } from '../pager.js'
 import { productLabel } from '../recordResources.js'
-import { DELIVERY_STATE_LABELS, formatTime } from '../texts.js'
+import { DELIVERY_STATE_LABELS, formatTime, RECORD_ONLY } from '../texts.js'
 import type { NotificationSummary } from './deliveryProgress.js'
 import type { ViewContext } from './viewContext.js'
 
 const PAGE_SIZE = 20
 
 function stateText(notice: NotificationSummary): string {
+  if (notice.deliveryMode === 'record-only') return RECORD_ONLY
   if (notice.state !== 'complete') return DELIVERY_STATE_LABELS[notice.state]
   return notice.status === 'failed' ? '完了（送信失敗）' : '完了'
+}
+
+/** Sent e-mails: none for a notice only recorded (no e-mail provider), whatever it marked. */
+function sentText(notice: NotificationSummary): string | number {
+  return notice.deliveryMode === 'record-only' ? '—' : notice.sentCount
 }
 
 /** How the notice was started: by a staff member, or which automatic wave of which rise. */
@@ -25,7 +31,7 @@ const HISTORY_COLUMNS: CsvColumn<NotificationSummary>[] = [
   { header: '件名', value: (n) => n.title },
   { header: '商品', value: (n) => productLabel(n.productSlug) },
   { header: '対象', value: (n) => n.recipients },
-  { header: '送信済み', value: (n) => n.sentCount },
+  { header: '送信済み', value: sentText },
   { header: '失敗', value: (n) => n.failedCount },
   { header: '未送信', value: (n) => n.pendingCount },
   { header: '状態', value: stateText },
@@ -115,7 +121,7 @@ export function noticeHistory(
       ]),
       cell('商品', [productLabel(notice.productSlug)]),
       cell('対象', [notice.recipients]),
-      cell('送信済み', [notice.sentCount]),
+      cell('送信済み', [sentText(notice)]),
       cell('失敗', [notice.failedCount]),
       cell('未送信', [notice.pendingCount]),
       cell('状態', [

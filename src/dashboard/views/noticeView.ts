@@ -4,6 +4,7 @@ import { ROUTES } from '../../lib/routes.js'
 import { confirmAction } from '../dialogs.js'
 import { el, field, replaceChildren, select } from '../elements.js'
 import { productLabel, productOptions } from '../recordResources.js'
+import { notWaitingText } from '../texts.js'
 import { deliveryProgress } from './deliveryProgress.js'
 import { noticeHistory } from './noticeHistory.js'
 import type { ViewContext } from './viewContext.js'
@@ -101,20 +102,20 @@ export function noticeView(context: ViewContext): HTMLElement {
     }
     recipientInfo.textContent = '送信対象を数えています…'
     recipientInfo.setAttribute('aria-busy', 'true')
-    const answer = await context.attempt(() =>
-      context.api.post('adminNotifyList', {
-        productSlug: product.value,
-        status: 'pending',
-      }),
-    )
-    recipients = answer?.subscriptions.length ?? null
+    const asked = product.value
+    // why: the stock list counts who is waiting by the rule the send itself applies
+    const answer = await context.attempt(() => context.api.post('adminStockList', {}))
+    if (asked !== product.value) return
+    const row = answer?.stock.find((line) => line.productSlug === asked)
+    recipients = row?.waiting ?? null
     recipientInfo.setAttribute('aria-busy', 'false')
+    const why = row ? notWaitingText(row.notWaiting) : null
+    const count =
+      recipients === 0
+        ? '送信対象（通知を待っている購読者）はいません'
+        : `送信対象: ${recipients} 人（通知を待っている購読者）`
     recipientInfo.textContent =
-      recipients === null
-        ? ''
-        : recipients === 0
-          ? '送信対象（未通知の購読者）はいません。'
-          : `送信対象: ${recipients} 人（未通知・アーカイブ以外の購読者）`
+      recipients === null ? '' : why ? `${count}。${why}（送信されません）。` : `${count}。`
     renderPreview()
   }
 

@@ -1,6 +1,11 @@
 import { el, replaceChildren } from '../elements.js'
 import { productLabel } from '../recordResources.js'
-import { RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from '../texts.js'
+import {
+  formatTime,
+  RECORD_ONLY,
+  RESERVATION_STATUS_LABELS,
+  SUBSCRIPTION_STATUS_LABELS,
+} from '../texts.js'
 import type { RouteAnswer } from '../../lib/routes.js'
 import type { ViewContext } from './viewContext.js'
 import { dailyChart, productBars } from './demandCharts.js'
@@ -96,10 +101,10 @@ function trendTable(caption: string, list: QueryTrend[]): HTMLElement {
         .slice(0, KEYWORDS_SHOWN)
         .map((row) =>
           el('tr', {}, [
-            el('td', {}, [row.query]),
+            el('td', { class: 'query' }, [row.query]),
             el('td', { class: 'number' }, [row.count]),
             el('td', { class: 'number' }, [row.previous]),
-            el('td', {}, [trendOf(row)]),
+            el('td', { class: 'trend-cell' }, [trendOf(row)]),
           ]),
         ),
     ),
@@ -120,7 +125,7 @@ function noticeTable(notices: Overview['notices']): HTMLElement {
       'aria-label': '再入荷通知ごとの結果の表',
     },
     [
-      el('table', { class: 'counts' }, [
+      el('table', { class: 'counts notices' }, [
         el('caption', {}, ['再入荷通知ごとの結果（新しい順）']),
         el('thead', {}, [
           el(
@@ -134,18 +139,20 @@ function noticeTable(notices: Overview['notices']): HTMLElement {
         el(
           'tbody',
           {},
-          notices.map((notice) =>
-            el('tr', {}, [
-              el('td', {}, [
-                new Date(notice.timestamp).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo' }),
-              ]),
-              el('td', {}, [notice.title]),
-              el('td', { class: 'number' }, [notice.sent]),
+          notices.map((notice) => {
+            // why: a notice recorded without an e-mail provider reached nobody
+            const recordOnly = notice.deliveryMode === 'record-only'
+            return el('tr', {}, [
+              el('td', { class: 'time' }, [formatTime(notice.timestamp)]),
+              el('td', { class: 'product' }, [notice.title]),
+              recordOnly
+                ? el('td', { class: 'record-only' }, [RECORD_ONLY])
+                : el('td', { class: 'number' }, [notice.sent]),
               el('td', { class: 'number' }, [notice.failed]),
               el('td', { class: 'number' }, [notice.clicks]),
-              el('td', { class: 'number' }, [rate(notice.clicks, notice.sent)]),
-            ]),
-          ),
+              el('td', { class: 'number' }, [recordOnly ? '—' : rate(notice.clicks, notice.sent)]),
+            ])
+          }),
         ),
       ]),
     ],
@@ -157,12 +164,9 @@ const PERIODS = [7, 30, 90] as const
 /**
  * The overview: pictures of demand for the last 7/30/90 JST days (daily lines, demand per
  * product, restock notices with clicks, searches with their trend), all counted on the server
- * (POST /api/admin/overview), and the §4.9 statistics fetched once at sign-in.
+ * (POST /api/admin/overview), and the §4.9 statistics.
  */
-export function overviewView(
-  context: ViewContext,
-  signInStats: RouteAnswer<'adminStats'> | null = null,
-): HTMLElement {
+export function overviewView(context: ViewContext): HTMLElement {
   const statsArea = el('div', { class: 'cards', 'aria-busy': 'true' }, ['読み込み中…'])
   const demandArea = el('div', { class: 'demand', 'aria-busy': 'true' }, ['読み込み中…'])
   let days: (typeof PERIODS)[number] = 30
@@ -190,7 +194,7 @@ export function overviewView(
   )
 
   async function loadStats(): Promise<void> {
-    const answer = signInStats ?? (await context.attempt(() => context.api.post('adminStats', {})))
+    const answer = await context.attempt(() => context.api.post('adminStats', {}))
     statsArea.setAttribute('aria-busy', 'false')
     if (!answer) return replaceChildren(statsArea, [])
     replaceChildren(statsArea, [

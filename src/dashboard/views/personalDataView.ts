@@ -1,5 +1,6 @@
 import { confirmAction } from '../dialogs.js'
 import { el, field, replaceChildren } from '../elements.js'
+import { productLabel } from '../recordResources.js'
 import { formatTime } from '../texts.js'
 import { suppressionListView } from './suppressionListView.js'
 import type { RouteAnswer } from '../../lib/routes.js'
@@ -7,10 +8,11 @@ import type { ViewContext } from './viewContext.js'
 
 type PersonExport = RouteAnswer<'adminPeopleExport'>
 
+// why: `api` is any sign-up or reservation sent without naming its form (a shop's system)
 const SOURCE_LABELS: Record<string, string> = {
-  widget: 'ウィジェット',
-  form: 'フォーム',
-  api: 'API',
+  widget: 'ショップのウィジェット',
+  form: 'ショップのフォーム',
+  api: 'その他（システムからの直接登録）',
 }
 
 /**
@@ -82,7 +84,7 @@ export function personalDataView(context: ViewContext): HTMLElement {
               el('tr', {}, [
                 el('td', {}, [formatTime(consent.createdAt)]),
                 el('td', {}, [SOURCE_LABELS[consent.source] ?? consent.source]),
-                el('td', {}, [consent.productSlug]),
+                el('td', {}, [productLabel(consent.productSlug)]),
                 el('td', {}, [consent.wordingText ?? '']),
               ]),
             ),

@@ -7,7 +7,8 @@ import {
   type DashboardResource,
   type RecordRow,
 } from '../recordResources.js'
-import { formatTime } from '../texts.js'
+import { waitingState } from '../../lib/compliance/waitingRule.js'
+import { formatTime, NOT_WAITING_LABELS } from '../texts.js'
 
 export interface RecordTableOptions {
   /** Keys (`rowKey`) of the selected rows; the checkboxes change it. */
@@ -19,7 +20,8 @@ export interface RecordTableOptions {
    * sent only by its 変更 button, never when the select changes (arrow keys move through it).
    */
   onStatus?: (row: RecordRow, status: string) => void
-  onNotes?: (row: RecordRow, notes: string) => void
+  /** Saves the notes and whether the customer's status e-mails carry them. */
+  onNotes?: (row: RecordRow, notes: string, shareNote: boolean) => void
   /** Show when the row was archived. */
   archived?: boolean
   /** The row's timeline (audit trail), in a column of its own; none when absent. */
@@ -120,6 +122,18 @@ function recordRow(
   ])
 }
 
+/**
+ * Why a pending sign-up gets no restock e-mail (the waiting rule; a suppressed address is said
+ * on the 在庫 screen, which knows the suppression list), or null.
+ */
+function notWaitingMark(resource: DashboardResource, row: RecordRow): HTMLElement | null {
+  if (resource.name !== 'subscriptions') return null
+  const state = waitingState(row, false)
+  if (state === null || state === 'waiting') return null
+  const word = state === 'optedOut' ? '配信停止済み・再登録なし' : NOT_WAITING_LABELS[state]
+  return el('span', { class: 'tag not-waiting' }, [`${word}（送信されません）`])
+}
+
 function statusCell(
   resource: DashboardResource,
   row: RecordRow,
@@ -127,7 +141,12 @@ function statusCell(
   options: RecordTableOptions,
 ): Node | string {
   const onStatus = options.onStatus
-  if (!onStatus) return statusText(resource, row.status)
+  const mark = notWaitingMark(resource, row)
+  if (!onStatus) {
+    return mark
+      ? el('span', {}, [statusText(resource, row.status), mark])
+      : statusText(resource, row.status)
+  }
   const choices = resource.statusChoices(row.status).map((status) => {
     return [status, statusText(resource, status)] as const
   })
@@ -139,11 +158,12 @@ function statusCell(
   )
   control.addEventListener('change', () => (apply.disabled = control.value === row.status))
   apply.addEventListener('click', () => onStatus(row, control.value))
-  return el('div', { class: 'status-edit' }, [control, apply])
+  return el('div', { class: 'status-edit' }, [control, apply, mark])
 }
 
 function notesCell(row: RecordRow, label: string, options: RecordTableOptions): Node | string {
   const onNotes = options.onNotes
+  const shared = row.shareNote === true
   if (!onNotes) return row.notes ?? ''
   const editor = el('textarea', { rows: 2, maxlength: 2000, 'aria-label': `メモ: ${label}` })
   editor.value = row.notes ?? ''
@@ -152,10 +172,26 @@ function notesCell(row: RecordRow, label: string, options: RecordTableOptions): 
     { type: 'button', disabled: true, 'aria-label': `メモを保存: ${label}` },
     ['保存'],
   )
-  editor.addEventListener('input', () => (save.disabled = editor.value === (row.notes ?? '')))
-  save.addEventListener('click', () => onNotes(row, editor.value))
-  // why: staff notes are internal unless ticked; the status e-mail then shows them
-  const share = el('input', { type: 'checkbox', name: 'shareNote' })
+  // why: staff notes are internal unless ticked; the choice is stored with the notes, so the
+  // box shows what the next status e-mail will do
+  const share = el('input', {
+    type: 'checkbox',
+    name: 'shareNote',
+    checked: shared,
+    'aria-label': `メールでお客様にメモを伝える: ${label}`,
+  })
+  const changed = () =>
+    (save.disabled = editor.value === (row.notes ?? '') && share.checked === shared)
+  editor.addEventListener('input', changed)
+  share.addEventListener('change', changed)
+  save.addEventListener('click', () => onNotes(row, editor.value, share.checked))
   const shareLabel = el('label', { class: 'share-note' }, [share, 'メールでお客様にメモを伝える'])
-  return el('div', { class: 'notes' }, [editor, save, shareLabel])
+  return el('div', { class: 'notes' }, [
+    editor,
+    save,
+    shareLabel,
+    shared &&
+      row.notes &&
+      el('p', { class: 'note-shared' }, ['このメモは次のメールでお客様に伝わります。']),
+  ])
 }

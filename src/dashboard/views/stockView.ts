@@ -1,25 +1,20 @@
+import { findProduct } from '../../lib/productCatalogue.js'
 import type { RouteAnswer } from '../../lib/routes.js'
-import { findProductBySku } from '../../lib/productCatalogue.js'
-import { stockTableFromCsv, StockTableFormatError } from '../../lib/stock/stockTable.js'
 import { el, field, replaceChildren } from '../elements.js'
 import { productLabel } from '../recordResources.js'
-import { formatTime } from '../texts.js'
+import { formatTime, notWaitingText, startedWaveText } from '../texts.js'
+import { stockImport } from './stockImport.js'
 import type { ViewContext } from './viewContext.js'
 
 type StockRow = RouteAnswer<'adminStockList'>['stock'][number]
 
-/** Items per stock request (the endpoint takes at most 500). */
-const IMPORT_CHUNK = 500
-
 /**
- * Stock per product: the quantity (edited in place), how many subscribers wait, the automatic
- * notice's settings; and a CSV import in the shape a POS exports (sku or slug, quantity).
+ * Stock per product: its SKU, the quantity (edited in place; a change that starts an automatic
+ * wave says what the wave did), who is waiting and why the others are not counted, the automatic
+ * notice's settings; and a CSV import in the shape a POS exports, previewed before it is applied.
  */
 export function stockView(context: ViewContext): HTMLElement {
   const area = el('div', { class: 'list-area', 'aria-busy': 'true' })
-  const importResult = el('div', { class: 'import-result', 'aria-live': 'polite' })
-  const fileInput = el('input', { type: 'file', accept: '.csv,text/csv' })
-  fileInput.addEventListener('change', () => void importCsv())
 
   async function load(): Promise<void> {
     area.setAttribute('aria-busy', 'true')
@@ -72,13 +67,28 @@ export function stockView(context: ViewContext): HTMLElement {
       )
       save.disabled = false
       if (!answer) return
-      context.notify(`「${label}」の在庫数を ${value} にしました。`)
+      const wave = answer.updated[0]?.wave
       await load()
+      context.notify(
+        `「${label}」の在庫数を ${value} にしました。${wave ? startedWaveText(wave) : ''}`,
+      )
     })
+    const why = notWaitingText(row.notWaiting)
     return el('tr', { 'data-product': row.productSlug }, [
-      el('th', { scope: 'row' }, [label]),
+      el('th', { scope: 'row' }, [
+        label,
+        el('span', { class: 'sku' }, [
+          `商品コード: ${findProduct(row.productSlug)?.sku ?? '未設定'}`,
+        ]),
+      ]),
       el('td', { 'data-label': '在庫数' }, [form]),
-      el('td', { class: 'waiting', 'data-label': '通知待ち' }, [`${row.waiting} 人`]),
+      el('td', { class: 'waiting', 'data-label': '通知待ち' }, [
+        // why: one block, so that the phone layout (label beside value) keeps the reason under it
+        el('div', {}, [
+          el('span', { class: 'count' }, [`${row.waiting} 人`]),
+          why && el('span', { class: 'why' }, [why]),
+        ]),
+      ]),
       el('td', { 'data-label': '最終更新' }, [formatTime(row.updatedAt) || '—']),
       el('td', { 'data-label': '自動通知' }, [autoSettings(row, label)]),
     ])
@@ -136,63 +146,13 @@ export function stockView(context: ViewContext): HTMLElement {
     ])
   }
 
-  async function importCsv(): Promise<void> {
-    const file = fileInput.files?.[0]
-    if (!file) return
-    let table
-    try {
-      table = stockTableFromCsv(await file.text())
-    } catch (error) {
-      if (!(error instanceof StockTableFormatError)) throw error
-      context.notify('CSV の 1 行目に列名（sku または productSlug、quantity）が必要です。', 'error')
-      return
-    }
-    // why: staff open the file in a spreadsheet, where the header is row 1
-    const problems: string[] = table.rejectedRows.map(
-      (row) => `${row + 1} 行目: 商品または在庫数が読み取れません`,
-    )
-    const items: { productSlug: string; quantity: number }[] = []
-    for (const line of table.lines) {
-      const slug = line.productSlug ?? findProductBySku(line.sku ?? '')?.slug
-      if (slug) items.push({ productSlug: slug, quantity: line.quantity })
-      else problems.push(`SKU ${line.sku}: 該当する商品がありません`)
-    }
-    let updated = 0
-    for (let start = 0; start < items.length; start += IMPORT_CHUNK) {
-      const answer = await context.attempt(() =>
-        context.api.post('adminStock', {
-          items: items.slice(start, start + IMPORT_CHUNK),
-        }),
-      )
-      if (!answer) break
-      updated += answer.updated.length
-      for (const error of answer.errors ?? []) {
-        problems.push(`${error.productSlug ?? error.sku}: 該当する商品がありません`)
-      }
-    }
-    fileInput.value = ''
-    replaceChildren(importResult, [
-      el('p', {}, [`${updated} 商品の在庫数を取り込みました。`]),
-      problems.length > 0 &&
-        el(
-          'ul',
-          { class: 'import-problems' },
-          problems.map((text) => el('li', {}, [text])),
-        ),
-    ])
-    await load()
-  }
-
   void load()
   return el('section', { 'aria-labelledby': 'stock-title' }, [
     el('h2', { id: 'stock-title' }, ['在庫']),
     el('p', { class: 'hint' }, [
-      '在庫数を直接編集できます。在庫が 0 から増え、自動通知がオンの商品は、古い登録順に「在庫数 × 通知人数」人ずつ再入荷メールを送ります。',
+      '在庫数を直接編集できます。在庫が 0 から増え、自動通知がオンの商品は、古い登録順に「在庫数 × 通知人数」人ずつ再入荷メールを送ります。「通知待ち」は送信の対象になる人数です（配信停止のまま再登録していない人、確認メールが未確認の人、配信できないアドレスは数えません）。',
     ]),
-    el('div', { class: 'card' }, [
-      field('CSV を取り込む（列: sku または productSlug、quantity）', fileInput),
-      importResult,
-    ]),
+    stockImport(context, load),
     area,
   ])
 }

@@ -149,7 +149,10 @@ export interface StatusUpdateRequest {
   status: string
   /** Replaces the notes when given; '' clears them; omitted keeps them (§4.5). */
   notes?: string
-  /** Reservations: show the notes in the customer's status e-mail. Default: false. */
+  /**
+   * Reservations: show the notes in the customer's status e-mails, from this change on; stored
+   * with the record. Omitted: the stored choice is kept (none: the notes stay in the shop).
+   */
   shareNote?: boolean
 }
 

@@ -23,7 +23,8 @@ export function isAllowedReservationTransition(from: string, to: string): boolea
 
 /**
  * §3.2, §4.5, D4: checks the transition, applies notes (given replaces, '' clears, omitted
- * keeps) and sets `respondedAt` the first time the status leaves `pending`, keeping it afterwards.
+ * keeps) and the choice to share them (`shareNote`: given replaces, omitted keeps) and sets
+ * `respondedAt` the first time the status leaves `pending`, keeping it afterwards.
  */
 export function applyReservationStatus(
   record: Reservation,
@@ -41,6 +42,7 @@ export function applyReservationStatus(
     status: update.status,
     notes: update.notes ?? record.notes ?? '',
     respondedAt,
+    ...(update.shareNote === undefined ? {} : { shareNote: update.shareNote }),
   }
 }
 

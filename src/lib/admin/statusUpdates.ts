@@ -41,7 +41,10 @@ export async function updateRecordStatus<T extends AdminRecord>(
   return updated
 }
 
-/** The audit entries of one update: the status when it changed, the notes (never their text) when they did. */
+/**
+ * The audit entries of one update: the status when it changed, the notes (never their text) when
+ * they or the choice to share them with the customer did.
+ */
 function statusChanges<T extends AdminRecord>(
   resource: AdminResource<T>,
   before: T,
@@ -53,8 +56,16 @@ function statusChanges<T extends AdminRecord>(
     changes.push({ action: 'status', record, from: before.status, to: after.status })
   }
   const notes = (value: T) => ('notes' in value ? String(value.notes ?? '') : '')
-  if (notes(before) !== notes(after)) {
-    changes.push({ action: 'notes', record, from: null, to: null })
+  const sharing = (value: T) => ('shareNote' in value && value.shareNote ? 'shared' : 'shop-only')
+  const shareChanged = sharing(before) !== sharing(after)
+  if (notes(before) !== notes(after) || shareChanged) {
+    // why: from and to name whether the notes go to the customer, when that changed; never the text
+    changes.push({
+      action: 'notes',
+      record,
+      from: shareChanged ? sharing(before) : null,
+      to: shareChanged ? sharing(after) : null,
+    })
   }
   return changes
 }

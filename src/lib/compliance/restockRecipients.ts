@@ -1,30 +1,56 @@
 import { emailHash } from '../storage/emailHash.js'
 import type { NotifySubscription } from '../storage/records.js'
+import type { SubscriptionRepository } from '../storage/repositories.js'
 import type { SuppressionRepository } from '../storage/suppressionRepository.js'
+import { waitingState, type NotWaitingReason } from './waitingRule.js'
 
 /**
- * Who a restock e-mail may go to (docs/compliance.md): a pending, non-archived subscription whose
- * subscriber did not opt out (or consented again after), that is confirmed when double opt-in
- * asked for it, and whose address is not suppressed.
+ * The waiting rule (waitingRule.ts) over stored subscriptions and the suppression list: whether
+ * one subscription is waiting, and the count of every product.
  */
-export function mayReceiveRestockEmail(
+
+/** Whether a restock e-mail may go to the subscription now. */
+export function isWaiting(
   subscription: NotifySubscription,
   suppressed: ReadonlySet<string>,
 ): boolean {
-  if (subscription.status !== 'pending' || subscription.isArchived) return false
-  if (subscription.confirmedAt === null) return false
-  const { unsubscribedAt, consentedAt } = subscription
-  if (
-    unsubscribedAt !== undefined &&
-    !(consentedAt !== undefined && consentedAt > unsubscribedAt)
-  ) {
-    return false
-  }
-  return !suppressed.has(emailHash(subscription.email))
+  return waitingState(subscription, suppressed.has(emailHash(subscription.email))) === 'waiting'
 }
 
 /** The hashes of every suppressed address. */
 export async function suppressedHashes(suppressions: SuppressionRepository): Promise<Set<string>> {
   const { records } = await suppressions.list()
   return new Set(records.map((entry) => entry.emailHash))
+}
+
+/** One product's count: who is waiting, and how many pending subscribers are not, by reason. */
+export interface WaitingCount {
+  waiting: number
+  notWaiting: Record<NotWaitingReason, number>
+}
+
+/** The count of every product with a pending subscriber (others wait for nobody). */
+export async function waitingCounts(sources: {
+  subscriptions: SubscriptionRepository
+  suppressions: SuppressionRepository
+}): Promise<Map<string, WaitingCount>> {
+  const [subscriptions, suppressed] = await Promise.all([
+    sources.subscriptions.list(),
+    suppressedHashes(sources.suppressions),
+  ])
+  const counts = new Map<string, WaitingCount>()
+  for (const subscription of subscriptions.records) {
+    const state = waitingState(subscription, suppressed.has(emailHash(subscription.email)))
+    if (state === null) continue
+    const count = counts.get(subscription.productSlug) ?? emptyWaitingCount()
+    if (state === 'waiting') count.waiting++
+    else count.notWaiting[state]++
+    counts.set(subscription.productSlug, count)
+  }
+  return counts
+}
+
+/** Nobody waiting, nobody left out. */
+export function emptyWaitingCount(): WaitingCount {
+  return { waiting: 0, notWaiting: { optedOut: 0, unconfirmed: 0, suppressed: 0 } }
 }

@@ -22,16 +22,9 @@ export class MalformedStaffTokenError extends Error {
   constructor(position: number, reason: string) {
     super(
       `STAFF_TOKENS entry ${position} is ignored: ${reason}. ` +
-        'Write each entry as name:token:group (group admin or preorder), separated by commas.',
+        'Write each entry as name:token:group (group admin, preorder or admin+preorder), separated by commas.',
     )
   }
-}
-
-/** The token a group accepts: its own variable, else the other group's (D7); null when neither is set. */
-export function expectedToken(group: TokenGroup, config: AppConfig): string | null {
-  const own = group === 'admin' ? config.adminApiToken : config.preorderApiToken
-  const other = group === 'admin' ? config.preorderApiToken : config.adminApiToken
-  return own ?? other
 }
 
 function digest(value: string): Buffer {
@@ -50,28 +43,89 @@ export function bearerToken(req: Request): string | null {
   return match ? match[1] : null
 }
 
-/** The tokens a group accepts and whom each names: its variable (or the other's, D7), its staff. */
-function acceptedTokens(group: TokenGroup, config: AppConfig): { actor: Actor; token: string }[] {
-  const shared = expectedToken(group, config)
-  const sharedActor =
-    group === 'admin'
-      ? config.adminApiToken
-        ? 'admin'
-        : 'preorder'
-      : config.preorderApiToken
-        ? 'preorder'
-        : 'admin'
+/** Who a token names and the groups (§5) whose endpoints accept it. */
+export interface Identity {
+  actor: Actor
+  groups: TokenGroup[]
+}
+
+/**
+ * Every token the service accepts, whom each names and its groups: ADMIN_API_TOKEN (`admin`) and
+ * PREORDER_API_TOKEN (`preorder`), each also in the other group while that one's variable is
+ * unset (D7), then every STAFF_TOKENS entry with its own groups.
+ */
+function tokenHolders(config: AppConfig): (Identity & { token: string })[] {
+  const { adminApiToken, preorderApiToken } = config
+  const shared: (Identity & { token: string })[] = []
+  if (adminApiToken) {
+    shared.push({
+      actor: 'admin',
+      token: adminApiToken,
+      groups: preorderApiToken ? ['admin'] : ['admin', 'preorder'],
+    })
+  }
+  if (preorderApiToken) {
+    shared.push({
+      actor: 'preorder',
+      token: preorderApiToken,
+      groups: adminApiToken ? ['preorder'] : ['admin', 'preorder'],
+    })
+  }
   return [
-    ...(shared === null ? [] : [{ actor: sharedActor, token: shared }]),
-    ...config.staffTokens
-      .filter((staff) => staff.group === group)
-      .map((staff) => ({ actor: staff.name, token: staff.token })),
+    ...shared,
+    ...config.staffTokens.map((staff) => ({
+      actor: staff.name,
+      token: staff.token,
+      groups: [...staff.groups],
+    })),
   ]
 }
 
 /**
+ * Whom the request's token names among `holders`: every candidate is compared (digest, constant
+ * time, no early exit, so the time taken does not tell which entry matched); the first match wins.
+ */
+function holderOf(
+  req: Request,
+  holders: readonly (Identity & { token: string })[],
+  log: Logger,
+): Identity {
+  const given = bearerToken(req)
+  let found: Identity | null = null
+  if (given !== null) {
+    for (const candidate of holders) {
+      if (tokensMatch(given, candidate.token) && found === null) {
+        found = { actor: candidate.actor, groups: candidate.groups }
+      }
+    }
+  }
+  if (found === null) {
+    log.warn('auth.rejected', { reason: given === null ? 'missing bearer token' : 'wrong token' })
+    throw new HttpError(401, 'Unauthorized')
+  }
+  return found
+}
+
+/** Logs every malformed STAFF_TOKENS entry; answers the holders `accepts` keeps, or 401 if none. */
+function acceptedHolders(
+  config: AppConfig,
+  log: Logger,
+  accepts: (groups: TokenGroup[]) => boolean,
+): (Identity & { token: string })[] {
+  for (const { position, reason } of config.malformedStaffTokens) {
+    log.error('auth.staffTokenMalformed', new MalformedStaffTokenError(position, reason))
+  }
+  const accepted = tokenHolders(config).filter((holder) => accepts(holder.groups))
+  if (accepted.length === 0) {
+    log.error('auth.misconfigured', new MissingAdminTokenError())
+    throw new HttpError(401, 'Unauthorized')
+  }
+  return accepted
+}
+
+/**
  * Answers who the request's token names, or throws 401 `Unauthorized` unless it carries one of
- * the group's tokens (§5, D7, STAFF_TOKENS). Every candidate is compared (digest, constant time).
+ * the group's tokens (§5, D7, STAFF_TOKENS).
  */
 export function requireToken(
   req: Request,
@@ -79,25 +133,18 @@ export function requireToken(
   config: AppConfig,
   log: Logger,
 ): Actor {
-  for (const { position, reason } of config.malformedStaffTokens) {
-    log.error('auth.staffTokenMalformed', new MalformedStaffTokenError(position, reason))
-  }
-  const accepted = acceptedTokens(group, config)
-  if (accepted.length === 0) {
-    log.error('auth.misconfigured', new MissingAdminTokenError())
-    throw new HttpError(401, 'Unauthorized')
-  }
-  const given = bearerToken(req)
-  let actor: Actor | null = null
-  if (given !== null) {
-    for (const candidate of accepted) {
-      // why: no early exit, so the time taken does not tell which entry matched
-      if (tokensMatch(given, candidate.token) && actor === null) actor = candidate.actor
-    }
-  }
-  if (actor === null) {
-    log.warn('auth.rejected', { reason: given === null ? 'missing bearer token' : 'wrong token' })
-    throw new HttpError(401, 'Unauthorized')
-  }
-  return actor
+  const accepted = acceptedHolders(config, log, (groups) => groups.includes(group))
+  return holderOf(req, accepted, log).actor
+}
+
+/**
+ * Answers who the request's token names and all its groups, or throws 401 `Unauthorized` unless
+ * it carries a token of either group (the dashboard's sign-in asks this).
+ */
+export function requireAnyToken(req: Request, config: AppConfig, log: Logger): Identity {
+  return holderOf(
+    req,
+    acceptedHolders(config, log, () => true),
+    log,
+  )
 }

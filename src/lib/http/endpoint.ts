@@ -2,7 +2,7 @@ import type { Context } from '@netlify/functions'
 import type { z } from 'zod'
 import type { Actor } from '../audit/auditTrail.js'
 import type { TokenGroup } from '../routes.js'
-import { bearerToken, requireToken } from './auth.js'
+import { bearerToken, requireAnyToken, requireToken } from './auth.js'
 import { loadConfig, type AppConfig } from '../config.js'
 import {
   AlreadyInProgressError,
@@ -38,6 +38,8 @@ export interface EndpointInput<Body> {
   log: Logger
   /** Who sent it (the token's name, STAFF_TOKENS); null on public endpoints. */
   actor: Actor | null
+  /** Every token group the sender's token belongs to (§5, D7); null unless `auth` is `staff`. */
+  groups: TokenGroup[] | null
 }
 
 /**
@@ -56,8 +58,11 @@ export type HandlerAnswer = Response | object
 export interface EndpointOptions<Schema extends z.ZodType> {
   /** Methods the endpoint answers; anything else gets 405 with `Allow` (D8). OPTIONS is always answered. */
   methods: readonly Method[]
-  /** Token group (§5, D7), `none` for public endpoints, or a guard of its own. */
-  auth: TokenGroup | 'none' | RequestGuard
+  /**
+   * Token group (§5, D7), `staff` for a token of either group, `none` for public endpoints, or a
+   * guard of its own.
+   */
+  auth: TokenGroup | 'staff' | 'none' | RequestGuard
   /** CORS policy (D8). Default: `admin` for token groups, `public` otherwise. */
   cors?: CorsPolicy
   /** Schema of the body (POST). Omit for GET endpoints. */
@@ -190,7 +195,9 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
       throw new HttpError(405, 'Method not allowed', {}, { Allow: allow })
     }
     let actor: Actor | null = null
+    let groups: TokenGroup[] | null = null
     if (typeof auth === 'function') auth(bearerToken(req), config, log)
+    else if (auth === 'staff') ({ actor, groups } = requireAnyToken(req, config, log))
     else if (auth !== 'none') actor = requireToken(req, auth, config, log)
     let body: unknown = undefined
     if (options.body && req.method === 'POST') {
@@ -213,6 +220,7 @@ export function defineEndpoint<Schema extends z.ZodType>(options: EndpointOption
       config,
       log,
       actor,
+      groups,
     })
     return answer instanceof Response ? answer : jsonResponse({ success: true, ...answer })
   }

@@ -3,8 +3,10 @@ import { mapWithConcurrency } from '../concurrency.js'
 import { findProduct, listProducts } from '../productCatalogue.js'
 import { holdsUnits, productUnits, unitsOf } from '../reservations/productUnits.js'
 import { summarizeSearchKeywords } from '../search/analytics/searchAnalytics.js'
+import { answerFieldsOf, noticeStateOf } from '../restock/noticeState.js'
 import type { Services } from '../services.js'
 import type { DemandKind } from '../storage/demandLog.js'
+import type { DeliveryMode } from '../storage/records.js'
 import { dailySeries, jstDayStart, lastJstDays } from '../demand/demandDays.js'
 
 const DAYS_MESSAGE = 'days must be 7, 30 or 90'
@@ -42,6 +44,8 @@ export interface NoticeDemand {
   failed: number
   /** Recipients who followed the product link (once each). */
   clicks: number
+  /** `record-only`: no e-mail provider, nobody was e-mailed (§4.8); null on older records. */
+  deliveryMode: DeliveryMode | null
 }
 
 export interface QueryTrend {
@@ -155,6 +159,7 @@ async function noticeDemand(
     sent: record.sentCount,
     failed: record.failedRecipients.length,
     clicks: clicks[i],
+    deliveryMode: answerFieldsOf(noticeStateOf(record)).deliveryMode,
   }))
 }
 

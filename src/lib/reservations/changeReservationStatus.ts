@@ -11,7 +11,7 @@ import type { Reservation } from '../storage/records.js'
 import { manageLinkFor } from './manageLink.js'
 import { holdsUnits, productUnits, unitsOf } from './productUnits.js'
 
-/** A staff status change: §4.5 plus `shareNote` (put the notes into the customer's e-mail). */
+/** A staff status change: §4.5 plus `shareNote` (put the notes into the customer's e-mails). */
 export type ReservationStatusChange = StatusUpdateRequest
 
 /**
@@ -102,7 +102,9 @@ export async function changeReservationStatus(
             product,
             productUrl: productUrl(product.slug, config.storefrontUrl),
             status,
-            sharedNote: change.shareNote && latest.notes ? latest.notes : null,
+            // why: what staff chose is what is sent: the choice stored with the notes, not only the
+            // one sent with this change
+            sharedNote: latest.shareNote && latest.notes ? latest.notes : null,
             manageUrl: status === 'confirmed' ? manageLinkFor(latest, config, log, now) : null,
           })
           return mailer.send(

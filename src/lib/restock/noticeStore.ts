@@ -81,7 +81,8 @@ export async function storeNotice(
   if (winner !== history) return { history: winner, isNew: false }
   await options.audit?.record([
     {
-      action: 'send',
+      // why: without a provider nobody was e-mailed; the trail must not read as a send
+      action: emailConfigured ? 'send' : 'send-record-only',
       record: { type: 'notification', id: notificationId, productSlug: notice.productSlug },
       from: null,
       to: String(subscribers.length),

@@ -7,17 +7,18 @@ import {
 } from '../storage/sendClaims.js'
 
 /**
- * Who one send (manual or wave) e-mails: under the product's send lock, the pending subscribers,
- * oldest sign-up first, that no other open notice holds, each claimed for this notice. A manual
- * send takes everyone it can claim; a wave at most `limit`, and never someone an earlier notice
- * held (a subscriber is in at most one wave).
+ * Who one send (manual or wave) e-mails: under the product's send lock, the waiting subscribers
+ * (`isWaiting`, the rule of the stock list's count), oldest sign-up first, that no other open
+ * notice holds, each claimed for this notice. A manual send takes everyone it can claim; a wave at
+ * most `limit`. A notice that is over holds nobody: whoever it notified is no longer pending, and
+ * whoever is pending again (set back to 未通知 by staff, or not reached) is waiting, for a manual
+ * send and a wave alike.
  */
 
 export interface RecipientRequest {
   productSlug: string
   /** The notification that will e-mail them (the claims' holder). */
   notificationId: string
-  kind: 'manual' | 'wave'
   /** At most this many (waves). Default: all. */
   limit?: number
   now: number
@@ -27,9 +28,9 @@ export interface RecipientSources {
   sendClaims: SendClaimBook
   subscriptions: SubscriptionRepository
   history: HistoryRepository
-  /** Whether a stored notice is over (its claims may be taken over by a manual send). */
+  /** Whether a stored notice is over (its claims may be taken over). */
   isFinished: (history: NotificationHistory) => boolean
-  /** Whether a pending subscriber may be e-mailed now (opt-out, confirmation, suppression). Default: all. */
+  /** Whether a pending subscriber is waiting (opt-out, confirmation, suppression). Default: all. */
   mayReceive?: (subscription: NotifySubscription) => boolean
 }
 
@@ -62,7 +63,7 @@ export async function chooseRecipients(
     const listed = await pendingSubscribers(sources.subscriptions, productSlug)
     const pending = sources.mayReceive ? listed.filter(sources.mayReceive) : listed
     // why: per holder, whether its claims are free: a notice that never got stored (its claimer
-    // died and its lock expired) holds nobody; a finished one frees its people for a manual send
+    // died and its lock expired) holds nobody; a finished one holds nobody either
     const free = new Map<string, Promise<boolean>>()
     const mayTakeOver = (claim: SubscriberClaim) => {
       let known = free.get(claim.holderId)
@@ -71,7 +72,7 @@ export async function chooseRecipients(
           .get({ id: claim.holderId })
           .then((history) =>
             history
-              ? request.kind === 'manual' && sources.isFinished(history)
+              ? sources.isFinished(history)
               : request.now - Date.parse(claim.claimedAt) >= SEND_LOCK_EXPIRY_MS,
           )
         free.set(claim.holderId, known)

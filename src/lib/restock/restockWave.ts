@@ -1,11 +1,13 @@
+import type { DeliveryMode, NotificationHistory } from '../storage/records.js'
 import type { WaveNotice, WaveSendOutcome } from '../stock/stockWaves.js'
 import { DeliveryStartError } from './deliveryStarter.js'
+import { noticeStateOf } from './noticeState.js'
 import { prepareNotice, sendReadiness, type SendOptions } from './sendPreparation.js'
 
 /**
  * One wave of a product's automatic notice (stock/stockWaves.ts): the same preparation as a
- * staff member's send, for at most `notice.limit` of the oldest pending subscribers no notice
- * held before. A wave whose notice is stored already (run twice) sends nothing more. When the
+ * staff member's send, for at most `notice.limit` of the oldest waiting subscribers no open
+ * notice holds. A wave whose notice is stored already (run twice) sends nothing more. When the
  * background delivery cannot be started, the notice stays `queued` for the scheduled resume.
  */
 export async function sendRestockWave(
@@ -17,13 +19,14 @@ export async function sendRestockWave(
   const readiness = sendReadiness(options)
   const existing = await repositories.history.get({ id: notificationId })
   if (existing) {
-    return { state: 'sent', notificationId, recipients: existing.recipientEmails.length }
+    return {
+      state: 'sent',
+      notificationId,
+      recipients: existing.recipientEmails.length,
+      deliveryMode: deliveryModeOf(existing),
+    }
   }
-  const prepared = await prepareNotice(
-    { ...notice, kind: 'wave', retried: null },
-    readiness,
-    options,
-  )
+  const prepared = await prepareNotice({ ...notice, retried: null }, readiness, options)
   if (prepared.state !== 'stored') return prepared
   const recipients = prepared.history.recipientEmails.length
   if (prepared.isNew && readiness.emailConfigured) {
@@ -37,5 +40,15 @@ export async function sendRestockWave(
       })
     }
   }
-  return { state: 'sent', notificationId, recipients }
+  return {
+    state: 'sent',
+    notificationId,
+    recipients,
+    deliveryMode: deliveryModeOf(prepared.history),
+  }
+}
+
+/** How a notice reached people: e-mailed, or only recorded (no provider, §4.8). */
+function deliveryModeOf(history: NotificationHistory): DeliveryMode {
+  return noticeStateOf(history) === 'recorded' ? 'record-only' : 'email'
 }

@@ -1,4 +1,4 @@
-import { mayReceiveRestockEmail, suppressedHashes } from '../compliance/restockRecipients.js'
+import { isWaiting, suppressedHashes } from '../compliance/restockRecipients.js'
 import { requireSenderIdentity, SenderIdentityMissingError } from '../compliance/senderIdentity.js'
 import type { AppConfig } from '../config.js'
 import { NotConfiguredError } from '../errors.js'
@@ -59,9 +59,7 @@ export function sendReadiness(options: SendOptions): SendReadiness {
 
 /** The notice to prepare, and which subscribers it may reach. */
 export interface NoticeToPrepare extends Omit<NoticeToStore, 'sender'> {
-  /** `manual` takes over claims of finished notices; a `wave` leaves them out. */
-  kind: 'manual' | 'wave'
-  /** Most recipients (a wave's size). Default: every pending subscriber. */
+  /** Most recipients (a wave's size). Default: every waiting subscriber. */
   limit?: number
   /** The failed history of a notice whose delivery never started, replaced by this one. */
   retried: NotificationHistory | null
@@ -82,21 +80,21 @@ export async function prepareNotice(
   readiness: SendReadiness,
   options: SendOptions,
 ): Promise<Preparation> {
-  const { kind, limit, retried, ...content } = notice
+  const { limit, retried, ...content } = notice
   const { repositories } = options
   const suppressed = await suppressedHashes(repositories.suppressions)
   const choice = await chooseRecipients(
     {
       productSlug: notice.productSlug,
       notificationId: notice.notificationId,
-      kind,
       ...(limit === undefined ? {} : { limit }),
       now: options.now(),
     },
     {
       ...repositories,
       isFinished: (history) => !isRunning(noticeStateOf(history)),
-      mayReceive: (subscription) => mayReceiveRestockEmail(subscription, suppressed),
+      // why: who is waiting is one rule, the stock list's count's too (compliance/restockRecipients.ts)
+      mayReceive: (subscription) => isWaiting(subscription, suppressed),
     },
   )
   if (choice.state === 'busy') return { state: 'busy' }

@@ -19,11 +19,11 @@ export const SEND_IN_PROGRESS = 'A send for this product is already in progress'
 
 /**
  * POST /api/admin/notify/send (§4.8, D9). Without an e-mail provider: records the history and
- * marks every pending subscriber `notified`. With Resend: snapshots the recipients, records the
+ * marks every waiting subscriber `notified`. With Resend: snapshots the recipients, records the
  * history as `queued` and starts the background delivery, which sets each recipient `notified`
  * once the provider accepted their e-mail and writes the final history. Recipients are chosen
  * under the product's send lock: a different send meanwhile is refused (SEND_IN_PROGRESS), and a
- * subscriber an open notice (a wave) holds is left out.
+ * subscriber an open notice (a wave still delivering) holds is left out.
  */
 export async function sendRestockNotification(
   request: SendRequest,
@@ -35,7 +35,7 @@ export async function sendRestockNotification(
   if (open && isRunning(noticeStateOf(open))) return repeated(open, options)
 
   const prepared = await prepareNotice(
-    { ...request, notificationId, kind: 'manual', retried: open },
+    { ...request, notificationId, retried: open },
     readiness,
     options,
   )

@@ -1,6 +1,9 @@
+import { emptyWaitingCount, waitingCounts } from '../compliance/restockRecipients.js'
+import type { NotWaitingReason } from '../compliance/waitingRule.js'
 import { listProducts } from '../productCatalogue.js'
 import type { SubscriptionRepository } from '../storage/repositories.js'
 import { emptyStockRecord, type AutoNotice, type StockRepository } from '../storage/stockRecords.js'
+import type { SuppressionRepository } from '../storage/suppressionRepository.js'
 
 /** One product's line of POST /api/admin/stock/list. */
 export interface StockRow {
@@ -9,8 +12,10 @@ export interface StockRow {
   quantity: number | null
   /** When the quantity last changed, or null. */
   updatedAt: string | null
-  /** Pending, non-archived subscribers: who a send would e-mail. */
+  /** Subscribers waiting: who a send or the next wave would e-mail (compliance/restockRecipients.ts). */
   waiting: number
+  /** Pending subscribers who are not waiting, by reason. */
+  notWaiting: Record<NotWaitingReason, number>
   /** Automatic-notice settings, or null while none are set. */
   auto: AutoNotice | null
   /** When the next automatic wave is due, or null when none is. */
@@ -21,24 +26,19 @@ export interface StockRow {
 export async function listStock(sources: {
   stock: StockRepository
   subscriptions: SubscriptionRepository
+  suppressions: SuppressionRepository
 }): Promise<StockRow[]> {
-  const [stock, subscriptions] = await Promise.all([
-    sources.stock.list(),
-    sources.subscriptions.list(),
-  ])
-  const waiting = new Map<string, number>()
-  for (const subscription of subscriptions.records) {
-    if (subscription.status !== 'pending' || subscription.isArchived) continue
-    waiting.set(subscription.productSlug, (waiting.get(subscription.productSlug) ?? 0) + 1)
-  }
+  const [stock, counts] = await Promise.all([sources.stock.list(), waitingCounts(sources)])
   const records = new Map(stock.records.map((record) => [record.productSlug, record]))
   return listProducts().map(({ slug }) => {
     const record = records.get(slug) ?? emptyStockRecord(slug)
+    const count = counts.get(slug) ?? emptyWaitingCount()
     return {
       productSlug: slug,
       quantity: record.quantity,
       updatedAt: record.updatedAt,
-      waiting: waiting.get(slug) ?? 0,
+      waiting: count.waiting,
+      notWaiting: count.notWaiting,
       auto: record.auto,
       nextWaveAt: record.auto?.enabled ? record.waves.dueAt : null,
     }

@@ -2,8 +2,10 @@ import type { AuditRecorder } from '../audit/auditTrail.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
 import { findProduct, findProductBySku } from '../productCatalogue.js'
+import type { DeliveryMode } from '../storage/records.js'
 import type { StockRecord, StockRepository, StockSource } from '../storage/stockRecords.js'
 import type { StockLine } from './stockSchemas.js'
+import type { WaveRun } from './stockWaves.js'
 
 /**
  * The one way stock changes, whichever way it comes in (the admin endpoint, the signed webhook,
@@ -24,6 +26,34 @@ export interface StockChange {
   quantity: number
   /** The quantity before, or null when it was unknown. */
   previous: number | null
+  /** What the automatic wave this change started did; absent when it started none. */
+  wave?: StartedWave
+}
+
+/**
+ * The first wave of an episode, as the change that started it answers it: `sent` (to
+ * `recipients` subscribers; `nextAt` the next wave while stock lasts), `nobody-waiting` (the
+ * episode ended at once), or `later` (another send held the product, or the wave failed: it stays
+ * due and the scheduled sweep sends it).
+ */
+export type StartedWave =
+  | {
+      state: 'sent'
+      notificationId: string
+      recipients: number
+      deliveryMode: DeliveryMode
+      nextAt: string
+    }
+  | { state: 'nobody-waiting' }
+  | { state: 'later' }
+
+function startedWave(run: WaveRun | null): StartedWave {
+  if (run?.state === 'sent') {
+    const { notificationId, recipients, deliveryMode, nextAt } = run
+    return { state: 'sent', notificationId, recipients, deliveryMode, nextAt }
+  }
+  if (run?.state === 'ended' && run.reason === 'nobody-waiting') return { state: 'nobody-waiting' }
+  return { state: 'later' }
 }
 
 export interface StockItemError {
@@ -52,7 +82,7 @@ export interface StockUpdateOptions {
    */
   audit?: AuditRecorder
   /** Runs the wave an update made due (automatic notices). Default: none. */
-  startWave?: (productSlug: string) => Promise<void>
+  startWave?: (productSlug: string) => Promise<WaveRun>
   /** The request's clock, ms since the epoch. */
   now: () => number
 }
@@ -81,11 +111,14 @@ export function withQuantity(
   }
 }
 
-export async function applyStockLines(
-  lines: readonly StockLine[],
-  options: StockUpdateOptions,
-): Promise<StockUpdateResult> {
-  const { now } = options
+/**
+ * Stock lines resolved to the catalogue: each product's quantity (a product named twice takes its
+ * last line, in the order it was last named) and the lines naming no product.
+ */
+export function resolveStockLines(lines: readonly StockLine[]): {
+  bySlug: Map<string, number>
+  errors: StockItemError[]
+} {
   const errors: StockItemError[] = []
   const bySlug = new Map<string, number>()
   for (const line of lines) {
@@ -102,6 +135,15 @@ export async function applyStockLines(
     bySlug.delete(product.slug)
     bySlug.set(product.slug, line.quantity)
   }
+  return { bySlug, errors }
+}
+
+export async function applyStockLines(
+  lines: readonly StockLine[],
+  options: StockUpdateOptions,
+): Promise<StockUpdateResult> {
+  const { now } = options
+  const { bySlug, errors } = resolveStockLines(lines)
   const stamp = {
     at: new Date(now()).toISOString(),
     source: options.source,
@@ -138,14 +180,24 @@ export async function applyStockLines(
         to: String(quantity),
       })),
   )
+  const waves = new Map<string, StartedWave>()
   for (const productSlug of wavesStarted) {
     options.log.info('stock.waves_started', { productSlug, source: options.source })
+    let run: WaveRun | null = null
     try {
-      await options.startWave?.(productSlug)
+      run = (await options.startWave?.(productSlug)) ?? null
     } catch (error) {
       // why: the wave stays due in the ledger; the scheduled sweep sends it
       options.log.error('stock.wave_failed', error, { productSlug })
     }
+    waves.set(productSlug, startedWave(run))
   }
-  return { updated, errors, wavesStarted }
+  return {
+    updated: updated.map((change) => {
+      const wave = waves.get(change.productSlug)
+      return wave ? { ...change, wave } : change
+    }),
+    errors,
+    wavesStarted,
+  }
 }

@@ -1,12 +1,12 @@
 import type { Logger } from '../log.js'
 import { findProduct, productUrl } from '../productCatalogue.js'
-import type { NotificationTrigger } from '../storage/records.js'
+import type { DeliveryMode, NotificationTrigger } from '../storage/records.js'
 import type { StockRecord, StockRepository } from '../storage/stockRecords.js'
 import { fillPlaceholders } from './autoNotice.js'
 
 /**
  * Automatic restock notices in waves. A rise from 0 makes wave 1 of a new episode due at once
- * (stockUpdates.ts); each wave e-mails `quantity × perUnit` of the oldest pending subscribers,
+ * (stockUpdates.ts); each wave e-mails `quantity × perUnit` of the oldest waiting subscribers,
  * `quantity` read just before it, through the same send and delivery as a manual send; the next
  * wave is due `intervalMinutes` later. Stock 0, the notice turned off, or nobody left waiting
  * ends the episode.
@@ -33,13 +33,13 @@ export interface WaveNotice {
  * `busy`: another send is choosing this product's recipients (the wave stays due).
  */
 export type WaveSendOutcome =
-  | { state: 'sent'; notificationId: string; recipients: number }
+  | { state: 'sent'; notificationId: string; recipients: number; deliveryMode: DeliveryMode }
   | { state: 'nobody-waiting' }
   | { state: 'busy' }
 
 export interface WaveOptions {
   stock: StockRepository
-  /** The send path of `admin/notify/send`, limited to `limit` oldest pending subscribers. */
+  /** The send path of `admin/notify/send`, limited to `limit` oldest waiting subscribers. */
   sendWave: (notice: WaveNotice) => Promise<WaveSendOutcome>
   /** The notification id of wave `wave` of episode `episode` of a product. */
   waveNotificationId: (productSlug: string, episode: number, wave: number) => string
@@ -54,7 +54,15 @@ export type WaveRun =
   | { state: 'not-due' }
   | { state: 'ended'; reason: 'stock-zero' | 'auto-off' | 'nobody-waiting' }
   | { state: 'busy' }
-  | { state: 'sent'; notificationId: string; wave: number; recipients: number; nextAt: string }
+  | {
+      state: 'sent'
+      notificationId: string
+      wave: number
+      recipients: number
+      /** `record-only`: no e-mail provider, the recipients were only marked notified (§4.8). */
+      deliveryMode: DeliveryMode
+      nextAt: string
+    }
 
 /** Runs the product's wave if one is due now. */
 export async function runDueWave(productSlug: string, options: WaveOptions): Promise<WaveRun> {
@@ -110,6 +118,7 @@ export async function runDueWave(productSlug: string, options: WaveOptions): Pro
     notificationId,
     wave: nextWave,
     recipients: outcome.recipients,
+    deliveryMode: outcome.deliveryMode,
     nextAt,
   }
 

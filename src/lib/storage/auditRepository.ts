@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'unarchive',
   'delete',
   'send',
+  'send-record-only',
   'stock',
   'settings',
   'export',

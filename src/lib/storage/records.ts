@@ -31,6 +31,11 @@ export interface Reservation extends Archivable {
   cancelledBy?: 'customer' | 'staff'
   /** Ids of manage links already used to cancel (a used link never acts again). */
   usedManageLinks?: string[]
+  /**
+   * Staff chose to tell the customer the notes: every status e-mail from then on carries them,
+   * until staff untick it. Absent: never chosen (the notes stay in the shop).
+   */
+  shareNote?: boolean
 }
 
 /** §2.1. */
