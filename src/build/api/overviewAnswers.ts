@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { count, deliveryMode, timestamp } from './answerParts.js'
+import { count, deliveryMode, timestamp, variantId } from './answerParts.js'
 
 /**
  * The answer of the dashboard overview: the pictures of demand (docs/dashboard.md;
@@ -37,6 +37,21 @@ export const overviewAnswer = z.strictObject({
       waiting: count,
       reservedUnits: count,
       cap: count.nullable(),
+      variants: z
+        .array(
+          z.strictObject({
+            variant: variantId,
+            name: z.string(),
+            waiting: count,
+            reservedUnits: count,
+            cap: count.nullable(),
+          }),
+        )
+        .optional()
+        .meta({
+          description:
+            'A product with variants: the demand of each variant; the product’s fields sum them (`cap` when every variant has one). Absent for a product without variants.',
+        }),
     }),
   ),
   notices: z.array(

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { count, notificationId, timestamp } from './answerParts.js'
+import { count, notificationId, timestamp, variantId } from './answerParts.js'
 
 /**
  * Answers about stock and automatic restock notices, and the upkeep of the record indexes
@@ -18,6 +18,10 @@ export const autoNoticeAnswer = z.strictObject({
 
 export const stockRow = z.strictObject({
   productSlug: z.string(),
+  variant: variantId.optional().meta({
+    description:
+      'The variant of this line: a product with variants has one line per variant (its SKU is in the catalogue); absent for a product without variants.',
+  }),
   quantity: count.nullable().meta({ description: 'null while no source has reported one.' }),
   updatedAt: timestamp.nullable().meta({ description: 'When the quantity last changed.' }),
   waiting: count.meta({
@@ -60,6 +64,11 @@ const startedWave = z
 
 const stockChange = z.strictObject({
   productSlug: z.string(),
+  variant: variantId
+    .optional()
+    .meta({
+      description: 'The variant whose stock changed; absent for a product without variants.',
+    }),
   quantity: count,
   previous: count.nullable().meta({ description: 'The quantity before (null: unknown).' }),
   wave: startedWave,
@@ -70,11 +79,15 @@ const stockErrors = z
     z.strictObject({
       productSlug: z.string().optional(),
       sku: z.string().optional(),
+      variant: z.string().optional(),
       error: z.string(),
     }),
   )
   .optional()
-  .meta({ description: 'Items naming no product (`Product not found`); omitted when none.' })
+  .meta({
+    description:
+      'Items naming no product (`Product not found`), a product with variants without its `variant` (`variant is required: this product has variants`), or a variant the product does not have (`Variant not found`); omitted when none.',
+  })
 
 export const stockUpdated = z.strictObject({
   success: z.literal(true),
@@ -87,6 +100,7 @@ export const stockPreviewAnswer = z.strictObject({
   changes: z.array(
     z.strictObject({
       productSlug: z.string(),
+      variant: variantId.optional(),
       previous: count.nullable().meta({ description: 'The quantity now (null: unknown).' }),
       quantity: count.meta({ description: 'The quantity the change would set.' }),
       notify: count.meta({
@@ -111,7 +125,18 @@ export const stockWebhookAnswer = z.union([
 export const autoSaved = z.strictObject({
   success: z.literal(true),
   productSlug: z.string(),
-  auto: autoNoticeAnswer,
+  variant: variantId.optional().meta({ description: 'The variant whose settings were saved.' }),
+  auto: autoNoticeAnswer.meta({
+    description:
+      'The settings saved (a product with variants named without `variant`: those of its first variant; `variants` lists each).',
+  }),
+  variants: z
+    .array(z.strictObject({ variant: variantId, auto: autoNoticeAnswer }))
+    .optional()
+    .meta({
+      description:
+        'A product with variants named without `variant`: the settings saved on each variant (each keeps its own texts when none were sent).',
+    }),
 })
 
 export const stockReconciled = z.strictObject({

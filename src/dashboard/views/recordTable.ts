@@ -1,6 +1,6 @@
 import { el, select } from '../elements.js'
+import { targetTitle } from '../../lib/productCatalogue.js'
 import {
-  productLabel,
   rowKey,
   rowLabel,
   statusText,
@@ -112,7 +112,7 @@ function recordRow(
     cell(resource.hasName ? '受付日時' : '登録日時', [formatTime(row.createdAt)]),
     resource.hasName && cell('名前', [row.name]),
     cell('メール', [row.email]),
-    cell('商品', [productLabel(row.productSlug)]),
+    cell('商品', [targetTitle(row)]),
     resource.hasName && cell('数量', [String(row.quantity ?? 1)]),
     cell('ステータス', [statusCell(resource, row, label, options)]),
     resource.hasNotes && cell('メモ', [notesCell(row, label, options)]),

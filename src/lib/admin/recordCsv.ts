@@ -1,4 +1,4 @@
-import { findProduct } from '../productCatalogue.js'
+import { findProduct, findVariant, listProducts } from '../productCatalogue.js'
 import type { CsvColumn } from '../csv.js'
 
 /**
@@ -47,6 +47,7 @@ export interface CsvRecord {
   name?: string | null
   email: string
   productSlug: string
+  variant?: string | null
   quantity?: number | null
   status: string
   notes?: string | null
@@ -64,13 +65,55 @@ function label(labels: Record<string, string>, status: string): string {
   return labels[status] ?? status
 }
 
-export const RESERVATION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
+/** The name of a record's variant (its id when the catalogue no longer lists it); '' for none. */
+function variantName(row: CsvRecord): string {
+  if (!row.variant) return ''
+  const product = findProduct(row.productSlug)
+  return (product && findVariant(product, row.variant)?.name) ?? row.variant
+}
+
+/** The record's SKU: its variant's, else its product's; '' when there is none. */
+function skuOf(row: CsvRecord): string {
+  const product = findProduct(row.productSlug)
+  if (!product) return ''
+  if (row.variant) return findVariant(product, row.variant)?.sku ?? ''
+  return product.sku ?? ''
+}
+
+/**
+ * Whether a CSV of the records of `productSlug` (of every product when absent) has the 種類
+ * (variant) column: when that product has variants, or, for every product, when some product of
+ * the catalogue has. A shop without variants keeps the columns it always had.
+ */
+export function csvHasVariants(productSlug?: string): boolean {
+  if (productSlug !== undefined) return findProduct(productSlug)?.variants !== undefined
+  return listProducts().some((product) => product.variants !== undefined)
+}
+
+const VARIANT_COLUMN: CsvColumn<CsvRecord> = { header: '種類', value: variantName }
+
+/** The columns of a reservation CSV; `withVariants` adds 種類 after 商品 (csvHasVariants). */
+export function reservationCsvColumns(withVariants: boolean): CsvColumn<CsvRecord>[] {
+  return withVariants ? withVariantColumn(RESERVATION_CSV_COLUMNS) : RESERVATION_CSV_COLUMNS
+}
+
+/** The columns of a restock subscription CSV; `withVariants` as for reservations. */
+export function subscriptionCsvColumns(withVariants: boolean): CsvColumn<CsvRecord>[] {
+  return withVariants ? withVariantColumn(SUBSCRIPTION_CSV_COLUMNS) : SUBSCRIPTION_CSV_COLUMNS
+}
+
+function withVariantColumn(columns: CsvColumn<CsvRecord>[]): CsvColumn<CsvRecord>[] {
+  const after = columns.findIndex((column) => column.header === '商品') + 1
+  return [...columns.slice(0, after), VARIANT_COLUMN, ...columns.slice(after)]
+}
+
+const RESERVATION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
   { header: '予約番号', value: (row) => row.id },
   { header: '受付日時', value: (row) => formatTime(row.createdAt) },
   { header: '名前', value: (row) => row.name },
   { header: 'メールアドレス', value: (row) => row.email },
   { header: '商品', value: (row) => productLabel(row.productSlug) },
-  { header: '商品コード', value: (row) => findProduct(row.productSlug)?.sku ?? '' },
+  { header: '商品コード', value: skuOf },
   { header: '数量', value: (row) => String(row.quantity ?? 1) },
   { header: 'ステータス', value: (row) => label(RESERVATION_STATUS_LABELS, row.status) },
   { header: 'メモ', value: (row) => row.notes },
@@ -78,12 +121,12 @@ export const RESERVATION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
   { header: 'アーカイブ日時', value: (row) => formatTime(row.archivedAt) },
 ]
 
-export const SUBSCRIPTION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
+const SUBSCRIPTION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
   { header: '登録番号', value: (row) => row.id },
   { header: '登録日時', value: (row) => formatTime(row.createdAt) },
   { header: 'メールアドレス', value: (row) => row.email },
   { header: '商品', value: (row) => productLabel(row.productSlug) },
-  { header: '商品コード', value: (row) => findProduct(row.productSlug)?.sku ?? '' },
+  { header: '商品コード', value: skuOf },
   { header: 'ステータス', value: (row) => label(SUBSCRIPTION_STATUS_LABELS, row.status) },
   { header: '通知日時', value: (row) => formatTime(row.notifiedAt) },
   { header: 'アーカイブ日時', value: (row) => formatTime(row.archivedAt) },

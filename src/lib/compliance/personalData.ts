@@ -202,7 +202,7 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
   let claims = 0
   const claimKeys = new Set<string>([
     ...found.reservations.map((r) => reservationClaimKey(r.productSlug, r.email, r.name)),
-    ...found.subscriptions.map((s) => signupClaimKey(s.productSlug, address)),
+    ...found.subscriptions.map((s) => signupClaimKey(s.productSlug, address, s.variant)),
     confirmationThrottleKey(address),
   ])
   await mapWithConcurrency(found.reservations, 10, (r) => repositories.reservations.remove(r))

@@ -137,7 +137,7 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
     if (subscription.confirmedAt === null) {
       await dropPendingConfirmation(deps.repositories.store, subscription.email, subscription.id)
     }
-    const claim = signupClaimKey(subscription.productSlug, subscription.email)
+    const claim = signupClaimKey(subscription.productSlug, subscription.email, subscription.variant)
     const held = await deps.repositories.store.get(claim, { type: 'json' })
     if ((held as { holderId?: string } | null)?.holderId === subscription.id) {
       await deps.repositories.store.delete(claim)

@@ -1,13 +1,15 @@
 import { emptyWaitingCount, waitingCounts } from '../compliance/restockRecipients.js'
 import type { NotWaitingReason } from '../compliance/waitingRule.js'
-import { listProducts } from '../productCatalogue.js'
+import { listProducts, targetKey, type ProductTarget } from '../productCatalogue.js'
 import type { SubscriptionRepository } from '../storage/repositories.js'
 import { emptyStockRecord, type AutoNotice, type StockRepository } from '../storage/stockRecords.js'
 import type { SuppressionRepository } from '../storage/suppressionRepository.js'
 
-/** One product's line of POST /api/admin/stock/list. */
+/** One product's (or one variant's) line of POST /api/admin/stock/list. */
 export interface StockRow {
   productSlug: string
+  /** The variant (its id): a product with variants has one line per variant. */
+  variant?: string
   /** Units in stock, or null while no source has reported one. */
   quantity: number | null
   /** When the quantity last changed, or null. */
@@ -22,19 +24,28 @@ export interface StockRow {
   nextWaveAt: string | null
 }
 
-/** Every product of the catalogue with its stock, waiting subscribers and automatic notice. */
+/**
+ * Every product of the catalogue (each variant of a product with variants, in catalogue order)
+ * with its stock, waiting subscribers and automatic notice.
+ */
 export async function listStock(sources: {
   stock: StockRepository
   subscriptions: SubscriptionRepository
   suppressions: SuppressionRepository
 }): Promise<StockRow[]> {
   const [stock, counts] = await Promise.all([sources.stock.list(), waitingCounts(sources)])
-  const records = new Map(stock.records.map((record) => [record.productSlug, record]))
-  return listProducts().map(({ slug }) => {
-    const record = records.get(slug) ?? emptyStockRecord(slug)
-    const count = counts.get(slug) ?? emptyWaitingCount()
+  const records = new Map(stock.records.map((record) => [targetKey(record), record]))
+  const targets = listProducts().flatMap(({ slug, variants }): ProductTarget[] =>
+    variants
+      ? variants.map((variant) => ({ productSlug: slug, variant: variant.id }))
+      : [{ productSlug: slug }],
+  )
+  return targets.map((target) => {
+    const key = targetKey(target)
+    const record = records.get(key) ?? emptyStockRecord(target)
+    const count = counts.get(key) ?? emptyWaitingCount()
     return {
-      productSlug: slug,
+      ...target,
       quantity: record.quantity,
       updatedAt: record.updatedAt,
       waiting: count.waiting,

@@ -12,13 +12,13 @@ import { createHash } from 'node:crypto'
  * | `notif-history:{id}`                   | a restock notice's history (§2.3)         | CAS               |
  * | `reservation-claims/{slug}/{sha256}`   | no longer written; erased with a person   | deleted only      |
  * | `idempotency-keys/{op}/{day}/{sha256}` | an Idempotency-Key's request and answer   | onlyIfNew / CAS   |
- * | `notify-claims/{slug}/{sha256(email)}` | which subscription is the pending one     | onlyIfNew / CAS   |
- * | `reservation-units/{productSlug}`      | units held under a product's cap (ledger) | onlyIfNew / CAS   |
+ * | `notify-claims/{target}/{sha256(email)}` | which subscription is the pending one   | onlyIfNew / CAS   |
+ * | `reservation-units/{target}`           | units held under a target's cap (ledger)  | onlyIfNew / CAS   |
  * | `notif-delivery/{id}/job`              | who a delivery sends what to              | onlyIfNew, once   |
  * | `notif-delivery/{id}/batches/{n}`      | what happened to batch n                  | onlyIfNew, once   |
  * | `notif-delivery/{id}/progress`         | a delivery's settled batches, summed      | onlyIfNew / CAS   |
  * | `delivery-tickets/{nonce}`             | a spent delivery ticket (replay guard)    | onlyIfNew, once   |
- * | `stock/{productSlug}`                  | stock, auto-notice settings, wave ledger  | onlyIfNew / CAS   |
+ * | `stock/{target}`                       | stock, auto-notice settings, wave ledger  | onlyIfNew / CAS   |
  * | `stock-events/{eventId}`               | a stock webhook event seen (replay guard) | onlyIfNew / CAS   |
  * | `stock-event-days/{day}/{eventId}`     | the day it arrived (for the purge)        | overwritten       |
  * | `send-locks/{productSlug}`             | the send choosing a product's recipients  | onlyIfNew / CAS   |
@@ -40,6 +40,10 @@ import { createHash } from 'node:crypto'
  * | `list-exports/{exportId}/job`          | a CSV export: what, state, progress       | onlyIfNew / CAS   |
  * | `list-exports/{exportId}/parts/{n}`    | part n (1-based) of the export's CSV text | overwritten       |
  * | `export-tickets/{nonce}`               | a spent export ticket (replay guard)      | onlyIfNew, once   |
+ *
+ *
+ * `{target}` is `targetSegment`: the product slug, or `{productSlug}~{variantId}` for one variant
+ * of a product with variants.
  *
  * Store `audit-trail`: `all/{n}`, `record/{recordId}/{n}`, `actor/{actor}/{n}`, the same entry
  * three times, each onlyIfNew, never rewritten; `{n}` = the time counted down + a UUID.
@@ -92,10 +96,22 @@ export function reservationClaimKey(productSlug: string, email: string, name: st
   return `reservation-claims/${productSlug}/${digest}`
 }
 
-/** The claim of a (product, e-mail) pair; the e-mail is hashed so that no address appears in a key listing. */
-export function signupClaimKey(productSlug: string, email: string): string {
+/**
+ * The key segment of a product, or of one variant of it: `{productSlug}~{variantId}`. Never a
+ * folder of its own (`{productSlug}/{variantId}`): the product's blob and its variants' would
+ * then be a file and a folder of one name on a file-backed store.
+ */
+export function targetSegment(productSlug: string, variant?: string): string {
+  return variant === undefined ? productSlug : `${productSlug}~${variant}`
+}
+
+/**
+ * The claim of a (product or variant, e-mail) pair; the e-mail is hashed so that no address
+ * appears in a key listing.
+ */
+export function signupClaimKey(productSlug: string, email: string, variant?: string): string {
   const emailHash = createHash('sha256').update(email.trim().toLowerCase()).digest('hex')
-  return `notify-claims/${productSlug}/${emailHash}`
+  return `notify-claims/${targetSegment(productSlug, variant)}/${emailHash}`
 }
 
 /** Prefix of the Idempotency-Key marks (storage/idempotencyKeys.ts). */
@@ -110,9 +126,9 @@ export function idempotencyKeyMark(operation: string, day: string, key: string):
   return `${IDEMPOTENCY_KEYS_PREFIX}${operation}/${day}/${digest}`
 }
 
-/** The unit ledger of a capped product (storage/reservationUnits.ts). */
-export function unitLedgerKey(productSlug: string): string {
-  return `reservation-units/${productSlug}`
+/** The unit ledger of a capped product, or of a capped variant (storage/reservationUnits.ts). */
+export function unitLedgerKey(productSlug: string, variant?: string): string {
+  return `reservation-units/${targetSegment(productSlug, variant)}`
 }
 
 const DELIVERY_PREFIX = 'notif-delivery'
@@ -216,8 +232,13 @@ export const LEGACY_LISTING_PREFIXES = {
   names: ['journal/', 'index-deltas/notif-history/all/'],
 } as const
 
-/** Prefix of stock records: `stock/{productSlug}`. */
+/** Prefix of stock records: `stock/{productSlug}`, `stock/{productSlug}~{variantId}`. */
 export const STOCK_PREFIX = 'stock/'
+
+/** The stock record of a product without variants, or of one variant (`targetSegment`). */
+export function stockKey(productSlug: string, variant?: string): string {
+  return `${STOCK_PREFIX}${targetSegment(productSlug, variant)}`
+}
 
 /** A stock webhook event seen (stock-events/{eventId}). */
 export function stockEventKey(eventId: string): string {

@@ -19,6 +19,8 @@ export interface Reservation extends Archivable {
   name: string
   email: string
   productSlug: string
+  /** The variant reserved (its id), for a product with variants; absent otherwise. */
+  variant?: string
   status: ReservationStatus | (string & {})
   notes: string
   createdAt: string
@@ -43,6 +45,8 @@ export interface NotifySubscription extends Archivable {
   id: string
   email: string
   productSlug: string
+  /** The variant waited for (its id), for a product with variants; absent otherwise. */
+  variant?: string
   status: SubscriptionStatus
   createdAt: string
   notifiedAt: string | null
@@ -69,6 +73,11 @@ export type DeliveryMode = 'email' | 'record-only'
 export interface NotificationHistory {
   id: string
   productSlug: string
+  /**
+   * The variant whose subscribers the notice was for (a variant's wave or send); absent for a
+   * whole product (every subscriber of it, whatever variant they wait for).
+   */
+  variant?: string
   emailTitle: string
   emailBody: string
   recipientEmails: string[]

@@ -74,13 +74,18 @@ function productLayout<T extends ProductRecordRef & { status: string }>(
         : null,
     isRecord: (value): value is T => hasStringFields(value, PRODUCT_RECORD_FIELDS),
     partitioning: folderPartitions(`${prefix}/`),
-    // why: statistics (§4.9) count by status and by product, archived records too (D3); and
-    // active or archived by status, so that a whole active list knows its size before reading
-    tally: (record) => [
-      `status:${record.status}`,
-      `product:${record.productSlug}`,
-      `${(record as { isArchived?: unknown }).isArchived === true ? 'archived' : 'active'}:${record.status}`,
-    ],
+    // why: statistics (§4.9) count by status, by product and by variant (`variant:{slug}/{id}`),
+    // archived records too (D3); and active or archived by status, so that a whole active list
+    // knows its size before reading
+    tally: (record) => {
+      const { variant } = record as { variant?: unknown }
+      return [
+        `status:${record.status}`,
+        `product:${record.productSlug}`,
+        ...(typeof variant === 'string' ? [`variant:${record.productSlug}/${variant}`] : []),
+        `${(record as { isArchived?: unknown }).isArchived === true ? 'archived' : 'active'}:${record.status}`,
+      ]
+    },
   }
 }
 
