@@ -1,4 +1,6 @@
+import { targetTitle } from '../lib/productCatalogue.js'
 import {
+  productFilterOf,
   productLabel,
   reservationScreen,
   statusText,
@@ -61,7 +63,8 @@ export function actorText(actor: string): string {
 export function recordText(entry: AuditEntry): string {
   const { type, id, productSlug } = entry.record
   const what = RECORD_LABELS[type]
-  if (type === 'product') return `${what}「${productLabel(id)}」`
+  // why: a variant's stock and settings are filed under `slug/variantId`
+  if (type === 'product') return `${what}「${targetTitle(productFilterOf(id))}」`
   if (type === 'person' || type === 'suppression') return what
   return productSlug ? `${what} ${id}（${productLabel(productSlug)}）` : `${what} ${id}`
 }

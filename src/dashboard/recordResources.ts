@@ -67,7 +67,7 @@ export { productLabel }
  */
 export function productOptions(): [string, string][] {
   return listProducts().flatMap((product): [string, string][] => [
-    [product.slug, product.title],
+    [product.slug, product.variants ? `${product.title}（すべての種類）` : product.title],
     ...(product.variants ?? []).map((variant): [string, string] => {
       const target = { productSlug: product.slug, variant: variant.id }
       return [targetKey(target), targetTitle(target)]

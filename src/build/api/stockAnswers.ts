@@ -64,11 +64,9 @@ const startedWave = z
 
 const stockChange = z.strictObject({
   productSlug: z.string(),
-  variant: variantId
-    .optional()
-    .meta({
-      description: 'The variant whose stock changed; absent for a product without variants.',
-    }),
+  variant: variantId.optional().meta({
+    description: 'The variant whose stock changed; absent for a product without variants.',
+  }),
   quantity: count,
   previous: count.nullable().meta({ description: 'The quantity before (null: unknown).' }),
   wave: startedWave,

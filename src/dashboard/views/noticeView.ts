@@ -1,9 +1,9 @@
 import { renderRestockEmail } from '../../lib/messages/restockMessages.js'
-import { productUrl } from '../../lib/productCatalogue.js'
+import { productUrl, targetKey, targetTitle } from '../../lib/productCatalogue.js'
 import { ROUTES } from '../../lib/routes.js'
 import { confirmAction } from '../dialogs.js'
 import { el, field, replaceChildren, select } from '../elements.js'
-import { productLabel, productOptions } from '../recordResources.js'
+import { productFilterOf, productOptions } from '../recordResources.js'
 import { notWaitingText } from '../texts.js'
 import { deliveryProgress } from './deliveryProgress.js'
 import { noticeHistory } from './noticeHistory.js'
@@ -14,7 +14,7 @@ const TITLE_MAX = 200
 const BODY_MAX = 20000
 
 /**
- * Send a restock notice: product, subject, body; a preview rendered by the very template the
+ * Send a restock notice: product (a product with variants: all of them, or one variant), subject, body; a preview rendered by the very template the
  * delivery uses (src/lib/messages/restockMessages.ts, bundled in); the number of recipients
  * before confirming; then the delivery's progress, and the product's history below.
  */
@@ -60,11 +60,12 @@ export function noticeView(context: ViewContext): HTMLElement {
       ])
     }
     const origin = window.location.origin
+    const target = productFilterOf(product.value)
     const email = renderRestockEmail({
       emailTitle: title.value.trim(),
       emailBody: body.value,
-      productTitle: productLabel(product.value),
-      productUrl: productUrl(product.value, origin),
+      productTitle: targetTitle(target),
+      productUrl: productUrl(target.productSlug, origin),
       unsubscribeUrl: `${origin}${ROUTES.notifyUnsubscribe.path}?token=（受信者ごとの署名付きリンク）`,
       // why: the server fills in the shop's configured sender details when it sends
       sender: {
@@ -106,10 +107,21 @@ export function noticeView(context: ViewContext): HTMLElement {
     // why: the stock list counts who is waiting by the rule the send itself applies
     const answer = await context.attempt(() => context.api.post('adminStockList', {}))
     if (asked !== product.value) return
-    const row = answer?.stock.find((line) => line.productSlug === asked)
-    recipients = row?.waiting ?? null
+    // why: a whole product with variants counts every variant's line
+    const rows = (answer?.stock ?? []).filter(
+      (line) => targetKey(line) === asked || (!asked.includes('/') && line.productSlug === asked),
+    )
+    recipients =
+      answer && rows.length > 0 ? rows.reduce((sum, line) => sum + line.waiting, 0) : null
     recipientInfo.setAttribute('aria-busy', 'false')
-    const why = row ? notWaitingText(row.notWaiting) : null
+    const why =
+      rows.length > 0
+        ? notWaitingText({
+            optedOut: rows.reduce((sum, line) => sum + line.notWaiting.optedOut, 0),
+            unconfirmed: rows.reduce((sum, line) => sum + line.notWaiting.unconfirmed, 0),
+            suppressed: rows.reduce((sum, line) => sum + line.notWaiting.suppressed, 0),
+          })
+        : null
     const count =
       recipients === 0
         ? '送信対象（通知を待っている購読者）はいません'
@@ -139,14 +151,14 @@ export function noticeView(context: ViewContext): HTMLElement {
     if (!ready()) return
     const confirmed = await confirmAction(
       '再入荷メールを送信しますか？',
-      `「${productLabel(product.value)}」の購読者 ${recipients} 人に「${title.value.trim()}」を送信します。送信後は取り消せません。`,
+      `「${targetTitle(productFilterOf(product.value))}」の購読者 ${recipients} 人に「${title.value.trim()}」を送信します。送信後は取り消せません。`,
       `${recipients} 人に送信する`,
     )
     if (!confirmed) return
     send.disabled = true
     const answer = await context.attempt(() =>
       context.api.post('adminNotifySend', {
-        productSlug: product.value,
+        ...productFilterOf(product.value),
         emailTitle: title.value,
         emailBody: body.value,
       }),

@@ -111,6 +111,12 @@ const variant = z
   .nullish()
   .transform((value) => value || undefined)
   .optional()
+  .meta({
+    type: 'string',
+    description:
+      'The id of one of the product’s variants (`GET /api/products/{slug}/availability` lists them): required for a product with variants, refused for one without.',
+    examples: ['ai'],
+  })
 
 /** Most units any reservation may ask for; a product's own `maxPerReservation` is checked later. */
 export const QUANTITY_CEILING = 100
