@@ -21,7 +21,7 @@ import { COMPARED_TOKENIZERS, type TokenizerName } from './comparisonTokenizers.
 import { loadContentPages } from '../src/build/search/contentPages.js'
 import { SEARCH_DATA_PATH } from '../src/lib/search/index/searchDataFile.js'
 import { INLINE_TEXT_BYTES, SEARCH_TEXT_FOLDER } from '../src/lib/search/index/searchText.js'
-import { bytesSource, decodeSiteSearchData } from '../src/lib/search/index/searchDataReader.js'
+import { searchDataInMemory } from './searchDataInMemory.js'
 import { createSiteSearch } from '../src/lib/search/query/siteSearch.js'
 import {
   createSearchOptions,
@@ -102,11 +102,10 @@ async function compareTokenizers(): Promise<void> {
     index.addAll(pages)
     const search = baselineRow
       ? null
-      : createSiteSearch(
-          () => decodeSiteSearchData(bytesSource(searchDataOf(pages, index, name).bytes)),
-          options,
-          name,
-        )
+      : createSiteSearch(() => searchDataInMemory(searchDataOf(pages, index, name).bytes), {
+          indexOptions: options,
+          formatVersion: name,
+        })
     const ids = async (query: string): Promise<string[]> =>
       search
         ? (await search.search(normalizeQuery(query), 200)).results.map((result) => result.id)

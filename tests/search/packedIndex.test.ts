@@ -11,7 +11,7 @@ import {
 } from '../../src/lib/search/query/packedIndexSearch.js'
 import { encodeSiteSearchData, packIndex } from '../../src/build/search/searchDataWriter.js'
 import { searchOptions, type IndexedPage } from '../../src/lib/search/terms/indexOptions.js'
-import { bytesSource, decodeSiteSearchData } from '../../src/lib/search/index/searchDataReader.js'
+import { searchDataInMemory } from '../../bench/searchDataInMemory.js'
 import type { PackedIndexParts } from '../../src/lib/search/index/packedIndex.js'
 import { PackedTermTree } from '../../src/lib/search/index/termTree.js'
 import { normalizeQuery } from '../../src/lib/search/textNormalization.js'
@@ -81,7 +81,7 @@ function expectSameTree(
   // why: the data file reads each subtree below the root when a walk first enters it: one
   // reading for all probes, and a fresh one per probe, whose walks enter subtrees not read yet
   const { bytes } = encodeSiteSearchData('test', parts, [])
-  const fromFile = () => decodeSiteSearchData(bytesSource(bytes)).index.tree
+  const fromFile = () => searchDataInMemory(bytes).index.tree
   const shared = fromFile()
   for (const probe of probes) {
     for (const arrays of [tree, shared, fromFile()]) {
@@ -257,7 +257,7 @@ function expectedHit(reference: MiniSearch<IndexedPage>) {
 describe('packed index', () => {
   it('answers every query as MiniSearch does, followed by the title-first re-ranking', () => {
     const { bytes } = encodeSiteSearchData('test', packIndex(whole.toJSON()), [])
-    const packed = loadPackedIndex(decodeSiteSearchData(bytesSource(bytes)).index, searchOptions)
+    const packed = loadPackedIndex(searchDataInMemory(bytes).index, searchOptions)
     const reference = loadedWhole()
     for (const raw of QUERIES) {
       const query = normalizeQuery(raw)
@@ -287,7 +287,7 @@ describe('packed index', () => {
       const generated = new MiniSearch<IndexedPage>(searchOptions)
       generated.addAll(await loadContentPages(dir))
       const { bytes } = encodeSiteSearchData('test', packIndex(generated.toJSON()), [])
-      const data = decodeSiteSearchData(bytesSource(bytes))
+      const data = searchDataInMemory(bytes)
       const packed = loadPackedIndex(data.index, searchOptions)
       const reference = MiniSearch.loadJSON<IndexedPage>(JSON.stringify(generated), searchOptions)
       const queries = [...new Set(site.benchQueries(120).map(normalizeQuery))]

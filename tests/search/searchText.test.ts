@@ -7,7 +7,7 @@ import MiniSearch from 'minisearch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeSiteSearchData, packIndex } from '../../src/build/search/searchDataWriter.js'
 import { readSearchData, SEARCH_DATA_PATH } from '../../src/lib/search/index/searchDataFile.js'
-import { bytesSource, decodeSiteSearchData } from '../../src/lib/search/index/searchDataReader.js'
+import { searchDataInMemory } from '../../bench/searchDataInMemory.js'
 import {
   MissingSearchTextError,
   originTextSource,
@@ -167,21 +167,13 @@ describe('page text out of the data file', () => {
   })
 
   it('answers bit for bit as with the whole text in the file, from files and from the origin', async () => {
-    const inFile = createSiteSearch(
-      () => decodeSiteSearchData(bytesSource(whole)),
-      searchOptions,
-      'text',
-    )
-    const fromFiles = createSiteSearch(
-      () => readSearchData(dataId, { from: root, cwd: root }),
-      searchOptions,
-      'text',
-    )
-    const fromOrigin = createSiteSearch(
-      () => decodeSiteSearchData(bytesSource(splitBytes())),
-      searchOptions,
-      'text',
-    )
+    const inFile = createSiteSearch(() => searchDataInMemory(whole), { formatVersion: 'text' })
+    const fromFiles = createSiteSearch(() => readSearchData(dataId, { from: root, cwd: root }), {
+      formatVersion: 'text',
+    })
+    const fromOrigin = createSiteSearch(() => searchDataInMemory(splitBytes()), {
+      formatVersion: 'text',
+    })
     const remote = counted(originTextSource(origin))
     let compared = 0
     for (const query of QUERIES) {
@@ -210,11 +202,9 @@ describe('page text out of the data file', () => {
     let headOnly = 0
     for (const query of QUERIES) {
       const remote = counted(originTextSource(origin))
-      const search = createSiteSearch(
-        () => decodeSiteSearchData(bytesSource(splitBytes())),
-        searchOptions,
-        'text',
-      )
+      const search = createSiteSearch(() => searchDataInMemory(splitBytes()), {
+        formatVersion: 'text',
+      })
       const { results } = await search.search(normalizeQuery(query), 50, undefined, remote)
       const long = results.filter((result) => isLong(result.id))
       if (long.length > 0 && remote.reads === 0) headOnly++
@@ -263,17 +253,14 @@ describe('a shard that cannot be read', () => {
   })
 
   const fresh = () =>
-    createSiteSearch(() => decodeSiteSearchData(bytesSource(splitBytes())), searchOptions, 'text')
+    createSiteSearch(() => searchDataInMemory(splitBytes()), { formatVersion: 'text' })
   // why: a Latin word has no adjacency check, so its hits are the same with heads only
   const query = normalizeQuery('kettle')
   const timeoutMs = 100
 
   /** The answer as the instance gives it with every text whole (the data file without shards). */
   const wholeAnswer = () =>
-    createSiteSearch(() => decodeSiteSearchData(bytesSource(whole)), searchOptions, 'text').search(
-      query,
-      200,
-    )
+    createSiteSearch(() => searchDataInMemory(whole), { formatVersion: 'text' }).search(query, 200)
 
   for (const [name, how] of [
     ['answers 500', 'fail'],
@@ -300,7 +287,7 @@ describe('a shard that cannot be read', () => {
       )
       expect(answer.totalResults).toBe(expected.totalResults)
       // why: each excerpt is the one of the whole text or one out of the page's head
-      const data = decodeSiteSearchData(bytesSource(splitBytes()))
+      const data = searchDataInMemory(splitBytes())
       let fromHead = 0
       for (const [i, result] of answer.results.entries()) {
         if (result.excerpt === expected.results[i]!.excerpt) continue

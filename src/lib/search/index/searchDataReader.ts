@@ -70,7 +70,7 @@ export interface SiteSearchData {
   close(): void
 }
 
-/** Where the bytes come from: a whole file in memory, or the file read by range. */
+/** Where the bytes come from: the file read by range (fileSource), or another source of them. */
 export interface ByteSource {
   /** The number of bytes. */
   size: number
@@ -311,22 +311,6 @@ export function fileSource(file: string): ByteSource {
       return done
     },
     close: () => closeSync(fd),
-  }
-}
-
-/** The file read whole into memory first, for tests and builds. */
-export function bytesSource(bytes: Uint8Array): ByteSource {
-  // why: typed array views need aligned starts; a pooled Buffer may not give one
-  const aligned = bytes.byteOffset % ALIGN === 0 ? bytes : new Uint8Array(bytes)
-  return {
-    size: aligned.length,
-    read: (offset, length) => aligned.subarray(offset, offset + length),
-    readInto(offset, target) {
-      const bytes = aligned.subarray(offset, offset + target.length)
-      target.set(bytes)
-      return bytes.length
-    },
-    close() {},
   }
 }
 

@@ -2,7 +2,7 @@ import { searchWordGroups } from '../../../generated/siteContent.js'
 import type { SearchServices } from '../../searchServices.js'
 import { SEARCH_SYNONYMS_STORE, storeScope } from '../../storage/blobStore.js'
 import { staffSynonymsNow } from '../synonyms/staffSynonymCache.js'
-import type { AlternativesOf } from './minisearchScoring.js'
+import type { AlternativesOf } from './wordTerms.js'
 import {
   alternativesFinder,
   combineAlternatives,
