@@ -152,7 +152,7 @@ async function main(): Promise<void> {
   )
   const totals = [raw, (warm as { totalSearches: number }).totalSearches]
 
-  // Goal (issue 21): at 1M searches a month (~1,400 an hour) an hourly run < 10 s. Worst run: the
+  // Goal: at 1M searches a month (~1,400 an hour) an hourly run < 10 s. Worst run: the
   // one that closes a day (its last hour rolled from ~1,400 entries, 23 hour rollups summed).
   const busyFolder = join(
     directory,

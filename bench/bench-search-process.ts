@@ -21,8 +21,8 @@ const LATENCY_RUNS = 3
 /**
  * p50/p99 measured in processes of their own (bench-search-latency.ts): the median of
  * `LATENCY_RUNS` processes' figures.
- * why: on a shared 2-vCPU machine one process's p99 (its 10th-slowest of 1,000 answers) moved by
- * ±25 % from run to run with pauses of the machine and young-generation GCs
+ * why: on a shared 2-vCPU machine one process's p99 (its 10th-slowest of 1,000 answers) moved
+ * widely from run to run with pauses of the machine and young-generation GCs
  */
 export function latenciesApart(mode: LatencyMode, file: string, queriesFile: string): Latency {
   const runs = Array.from({ length: LATENCY_RUNS }, () => latencyProcess(mode, file, queriesFile))
@@ -51,7 +51,7 @@ function latencyProcess(mode: LatencyMode, file: string, queriesFile: string): L
  * Blobs configured as on Netlify, but at a closed local port: the keyword log write starts as
  * in production and fails later, outside the clock (the script exits after the answer).
  * why: without it the store's missing-environment error was thrown and logged inside the first
- * answer in about half the runs (+13 ms), which no deployed function does
+ * answer in about half the runs, which no deployed function does
  */
 const BENCH_BLOBS_CONTEXT = Buffer.from(
   JSON.stringify({
@@ -128,9 +128,9 @@ export async function bundleSearchFunction(
 
 /**
  * What a function runtime has done before it imports the handler's module: imported its own
- * bootstrap module (Node's loader of module files starts up, ~5 ms), built a Request, read a
- * Response's text and opened stdio (Node loads its fetch classes, ~6 ms for the first text
- * body). Both cost any function the same, so they stay outside the clock.
+ * bootstrap module (Node's loader of module files starts up), built a Request, read a
+ * Response's text and opened stdio (Node loads its fetch classes for the first text body).
+ * Both cost any function the same, so they stay outside the clock.
  */
 const runtimeWarmUp = (bundle: string): string => {
   const bootstrap = path.join(path.dirname(bundle), 'runtime-bootstrap.mjs')

@@ -1,6 +1,6 @@
 /**
  * Ranking on a generated, labelled corpus: `tsx bench/bench-search-ranking.ts` prints the mean
- * reciprocal rank (MRR) and hit@10 per kind of known-item query (issue 13: two rare title words,
+ * reciprocal rank (MRR) and hit@10 per kind of known-item query (two rare title words,
  * a Latin word with one typo, an inner Japanese word, a piece of a compound, full-width Latin).
  * Run by bench-search.ts. Deterministic: the same seed gives the same pages and queries.
  *

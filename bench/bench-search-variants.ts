@@ -1,6 +1,6 @@
 /**
  * Spelling variants on a generated, labelled corpus: `tsx bench/bench-search-variants.ts`
- * prints hit@10 and MRR per kind of known-item query typed as shoppers type (issue 24): hiragana
+ * prints hit@10 and MRR per kind of known-item query typed as shoppers type: hiragana
  * for katakana, half-width katakana, a long vowel dropped or added, okurigana, Latin case, Latin
  * words joined or hyphenated, a camel-case part, two letters swapped, a synonym. Run by
  * bench-search.ts. Deterministic: the same seed gives the same pages and queries.

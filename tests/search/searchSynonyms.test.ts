@@ -33,7 +33,7 @@ async function call(
 async function search(q: string, now: number): Promise<string[]> {
   const context = fakeContext()
   const services = openServices(context, loadConfig(), createLogger('t'))
-  const answer = await answerSearch(new URLSearchParams({ q }), services, undefined, now)
+  const answer = await answerSearch(new URLSearchParams({ q }), services, undefined, () => now)
   await context.settled()
   return answer.results.map((result) => result.id)
 }

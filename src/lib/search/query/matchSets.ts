@@ -123,7 +123,7 @@ export interface MatchedWord {
  * MiniSearch's quality factor of a page: the number of distinct query terms of the words it
  * matched (at least 1).
  * why: counted once per pattern of matched words, not per page; collecting the terms for each
- * of 790 pages was a fifth of a two-word query's cold start
+ * matching page was a large part of a two-word query's cold start
  */
 export function qualityFactor(words: readonly MatchedWord[]): (shortId: number) => number {
   if (words.length === 1) {
@@ -188,7 +188,7 @@ export function topRanked(
  * The `rank`-th largest of `values` at the positions `order` (1: the largest); `order` holds
  * at least `rank` positions.
  * why: a min-heap of the `rank` largest seen; sorting a typed array of every matching page's
- * value was a fifth of a 20,000-page query on a frequent word
+ * value was a large part of a query on a frequent word of a big site
  */
 export function largestAt(
   pool: MatchPool,

@@ -194,7 +194,7 @@ export function matchAndScore(
         continue
       }
       // why: a loop of its own without scoring: in a cold start's interpreted code a check per
-      // posting costs milliseconds
+      // posting adds up over a frequent word's many postings
       if (!scoring) {
         for (let p = 0; p < ids.length; p++) {
           const shortId = ids[p]!

@@ -1,6 +1,6 @@
 import type { SearchServices } from '../../searchServices.js'
 import type { KeywordLogEntry } from '../../storage/keywordLogRepository.js'
-import { getSiteSearch } from './defaultSiteSearch.js'
+import { deployedSiteSearch } from './defaultSiteSearch.js'
 import { searchSpellings } from './searchSpellings.js'
 import { parseExcerptLength } from './excerpt.js'
 import type { SearchResult } from './siteSearch.js'
@@ -15,23 +15,25 @@ export interface SearchResponseBody {
 }
 
 /**
- * Answers GET /api/search from its query parameters and logs the keyword in the background
- * (§2.6); an empty query is no search and is not logged. Variants and synonyms: searchSpellings.
- * `remoteText`: where pages' text past their heads is read when it is not beside the data file
- * (SiteSearch.search).
+ * Answers GET /api/search from its query parameters with this deploy's search
+ * (deployedSiteSearch) and logs the keyword in the background (§2.6), stamped by `now`; an empty
+ * query is no search and is not logged. Variants and synonyms: searchSpellings. `remoteText`:
+ * where pages' text past their heads is read when it is not beside the data file
+ * (SiteSearch.search). `now`: the clock, in milliseconds; default `Date.now`.
  */
 export async function answerSearch(
   params: URLSearchParams,
   services: SearchServices,
   remoteText?: SearchTextSource,
-  now = Date.now(),
+  now: () => number = Date.now,
 ): Promise<SearchResponseBody> {
   const query = normalizeQuery(params.get('q') ?? '')
   if (!query) return { results: [], query: '', totalResults: 0 }
-  const { results, totalResults, unreadText } = await getSiteSearch().search(
+  const searchedAt = now()
+  const { results, totalResults, unreadText } = await deployedSiteSearch.search(
     query,
     parseExcerptLength(params.get('excerpt_length')),
-    searchSpellings(services, now),
+    searchSpellings(services, searchedAt),
     remoteText,
   )
   if (unreadText) {
@@ -43,7 +45,11 @@ export async function answerSearch(
       cause: error instanceof Error && error.cause instanceof Error ? error.cause.message : null,
     })
   }
-  const entry = { keyword: query, timestamp: new Date().toISOString(), resultCount: totalResults }
+  const entry = {
+    keyword: query,
+    timestamp: new Date(searchedAt).toISOString(),
+    resultCount: totalResults,
+  }
   services.defer(recordKeyword(entry, services))
   return { results, query, totalResults }
 }
@@ -51,8 +57,8 @@ export async function answerSearch(
 /** Writes one keyword log entry; a failure is logged and never reaches the search answer (§6). */
 async function recordKeyword(entry: KeywordLogEntry, services: SearchServices): Promise<void> {
   try {
-    // why: start after the answer is on its way; opening the store and the request cost a cold
-    // start several milliseconds that the shopper would otherwise wait for
+    // why: start after the answer is on its way; opening the store and sending the request
+    // would otherwise lengthen the shopper's wait on a cold start
     await new Promise((resolve) => setImmediate(resolve))
     await services.keywordLog.append(entry)
   } catch (error) {
