@@ -16,6 +16,7 @@ import {
   TEXT_SHARD_PAGES,
   type SearchTextSource,
 } from '../../src/lib/search/index/searchText.js'
+import { loadPackedIndex } from '../../src/lib/search/query/packedIndexSearch.js'
 import { createSiteSearch } from '../../src/lib/search/query/siteSearch.js'
 import type { StoredPage } from '../../src/lib/search/siteContentTypes.js'
 import { searchOptions, type IndexedPage } from '../../src/lib/search/terms/indexOptions.js'
@@ -47,17 +48,27 @@ function random(seed: number): () => number {
   }
 }
 
+// why: words only at the start of some long pages (their heads decide every answer) and only far
+// past the head of others (every answer needs their text shards), Latin and Japanese, the last
+// of each long enough to be checked for adjacency
+const HEAD_WORDS = ['headword', '冒頭', '冒頭商品']
+const TAIL_WORDS = ['tailword', '末尾', '末尾商品群']
+const TAIL_AT = 1200
+
 function corpus(): StoredPage[] {
   const next = random(21)
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!
   const pages: StoredPage[] = []
   for (let i = 0; i < 240; i++) {
-    const length = 200 + Math.floor(next() * 3000)
+    const placed = i % 8 === 2 ? HEAD_WORDS : i % 8 === 6 ? TAIL_WORDS : null
+    const length = 200 + Math.floor(next() * 3000) + (placed ? TAIL_AT + 400 : 0)
     // why: a query word at a position chosen near the head's end on a third of the pages
     const placeAt = i % 3 === 0 ? TEXT_HEAD_CHARS - 150 + Math.floor(next() * 300) : -1
-    let text = ''
+    let text = placed === HEAD_WORDS ? `${HEAD_WORDS.join(' ')} ` : ''
     while (text.length < length) {
-      if (placeAt >= 0 && text.length >= placeAt && text.length < placeAt + 12) {
+      if (placed === TAIL_WORDS && text.length >= TAIL_AT && text.length < TAIL_AT + 12) {
+        text += `${TAIL_WORDS.join(' ')} `
+      } else if (placeAt >= 0 && text.length >= placeAt && text.length < placeAt + 12) {
         text += `${pick([...JAPANESE, ...LATIN])} `
       } else if (
         i % 4 === 1 &&
@@ -174,9 +185,15 @@ describe('page text out of the data file', () => {
     const fromOrigin = createSiteSearch(() => searchDataInMemory(splitBytes()), {
       formatVersion: 'text',
     })
+    // why: the plain path, every accelerator off: whole texts read before any excerpt
+    const plainPath = createSiteSearch(() => searchDataInMemory(splitBytes()), {
+      formatVersion: 'text',
+      accelerators: { postingBits: false, titleTiers: false, textHeads: false },
+    })
     const remote = counted(originTextSource(origin))
+    const plainRemote = counted(originTextSource(origin))
     let compared = 0
-    for (const query of QUERIES) {
+    for (const query of [...QUERIES, ...HEAD_WORDS, ...TAIL_WORDS]) {
       for (const excerptLength of [50, 200, 500]) {
         const expected = await inFile.search(normalizeQuery(query), excerptLength)
         expect(await fromFiles.search(normalizeQuery(query), excerptLength), query).toEqual(
@@ -185,6 +202,10 @@ describe('page text out of the data file', () => {
         expect(
           await fromOrigin.search(normalizeQuery(query), excerptLength, undefined, remote),
           query,
+        ).toEqual(expected)
+        expect(
+          await plainPath.search(normalizeQuery(query), excerptLength, undefined, plainRemote),
+          `${query}, accelerators off`,
         ).toEqual(expected)
         compared += expected.results.filter(
           (result) =>
@@ -198,18 +219,41 @@ describe('page text out of the data file', () => {
     expect(remote.reads).toBeLessThanOrEqual(Math.ceil(pages.length / TEXT_SHARD_PAGES))
   })
 
-  it('reads no shard when the heads decide the answer', async () => {
-    let headOnly = 0
-    for (const query of QUERIES) {
+  it('reads no shard when the heads decide the answer, and the shard of each page they do not', async () => {
+    const data = searchDataInMemory(splitBytes())
+    /** The text shards of the pages among `results` whose text goes past its head. */
+    const shardsOf = (results: readonly { id: string }[]): Set<number> =>
+      new Set(results.flatMap(({ id }) => data.page(id)!.textShard ?? []))
+    const answered = async (query: string, textHeads = true) => {
       const remote = counted(originTextSource(origin))
       const search = createSiteSearch(() => searchDataInMemory(splitBytes()), {
         formatVersion: 'text',
+        accelerators: { textHeads },
       })
       const { results } = await search.search(normalizeQuery(query), 50, undefined, remote)
-      const long = results.filter((result) => isLong(result.id))
-      if (long.length > 0 && remote.reads === 0) headOnly++
+      return { results, reads: remote.reads }
     }
-    expect(headOnly).toBeGreaterThan(0)
+    for (const query of HEAD_WORDS) {
+      const { results, reads } = await answered(query)
+      expect(results.length, query).toBeGreaterThan(5)
+      expect(shardsOf(results).size, query).toBe(results.length)
+      expect(reads, query).toBe(0)
+      // why: without the accelerator the whole texts are read first
+      expect((await answered(query, false)).reads, query).toBe(shardsOf(results).size)
+    }
+    for (const query of TAIL_WORDS) {
+      const { results, reads } = await answered(query)
+      expect(results.length, query).toBeGreaterThan(5)
+      expect(reads, query).toBe(shardsOf(results).size)
+    }
+    // why: any other answer reads at most the shards of the pages it looked at: its results, and
+    // for a long Japanese word the hits checked for adjacency (twice the results)
+    const index = loadPackedIndex(data.index, searchOptions)
+    for (const query of QUERIES) {
+      const { reads } = await answered(query)
+      const { hits } = index.search(normalizeQuery(query), 100)
+      expect(reads, query).toBeLessThanOrEqual(shardsOf(hits).size)
+    }
   })
 })
 
