@@ -380,6 +380,3 @@ function splitBytes(): Uint8Array {
     TEXT_HEAD_CHARS,
   ).bytes)
 }
-
-const isLong = (id: string): boolean =>
-  pages.find((page) => page.id === id)!.text.length > TEXT_HEAD_CHARS + 1
