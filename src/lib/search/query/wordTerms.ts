@@ -326,7 +326,7 @@ function derivedTerms(
  * Index terms one swap of neighbouring letters away (`kettel` → `kettle`), and the words they
  * begin (`kettles`), at distance 1.
  * why: Levenshtein counts a swap as two edits, beyond the tolerance of most words; Damerau's
- * distance counts it as one (docs/search.md, "Decision: variant folding")
+ * distance counts it as one (docs/search.md, "Decision: spelling variants")
  */
 function addTranspositions(
   term: string,
