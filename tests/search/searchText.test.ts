@@ -9,6 +9,7 @@ import { encodeSiteSearchData, packIndex } from '../../src/build/search/searchDa
 import { readSearchData, SEARCH_DATA_PATH } from '../../src/lib/search/index/searchDataFile.js'
 import { searchDataInMemory } from '../../bench/searchDataInMemory.js'
 import {
+  fileTextSource,
   MissingSearchTextError,
   originTextSource,
   SEARCH_TEXT_FOLDER,
@@ -185,13 +186,13 @@ describe('page text out of the data file', () => {
     const fromOrigin = createSiteSearch(() => searchDataInMemory(splitBytes()), {
       formatVersion: 'text',
     })
-    // why: the plain path, every accelerator off: whole texts read before any excerpt
-    const plainPath = createSiteSearch(() => searchDataInMemory(splitBytes()), {
+    // why: the plain path, every accelerator off: whole texts read (from the files) before any
+    // excerpt
+    const plainPath = createSiteSearch(() => readSearchData(dataId, { from: root, cwd: root }), {
       formatVersion: 'text',
       accelerators: { postingBits: false, titleTiers: false, textHeads: false },
     })
     const remote = counted(originTextSource(origin))
-    const plainRemote = counted(originTextSource(origin))
     let compared = 0
     for (const query of [...QUERIES, ...HEAD_WORDS, ...TAIL_WORDS]) {
       for (const excerptLength of [50, 200, 500]) {
@@ -204,7 +205,7 @@ describe('page text out of the data file', () => {
           query,
         ).toEqual(expected)
         expect(
-          await plainPath.search(normalizeQuery(query), excerptLength, undefined, plainRemote),
+          await plainPath.search(normalizeQuery(query), excerptLength),
           `${query}, accelerators off`,
         ).toEqual(expected)
         compared += expected.results.filter(
@@ -224,8 +225,10 @@ describe('page text out of the data file', () => {
     /** The text shards of the pages among `results` whose text goes past its head. */
     const shardsOf = (results: readonly { id: string }[]): Set<number> =>
       new Set(results.flatMap(({ id }) => data.page(id)!.textShard ?? []))
+    // why: the shards from their files, counted as the search asks for them
+    const shards = fileTextSource(path.dirname(path.join(root, SEARCH_DATA_PATH)))
     const answered = async (query: string, textHeads = true) => {
-      const remote = counted(originTextSource(origin))
+      const remote = counted(shards)
       const search = createSiteSearch(() => searchDataInMemory(splitBytes()), {
         formatVersion: 'text',
         accelerators: { textHeads },
