@@ -75,7 +75,7 @@ export function wordTerms(
 }
 
 /** The index terms of `text`, as the index's tokenizer and term processing make them. */
-export function tokenTerms(text: string, { tokenize, processTerm }: SearchOptions): string[] {
+function tokenTerms(text: string, { tokenize, processTerm }: SearchOptions): string[] {
   const terms: string[] = []
   for (const token of tokenize!(text)) {
     const processed = processTerm!(token)

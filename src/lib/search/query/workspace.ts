@@ -27,7 +27,7 @@ export interface Accelerators {
 }
 
 /** Every accelerator on: what the deployed search uses. */
-export const ALL_ACCELERATORS: Accelerators = {
+const ALL_ACCELERATORS: Accelerators = {
   postingBits: true,
   titleTiers: true,
   textHeads: true,
