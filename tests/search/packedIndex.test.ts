@@ -373,6 +373,14 @@ describe('packed index', () => {
     expect(reads).toBe(4)
   })
 
+  it('refuses a hit whose page the data does not name, instead of naming it "null"', () => {
+    const parts = packIndex(whole.toJSON())
+    const packed = loadPackedIndex({ ...parts, documentId: () => null }, searchOptions)
+    expect(() => packed.search(normalizeQuery('急須'))).toThrow(
+      /The search data has no page for short id \d+\. Rebuild it/,
+    )
+  })
+
   it('walks the term tree once for each distinct term of a word, not once per term slot', () => {
     const parts = packIndex(whole.toJSON())
     // why: each fuzzy walk first asks for the whole tree (termTree.ts, `loadWhole`)

@@ -119,7 +119,9 @@ function rankWords(
   const hits = ranked.map((shortId, i): IndexHit => {
     const id = documents.documentId(shortId)
     if (id === null) {
-      throw new Error(`The search data has no page for short id ${shortId}: rebuild it`)
+      throw new Error(
+        `The search data has no page for short id ${shortId}. Rebuild it with \`npm run build\`.`,
+      )
     }
     return {
       id,
