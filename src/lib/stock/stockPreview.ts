@@ -38,7 +38,7 @@ export async function previewStockLines(
     subscriptions: SubscriptionRepository
     suppressions: SuppressionRepository
   },
-  now: () => number = Date.now,
+  now: () => number,
 ): Promise<StockPreview> {
   const { byTarget, errors } = resolveStockLines(lines)
   const [stock, counts] = await Promise.all([sources.stock.list(), waitingCounts(sources)])
