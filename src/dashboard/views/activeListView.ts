@@ -361,8 +361,9 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   })
   csvButton.addEventListener('click', () => {
     if (trail.page === 1 && !hasNext) {
-      const columns = resource.csvColumns(csvHasVariants(filters().productSlug || undefined))
-      downloadCsv(csvFileName(resource.title), toCsv(visible(), columns))
+      const rows = visible()
+      const columns = resource.csvColumns(csvHasVariants(rows, filters().productSlug))
+      downloadCsv(csvFileName(resource.title), toCsv(rows, columns))
       return
     }
     void exportList(context, resource, 'active', filters(), csvButton)

@@ -170,7 +170,7 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
   csvButton.addEventListener('click', () => {
     downloadCsv(
       csvFileName(`${resource.title}-アーカイブ-${page}ページ`),
-      toCsv(rows, resource.csvColumns(csvHasVariants(filters().productSlug || undefined))),
+      toCsv(rows, resource.csvColumns(csvHasVariants(rows, filters().productSlug))),
     )
   })
   if (exportButton) {

@@ -245,7 +245,7 @@ export async function runExport(exportId: string, services: ExportServices): Pro
       updatedAt: new Date(clock()).toISOString(),
     }))
     let part = 0
-    const columns = shape.columns(csvHasVariants(job.filters.productSlug))
+    const columns = shape.columns(csvHasVariants(records, job.filters.productSlug))
     for (let start = 0; start === 0 || start < records.length; start += rowsPerPart) {
       const rows = records.slice(start, start + rowsPerPart)
       // why: a blob read as text loses a leading byte order mark, so the download adds it

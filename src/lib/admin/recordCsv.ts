@@ -1,4 +1,4 @@
-import { findProduct, findVariant, listProducts } from '../productCatalogue.js'
+import { findProduct, findVariant } from '../productCatalogue.js'
 import type { CsvColumn } from '../csv.js'
 
 /**
@@ -81,13 +81,13 @@ function skuOf(row: CsvRecord): string {
 }
 
 /**
- * Whether a CSV of the records of `productSlug` (of every product when absent) has the 種類
- * (variant) column: when that product has variants, or, for every product, when some product of
- * the catalogue has. A shop without variants keeps the columns it always had.
+ * Whether a CSV of `rows` has the 種類 (variant) column: when a row names a variant, or when the
+ * list is filtered to a product with variants (`productSlug`), so that even its empty export has
+ * it. A CSV of records without variants keeps exactly the columns it always had.
  */
-export function csvHasVariants(productSlug?: string): boolean {
-  if (productSlug !== undefined) return findProduct(productSlug)?.variants !== undefined
-  return listProducts().some((product) => product.variants !== undefined)
+export function csvHasVariants(rows: readonly CsvRecord[], productSlug?: string): boolean {
+  if (productSlug && findProduct(productSlug)?.variants !== undefined) return true
+  return rows.some((row) => Boolean(row.variant))
 }
 
 const VARIANT_COLUMN: CsvColumn<CsvRecord> = { header: '種類', value: variantName }
