@@ -509,6 +509,71 @@ describe('the answers of the running service match /api/openapi.json', () => {
     },
   )
 
+  it(
+    'variants: reserve, sign up, availability, stock, lists, statistics and a send per variant',
+    { timeout: 180_000 },
+    async () => {
+      const mug = { name: '藍 花子', email: 'variant@example.jp', productSlug: 'mino-mug' }
+      expect((await call('/api/reservation', { body: { ...mug, variant: 'ai' } })).status).toBe(200)
+      for (const body of [
+        mug,
+        { ...mug, variant: 'kuro' },
+        { ...mug, productSlug: 'chasen-takayama', variant: 'ai' },
+      ]) {
+        const refused = await call('/api/reservation', { body })
+        expect(refused.status).toBe(400)
+        expect(refused.body.details[0].field).toBe('variant')
+      }
+      const signup = { email: 'variant@example.jp', productSlug: 'mino-mug', variant: 'shiro' }
+      expect((await call('/api/notify-signup', { body: signup })).status).toBe(200)
+      expect(
+        (await call('/api/notify-signup', { body: { ...signup, variant: undefined } })).status,
+      ).toBe(400)
+
+      const availability = '/api/products/{slug}/availability'
+      const shirt = await call(availability, {
+        method: 'GET',
+        path: '/api/products/shop-tshirt/availability',
+      })
+      expect(shirt.body.variants).toHaveLength(4)
+
+      const stock = await admin('/api/admin/stock', {
+        items: [
+          { productSlug: 'mino-mug', variant: 'ame', quantity: 3 },
+
+          { productSlug: 'mino-mug', quantity: 1 },
+        ],
+      })
+      expect(stock.body.errors).toHaveLength(1)
+      const list = await admin('/api/admin-reservations-list', {
+        productSlug: 'mino-mug',
+        variant: 'ai',
+      })
+      expect(list.body.reservations).toHaveLength(1)
+      expect((await admin('/api/admin-reservations-list', { variant: 'ai' })).status).toBe(400)
+      expect((await admin('/api/admin-stats')).body.stats.notify.byVariant).toEqual({
+        'mino-mug': { shiro: 1 },
+      })
+      const send = await admin('/api/admin/notify/send', {
+        productSlug: 'mino-mug',
+        variant: 'shiro',
+        emailTitle: '白が再入荷しました',
+        emailBody: 'お待たせしました。',
+      })
+      expect(send.body.sentCount).toBe(1)
+      expect(
+        (
+          await admin('/api/admin/notify/send', {
+            productSlug: 'mino-mug',
+            variant: 'kuro',
+            emailTitle: 't',
+            emailBody: 'b',
+          })
+        ).status,
+      ).toBe(400)
+    },
+  )
+
   it('called every operation for a success and a failure', () => {
     const missing: string[] = []
     for (const [route, methods] of Object.entries<any>(document.paths)) {
