@@ -91,7 +91,7 @@ describeInChromium('widgets of products with variants', shop, () => {
     const widget = page.locator('shop-notify')
     const email = 'pinned@example.jp'
     await widget.getByLabel('メールアドレス').fill(email)
-    await widget.getByRole('button', { name: /通知/ }).click()
+    await widget.getByRole('button', { name: /知らせる/ }).click()
     await widget.getByText('登録番号').waitFor()
     const stored = await recordsOf('/api/admin-notify-list', 'subscriptions', 'mino-mug', email)
     expect(stored.map((record) => record.variant)).toEqual(['ai'])
@@ -114,7 +114,7 @@ describeInChromium('widgets of products with variants', shop, () => {
     await signup.getByLabel('メールアドレス').waitFor()
     expect(await axeViolations(page)).toEqual([])
     await signup.getByLabel('メールアドレス').fill('xl-wait@example.jp')
-    await signup.getByRole('button', { name: /通知/ }).click()
+    await signup.getByRole('button', { name: /知らせる/ }).click()
     await signup.getByText('登録番号').waitFor()
     const stored = await recordsOf(
       '/api/admin-notify-list',
