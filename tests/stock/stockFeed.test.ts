@@ -92,6 +92,23 @@ describe('the scheduled reconciliation (stock-reconcile)', () => {
     })
   })
 
+  it('names variants by their sku or by a variant column beside the slug (CSV feed)', async () => {
+    process.env.STOCK_FEED_URL = `${feed.url}/stock.csv`
+    served = {
+      type: 'text/csv',
+      body: 'sku,productSlug,variant,quantity\r\nSKU-2001,,,3\r\n,mino-mug,shiro,1\r\n',
+    }
+    expect((await run()).body).toMatchObject({ success: true, feed: 'read', changed: 2 })
+    const stock = world.repositories().stock
+    expect(await stock.get({ productSlug: 'mino-mug', variant: 'ai' })).toMatchObject({
+      quantity: 3,
+    })
+    expect(await stock.get({ productSlug: 'mino-mug', variant: 'shiro' })).toMatchObject({
+      quantity: 1,
+    })
+    expect(await stock.get({ productSlug: 'mino-mug', variant: 'ame' })).toBeNull()
+  })
+
   it('changes nothing and logs when the feed fails or is unreadable; nothing to do without a URL', async () => {
     expect((await run()).body).toEqual({
       success: true,
