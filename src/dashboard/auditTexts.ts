@@ -19,6 +19,7 @@ const ACTION_LABELS: Record<AuditEntry['action'], string> = {
   delete: '削除',
   send: '再入荷メール送信',
   'send-record-only': `再入荷メールを${RECORD_ONLY}`,
+  schedule: '再入荷メールの送信を予約',
   stock: '在庫数を変更',
   settings: '自動再入荷通知の設定を変更',
   export: '個人データを書き出し',

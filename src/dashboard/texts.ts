@@ -52,6 +52,9 @@ export function startedWaveText(wave: StartedWave): string {
   if (wave.state === 'later') {
     return '自動通知はまだ配信されていません。ほかの送信が終わりしだい、定期処理が配信します。'
   }
+  if (wave.state === 'quiet-hours') {
+    return `夜間のため、自動通知は ${formatTime(wave.sendsAt)} から配信します（夜間に届いた順）。`
+  }
   const done =
     wave.deliveryMode === 'record-only'
       ? `自動通知で ${wave.recipients} 人を通知済みにしました（記録のみ・メール未送信）。`

@@ -35,3 +35,17 @@ const bySku = new Map(
 export function findProductBySku(sku: string): CatalogueProduct | null {
   return bySku.get(sku) ?? null
 }
+
+/** A line of a stock feed or an order: a product named by its slug or by its `sku:`. */
+export interface ProductLine {
+  productSlug?: string
+  sku?: string
+}
+
+/**
+ * The product a line names (its `productSlug`, else its `sku`), or null: the one place a line of
+ * the stock webhook, the stock feed or the order webhook is resolved to the catalogue.
+ */
+export function productOfLine(line: ProductLine): CatalogueProduct | null {
+  return line.productSlug ? findProduct(line.productSlug) : findProductBySku(line.sku ?? '')
+}

@@ -7,7 +7,7 @@ import { startDevServer, type RunningDevServer } from '../../platform/startDevSe
 import { answerValidator } from './openApiValidator.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
 import { openTranscript } from './answerTranscript.js'
-import { stockSignature } from '../../src/lib/stock/stockSignature.js'
+import { webhookSignature } from '../../src/lib/signing/webhookSignature.js'
 
 /**
  * Real answers of the running service (Netlify's local emulation, over HTTP) checked against the
@@ -402,7 +402,7 @@ describe('the answers of the running service match /api/openapi.json', () => {
     // why: npm start's local secret (platform/dev-server.ts)
     const body = JSON.stringify({ id: 'evt_openapi', items: [{ sku: 'SKU-1001', quantity: 1 }] })
     const t = Math.floor(Date.now() / 1000)
-    const signature = `t=${t},v1=${stockSignature('local-stock-webhook-secret', t, body)}`
+    const signature = `t=${t},v1=${webhookSignature('local-stock-webhook-secret', t, body)}`
     const webhook = (header: string) =>
       fetch(new URL('/api/stock-webhook', service.url), {
         method: 'POST',

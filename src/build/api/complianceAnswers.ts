@@ -87,6 +87,7 @@ export const purgeAnswer = z.strictObject({
     unconfirmed: count,
     consents: count,
     stockEvents: count.meta({ description: 'Stock webhook replay marks older than 30 days.' }),
+    orderEvents: count.meta({ description: 'Order webhook replay marks older than 30 days.' }),
     exports: count.meta({ description: 'CSV exports of lists made more than a day ago.' }),
     idempotencyKeys: count.meta({
       description: 'Idempotency-Key marks of days before yesterday (UTC).',

@@ -250,6 +250,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
                 unconfirmed: 1,
                 consents: 4,
                 stockEvents: 12,
+                orderEvents: 5,
                 exports: 2,
                 idempotencyKeys: 3,
                 legacyListing: 0,

@@ -8,7 +8,8 @@ import {
 } from '../../lib/search/synonyms/staffSynonyms.js'
 import { CONFLICT_MESSAGE } from '../../lib/errors.js'
 import { SEND_IN_PROGRESS } from '../../lib/restock/sendRestockNotification.js'
-import { SEND_LIMITS } from '../../lib/restock/sendRequest.js'
+import { SEND_AT_INVALID, SEND_LIMITS } from '../../lib/restock/sendRequest.js'
+import { SEND_AT_PAST, SEND_AT_TOO_FAR } from '../../lib/restock/scheduledSend.js'
 import {
   adminErrors,
   failure,
@@ -23,6 +24,10 @@ const sendRequestBody = z.object({
   productSlug: z.string().min(1).max(SEND_LIMITS.productSlug),
   emailTitle: z.string().min(1).max(SEND_LIMITS.emailTitle),
   emailBody: z.string().min(1).max(SEND_LIMITS.emailBody),
+  sendAt: z.iso.datetime({ offset: true }).nullish().meta({
+    description:
+      'Send later: an ISO 8601 time with its offset, after now and at most 30 days ahead. Absent or null: now.',
+  }),
 })
 
 const noBody = z.object({}).meta({ description: 'Empty object, or no body at all.' })
@@ -79,7 +84,7 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Restock e-mail to every pending subscriber of a product',
     description:
-      "Without an e-mail provider: records the notification and marks the subscribers notified. With Resend: queues delivery in a background function (10 per batch, 1 s apart) and answers at once; `sentCount` = recipients queued. An identical send while one is delivering answers the same notification. One send per product at a time: the recipients are chosen under the product's send lock, and a different send (or an automatic wave) meanwhile answers 409; a subscriber an open notice (e.g. a wave still delivering) holds is left out.",
+      "Without an e-mail provider: records the notification and marks the subscribers notified. With Resend: queues delivery in a background function (10 per batch, 1 s apart) and answers at once; `sentCount` = recipients queued. An identical send while one is delivering answers the same notification. One send per product at a time: the recipients are chosen under the product's send lock, and a different send (or an automatic wave) meanwhile answers 409; a subscriber an open notice (e.g. a wave still delivering) holds is left out. With `sendAt` the send is scheduled: stored now (the configuration is checked now), sent by the scheduled sweep (`stock-reconcile`, every 10 minutes) within 10 minutes after that time, to whoever is waiting then, as the `notificationId` answered now. A manual send is never held back by the quiet hours (`QUIET_HOURS`); the dashboard asks at night whether to send now or at their end.",
     body: {
       schema: sendRequestBody,
       view: 'input',
@@ -106,6 +111,9 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
         `emailTitle must be at most ${SEND_LIMITS.emailTitle} characters`,
         `emailBody must be at most ${SEND_LIMITS.emailBody} characters`,
         'No pending subscribers found for this product',
+        SEND_AT_INVALID,
+        SEND_AT_PAST,
+        SEND_AT_TOO_FAR,
       ),
       409: failure(
         "Another send is choosing this product's recipients right now; nothing was sent. Try again in a moment.",

@@ -26,6 +26,11 @@ export function waveNotificationId(productSlug: string, episode: number, wave: n
   return notificationIdOf(JSON.stringify(['stock-wave', productSlug, episode, wave]))
 }
 
+/** The notification id of the send staff scheduled as `scheduledSendId` (storage/scheduledSends.ts). */
+export function scheduledNotificationId(scheduledSendId: string): string {
+  return notificationIdOf(JSON.stringify(['scheduled-send', scheduledSendId]))
+}
+
 /** `notif_<uuid>` (version-4 shaped) from the SHA-256 of `parts`. */
 function notificationIdOf(...parts: string[]): string {
   const hash = createHash('sha256')

@@ -5,6 +5,8 @@ export interface SendRequest {
   productSlug: string
   emailTitle: string
   emailBody: string
+  /** When to send it (ms since the epoch): a scheduled send. Absent: now. */
+  sendAt?: number
 }
 
 /** D6 limits, in characters. */
@@ -15,9 +17,17 @@ const FIELDS = ['productSlug', 'emailTitle', 'emailBody'] as const
 export const EMAIL_TITLE_NOT_ONE_LINE =
   'emailTitle must be a single line (no line breaks or control characters)'
 
+export const SEND_AT_INVALID =
+  'sendAt must be an ISO 8601 time with its offset, e.g. 2026-11-24T08:00:00+09:00'
+
+// why: a time with its offset (Z or ±hh:mm); without one, the server's zone would decide it
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/
+
 /**
  * §4.8 checks in the documented order: every "is required" first, then the D6 lengths, then a
- * title that is not one line (CR, LF, U+2028/U+2029 or another control character inside).
+ * title that is not one line (CR, LF, U+2028/U+2029 or another control character inside); then
+ * `sendAt`, when given (null or absent: now), an ISO 8601 time with its offset. Whether it lies
+ * ahead is the scheduling's check (restock/scheduledSend.ts), on the request's clock.
  */
 export function parseSendRequest(body: Record<string, unknown>): SendRequest {
   for (const field of FIELDS) {
@@ -35,9 +45,24 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
   if (/[\p{Cc}\u2028\u2029]/u.test((body.emailTitle as string).trim())) {
     throw new InvalidInputError(EMAIL_TITLE_NOT_ONE_LINE)
   }
-  return {
+  const request: SendRequest = {
     productSlug: (body.productSlug as string).trim(),
     emailTitle: (body.emailTitle as string).trim(),
     emailBody: body.emailBody as string,
   }
+  if (body.sendAt === undefined || body.sendAt === null) return request
+  const at = typeof body.sendAt === 'string' ? isoTime(body.sendAt.trim()) : null
+  if (at === null) throw new InvalidInputError(SEND_AT_INVALID)
+  return { ...request, sendAt: at }
+}
+
+/** `text` as ms when it is an ISO 8601 time with its offset and a real calendar day, else null. */
+function isoTime(text: string): number | null {
+  if (!ISO_TIME.test(text)) return null
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number)
+  // why: Date.parse takes 2026-02-30 for March 2
+  const calendar = new Date(Date.UTC(year, month - 1, day))
+  if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return null
+  const at = Date.parse(text)
+  return Number.isFinite(at) ? at : null
 }

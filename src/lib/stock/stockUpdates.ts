@@ -1,7 +1,7 @@
 import type { AuditRecorder } from '../audit/auditTrail.js'
 import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
-import { findProduct, findProductBySku } from '../productCatalogue.js'
+import { productOfLine } from '../productCatalogue.js'
 import type { DeliveryMode } from '../storage/records.js'
 import type { StockRecord, StockRepository, StockSource } from '../storage/stockRecords.js'
 import type { StockLine } from './stockSchemas.js'
@@ -33,7 +33,8 @@ export interface StockChange {
 /**
  * The first wave of an episode, as the change that started it answers it: `sent` (to
  * `recipients` subscribers; `nextAt` the next wave while stock lasts), `nobody-waiting` (the
- * episode ended at once), or `later` (another send held the product, or the wave failed: it stays
+ * episode ended at once), `quiet-hours` (a change inside the quiet hours: the wave goes at
+ * `sendsAt`, their end), or `later` (another send held the product, or the wave failed: it stays
  * due and the scheduled sweep sends it).
  */
 export type StartedWave =
@@ -45,6 +46,7 @@ export type StartedWave =
       nextAt: string
     }
   | { state: 'nobody-waiting' }
+  | { state: 'quiet-hours'; sendsAt: string }
   | { state: 'later' }
 
 function startedWave(run: WaveRun | null): StartedWave {
@@ -53,6 +55,7 @@ function startedWave(run: WaveRun | null): StartedWave {
     return { state: 'sent', notificationId, recipients, deliveryMode, nextAt }
   }
   if (run?.state === 'ended' && run.reason === 'nobody-waiting') return { state: 'nobody-waiting' }
+  if (run?.state === 'quiet-hours') return { state: 'quiet-hours', sendsAt: run.sendsAt }
   return { state: 'later' }
 }
 
@@ -122,9 +125,7 @@ export function resolveStockLines(lines: readonly StockLine[]): {
   const errors: StockItemError[] = []
   const bySlug = new Map<string, number>()
   for (const line of lines) {
-    const product = line.productSlug
-      ? findProduct(line.productSlug)
-      : findProductBySku(line.sku ?? '')
+    const product = productOfLine(line)
     if (!product) {
       errors.push({
         ...(line.productSlug ? { productSlug: line.productSlug } : { sku: line.sku }),

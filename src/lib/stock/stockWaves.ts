@@ -1,5 +1,6 @@
 import type { Logger } from '../log.js'
 import { findProduct, productUrl } from '../productCatalogue.js'
+import { sendableAt, type QuietHours } from '../quietHours.js'
 import type { DeliveryMode, NotificationTrigger } from '../storage/records.js'
 import type { StockRecord, StockRepository } from '../storage/stockRecords.js'
 import { fillPlaceholders } from './autoNotice.js'
@@ -9,7 +10,8 @@ import { fillPlaceholders } from './autoNotice.js'
  * (stockUpdates.ts); each wave e-mails `quantity × perUnit` of the oldest waiting subscribers,
  * `quantity` read just before it, through the same send and delivery as a manual send; the next
  * wave is due `intervalMinutes` later. Stock 0, the notice turned off, or nobody left waiting
- * ends the episode.
+ * ends the episode. A wave due inside the quiet hours (`QUIET_HOURS`) waits, still due, for their
+ * end; the sweep then sends what waited in the order it fell due (restock/dueSends.ts).
  *
  * Exactly once: wave (product, episode, n) has one notification id, so running it twice (the
  * raising request and a sweep at once, or again after a crash between sending and moving the
@@ -45,6 +47,8 @@ export interface WaveOptions {
   waveNotificationId: (productSlug: string, episode: number, wave: number) => string
   /** Base of `{url}`: the storefront (config `storefrontUrl`). */
   storefrontUrl: string
+  /** The hours no wave is sent (config `quietHours`); null: none. */
+  quietHours: QuietHours | null
   log: Logger
   /** The request's clock, ms since the epoch. */
   now: () => number
@@ -52,6 +56,8 @@ export interface WaveOptions {
 
 export type WaveRun =
   | { state: 'not-due' }
+  /** Due inside the quiet hours: still due, it goes at `sendsAt` (their end) or the sweep after. */
+  | { state: 'quiet-hours'; sendsAt: string }
   | { state: 'ended'; reason: 'stock-zero' | 'auto-off' | 'nobody-waiting' }
   | { state: 'busy' }
   | {
@@ -70,6 +76,16 @@ export async function runDueWave(productSlug: string, options: WaveOptions): Pro
   const record = await options.stock.get({ productSlug })
   if (!record || record.waves.dueAt === null || Date.parse(record.waves.dueAt) > now()) {
     return { state: 'not-due' }
+  }
+  const sendsAt = sendableAt(options.quietHours, now())
+  if (sendsAt > now()) {
+    options.log.info('stock.wave.quiet_hours', {
+      productSlug,
+      episode: record.waves.episode,
+      wave: record.waves.nextWave,
+      sendsAt: new Date(sendsAt).toISOString(),
+    })
+    return { state: 'quiet-hours', sendsAt: new Date(sendsAt).toISOString() }
   }
   const { episode, nextWave } = record.waves
   const quantity = record.quantity ?? 0
@@ -144,16 +160,27 @@ function sameWave(current: StockRecord, read: StockRecord): boolean {
   )
 }
 
-/** Runs every wave due now, one product after another (the scheduled sweep). */
+/** A product whose wave is due: its slug and since when (ms). */
+export interface DueWave {
+  productSlug: string
+  dueAt: number
+}
+
+/** The products whose wave is due at `now`, the one due first first (then by slug). */
+export async function dueWaves(stock: StockRepository, now: number): Promise<DueWave[]> {
+  const { records } = await stock.list()
+  return records
+    .flatMap((record) => {
+      const dueAt = record.waves.dueAt === null ? Number.NaN : Date.parse(record.waves.dueAt)
+      return dueAt <= now ? [{ productSlug: record.productSlug, dueAt }] : []
+    })
+    .sort((a, b) => a.dueAt - b.dueAt || a.productSlug.localeCompare(b.productSlug))
+}
+
+/** Runs every wave due now, one product after another, in the order they fell due. */
 export async function runDueWaves(options: WaveOptions): Promise<Record<string, WaveRun>> {
-  const { now } = options
-  const { records } = await options.stock.list()
-  const due = records
-    .filter((record) => record.waves.dueAt !== null && Date.parse(record.waves.dueAt) <= now())
-    .map((record) => record.productSlug)
-    .sort()
   const runs: Record<string, WaveRun> = {}
-  for (const productSlug of due) {
+  for (const { productSlug } of await dueWaves(options.stock, options.now())) {
     try {
       runs[productSlug] = await runDueWave(productSlug, options)
     } catch (error) {

@@ -32,7 +32,8 @@ import type {
 } from './records.js'
 import type { RequestContext } from '../requestContext.js'
 import { sendClaimBook, type SendClaimBook } from './sendClaims.js'
-import { stockEventLog, type StockEventLog } from './stockEvents.js'
+import { scheduledSendRepository, type ScheduledSendRepository } from './scheduledSends.js'
+import { webhookEventLog, type WebhookEventLog } from './webhookEvents.js'
 import { stockRepository, type StockRepository } from './stockRecords.js'
 
 /** Records keyed `{prefix}/{productSlug}/{id}` (§2.1, §2.2), indexed per product. */
@@ -142,9 +143,13 @@ export interface Repositories {
   store: Store
   stock: StockRepository
   /** Stock webhook events seen (replay protection). */
-  stockEvents: StockEventLog
+  stockEvents: WebhookEventLog
+  /** Order webhook events seen (replay protection). */
+  orderEvents: WebhookEventLog
   /** Which send chooses a product's recipients now, and which notice holds each subscriber. */
   sendClaims: SendClaimBook
+  /** Restock sends staff scheduled for later (`sendAt`). */
+  scheduledSends: ScheduledSendRepository
   /** Day markers, closed-day rollups and click markers of the pictures of demand. */
   demand: DemandLog
 }
@@ -192,13 +197,20 @@ export function openRepositories(context: RequestContext, upkeep: IndexUpkeep = 
   const consents = consentRepository(store, options)
   const suppressions = suppressionRepository(store, options)
   const stock = stockRepository(store, options)
+  const scheduledSends = scheduledSendRepository(store, options)
   return {
     reservations,
     subscriptions,
     history,
-    indexes: [reservations, subscriptions, history, consents, suppressions, stock].map(
-      (collection) => collection.index,
-    ),
+    indexes: [
+      reservations,
+      subscriptions,
+      history,
+      consents,
+      suppressions,
+      stock,
+      scheduledSends,
+    ].map((collection) => collection.index),
     deliveries: new DeliveryJobStore(store),
     claims: claimBook(store),
     idempotencyKeys: idempotencyKeyBook(store),
@@ -209,8 +221,10 @@ export function openRepositories(context: RequestContext, upkeep: IndexUpkeep = 
     suppressions,
     store,
     stock,
-    stockEvents: stockEventLog(store),
+    stockEvents: webhookEventLog(store, 'stock'),
+    orderEvents: webhookEventLog(store, 'order'),
     sendClaims: sendClaimBook(store),
+    scheduledSends,
     demand: demandLog(store),
   }
 }
