@@ -36,6 +36,7 @@ const LOCAL_DEFAULTS: Record<string, string> = {
   UNSUBSCRIBE_SECRET: 'local-unsubscribe-secret',
   RESERVATION_LINK_SECRET: 'local-reservation-link-secret',
   STOCK_WEBHOOK_SECRET: 'local-stock-webhook-secret',
+  ORDER_WEBHOOK_SECRET: 'local-order-webhook-secret',
   // why: the self-service pages and e-mails name the shop and how to reach it
   SHOP_NAME: '茶と珈琲の道具店（デモ）',
   SHOP_CONTACT: 'shop@example.test',

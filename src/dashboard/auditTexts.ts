@@ -39,6 +39,8 @@ const ACTOR_LABELS: Record<string, string> = {
   customer: 'お客様',
   'resend-webhook': '配信エラーの報告（Resend）',
   'retention-purge': '保存期間による自動削除',
+  'order-webhook': '注文連携（Webhook）',
+  'signup-expiry': '登録の有効期限',
 }
 
 const RECORD_LABELS: Record<AuditEntry['record']['type'], string> = {

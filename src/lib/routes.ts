@@ -369,6 +369,13 @@ export const ROUTES = {
     auth: 'none',
     response: 'stockWebhookAnswer',
   },
+  orderWebhook: {
+    function: 'order-webhook',
+    path: '/api/order-webhook',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'orderWebhookAnswer',
+  },
   stockReconcile: {
     function: 'stock-reconcile',
     path: '/.netlify/functions/stock-reconcile',

@@ -35,6 +35,12 @@ export const personExport = z.strictObject({
   notices: z.array(
     z.strictObject({ notificationId: z.string(), productSlug: slug, sentAt: timestamp }),
   ),
+  orders: z
+    .array(z.strictObject({ orderId: z.string(), productSlug: slug, notificationId: z.string() }))
+    .meta({
+      description:
+        'Orders of the address the order webhook counted for a restock notice (linked by the address hash only).',
+    }),
   suppressed: z.boolean(),
 })
 
@@ -47,6 +53,10 @@ export const personErased = z.strictObject({
     notices: count.meta({ description: 'Notification histories the address was removed from.' }),
     claims: count,
     deliveries: count.meta({ description: 'Delivery snapshots the address was removed from.' }),
+    orders: count.meta({
+      description:
+        'Links between the address (its hash) and orders counted for restock notices, removed; the counts stay, naming nobody.',
+    }),
     suppressionKept: z
       .boolean()
       .meta({ description: 'The address stays suppressed, as its hash only.' }),

@@ -117,7 +117,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Everything stored about an e-mail address (APPI Art. 33)',
     description:
-      'Reservations, subscriptions (archived too), consent records with their wording, restock e-mails sent, and whether the address is suppressed. Logged with the request id, without the address.',
+      'Reservations, subscriptions (archived too), consent records with their wording, restock e-mails sent, orders counted for a restock notice, and whether the address is suppressed. Logged with the request id, without the address.',
     body: { schema: personRequest, view: 'input', example: { email: EMAIL } },
     responses: admin({
       200: {
@@ -131,6 +131,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
             subscriptions: [],
             consents: [],
             notices: [],
+            orders: [],
             suppressed: false,
           },
         },
@@ -145,7 +146,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Erase an e-mail address everywhere (APPI Art. 35)',
     description:
-      'Removes its reservations, subscriptions, claims, consent records, its entries in notification histories (replaced by a count) and delivery snapshots, and every listing snapshot. A suppression stays as the hash only. Cannot be undone.',
+      'Removes its reservations, subscriptions, claims, consent records, its entries in notification histories (replaced by a count) and delivery snapshots, the links of its orders counted for restock notices (the counts stay, naming nobody), and every listing snapshot. A suppression stays as the hash only. Cannot be undone.',
     body: { schema: personRequest, view: 'input', example: { email: EMAIL } },
     responses: admin({
       200: {
@@ -161,6 +162,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
               notices: 1,
               claims: 2,
               deliveries: 1,
+              orders: 1,
               suppressionKept: false,
             },
           },

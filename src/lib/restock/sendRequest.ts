@@ -1,3 +1,4 @@
+import { parseIsoTime } from '../clock.js'
 import { InvalidInputError } from '../errors.js'
 
 /** A checked §4.8 request. */
@@ -19,9 +20,6 @@ export const EMAIL_TITLE_NOT_ONE_LINE =
 
 export const SEND_AT_INVALID =
   'sendAt must be an ISO 8601 time with its offset, e.g. 2026-11-24T08:00:00+09:00'
-
-// why: a time with its offset (Z or ±hh:mm); without one, the server's zone would decide it
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/
 
 /**
  * §4.8 checks in the documented order: every "is required" first, then the D6 lengths, then a
@@ -51,18 +49,7 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
     emailBody: body.emailBody as string,
   }
   if (body.sendAt === undefined || body.sendAt === null) return request
-  const at = typeof body.sendAt === 'string' ? isoTime(body.sendAt.trim()) : null
+  const at = typeof body.sendAt === 'string' ? parseIsoTime(body.sendAt.trim()) : null
   if (at === null) throw new InvalidInputError(SEND_AT_INVALID)
   return { ...request, sendAt: at }
-}
-
-/** `text` as ms when it is an ISO 8601 time with its offset and a real calendar day, else null. */
-function isoTime(text: string): number | null {
-  if (!ISO_TIME.test(text)) return null
-  const [year, month, day] = text.slice(0, 10).split('-').map(Number)
-  // why: Date.parse takes 2026-02-30 for March 2
-  const calendar = new Date(Date.UTC(year, month - 1, day))
-  if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return null
-  const at = Date.parse(text)
-  return Number.isFinite(at) ? at : null
 }

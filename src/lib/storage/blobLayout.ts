@@ -40,6 +40,9 @@ import { createHash } from 'node:crypto'
  * | `demand-rollups/v1/{kind}/{day}`       | a closed JST day's total                  | onlyIfNew, once   |
  * | `demand-clicks/{noticeId}/{recipient}` | a recipient's first click on a notice     | onlyIfNew, once   |
  * (storage/demandLog.ts builds these keys.)
+ * | `order-attributions/{noticeId}/{order}~{product}~{units}~{revenue}~{currency}~{c|n}` | an order counted for a notice | onlyIfNew, once |
+ * | `order-buyers/{emailHash}/{noticeId}/{order}~{product}` | whose attribution it is (erased with the person) | overwritten |
+ * (storage/orderAttributions.ts builds these keys.)
  * | `list-exports/{exportId}/job`          | a CSV export: what, state, progress       | onlyIfNew / CAS   |
  * | `list-exports/{exportId}/parts/{n}`    | part n (1-based) of the export's CSV text | overwritten       |
  * | `export-tickets/{nonce}`               | a spent export ticket (replay guard)      | onlyIfNew, once   |

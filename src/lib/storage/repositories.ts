@@ -12,6 +12,7 @@ import { openStore, storeScope } from './blobStore.js'
 import { confirmationLimits, type ConfirmationLimits } from './confirmationLimits.js'
 import { DeliveryJobStore } from './deliveryJobStore.js'
 import { demandLog, type DemandLog } from './demandLog.js'
+import { orderAttributionStore, type OrderAttributionStore } from './orderAttributions.js'
 import { claimBook, type ClaimBook } from './recordClaims.js'
 import { idempotencyKeyBook, type IdempotencyKeyBook } from './idempotencyKeys.js'
 import { UnitLedgerStore, type UnitLedgerOptions } from './reservationUnits.js'
@@ -152,6 +153,8 @@ export interface Repositories {
   scheduledSends: ScheduledSendRepository
   /** Day markers, closed-day rollups and click markers of the pictures of demand. */
   demand: DemandLog
+  /** Orders counted for the restock notice that led to them, and whose they are. */
+  orderAttributions: OrderAttributionStore
 }
 
 /** What the index upkeep of a request may do. */
@@ -226,5 +229,6 @@ export function openRepositories(context: RequestContext, upkeep: IndexUpkeep = 
     sendClaims: sendClaimBook(store),
     scheduledSends,
     demand: demandLog(store),
+    orderAttributions: orderAttributionStore(store),
   }
 }
