@@ -5,10 +5,16 @@ import {
   formatTime,
   RESERVATION_STATUS_LABELS,
   SUBSCRIPTION_STATUS_LABELS,
+  UNSUBSCRIBE_REASON_LABELS,
 } from '../lib/admin/recordCsv.js'
 
 // why: the status words and times are the CSV's too, written once in src/lib (recordCsv.ts)
-export { formatTime, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS }
+export {
+  formatTime,
+  RESERVATION_STATUS_LABELS,
+  SUBSCRIPTION_STATUS_LABELS,
+  UNSUBSCRIBE_REASON_LABELS,
+}
 
 /** Every Japanese word the dashboard shows for a stored value, and its error texts. */
 

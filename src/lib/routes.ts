@@ -61,6 +61,13 @@ export const ROUTES = {
     auth: 'none',
     response: 'unsubscribedAnswer',
   },
+  notifyKeep: {
+    function: 'notify-keep',
+    path: '/api/notify-keep',
+    methods: ['GET', 'POST'],
+    auth: 'none',
+    response: 'keptAnswer',
+  },
   search: {
     function: 'search',
     path: '/api/search',
@@ -333,6 +340,13 @@ export const ROUTES = {
     methods: ['POST'],
     auth: 'none',
     response: 'purgeAnswer',
+  },
+  signupExpiry: {
+    function: 'signup-expiry',
+    path: '/.netlify/functions/signup-expiry',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'signupExpiryAnswer',
   },
   adminStockList: {
     function: 'admin-stock-list',

@@ -90,6 +90,25 @@ export const confirmedAnswer = z.strictObject({
   alreadyConfirmed: z.boolean(),
 })
 
+export const keptAnswer = z.strictObject({
+  success: z.literal(true),
+  alreadyKept: z.boolean().meta({ description: 'The link had kept the sign-up before.' }),
+})
+
+export const signupExpiryAnswer = z.strictObject({
+  success: z.literal(true),
+  asked: count.meta({
+    description: 'Sign-ups e-mailed 「引き続き入荷のお知らせを希望されますか」.',
+  }),
+  expired: count.meta({
+    description: 'Sign-ups ended unanswered (`unsubscribed`, `unsubscribeReason: "expired"`).',
+  }),
+  deferred: count.meta({
+    description:
+      'Questions due but not sent (quiet hours, or the provider refused): the next run asks.',
+  }),
+})
+
 export const purgeAnswer = z.strictObject({
   success: z.literal(true),
   deleted: z.strictObject({
