@@ -7,6 +7,7 @@ import { isRunning, noticeStateOf } from '../restock/noticeState.js'
 import { emailHash, normaliseEmail } from '../storage/emailHash.js'
 import type { NotificationHistory, NotifySubscription } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
+import { endSubscriptions } from '../subscriptions/endSubscriptions.js'
 import { PRODUCT_NOT_FOUND, type StockItemError } from '../stock/stockUpdates.js'
 import type { OrderEvent } from './orderSchemas.js'
 
@@ -165,37 +166,19 @@ async function applyToProduct(purchase: ProductPurchase, deps: OrderDeps): Promi
   }
 }
 
-/** Ends the buyer's pending sign-ups (compare-and-swap each); answers how many this order ended. */
+/** Ends the buyer's pending sign-ups; answers how many this order ended. */
 async function closeSignups(
   pending: readonly NotifySubscription[],
   purchase: ProductPurchase,
   deps: OrderDeps,
 ): Promise<number> {
-  const at = new Date(deps.now()).toISOString()
-  const closed = await mapWithConcurrency(pending, 5, async (subscription) => {
-    let changed = false
-    await deps.repositories.subscriptions.update(subscription, (current) => {
-      changed = current.status === 'pending' && normaliseEmail(current.email) === purchase.address
-      return changed
-        ? {
-            ...current,
-            status: 'unsubscribed',
-            unsubscribedAt: at,
-            unsubscribeReason: 'purchased',
-          }
-        : current
-    })
-    return changed ? subscription : null
+  const ended = await endSubscriptions(pending, {
+    subscriptions: deps.repositories.subscriptions,
+    audit: deps.audit,
+    reason: 'purchased',
+    at: new Date(deps.now()).toISOString(),
+    stillEnds: (current) => normaliseEmail(current.email) === purchase.address,
   })
-  const ended = closed.filter((subscription): subscription is NotifySubscription => !!subscription)
-  await deps.audit.record(
-    ended.map(({ id, productSlug }) => ({
-      action: 'status' as const,
-      record: { type: 'subscription' as const, id, productSlug },
-      from: 'pending',
-      to: 'unsubscribed',
-    })),
-  )
   return ended.length
 }
 

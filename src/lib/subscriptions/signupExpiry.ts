@@ -13,6 +13,7 @@ import { sendableAt, type QuietHours } from '../quietHours.js'
 import type { SenderIdentity } from '../storage/deliveryJobStore.js'
 import type { NotifySubscription } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
+import { endSubscriptions } from './endSubscriptions.js'
 
 /**
  * Sign-ups that do not go stale (docs/decisions-local.md, "Long-waiting sign-ups"), once a day
@@ -140,33 +141,20 @@ export async function runSignupExpiry(deps: SignupExpiryDeps): Promise<SignupExp
   return summary
 }
 
-/** Ends the unanswered sign-ups (compare-and-swap each); answers how many this run ended. */
+/** Ends the unanswered sign-ups; answers how many this run ended. */
 async function expire(
   due: readonly NotifySubscription[],
   now: number,
   deps: SignupExpiryDeps,
 ): Promise<number> {
-  const at = new Date(now).toISOString()
-  const ended = await mapWithConcurrency(due, 5, async (subscription) => {
-    let changed = false
-    await deps.repositories.subscriptions.update(subscription, (current) => {
-      changed = dueFor(current, now, deps.expiryDays) === 'expire'
-      return changed
-        ? { ...current, status: 'unsubscribed', unsubscribedAt: at, unsubscribeReason: 'expired' }
-        : current
-    })
-    return changed ? subscription : null
+  const ended = await endSubscriptions(due, {
+    subscriptions: deps.repositories.subscriptions,
+    audit: deps.audit,
+    reason: 'expired',
+    at: new Date(now).toISOString(),
+    stillEnds: (current) => dueFor(current, now, deps.expiryDays) === 'expire',
   })
-  const done = ended.filter((subscription): subscription is NotifySubscription => !!subscription)
-  await deps.audit.record(
-    done.map(({ id, productSlug }) => ({
-      action: 'status' as const,
-      record: { type: 'subscription' as const, id, productSlug },
-      from: 'pending',
-      to: 'unsubscribed',
-    })),
-  )
-  return done.length
+  return ended.length
 }
 
 /**
