@@ -2,6 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import auditEndpoint from '../../netlify/functions/admin-audit-list.js'
 import { notifyKeep } from '../../netlify/functions/notify-keep.js'
 import { signupExpiry } from '../../netlify/functions/signup-expiry.js'
+import { SUBSCRIPTION_CSV_COLUMNS } from '../../src/lib/admin/recordCsv.js'
+import { applySubscriptionStatus } from '../../src/lib/admin/statusRules.js'
 import { keptAnswer, signupExpiryAnswer } from '../../src/build/api/responseSchemas.js'
 import { createKeepToken } from '../../src/lib/compliance/keepToken.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
@@ -224,6 +226,9 @@ describe('the keep link and the end of an unanswered question', () => {
       unsubscribeReason: 'expired',
       unsubscribedAt: new Date(ASK_AT + 14 * DAY).toISOString(),
     })
+    // staff read it as 配信停止 with 期限切れ (the CSV writes both)
+    const status = SUBSCRIPTION_CSV_COLUMNS.find((column) => column.header === 'ステータス')
+    expect(status?.value(await stored(subscription))).toBe('配信停止（期限切れ）')
     const audit = await world.call(auditEndpoint, '/api/admin/audit/list', {
       recordId: subscription.id,
     })
@@ -250,6 +255,31 @@ describe('the keep link and the end of an unanswered question', () => {
     }))
     expect(await run(ASK_AT + 20 * DAY)).toMatchObject({ asked: 0, expired: 0 })
     expect((await stored(subscription)).status).toBe('pending')
+  })
+
+  it('a status staff set drops the open question and the reason: the wait starts over', async () => {
+    const subscription = await seed()
+    await run(ASK_AT)
+    const asked = await stored(subscription)
+    const staffSets = (status: string) => ({ id: asked.id, productSlug: asked.productSlug, status })
+    const ended = applySubscriptionStatus(
+      asked,
+      staffSets('unsubscribed'),
+      new Date(ASK_AT + DAY).toISOString(),
+    )
+    expect(ended.keepAskedAt).toBeUndefined()
+    const expired = {
+      ...asked,
+      status: 'unsubscribed' as const,
+      unsubscribeReason: 'expired' as const,
+    }
+    const back = applySubscriptionStatus(
+      expired,
+      staffSets('pending'),
+      new Date(ASK_AT + DAY).toISOString(),
+    )
+    expect(back).not.toHaveProperty('unsubscribeReason')
+    expect(back).not.toHaveProperty('keepAskedAt')
   })
 
   it('a forged or altered link answers 403, a garbled one 400, one past its 14 days 410', async () => {
