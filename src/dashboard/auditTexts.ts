@@ -21,6 +21,7 @@ const ACTION_LABELS: Record<AuditEntry['action'], string> = {
   delete: '削除',
   send: '再入荷メール送信',
   'send-record-only': `再入荷メールを${RECORD_ONLY}`,
+  schedule: '再入荷メールの送信を予約',
   stock: '在庫数を変更',
   settings: '自動再入荷通知の設定を変更',
   export: '個人データを書き出し',
@@ -40,6 +41,8 @@ const ACTOR_LABELS: Record<string, string> = {
   customer: 'お客様',
   'resend-webhook': '配信エラーの報告（Resend）',
   'retention-purge': '保存期間による自動削除',
+  'order-webhook': '注文連携（Webhook）',
+  'signup-expiry': '登録の有効期限',
 }
 
 const RECORD_LABELS: Record<AuditEntry['record']['type'], string> = {

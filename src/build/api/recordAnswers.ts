@@ -1,5 +1,9 @@
 import { z } from 'zod'
-import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../../lib/storage/records.js'
+import {
+  RESERVATION_STATUSES,
+  SUBSCRIPTION_STATUSES,
+  UNSUBSCRIBE_REASONS,
+} from '../../lib/storage/records.js'
 import { count, paging, rebuilding, slug, timestamp, unreadable, variantId } from './answerParts.js'
 
 /**
@@ -86,6 +90,17 @@ export const subscriptionRecord = z
     }),
     confirmedAt: timestamp.nullable().optional().meta({
       description: 'Double opt-in: null until confirmed; absent when no confirmation was asked.',
+    }),
+    unsubscribeReason: z.enum(UNSUBSCRIBE_REASONS).optional().meta({
+      description:
+        'Why it ended without its subscriber asking: `expired` (the 「引き続き…」 e-mail went unanswered 14 days; 期限切れ), `purchased` (the order webhook reported a purchase). Dropped when staff change the status.',
+    }),
+    keepAskedAt: timestamp.optional().meta({
+      description:
+        'When it was e-mailed 「引き続き入荷のお知らせを希望されますか」 after SIGNUP_EXPIRY_DAYS of waiting.',
+    }),
+    keptAt: timestamp.optional().meta({
+      description: 'When its subscriber answered that e-mail with the keep link.',
     }),
     isArchived: z.boolean().optional(),
     archivedAt: timestamp.optional(),

@@ -28,6 +28,15 @@ export const sendSummary = z.strictObject({
   }),
   recipientEmails: z.array(z.string()),
   timestamp,
+  sendAt: timestamp.optional().meta({
+    description:
+      'A scheduled send: when it goes (it has reached nobody yet: `sentCount` 0). Absent on a send made now.',
+  }),
+  scheduledSendId: z
+    .string()
+    .regex(/^sch_/)
+    .optional()
+    .meta({ description: 'A scheduled send: its id. Absent on a send made now.' }),
 })
 
 const notificationSummary = z.strictObject({

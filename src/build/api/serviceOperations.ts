@@ -8,7 +8,8 @@ import {
 } from '../../lib/search/synonyms/staffSynonyms.js'
 import { CONFLICT_MESSAGE } from '../../lib/errors.js'
 import { SEND_IN_PROGRESS } from '../../lib/restock/sendRestockNotification.js'
-import { SEND_LIMITS, VARIANT_TEXTS } from '../../lib/restock/sendRequest.js'
+import { SEND_AT_INVALID, SEND_LIMITS, VARIANT_TEXTS } from '../../lib/restock/sendRequest.js'
+import { SEND_AT_PAST, SEND_AT_TOO_FAR } from '../../lib/restock/scheduledSend.js'
 import {
   adminErrors,
   failure,
@@ -31,6 +32,10 @@ const sendRequestBody = z.object({
     }),
   emailTitle: z.string().min(1).max(SEND_LIMITS.emailTitle),
   emailBody: z.string().min(1).max(SEND_LIMITS.emailBody),
+  sendAt: z.iso.datetime({ offset: true }).nullish().meta({
+    description:
+      'Send later: an ISO 8601 time with its offset, after now and at most 30 days ahead. Absent or null: now.',
+  }),
 })
 
 const noBody = z.object({}).meta({ description: 'Empty object, or no body at all.' })
@@ -93,7 +98,7 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Restock e-mail to every pending subscriber of a product (or of one variant)',
     description:
-      "A product with variants: `variant` sends to those waiting for that variant only, each e-mail naming it (「美濃焼 マグカップ（藍）」); without it, to every waiting subscriber of the product. Without an e-mail provider: records the notification and marks the subscribers notified. With Resend: queues delivery in a background function (10 per batch, 1 s apart) and answers at once; `sentCount` = recipients queued. An identical send while one is delivering answers the same notification. One send per product at a time: the recipients are chosen under the product's send lock, and a different send (or an automatic wave) meanwhile answers 409; a subscriber an open notice (e.g. a wave still delivering) holds is left out.",
+      "A product with variants: `variant` sends to those waiting for that variant only, each e-mail naming it (「美濃焼 マグカップ（藍）」); without it, to every waiting subscriber of the product. Without an e-mail provider: records the notification and marks the subscribers notified. With Resend: queues delivery in a background function (10 per batch, 1 s apart) and answers at once; `sentCount` = recipients queued. An identical send while one is delivering answers the same notification. One send per product at a time: the recipients are chosen under the product's send lock, and a different send (or an automatic wave) meanwhile answers 409; a subscriber an open notice (e.g. a wave still delivering) holds is left out. With `sendAt` the send is scheduled: stored now (the configuration is checked now), sent by the scheduled sweep (`stock-reconcile`, every 10 minutes) within 10 minutes after that time, to whoever is waiting then, as the `notificationId` answered now. A manual send is never held back by the quiet hours (`QUIET_HOURS`); the dashboard asks at night whether to send now or at their end.",
     body: {
       schema: sendRequestBody,
       view: 'input',
@@ -123,6 +128,9 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
         VARIANT_TEXTS.noVariants,
         VARIANT_TEXTS.unknown('koi', ['ai', 'shiro', 'ame']),
         'No pending subscribers found for this product',
+        SEND_AT_INVALID,
+        SEND_AT_PAST,
+        SEND_AT_TOO_FAR,
       ),
       409: failure(
         "Another send is choosing this product's recipients right now; nothing was sent. Try again in a moment.",

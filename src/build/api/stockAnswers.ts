@@ -32,14 +32,27 @@ export const stockRow = z.strictObject({
     .strictObject({ optedOut: count, unconfirmed: count, suppressed: count })
     .meta({ description: 'Pending subscribers who are not waiting, by reason.' }),
   auto: autoNoticeAnswer.nullable(),
-  nextWaveAt: timestamp
-    .nullable()
-    .meta({ description: 'When the next automatic wave is due, or null when none is.' }),
+  nextWaveAt: timestamp.nullable().meta({
+    description:
+      'When the next automatic wave goes (its due time, or the end of the quiet hours it falls in), or null when none is due.',
+  }),
 })
+
+const quietHours = z
+  .strictObject({
+    from: z.int().min(0).max(23).meta({ description: 'The hour quiet hours start, JST.' }),
+    until: z.int().min(0).max(24).meta({ description: 'The hour they end, JST.' }),
+  })
+  .nullable()
+  .meta({
+    description:
+      '`QUIET_HOURS`: automatic waves wait from `from`:00 until `until`:00 Japan time; null when off.',
+  })
 
 export const stockListAnswer = z.strictObject({
   success: z.literal(true),
   stock: z.array(stockRow),
+  quietHours,
 })
 
 const startedWave = z
@@ -54,12 +67,16 @@ const startedWave = z
       nextAt: timestamp.meta({ description: 'When the next wave is due while stock lasts.' }),
     }),
     z.strictObject({ state: z.literal('nobody-waiting') }),
+    z.strictObject({
+      state: z.literal('quiet-hours'),
+      sendsAt: timestamp.meta({ description: 'The end of the quiet hours: when the wave goes.' }),
+    }),
     z.strictObject({ state: z.literal('later') }),
   ])
   .optional()
   .meta({
     description:
-      'Present when this change started the automatic waves: what the first wave did. `later`: another send held the product or the wave failed; it stays due for the scheduled sweep.',
+      'Present when this change started the automatic waves: what the first wave did. `quiet-hours`: the change came inside the quiet hours; the wave goes at their end (`sendsAt`). `later`: another send held the product or the wave failed; it stays due for the scheduled sweep.',
   })
 
 const stockChange = z.strictObject({
@@ -141,6 +158,16 @@ export const stockReconciled = z.strictObject({
   success: z.literal(true),
   feed: z.enum(['read', 'failed', 'not-configured']),
   wavesSent: count.meta({ description: 'Automatic waves this run sent.' }),
+  scheduledSent: count.meta({
+    description: 'Sends staff scheduled that this run sent (or found failed).',
+  }),
+  quietHoursWaiting: count.meta({
+    description: 'Automatic waves due but waiting for the end of the quiet hours.',
+  }),
+  left: count.meta({
+    description:
+      'Sends still due after this run (another send held the product, or past its time budget): the next run takes them first.',
+  }),
   changed: count.meta({ description: 'Products whose quantity the feed changed.' }),
 })
 

@@ -53,7 +53,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Stock, waiting subscribers and automatic-notice settings of every product',
     description:
-      'One line per product of the catalogue; a product with variants has one line per variant (`variant`), each with its own stock, waiting subscribers and automatic notice. `waiting` counts who a send or the next wave would e-mail, by the one rule both use: pending, not archived, not opted out (or consented again after), confirmed where double opt-in asked for it, address not suppressed; `notWaiting` counts the pending subscribers left out, by reason. Read-only; the body is `{}`.',
+      'One line per product of the catalogue; a product with variants has one line per variant (`variant`), each with its own stock, waiting subscribers and automatic notice. `waiting` counts who a send or the next wave would e-mail, by the one rule both use: pending, not archived, not opted out (or consented again after), confirmed where double opt-in asked for it, address not suppressed; `notWaiting` counts the pending subscribers left out, by reason. `quietHours` is the window of `QUIET_HOURS` (null when off): the dashboard asks before a manual send inside it. Read-only; the body is `{}`.',
     body: { schema: z.object({}), view: 'input', example: {} },
     responses: admin({
       200: {
@@ -83,6 +83,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
                 nextWaveAt: null,
               },
             ],
+            quietHours: { from: 21, until: 8 },
           },
         },
       },
@@ -244,9 +245,9 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     route: 'stockReconcile',
     operationId: 'reconcileStock',
     tag: 'Service',
-    summary: 'Read the stock feed and send due waves (scheduled every 10 minutes)',
+    summary: 'Read the stock feed and send what is due (scheduled every 10 minutes)',
     description:
-      'Reads `STOCK_FEED_URL` (JSON `[{sku|productSlug, variant?, quantity}]` or CSV with a header row; a variant by its sku, or by a `variant` column beside the slug) when it is set and applies what differs, logging each change, so a lost webhook is caught within 10 minutes; then sends the automatic waves that are due. Netlify runs it on the published deploy; it has no public path.',
+      'Reads `STOCK_FEED_URL` (JSON `[{sku|productSlug, variant?, quantity}]` or CSV with a header row; a variant by its sku, or by a `variant` column beside the slug) when it is set and applies what differs, logging each change, so a lost webhook is caught within 10 minutes; then sends everything due, the one due first first: the automatic waves (outside the quiet hours, `QUIET_HOURS`: those due inside them go at the first run after they end) and the sends staff scheduled with `sendAt`, within a 20-second budget (the rest at the next run). Netlify runs it on the published deploy; it has no public path.',
     body: {
       schema: z.object({ next_run: z.string().optional() }),
       view: 'input',
@@ -257,7 +258,17 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
         200: {
           description: 'What the feed and the waves did.',
           body: answers.stockReconciled,
-          examples: { success: { success: true, feed: 'read', wavesSent: 1, changed: 2 } },
+          examples: {
+            success: {
+              success: true,
+              feed: 'read',
+              wavesSent: 1,
+              scheduledSent: 1,
+              quietHoursWaiting: 0,
+              left: 0,
+              changed: 2,
+            },
+          },
         },
       },
       jsonPostErrors(),

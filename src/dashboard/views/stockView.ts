@@ -1,4 +1,5 @@
 import { findProduct, findVariant, targetKey, targetTitle } from '../../lib/productCatalogue.js'
+import { quietHoursLabel } from '../../lib/quietHours.js'
 import type { RouteAnswer } from '../../lib/routes.js'
 import { el, field, replaceChildren } from '../elements.js'
 import { formatTime, notWaitingText, startedWaveText } from '../texts.js'
@@ -20,7 +21,14 @@ export function stockView(context: ViewContext): HTMLElement {
     const answer = await context.attempt(() => context.api.post('adminStockList', {}))
     area.setAttribute('aria-busy', 'false')
     if (!answer) return
-    replaceChildren(area, [stockTable(answer.stock)])
+    const quiet = answer.quietHours
+    replaceChildren(area, [
+      quiet &&
+        el('p', { class: 'hint quiet-hours' }, [
+          `夜間（${quietHoursLabel(quiet)}）は自動通知を送りません。夜間に配信の時刻になったものは、${quiet.until}:00 から時刻の早い順に配信します。`,
+        ]),
+      stockTable(answer.stock),
+    ])
   }
 
   function stockTable(rows: StockRow[]): HTMLElement {

@@ -22,6 +22,22 @@ export const SUBSCRIPTION_STATUS_LABELS: Record<string, string> = {
   unsubscribed: '配信停止',
 }
 
+/**
+ * Why a subscription ended that its subscriber did not end, as staff read it: after its status,
+ * 「配信停止（期限切れ）」.
+ */
+export const UNSUBSCRIBE_REASON_LABELS: Record<string, string> = {
+  expired: '期限切れ',
+  purchased: '購入済み',
+}
+
+/** The status word of a subscription, with why it ended when no person ended it. */
+export function subscriptionStatusText(status: string, reason?: string | null): string {
+  const word = label(SUBSCRIPTION_STATUS_LABELS, status)
+  const why = reason ? UNSUBSCRIBE_REASON_LABELS[reason] : undefined
+  return why ? `${word}（${why}）` : word
+}
+
 /** Japan time, as staff read it (`2026/11/22 11:25`). */
 export const TIME_FORMAT = new Intl.DateTimeFormat('ja-JP', {
   timeZone: 'Asia/Tokyo',
@@ -50,6 +66,8 @@ export interface CsvRecord {
   variant?: string | null
   quantity?: number | null
   status: string
+  /** A subscription ended by no person: `expired`, `purchased`. */
+  unsubscribeReason?: string | null
   notes?: string | null
   respondedAt?: string | null
   notifiedAt?: string | null
@@ -127,7 +145,10 @@ const SUBSCRIPTION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
   { header: 'メールアドレス', value: (row) => row.email },
   { header: '商品', value: (row) => productLabel(row.productSlug) },
   { header: '商品コード', value: skuOf },
-  { header: 'ステータス', value: (row) => label(SUBSCRIPTION_STATUS_LABELS, row.status) },
+  {
+    header: 'ステータス',
+    value: (row) => subscriptionStatusText(row.status, row.unsubscribeReason),
+  },
   { header: '通知日時', value: (row) => formatTime(row.notifiedAt) },
   { header: 'アーカイブ日時', value: (row) => formatTime(row.archivedAt) },
 ]

@@ -61,6 +61,16 @@ export interface NoticeDemand {
   failed: number
   /** Recipients who followed the product link (once each). */
   clicks: number
+  /** Orders counted for the notice (POST /api/order-webhook, within ATTRIBUTION_DAYS). */
+  orders: number
+  /** Of those, orders whose buyer had followed the notice's link. */
+  ordersAfterClick: number
+  /** Units those orders bought of the notice's product. */
+  units: number
+  /** Their revenue per currency (each order's total shared by units); empty when none gave one. */
+  revenue: Record<string, number>
+  /** Orders per e-mail sent (0–1, 4 decimals); null when nothing was e-mailed. */
+  conversionRate: number | null
   /** `record-only`: no e-mail provider, nobody was e-mailed (§4.8); null on older records. */
   deliveryMode: DeliveryMode | null
 }
@@ -93,7 +103,8 @@ export interface DemandOverview {
  * POST /api/admin/overview (docs/dashboard.md "Overview"): the pictures of demand, all counted on
  * the server from rollups and listings (never every record in the browser): per JST day
  * reservations, sign-ups, e-mails sent and failed, searches; demand per product; per notice
- * sent, failed and clicks; top and zero-result queries against the period before.
+ * sent, failed, clicks and the orders counted for it (units, revenue, conversion rate); top and
+ * zero-result queries against the period before.
  */
 export async function demandOverview(
   services: Pick<Services, 'repositories' | 'keywordLog' | 'now'>,
@@ -204,19 +215,29 @@ async function noticeDemand(
     .filter((record) => Date.parse(record.timestamp) >= since)
     .sort((a, b) => b.timestamp.localeCompare(a.timestamp))
     .slice(0, NOTICES_SHOWN)
-  const clicks = await mapWithConcurrency(recent, 8, (record) =>
-    services.repositories.demand.countClicks(record.id),
-  )
-  return recent.map((record, i) => ({
-    id: record.id,
-    productSlug: record.productSlug,
-    title: targetTitle(record),
-    timestamp: record.timestamp,
-    sent: record.sentCount,
-    failed: record.failedRecipients.length,
-    clicks: clicks[i],
-    deliveryMode: answerFieldsOf(noticeStateOf(record)).deliveryMode,
+  const counted = await mapWithConcurrency(recent, 8, async (record) => ({
+    clicks: await services.repositories.demand.countClicks(record.id),
+    orders: await services.repositories.orderAttributions.countForNotice(record.id),
   }))
+  return recent.map((record, i) => {
+    const { deliveryMode } = answerFieldsOf(noticeStateOf(record))
+    const { clicks, orders } = counted[i]
+    const emailed = deliveryMode !== 'record-only' && record.sentCount > 0
+    return {
+      id: record.id,
+      productSlug: record.productSlug,
+      title: targetTitle(record),
+      timestamp: record.timestamp,
+      sent: record.sentCount,
+      failed: record.failedRecipients.length,
+      clicks,
+      ...orders,
+      conversionRate: emailed
+        ? Math.round((orders.orders / record.sentCount) * 10_000) / 10_000
+        : null,
+      deliveryMode,
+    }
+  })
 }
 
 async function searchTrends(

@@ -33,6 +33,11 @@ export function waveNotificationId(
   return notificationIdOf(JSON.stringify(parts))
 }
 
+/** The notification id of the send staff scheduled as `scheduledSendId` (storage/scheduledSends.ts). */
+export function scheduledNotificationId(scheduledSendId: string): string {
+  return notificationIdOf(JSON.stringify(['scheduled-send', scheduledSendId]))
+}
+
 /** `notif_<uuid>` (version-4 shaped) from the SHA-256 of `parts`. */
 function notificationIdOf(...parts: string[]): string {
   const hash = createHash('sha256')

@@ -1,3 +1,4 @@
+import { parseIsoTime } from '../clock.js'
 import { InvalidInputError } from '../errors.js'
 import { findProduct } from '../productCatalogue.js'
 
@@ -11,6 +12,8 @@ export interface SendRequest {
   variant?: string
   emailTitle: string
   emailBody: string
+  /** When to send it (ms since the epoch): a scheduled send. Absent: now. */
+  sendAt?: number
 }
 
 /** D6 limits, in characters. */
@@ -29,10 +32,15 @@ export const VARIANT_TEXTS = {
     `Unknown variant ${JSON.stringify(variant.slice(0, 50))}: this product's variants are ${known.join(', ')}`,
 } as const
 
+export const SEND_AT_INVALID =
+  'sendAt must be an ISO 8601 time with its offset, e.g. 2026-11-24T08:00:00+09:00'
+
 /**
  * §4.8 checks in the documented order: every "is required" first, then the D6 lengths, then a
  * title that is not one line (CR, LF, U+2028/U+2029 or another control character inside), then
- * the optional `variant` (`checkVariant`).
+ * the optional `variant` (`checkVariant`); then `sendAt`, when given (null or absent: now), an
+ * ISO 8601 time with its offset. Whether it lies ahead is the scheduling's check
+ * (restock/scheduledSend.ts), on the request's clock.
  */
 export function parseSendRequest(body: Record<string, unknown>): SendRequest {
   for (const field of FIELDS) {
@@ -52,12 +60,16 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
   }
   const productSlug = (body.productSlug as string).trim()
   const variant = checkVariant(productSlug, body.variant)
-  return {
+  const request: SendRequest = {
     productSlug,
     ...(variant === undefined ? {} : { variant }),
     emailTitle: (body.emailTitle as string).trim(),
     emailBody: body.emailBody as string,
   }
+  if (body.sendAt === undefined || body.sendAt === null) return request
+  const at = typeof body.sendAt === 'string' ? parseIsoTime(body.sendAt.trim()) : null
+  if (at === null) throw new InvalidInputError(SEND_AT_INVALID)
+  return { ...request, sendAt: at }
 }
 
 /**

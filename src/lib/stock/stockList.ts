@@ -1,6 +1,7 @@
 import { emptyWaitingCount, waitingCounts } from '../compliance/restockRecipients.js'
 import type { NotWaitingReason } from '../compliance/waitingRule.js'
 import { listProducts, targetKey, type ProductTarget } from '../productCatalogue.js'
+import { sendableAt, type QuietHours } from '../quietHours.js'
 import type { SubscriptionRepository } from '../storage/repositories.js'
 import { emptyStockRecord, type AutoNotice, type StockRepository } from '../storage/stockRecords.js'
 import type { SuppressionRepository } from '../storage/suppressionRepository.js'
@@ -20,19 +21,26 @@ export interface StockRow {
   notWaiting: Record<NotWaitingReason, number>
   /** Automatic-notice settings, or null while none are set. */
   auto: AutoNotice | null
-  /** When the next automatic wave is due, or null when none is. */
+  /**
+   * When the next automatic wave goes, or null when none is due: its due time, or the end of the
+   * quiet hours it falls in.
+   */
   nextWaveAt: string | null
 }
 
 /**
  * Every product of the catalogue (each variant of a product with variants, in catalogue order)
- * with its stock, waiting subscribers and automatic notice.
+ * with its stock, waiting subscribers and automatic notice; `quietHours` (config) moves a wave
+ * due inside them to their end.
  */
-export async function listStock(sources: {
-  stock: StockRepository
-  subscriptions: SubscriptionRepository
-  suppressions: SuppressionRepository
-}): Promise<StockRow[]> {
+export async function listStock(
+  sources: {
+    stock: StockRepository
+    subscriptions: SubscriptionRepository
+    suppressions: SuppressionRepository
+  },
+  quietHours: QuietHours | null,
+): Promise<StockRow[]> {
   const [stock, counts] = await Promise.all([sources.stock.list(), waitingCounts(sources)])
   const records = new Map(stock.records.map((record) => [targetKey(record), record]))
   const targets = listProducts().flatMap(({ slug, variants }): ProductTarget[] =>
@@ -44,6 +52,7 @@ export async function listStock(sources: {
     const key = targetKey(target)
     const record = records.get(key) ?? emptyStockRecord(target)
     const count = counts.get(key) ?? emptyWaitingCount()
+    const dueAt = record.auto?.enabled ? record.waves.dueAt : null
     return {
       ...target,
       quantity: record.quantity,
@@ -51,7 +60,8 @@ export async function listStock(sources: {
       waiting: count.waiting,
       notWaiting: count.notWaiting,
       auto: record.auto,
-      nextWaveAt: record.auto?.enabled ? record.waves.dueAt : null,
+      nextWaveAt:
+        dueAt === null ? null : new Date(sendableAt(quietHours, Date.parse(dueAt))).toISOString(),
     }
   })
 }

@@ -45,7 +45,8 @@ export interface StockChange {
 /**
  * The first wave of an episode, as the change that started it answers it: `sent` (to
  * `recipients` subscribers; `nextAt` the next wave while stock lasts), `nobody-waiting` (the
- * episode ended at once), or `later` (another send held the product, or the wave failed: it stays
+ * episode ended at once), `quiet-hours` (a change inside the quiet hours: the wave goes at
+ * `sendsAt`, their end), or `later` (another send held the product, or the wave failed: it stays
  * due and the scheduled sweep sends it).
  */
 export type StartedWave =
@@ -57,6 +58,7 @@ export type StartedWave =
       nextAt: string
     }
   | { state: 'nobody-waiting' }
+  | { state: 'quiet-hours'; sendsAt: string }
   | { state: 'later' }
 
 function startedWave(run: WaveRun | null): StartedWave {
@@ -65,6 +67,7 @@ function startedWave(run: WaveRun | null): StartedWave {
     return { state: 'sent', notificationId, recipients, deliveryMode, nextAt }
   }
   if (run?.state === 'ended' && run.reason === 'nobody-waiting') return { state: 'nobody-waiting' }
+  if (run?.state === 'quiet-hours') return { state: 'quiet-hours', sendsAt: run.sendsAt }
   return { state: 'later' }
 }
 

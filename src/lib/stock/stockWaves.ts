@@ -1,5 +1,6 @@
 import type { Logger } from '../log.js'
 import { productUrl, targetKey, targetTitle } from '../productCatalogue.js'
+import { sendableAt, type QuietHours } from '../quietHours.js'
 import type { DeliveryMode, NotificationTrigger } from '../storage/records.js'
 import type { StockRecord, StockRef, StockRepository } from '../storage/stockRecords.js'
 import { fillPlaceholders } from './autoNotice.js'
@@ -11,7 +12,8 @@ import { fillPlaceholders } from './autoNotice.js'
  * (stockUpdates.ts); each wave e-mails `quantity × perUnit` of the oldest waiting subscribers,
  * `quantity` read just before it, through the same send and delivery as a manual send; the next
  * wave is due `intervalMinutes` later. Stock 0, the notice turned off, or nobody left waiting
- * ends the episode.
+ * ends the episode. A wave due inside the quiet hours (`QUIET_HOURS`) waits, still due, for their
+ * end; the sweep then sends what waited in the order it fell due (restock/dueSends.ts).
  *
  * Exactly once: wave (product or variant, episode, n) has one notification id, so running it twice (the
  * raising request and a sweep at once, or again after a crash between sending and moving the
@@ -49,6 +51,8 @@ export interface WaveOptions {
   waveNotificationId: (target: StockRef, episode: number, wave: number) => string
   /** Base of `{url}`: the storefront (config `storefrontUrl`). */
   storefrontUrl: string
+  /** The hours no wave is sent (config `quietHours`); null: none. */
+  quietHours: QuietHours | null
   log: Logger
   /** The request's clock, ms since the epoch. */
   now: () => number
@@ -56,6 +60,8 @@ export interface WaveOptions {
 
 export type WaveRun =
   | { state: 'not-due' }
+  /** Due inside the quiet hours: still due, it goes at `sendsAt` (their end) or the sweep after. */
+  | { state: 'quiet-hours'; sendsAt: string }
   | { state: 'ended'; reason: 'stock-zero' | 'auto-off' | 'nobody-waiting' }
   | { state: 'busy' }
   | {
@@ -76,6 +82,16 @@ export async function runDueWave(target: StockRef, options: WaveOptions): Promis
   const record = await options.stock.get(ref)
   if (!record || record.waves.dueAt === null || Date.parse(record.waves.dueAt) > now()) {
     return { state: 'not-due' }
+  }
+  const sendsAt = sendableAt(options.quietHours, now())
+  if (sendsAt > now()) {
+    options.log.info('stock.wave.quiet_hours', {
+      ...ref,
+      episode: record.waves.episode,
+      wave: record.waves.nextWave,
+      sendsAt: new Date(sendsAt).toISOString(),
+    })
+    return { state: 'quiet-hours', sendsAt: new Date(sendsAt).toISOString() }
   }
   const { episode, nextWave } = record.waves
   const quantity = record.quantity ?? 0
@@ -150,21 +166,34 @@ function sameWave(current: StockRecord, read: StockRecord): boolean {
   )
 }
 
+/** A product (or variant) whose wave is due, and since when (ms). */
+export interface DueWave {
+  target: StockRef
+  dueAt: number
+}
+
 /**
- * Runs every wave due now, one product (or variant) after another (the scheduled sweep); the
- * runs are keyed by `targetKey`.
+ * The products and variants whose wave is due at `now`, the one due first first (then by
+ * `targetKey`).
+ */
+export async function dueWaves(stock: StockRepository, now: number): Promise<DueWave[]> {
+  const { records } = await stock.list()
+  return records
+    .flatMap(({ productSlug, variant, waves }) => {
+      const dueAt = waves.dueAt === null ? Number.NaN : Date.parse(waves.dueAt)
+      const target: StockRef = variant === undefined ? { productSlug } : { productSlug, variant }
+      return dueAt <= now ? [{ target, dueAt }] : []
+    })
+    .sort((a, b) => a.dueAt - b.dueAt || targetKey(a.target).localeCompare(targetKey(b.target)))
+}
+
+/**
+ * Runs every wave due now, one product (or variant) after another, in the order they fell due;
+ * the runs are keyed by `targetKey`.
  */
 export async function runDueWaves(options: WaveOptions): Promise<Record<string, WaveRun>> {
-  const { now } = options
-  const { records } = await options.stock.list()
-  const due = records
-    .filter((record) => record.waves.dueAt !== null && Date.parse(record.waves.dueAt) <= now())
-    .map(({ productSlug, variant }): StockRef =>
-      variant === undefined ? { productSlug } : { productSlug, variant },
-    )
-    .sort((a, b) => targetKey(a).localeCompare(targetKey(b)))
   const runs: Record<string, WaveRun> = {}
-  for (const target of due) {
+  for (const { target } of await dueWaves(options.stock, options.now())) {
     try {
       runs[targetKey(target)] = await runDueWave(target, options)
     } catch (error) {

@@ -21,8 +21,11 @@ import { createHash } from 'node:crypto'
  * | `stock/{target}`                       | stock, auto-notice settings, wave ledger  | onlyIfNew / CAS   |
  * | `stock-events/{eventId}`               | a stock webhook event seen (replay guard) | onlyIfNew / CAS   |
  * | `stock-event-days/{day}/{eventId}`     | the day it arrived (for the purge)        | overwritten       |
+ * | `order-events/{eventId}`               | an order webhook event seen (replay guard) | onlyIfNew / CAS  |
+ * | `order-event-days/{day}/{eventId}`     | the day it arrived (for the purge)        | overwritten       |
  * | `send-locks/{productSlug}`             | the send choosing a product's recipients  | onlyIfNew / CAS   |
  * | `send-claims/{slug}/{subscriptionId}`  | the notice a subscriber is claimed by     | onlyIfNew / CAS   |
+ * | `scheduled-sends/{sch_id}`             | a restock send staff scheduled (`sendAt`) | onlyIfNew / CAS   |
  * | `index/{collection}/v{n}/p/{partition}` | a partition's index: records + ETags     | onlyIfNew / CAS   |
  * | `index/{collection}/v{n}/complete`     | every partition of the collection indexed | onlyIfNew, once   |
  * | `index-deltas/{collection}/{part}/{d}` | a record write not yet folded in an index | onlyIfNew, once   |
@@ -37,6 +40,9 @@ import { createHash } from 'node:crypto'
  * | `demand-rollups/v1/{kind}/{day}`       | a closed JST day's total                  | onlyIfNew, once   |
  * | `demand-clicks/{noticeId}/{recipient}` | a recipient's first click on a notice     | onlyIfNew, once   |
  * (storage/demandLog.ts builds these keys.)
+ * | `order-attributions/{noticeId}/{order}~{product}~{units}~{revenue}~{currency}~{c|n}` | an order counted for a notice | onlyIfNew, once |
+ * | `order-buyers/{emailHash}/{noticeId}/{order}~{product}` | whose attribution it is (erased with the person) | overwritten |
+ * (storage/orderAttributions.ts builds these keys.)
  * | `list-exports/{exportId}/job`          | a CSV export: what, state, progress       | onlyIfNew / CAS   |
  * | `list-exports/{exportId}/parts/{n}`    | part n (1-based) of the export's CSV text | overwritten       |
  * | `export-tickets/{nonce}`               | a spent export ticket (replay guard)      | onlyIfNew, once   |
@@ -240,19 +246,23 @@ export function stockKey(productSlug: string, variant?: string): string {
   return `${STOCK_PREFIX}${targetSegment(productSlug, variant)}`
 }
 
-/** A stock webhook event seen (stock-events/{eventId}). */
-export function stockEventKey(eventId: string): string {
-  return `stock-events/${eventId}`
-}
+/** The signed webhooks whose events are marked as seen: the stock webhook and the order webhook. */
+export type WebhookSource = 'stock' | 'order'
 
-/** Prefix of every stock webhook event seen. */
-export const STOCK_EVENTS_PREFIX = 'stock-events/'
-/** Prefix of the day index of stock webhook events: `stock-event-days/{YYYY-MM-DD}/{eventId}`. */
-export const STOCK_EVENT_DAYS_PREFIX = 'stock-event-days/'
-
-/** The day index entry of a stock webhook event that arrived on `day` (UTC, YYYY-MM-DD). */
-export function stockEventDayKey(day: string, eventId: string): string {
-  return `${STOCK_EVENT_DAYS_PREFIX}${day}/${eventId}`
+/**
+ * Keys of the events a signed webhook delivered: `{source}-events/{eventId}` (the mark: arrived,
+ * applied) and `{source}-event-days/{YYYY-MM-DD}/{eventId}` (the UTC day it arrived, for the
+ * purge).
+ */
+export function webhookEventKeys(source: WebhookSource) {
+  const marks = `${source}-events/`
+  const days = `${source}-event-days/`
+  return {
+    marks,
+    days,
+    mark: (eventId: string) => `${marks}${eventId}`,
+    day: (day: string, eventId: string) => `${days}${day}/${eventId}`,
+  }
 }
 
 /** The send lock of a product. */
@@ -282,4 +292,12 @@ export const exportKeys = {
 /** A new export id: `exp_<uuid>`. */
 export function newExportId(): string {
   return `exp_${crypto.randomUUID()}`
+}
+
+/** Prefix of the scheduled restock sends: `scheduled-sends/{id}`. */
+export const SCHEDULED_SENDS_PREFIX = 'scheduled-sends/'
+
+/** A new scheduled send id: `sch_<uuid>`. */
+export function newScheduledSendId(): string {
+  return `sch_${crypto.randomUUID()}`
 }

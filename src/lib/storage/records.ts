@@ -56,7 +56,21 @@ export interface NotifySubscription extends Archivable {
   consentedAt?: string
   /** Double opt-in: null until the confirmation link was used; absent when none was asked. */
   confirmedAt?: string | null
+  /**
+   * Why it was ended without the subscriber asking: `expired` (unanswered 14 days after the
+   * 「引き続き…」 e-mail), `purchased` (the buyer's order closed it). Absent otherwise, and dropped
+   * when staff change its status.
+   */
+  unsubscribeReason?: UnsubscribeReason
+  /** When the 「引き続き入荷のお知らせを希望されますか」 e-mail was sent for it; absent: never. */
+  keepAskedAt?: string
+  /** When the subscriber answered it with the keep link; absent: never. */
+  keptAt?: string
 }
+
+/** Why a subscription ended that its subscriber did not end. */
+export const UNSUBSCRIBE_REASONS = ['expired', 'purchased'] as const
+export type UnsubscribeReason = (typeof UNSUBSCRIBE_REASONS)[number]
 
 /** Where a restock delivery is: `queued` (not started) → `delivering` → `complete`. */
 export const DELIVERY_STATES = ['queued', 'delivering', 'complete'] as const
