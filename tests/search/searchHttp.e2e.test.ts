@@ -74,20 +74,20 @@ describe('staff synonyms through the local Netlify emulation, where every reques
   }
 
   it('uses a group staff saved within the minute the README promises', async () => {
-    expect((await find('てつびん')).ids).toEqual([])
+    expect((await find('ironpot')).ids).toEqual([])
     const added = await fetch(`${server.url}/api/admin/search/synonyms`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
-      body: JSON.stringify({ words: ['鉄瓶', 'てつびん', 'kettle'] }),
+      body: JSON.stringify({ words: ['鉄瓶', 'ironpot', 'kettle'] }),
     })
     expect(added.status).toBe(201)
     const savedAt = Date.now()
-    let found = await find('てつびん')
+    let found = await find('ironpot')
     // why: the promise is a minute; a search that waited too long for Blobs answers without
     // the group and the next one tries again
     while (!found.ids.includes('products/nambu-tekki-kettle') && Date.now() - savedAt < 60_000) {
       await new Promise((resolve) => setTimeout(resolve, 1_000))
-      found = await find('てつびん')
+      found = await find('ironpot')
     }
     expect(found.ids).toContain('products/nambu-tekki-kettle')
     expect(found.suggestions).toContain('南部鉄器 鉄瓶 Arare あられ 1.2L')

@@ -4,6 +4,7 @@ import matter from 'gray-matter'
 import { z } from 'zod'
 import { markdownToPlainText } from './markdownText.js'
 import { preorderFields, preorderFrontMatter, windowProblem } from './preorderFrontMatter.js'
+import { isReading } from './wordReadings.js'
 import type { PreorderSettings, StoredPage } from '../../lib/search/siteContentTypes.js'
 
 /** Product slugs and every content file name follow this pattern (D1). */
@@ -59,6 +60,21 @@ const frontMatterSchema = z.object({
     .transform((value) => String(value).trim())
     .refine((value) => value.length > 0, 'sku must not be empty')
     .optional(),
+  // why: a name the dictionary reads wrong (常滑焼 is とこなめやき, not とこなめしょう), read as
+  // given wherever the site writes it (docs/search.md, "Readings")
+  reading: z
+    .record(
+      z.string().trim().min(1),
+      z
+        .string('each reading must be text')
+        .trim()
+        .refine(
+          isReading,
+          'each reading must be kana (ひらがな or カタカナ), e.g. 常滑焼: とこなめやき',
+        ),
+      'reading must map words to their readings, e.g. 常滑焼: とこなめやき',
+    )
+    .optional(),
   // why: the storefront's address of the page when it is not /products/<slug> (STOREFRONT_URL)
   url: z
     .string('url must be text')
@@ -79,6 +95,8 @@ export interface ContentPage extends StoredPage {
   sku?: string
   /** The page's address on the storefront from the front matter (`url:`), if any. */
   url?: string
+  /** Readings the front matter corrects (`reading:`, word → kana), if any. */
+  readings?: Record<string, string>
 }
 
 /** Reads every `<contentDir>/<contentType>/<fileSlug>.md`, sorted by id. */
@@ -150,6 +168,7 @@ function parseContentPage(file: string, contentType: string, source: string): Co
     preorder: preorderFields(data),
     ...(data.sku ? { sku: data.sku } : {}),
     ...(data.url ? { url: data.url } : {}),
+    ...(data.reading ? { readings: data.reading } : {}),
   }
 }
 
