@@ -2,7 +2,7 @@ import type { Options } from 'minisearch'
 import type { SiteSearchData } from '../index/searchDataReader.js'
 import { MissingSearchTextError, type SearchTextSource } from '../index/searchText.js'
 import type { StoredPage } from '../siteContentTypes.js'
-import { cjkRuns } from '../terms/cjkTokenizer.js'
+import { cjkRuns, textRuns } from '../terms/cjkTokenizer.js'
 import { SEARCH_INDEX_FORMAT, searchOptions, type IndexedPage } from '../terms/indexOptions.js'
 import { foldJapaneseRun } from '../terms/kanaFolding.js'
 import { isLatinIndexTerm } from '../terms/termEncoding.js'
@@ -132,10 +132,15 @@ export function createSiteSearch(
     load: () => void load(),
     async search(query, excerptLength, findAlternatives = () => [], remoteText) {
       const { data, index } = load()
-      const words = query.split(' ').filter(Boolean)
+      const typed = query.split(' ').filter(Boolean)
       // why: each word's alternatives are looked up once, here and for the index
-      const known = new Map(words.map((word) => [word, findAlternatives(word)]))
+      const known = new Map(typed.map((word) => [word, findAlternatives(word)]))
       const alternativesOf = (word: string) => known.get(word) ?? findAlternatives(word)
+      // why: a word without terms (a stand-alone `-`, `・`) matches nothing and needs no check;
+      // kept, it let every page through the adjacency check (as the index search drops it)
+      const words = typed.filter(
+        (word) => textRuns(normalizeSearchText(word)).length > 0 || alternativesOf(word).length > 0,
+      )
       // why: what the word's readings find beside its spellings, ranked below them (wordTerms.ts)
       const knownReadings = new Map(
         words.map((word) => {
