@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import search from '../../netlify/functions/search.js'
-import suggest from '../../netlify/functions/search-suggest.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 import { readJson } from '../helpers/requests.js'
@@ -25,15 +24,6 @@ async function searched(q: string): Promise<{ results: Result[]; totalResults: n
 
 const ids = async (q: string): Promise<string[]> =>
   (await searched(q)).results.map((result) => result.id)
-
-async function suggested(q: string): Promise<string[]> {
-  const context = fakeContext()
-  const url = `http://shop.test/api/search/suggest?q=${encodeURIComponent(q)}`
-  const { status, body } = await readJson(await suggest(new Request(url), context))
-  await context.settled()
-  expect(status).toBe(200)
-  return body.suggestions.map((suggestion: { text: string }) => suggestion.text)
-}
 
 describe('GET /api/search by reading', () => {
   it('finds a kanji product by its reading in hiragana, katakana and romaji, first', async () => {
@@ -120,20 +110,5 @@ describe('GET /api/search with punctuation between words', () => {
     }
     expect((await ids('南部鉄器 ・ 鉄瓶'))[0]).toBe('products/nambu-tekki-kettle')
     expect(await searched('- ・ ！')).toMatchObject({ results: [], totalResults: 0 })
-  })
-})
-
-describe('GET /api/search/suggest by reading', () => {
-  it('completes kana and romaji with titles and tags holding a kanji word read so', async () => {
-    const kyu = await suggested('きゅ')
-    expect(kyu).toContain('急須')
-    expect(kyu).toContain('Tokoname 朱泥急須 360ml 平形')
-    expect(await suggested('キュ')).toEqual(kyu)
-    expect(await suggested('kyu')).toEqual(kyu)
-    const tetsu = await suggested('tetsu')
-    expect(tetsu).toContain('鉄瓶')
-    expect(tetsu).toContain('南部鉄器 鉄瓶 Arare あられ 1.2L')
-    // why: one kana starts too many words to be what the shopper means
-    expect(await suggested('ma')).not.toContain('珈琲豆')
   })
 })

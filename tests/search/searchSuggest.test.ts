@@ -79,3 +79,18 @@ describe('GET /api/search/suggest through synonyms', () => {
     expect(teapot(start + SYNONYM_CACHE_MS - 1)).toContain('急須')
   })
 })
+
+describe('GET /api/search/suggest by reading', () => {
+  it('completes kana and romaji with titles and tags holding a kanji word read so', async () => {
+    const kyu = await suggested('きゅ')
+    expect(kyu).toContain('急須')
+    expect(kyu).toContain('Tokoname 朱泥急須 360ml 平形')
+    expect(await suggested('キュ')).toEqual(kyu)
+    expect(await suggested('kyu')).toEqual(kyu)
+    const tetsu = await suggested('tetsu')
+    expect(tetsu).toContain('鉄瓶')
+    expect(tetsu).toContain('南部鉄器 鉄瓶 Arare あられ 1.2L')
+    // why: one kana starts too many words to be what the shopper means
+    expect(await suggested('ma')).not.toContain('珈琲豆')
+  })
+})
