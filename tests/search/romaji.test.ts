@@ -49,6 +49,7 @@ describe('romajiToKana', () => {
       readingKey(romajiToKana(word)!),
     )
     expect(new Set(tokyo)).toEqual(new Set([readingKey('トーキョー')]))
+    expect(readingKey(romajiToKana('koohii')!)).toBe(readingKey('コーヒー'))
   })
 
   it('answers null for a word that is not romaji throughout', () => {

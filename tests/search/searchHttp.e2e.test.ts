@@ -55,6 +55,27 @@ describe('search over HTTP through the local Netlify emulation', () => {
     expect(shard.status).toBe(404)
   })
 
+  it('finds the shop’s kanji products by the readings shoppers type', async () => {
+    const first = async (q: string): Promise<string | undefined> => {
+      const response = await fetch(`${server.url}/api/search?q=${encodeURIComponent(q)}`)
+      expect(response.status).toBe(200)
+      return (await response.json()).results[0]?.id
+    }
+    const expected: [string, string][] = [
+      ['きゅうす', 'products/kyusu-tokoname'],
+      ['キュウス', 'products/kyusu-tokoname'],
+      ['kyuusu', 'products/kyusu-tokoname'],
+      ['kyusu', 'products/kyusu-tokoname'],
+      ['てつびん', 'products/nambu-tekki-kettle'],
+      ['tetsubin', 'products/nambu-tekki-kettle'],
+      ['ちゃせん', 'products/chasen-takayama'],
+      ['chasen', 'products/chasen-takayama'],
+      ['matcha', 'products/kiyomizu-matcha-chawan'],
+      ['南部鉄器 ・ 鉄瓶', 'products/nambu-tekki-kettle'],
+    ]
+    for (const [q, id] of expected) expect([q, await first(q)]).toEqual([q, id])
+  })
+
   it('answers POST with 405 and Allow', async () => {
     const response = await fetch(`${server.url}/api/search?q=x`, { method: 'POST' })
     expect(response.status).toBe(405)

@@ -21,8 +21,9 @@ for (const [vowel, kana] of [
 
 /**
  * Katakana (or hiragana) text as its reading key: folded (kanaFolding.ts), then a long-vowel
- * mark, an ウ after a kana ending in o or u and an オ after one ending in o dropped
- * (`キュウス`, `キュース`, `キュス` → `キュス`; `トウキョウ`, `トーキョー` → `トキョ`).
+ * mark, an ウ after a kana ending in o or u, and a vowel after a kana ending in the same vowel
+ * dropped (`キュウス`, `キュース`, `キュス` → `キュス`; `トウキョウ`, `トーキョー` → `トキョ`;
+ * `コーヒー`, `koohii` → `コヒ`).
  */
 export function readingKey(kana: string): string {
   const folded = foldJapaneseRun(kana)
@@ -30,7 +31,13 @@ export function readingKey(kana: string): string {
   let vowel = ''
   for (const char of folded) {
     if (char === 'ー') continue
-    if ((char === 'ウ' && (vowel === 'o' || vowel === 'u')) || (char === 'オ' && vowel === 'o')) {
+    if (
+      (char === 'ウ' && (vowel === 'o' || vowel === 'u')) ||
+      (char === 'オ' && vowel === 'o') ||
+      (char === 'イ' && vowel === 'i') ||
+      (char === 'ア' && vowel === 'a') ||
+      (char === 'エ' && vowel === 'e')
+    ) {
       vowel = ''
       continue
     }
