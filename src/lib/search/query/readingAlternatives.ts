@@ -28,68 +28,87 @@ interface Entry {
   skeleton: string
 }
 
-/** The lookups of one data file's readings, made at the first word needing them. */
+/** The lookups of one data file's readings, each made at the first word needing it. */
 interface ReadingLookups {
-  byKey: Map<string, Entry[]>
-  /** Entries with two kanji or more, by their first kanji. */
+  readings: readonly WordReading[]
+  /** By reading key, made at the first word in kana or romaji. */
+  byKey: Map<string, Entry[]> | null
+  /** The words of two kanji or more, by their first kanji, made for the kanji a word asks for. */
   byFirstKanji: Map<string, Entry[]>
 }
 
 /**
  * What each query word also finds through `readings` (read by `load` at the first word that
- * may need them: kana, romaji, or kanji with kana).
+ * may need them: kana, romaji, or kanji).
+ * why: a word's lookups are made only for what it asks (a kanji word reads no reading key), as
+ * they lie on the first answer of an instance
  */
 export function readingAlternatives(load: () => readonly WordReading[]): AlternativesOf {
   let lookups: ReadingLookups | null = null
-  const lookupsNow = (): ReadingLookups => (lookups ??= readingLookups(load()))
+  const lookupsNow = (): ReadingLookups =>
+    (lookups ??= { readings: load(), byKey: null, byFirstKanji: new Map() })
   return (word) => {
     const normalized = word.normalize('NFKC').toLowerCase()
     if (mayBeRomaji(normalized)) {
       const kana = romajiToKana(normalized)
       if (kana === null || readingKey(kana).length < MIN_READING_KEY) return []
-      return [kana, ...wordsReadAs(lookupsNow(), kana)].slice(0, MAX_READING_SPELLINGS)
+      return [kana, ...wordsReadAs(readingIndex(lookupsNow()), kana)].slice(
+        0,
+        MAX_READING_SPELLINGS,
+      )
     }
     const runs = textRuns(normalized)
     if (runs.length !== 1 || !isCjkTerm(runs[0]!)) return []
     const run = runs[0]!
-    if (isKanaWord(run)) return wordsReadAs(lookupsNow(), run)
+    if (isKanaWord(run)) return wordsReadAs(readingIndex(lookupsNow()), run)
     return otherOkurigana(lookupsNow(), foldJapaneseRun(run))
   }
 }
 
-function readingLookups(readings: readonly WordReading[]): ReadingLookups {
-  const byKey = new Map<string, Entry[]>()
-  const byFirstKanji = new Map<string, Entry[]>()
-  for (const { word, reading } of readings) {
-    const folded = foldJapaneseRun(word)
-    let skeleton = ''
-    for (const char of folded) if (!isKana(char.charCodeAt(0)) && char !== 'ー') skeleton += char
-    const entry: Entry = { word, folded, reading, skeleton }
-    const key = readingKey(reading)
-    if (key.length >= MIN_READING_KEY) {
-      const list = byKey.get(key) ?? []
-      list.push(entry)
-      byKey.set(key, list)
-    }
-    if (skeleton.length >= 2) {
-      const list = byFirstKanji.get(skeleton[0]!) ?? []
-      list.push(entry)
-      byFirstKanji.set(skeleton[0]!, list)
-    }
+function entryOf({ word, reading }: WordReading): Entry {
+  const folded = foldJapaneseRun(word)
+  let skeleton = ''
+  for (const char of folded) if (!isKana(char.charCodeAt(0)) && char !== 'ー') skeleton += char
+  return { word, folded, reading, skeleton }
+}
+
+function readingIndex(lookups: ReadingLookups): Map<string, Entry[]> {
+  if (lookups.byKey) return lookups.byKey
+  const map = new Map<string, Entry[]>()
+  for (const reading of lookups.readings) {
+    const key = readingKey(reading.reading)
+    if (key.length < MIN_READING_KEY) continue
+    const list = map.get(key) ?? []
+    list.push(entryOf(reading))
+    map.set(key, list)
   }
-  return { byKey, byFirstKanji }
+  return (lookups.byKey = map)
+}
+
+function startingWith(lookups: ReadingLookups, kanji: string): Entry[] {
+  let entries = lookups.byFirstKanji.get(kanji)
+  if (!entries) {
+    entries = []
+    for (const reading of lookups.readings) {
+      if (!reading.word.includes(kanji)) continue
+      const entry = entryOf(reading)
+      if (entry.skeleton.length >= 2 && entry.skeleton[0] === kanji) entries.push(entry)
+    }
+    lookups.byFirstKanji.set(kanji, entries)
+  }
+  return entries
 }
 
 /**
  * The kanji words read as `kana`; when none is, the words whose readings written one after
  * another make it (`なんぶてつびん` → `南部 鉄瓶`), the longest first part first.
  */
-function wordsReadAs(lookups: ReadingLookups, kana: string): string[] {
+function wordsReadAs(byKey: ReadonlyMap<string, Entry[]>, kana: string): string[] {
   const key = readingKey(kana)
   if (key.length < MIN_READING_KEY) return []
-  const whole = lookups.byKey.get(key)
+  const whole = byKey.get(key)
   if (whole) return preferred(whole)
-  const parts = cover(lookups, key, 0)
+  const parts = cover(byKey, key, 0)
   return parts ? [parts.join(' ')] : []
 }
 
@@ -100,14 +119,14 @@ function preferred(entries: readonly Entry[]): string[] {
   return words.slice(0, MAX_READING_SPELLINGS)
 }
 
-function cover(lookups: ReadingLookups, key: string, depth: number): string[] | null {
+function cover(byKey: ReadonlyMap<string, Entry[]>, key: string, depth: number): string[] | null {
   if (depth >= MAX_COVER_PARTS) return null
   for (let cut = key.length - MIN_READING_KEY; cut >= MIN_READING_KEY; cut--) {
-    const head = lookups.byKey.get(key.slice(0, cut))
+    const head = byKey.get(key.slice(0, cut))
     if (!head) continue
-    const tail = lookups.byKey.get(key.slice(cut))
+    const tail = byKey.get(key.slice(cut))
     if (tail) return [preferred(head)[0]!, preferred(tail)[0]!]
-    const rest = cover(lookups, key.slice(cut), depth + 1)
+    const rest = cover(byKey, key.slice(cut), depth + 1)
     if (rest) return [preferred(head)[0]!, ...rest]
   }
   return null
@@ -123,7 +142,7 @@ function otherOkurigana(lookups: ReadingLookups, run: string): string[] {
   const found: string[] = []
   for (let start = 0; start < run.length && found.length < MAX_READING_SPELLINGS; start++) {
     if (isKana(run.charCodeAt(start))) continue
-    for (const entry of lookups.byFirstKanji.get(run[start]!) ?? []) {
+    for (const entry of startingWith(lookups, run[start]!)) {
       const end = spanEnd(run, start, entry)
       if (end === -1) continue
       const replaced = run.slice(0, start) + entry.word + run.slice(end)
