@@ -7,7 +7,12 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import MiniSearch from 'minisearch'
-import { loadContentPages, PRODUCT_CONTENT_TYPE, type ContentPage } from './search/contentPages.js'
+import {
+  checkUniqueSkus,
+  loadContentPages,
+  PRODUCT_CONTENT_TYPE,
+  type ContentPage,
+} from './search/contentPages.js'
 import { SEARCH_DATA_PATH } from '../lib/search/index/searchDataFile.js'
 import {
   INLINE_TEXT_BYTES,
@@ -113,6 +118,7 @@ export async function buildSiteContent({
   const pages = await loadContentPages(contentDir, (read) => {
     if (read % 500 === 0) onProgress('reading', read, Number.NaN)
   })
+  checkUniqueSkus(pages)
   const readingStarted = performance.now()
   const corrections = readingCorrections(pages)
   const analyse = await (analyser ?? loadReadingAnalyser())
@@ -157,6 +163,7 @@ export async function buildSiteContent({
       ...page.preorder,
       ...(page.sku ? { sku: page.sku } : {}),
       ...(page.url ? { url: page.url } : {}),
+      ...(page.variants ? { variants: page.variants } : {}),
     }))
 
   let typesImport = path.relative(path.dirname(outFile), TYPES_MODULE).split(path.sep).join('/')

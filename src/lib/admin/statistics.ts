@@ -2,11 +2,16 @@ import type { CollectionCounts } from '../storage/recordCollection.js'
 import type { Repositories } from '../storage/repositories.js'
 import { unreadableField } from './recordLists.js'
 
-/** §2.4. */
+/** §2.4, plus `byVariant`. */
 export interface RecordStats {
   total: number
   byStatus: Record<string, number>
   byProduct: Record<string, number>
+  /**
+   * Records of products with variants, per product slug and variant id
+   * (`{"mino-mug": {"ai": 3}}`); present only when some record has a variant.
+   */
+  byVariant?: Record<string, Record<string, number>>
   /** Blobs that could not be read as records (not counted above); present only when there are some. */
   unreadable?: number
 }
@@ -22,14 +27,27 @@ export interface StatsAnswer {
   rebuilding?: true
 }
 
-/** The index's tallies as §2.4 counts: by status and by product, archived records too (D3). */
+/**
+ * The index's tallies as §2.4 counts: by status and by product, archived records too (D3); and
+ * by variant beside them, when some record has one.
+ */
 function statsOf(counts: CollectionCounts): RecordStats {
   const stats: RecordStats = { total: counts.records, byStatus: {}, byProduct: {} }
+  const byVariant: Record<string, Record<string, number>> = {}
   for (const [name, n] of Object.entries(counts.tallies)) {
     const [kind, value] = [name.slice(0, name.indexOf(':')), name.slice(name.indexOf(':') + 1)]
     if (kind === 'status') stats.byStatus[value] = n
     if (kind === 'product') stats.byProduct[value] = n
+    if (kind === 'variant' && n > 0) {
+      const [productSlug, variant] = [
+        value.slice(0, value.indexOf('/')),
+        value.slice(value.indexOf('/') + 1),
+      ]
+      byVariant[productSlug] = { ...byVariant[productSlug], [variant]: n }
+    }
   }
+  // why: answers keep the §2.4 shape byte for byte where no product has variants
+  if (Object.keys(byVariant).length > 0) stats.byVariant = byVariant
   return { ...stats, ...unreadableField(counts.unreadable) }
 }
 
