@@ -4,6 +4,7 @@ import matter from 'gray-matter'
 import { z } from 'zod'
 import { markdownToPlainText } from './markdownText.js'
 import { preorderFields, preorderFrontMatter, windowProblem } from './preorderFrontMatter.js'
+import { isReading } from './wordReadings.js'
 import type { PreorderSettings, StoredPage } from '../../lib/search/siteContentTypes.js'
 import type { CatalogueVariant } from '../../lib/catalogueProduct.js'
 
@@ -84,6 +85,21 @@ const frontMatterSchema = z.object({
   price: z.number().nonnegative().optional(),
   ...preorderFrontMatter,
   sku: skuSchema.optional(),
+  // why: a name the dictionary reads wrong (常滑焼 is とこなめやき, not とこなめしょう), read as
+  // given wherever the site writes it (docs/search.md, "Readings")
+  reading: z
+    .record(
+      z.string().trim().min(1),
+      z
+        .string('each reading must be text')
+        .trim()
+        .refine(
+          isReading,
+          'each reading must be kana (ひらがな or カタカナ), e.g. 常滑焼: とこなめやき',
+        ),
+      'reading must map words to their readings, e.g. 常滑焼: とこなめやき',
+    )
+    .optional(),
   // why: the storefront's address of the page when it is not /products/<slug> (STOREFRONT_URL)
   url: z
     .string('url must be text')
@@ -109,6 +125,8 @@ export interface ContentPage extends StoredPage {
   sku?: string
   /** The page's address on the storefront from the front matter (`url:`), if any. */
   url?: string
+  /** Readings the front matter corrects (`reading:`, word → kana), if any. */
+  readings?: Record<string, string>
   /** A product's variants from the front matter (`variants:`), if any. */
   variants?: CatalogueVariant[]
 }
@@ -183,6 +201,7 @@ function parseContentPage(file: string, contentType: string, source: string): Co
     preorder: preorderFields(data),
     ...(data.sku ? { sku: data.sku } : {}),
     ...(data.url ? { url: data.url } : {}),
+    ...(data.reading ? { readings: data.reading } : {}),
     ...(variants ? { variants } : {}),
   }
 }
