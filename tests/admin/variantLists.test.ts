@@ -74,6 +74,8 @@ describe('lists and statistics per variant', () => {
       byProduct: { 'mino-mug': 3, 'chasen-takayama': 1 },
       byVariant: { 'mino-mug': { ai: 2, ame: 1 } },
     })
+    // keyed in slug order, whichever product's index was read first
+    expect(Object.keys(answer.body.stats.notify.byProduct)).toEqual(['chasen-takayama', 'mino-mug'])
     // reservations of products without variants: no byVariant at all
     expect(Object.keys(answer.body.stats.reservations)).not.toContain('byVariant')
 

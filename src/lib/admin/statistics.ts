@@ -46,9 +46,17 @@ function statsOf(counts: CollectionCounts): RecordStats {
       byVariant[productSlug] = { ...byVariant[productSlug], [variant]: n }
     }
   }
+  // why: the indexes fold products in whatever order their reads finish; the answer is the same
+  // whatever that order was
+  stats.byProduct = bySlug(stats.byProduct)
   // why: answers keep the §2.4 shape byte for byte where no product has variants
-  if (Object.keys(byVariant).length > 0) stats.byVariant = byVariant
+  if (Object.keys(byVariant).length > 0) stats.byVariant = bySlug(byVariant)
   return { ...stats, ...unreadableField(counts.unreadable) }
+}
+
+/** The same counts, keyed in slug order. */
+function bySlug<T>(counts: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 }
 
 /** §4.9: aggregates over every stored subscription and reservation, from the indexes' counts. */
