@@ -65,6 +65,7 @@ describe('lists and statistics per variant', () => {
     await scope.seedSubscription({ productSlug: 'mino-mug', variant: 'ai', status: 'notified' })
     await scope.seedSubscription({ productSlug: 'mino-mug', variant: 'ame' })
     await scope.seedSubscription({ productSlug: 'chasen-takayama' })
+    await scope.seedReservation({ productSlug: 'chasen-takayama', status: 'cancelled' })
     await scope.seedReservation({ productSlug: 'chasen-takayama' })
 
     const answer = await scope.call(stats, {})
@@ -74,7 +75,8 @@ describe('lists and statistics per variant', () => {
       byProduct: { 'mino-mug': 3, 'chasen-takayama': 1 },
       byVariant: { 'mino-mug': { ai: 2, ame: 1 } },
     })
-    // keyed in slug order, whichever product's index was read first
+    // statuses in their documented order, products in slug order, whichever was counted first
+    expect(Object.keys(answer.body.stats.reservations.byStatus)).toEqual(['pending', 'cancelled'])
     expect(Object.keys(answer.body.stats.notify.byProduct)).toEqual(['chasen-takayama', 'mino-mug'])
     // reservations of products without variants: no byVariant at all
     expect(Object.keys(answer.body.stats.reservations)).not.toContain('byVariant')

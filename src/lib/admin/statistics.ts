@@ -1,4 +1,5 @@
 import type { CollectionCounts } from '../storage/recordCollection.js'
+import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import { unreadableField } from './recordLists.js'
 
@@ -31,7 +32,7 @@ export interface StatsAnswer {
  * The index's tallies as §2.4 counts: by status and by product, archived records too (D3); and
  * by variant beside them, when some record has one.
  */
-function statsOf(counts: CollectionCounts): RecordStats {
+function statsOf(counts: CollectionCounts, statuses: readonly string[]): RecordStats {
   const stats: RecordStats = { total: counts.records, byStatus: {}, byProduct: {} }
   const byVariant: Record<string, Record<string, number>> = {}
   for (const [name, n] of Object.entries(counts.tallies)) {
@@ -48,15 +49,26 @@ function statsOf(counts: CollectionCounts): RecordStats {
   }
   // why: the indexes fold products in whatever order their reads finish; the answer is the same
   // whatever that order was
-  stats.byProduct = bySlug(stats.byProduct)
+  stats.byStatus = inOrder(stats.byStatus, statuses)
+  stats.byProduct = inOrder(stats.byProduct, [])
   // why: answers keep the §2.4 shape byte for byte where no product has variants
-  if (Object.keys(byVariant).length > 0) stats.byVariant = bySlug(byVariant)
+  if (Object.keys(byVariant).length > 0) {
+    stats.byVariant = Object.fromEntries(
+      Object.entries(inOrder(byVariant, [])).map(([slug, ids]) => [slug, inOrder(ids, [])]),
+    )
+  }
   return { ...stats, ...unreadableField(counts.unreadable) }
 }
 
-/** The same counts, keyed in slug order. */
-function bySlug<T>(counts: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+/** The same counts keyed in `first`'s order, then the other keys in code-point order. */
+function inOrder<T>(counts: Record<string, T>, first: readonly string[]): Record<string, T> {
+  const rank = (key: string) => {
+    const at = first.indexOf(key)
+    return at === -1 ? first.length : at
+  }
+  return Object.fromEntries(
+    Object.entries(counts).sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0)),
+  )
 }
 
 /** §4.9: aggregates over every stored subscription and reservation, from the indexes' counts. */
@@ -65,7 +77,10 @@ export async function collectStats(repositories: Repositories): Promise<StatsAns
     repositories.subscriptions.counts(),
     repositories.reservations.counts(),
   ])
-  const stats = { notify: statsOf(subscriptions), reservations: statsOf(reservations) }
+  const stats = {
+    notify: statsOf(subscriptions, SUBSCRIPTION_STATUSES),
+    reservations: statsOf(reservations, RESERVATION_STATUSES),
+  }
   return subscriptions.rebuilding || reservations.rebuilding
     ? { stats, rebuilding: true }
     : { stats }
