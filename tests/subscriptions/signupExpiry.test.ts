@@ -132,6 +132,12 @@ describe('signup-expiry: the question after SIGNUP_EXPIRY_DAYS (default 180)', (
     expect(keepEmails().map((e) => e.to)).toEqual(['old@example.test', 'young@example.test'])
   })
 
+  it('names the variant a sign-up waits for in the question', async () => {
+    await seed({ email: 'ai@example.test', productSlug: 'mino-mug', variant: 'ai' })
+    expect(await run(ASK_AT)).toMatchObject({ asked: 1 })
+    expect(keepEmails()[0].text).toContain('美濃焼 マグカップ（藍）')
+  })
+
   it('asks nobody the restock e-mail would not reach: unconfirmed, opted out, suppressed, notified, archived', async () => {
     const at = new Date(T0).toISOString()
     await seed({ confirmedAt: null })

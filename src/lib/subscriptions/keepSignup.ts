@@ -10,7 +10,7 @@ import {
 } from '../errors.js'
 import { formatJst } from '../notifiers/jstTime.js'
 import { pageShopOf } from '../pages/htmlPage.js'
-import { findProduct } from '../productCatalogue.js'
+import { targetTitle } from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import type { NotifySubscription } from '../storage/records.js'
 import { keepErrorPage, keepPage, keptPage } from './keepPages.js'
@@ -67,7 +67,7 @@ export async function answerKeep(input: KeepInput): Promise<Response | { already
   const { subscriptions } = input.services.repositories
   const found = await subscriptions.get(check.ref)
   if (!found) throw new NotFoundError('Subscription not found')
-  const title = findProduct(found.productSlug)?.title ?? found.productSlug
+  const title = targetTitle(found)
   const shop = pageShopOf(config)
   const answer = (alreadyKept: boolean) =>
     wantsJson(req) ? { alreadyKept } : keptPage(title, alreadyKept, shop)

@@ -8,7 +8,7 @@ import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
 import { renderKeepEmail } from '../messages/keepMessages.js'
 import { createResendMailer, type Mailer } from '../notifiers/resendMailer.js'
-import { findProduct, productUrl } from '../productCatalogue.js'
+import { productUrl, targetTitle } from '../productCatalogue.js'
 import { sendableAt, type QuietHours } from '../quietHours.js'
 import type { SenderIdentity } from '../storage/deliveryJobStore.js'
 import type { NotifySubscription } from '../storage/records.js'
@@ -178,7 +178,7 @@ async function ask(
   const ref = { id: stored.id, productSlug: stored.productSlug }
   const unsubscribe = unsubscribeUrl(mail.siteUrl, createUnsubscribeToken(ref, mail.secret))
   const rendered = renderKeepEmail({
-    productTitle: findProduct(stored.productSlug)?.title ?? stored.productSlug,
+    productTitle: targetTitle(stored),
     productUrl: productUrl(stored.productSlug, mail.storefrontUrl),
     signedUpAt: renewedAt(stored),
     keepUrl: keepUrl(mail.siteUrl, createKeepToken(ref, askedAt, mail.secret)),
