@@ -17,11 +17,12 @@ import {
   pageReadings,
   readingCorrections,
   uniqueReadings,
+  type BodyPieceReadings,
   type ReadingAnalyser,
 } from '../src/build/search/wordReadings.js'
 import { searchDataOf } from '../src/build/siteContent.js'
 import { alternativesFinder, keyedGroups } from '../src/lib/search/query/searchAlternatives.js'
-import { createSiteSearch } from '../src/lib/search/query/siteSearch.js'
+import { createSiteSearch, type SiteSearch } from '../src/lib/search/query/siteSearch.js'
 import { searchOptions, type IndexedPage } from '../src/lib/search/terms/indexOptions.js'
 import { SPELLING_VARIANTS } from '../src/lib/search/terms/spellingVariants.js'
 import { romajiToKana } from '../src/lib/search/terms/romaji.js'
@@ -98,12 +99,19 @@ function queriesOf(reading: string, wanted: LabelledQuery['wanted']): LabelledQu
   ]
 }
 
-/** The pages' search, built as the build builds it, readings included. */
-function searchOf(pages: readonly ContentPage[], analyse: ReadingAnalyser) {
+/**
+ * The pages' search, built as the build builds it, readings included (the build's default:
+ * titles, tags, descriptions and the bodies' words written with okurigana).
+ */
+export function searchWithReadings(
+  pages: readonly ContentPage[],
+  analyse: ReadingAnalyser,
+): SiteSearch {
   const corrections = readingCorrections(pages)
+  const pieces: BodyPieceReadings = new Map()
   const readings = uniqueReadings(
     pages.flatMap((page) => {
-      const { title, tags, rest } = pageReadings(analyse, page, corrections, false)
+      const { title, tags, rest } = pageReadings(analyse, page, corrections, 'okurigana', pieces)
       return [...title, ...tags.flat(), ...rest]
     }),
   )
@@ -119,7 +127,7 @@ async function report(
   queries: readonly LabelledQuery[],
   analyse: ReadingAnalyser,
 ): Promise<void> {
-  const search = searchOf(pages, analyse)
+  const search = searchWithReadings(pages, analyse)
   const alternatives = alternativesFinder(keyedGroups(SPELLING_VARIANTS))
   console.log(`\n${label}:`)
   console.log('kind        queries  hit@10   MRR')

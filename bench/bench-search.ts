@@ -2,7 +2,8 @@
  * Search benchmark: `tsx bench/bench-search.ts` (part of `npm run bench`). Compares the
  * tokenizers on the labelled queries over `content/`, measures the deployed content, the ranking
  * on a generated labelled corpus (bench-search-ranking.ts), spelling variants per kind
- * (bench-search-variants.ts), reading queries (bench-search-readings.ts), excerpts on long mixed
+ * (bench-search-variants.ts), reading queries (bench-search-readings.ts), the sets drawn from
+ * realistic titles (bench-search-titles.ts), excerpts on long mixed
  * pages (bench-search-long.ts), then build, size, cold start and query latency on a generated
  * site of 2,000 pages (against plain MiniSearch) and of 20,000 pages, and how each figure grows.
  * Prints figures marked against their goals; asserts nothing.
@@ -55,6 +56,7 @@ import {
 import { benchRanking } from './bench-search-ranking.js'
 import { benchVariants } from './bench-search-variants.js'
 import { benchReadings } from './bench-search-readings.js'
+import { benchTitleSets } from './bench-search-titles.js'
 import { benchLongPages } from './bench-search-long.js'
 import { packagedSearchSize } from './bench-search-package.js'
 import { tailAnswerCosts } from './bench-search-text.js'
@@ -378,6 +380,7 @@ if (!sizes) {
   await benchRanking()
   await benchVariants()
   await benchReadings()
+  await benchTitleSets()
   await benchLongPages()
 }
 const measured: Array<[number, Figures]> = []

@@ -38,6 +38,8 @@ import {
   pageReadings,
   readingCorrections,
   uniqueReadings,
+  type BodyPieceReadings,
+  type BodyReading,
   type PageReadings,
   type ReadingAnalyser,
 } from './search/wordReadings.js'
@@ -65,10 +67,11 @@ export interface BuildSiteContentOptions {
    */
   inlineTextBytes?: number
   /**
-   * Whether the pages' body text is read for kanji words' readings too (docs/search.md,
-   * "Readings"); default false: titles, tags and descriptions only.
+   * What of the pages' body text is read for kanji words' readings beside titles, tags and
+   * descriptions (docs/search.md, "Readings"); default `okurigana`: the words written with
+   * okurigana only.
    */
-  readBody?: boolean
+  readBody?: BodyReading
   /** The Japanese analyser; default kuromoji with its dictionary, loaded for this build. */
   analyser?: Promise<ReadingAnalyser>
   /** Called as the build goes: pages read, pages indexed (of `total`), and when it writes. */
@@ -110,7 +113,7 @@ export async function buildSiteContent({
   formatVersion = SEARCH_INDEX_FORMAT,
   measureIndexJson = true,
   inlineTextBytes = INLINE_TEXT_BYTES,
-  readBody = false,
+  readBody = 'okurigana',
   analyser,
   onProgress = () => {},
 }: BuildSiteContentOptions): Promise<BuildSiteContentSummary> {
@@ -123,9 +126,10 @@ export async function buildSiteContent({
   const corrections = readingCorrections(pages)
   const analyse = await (analyser ?? loadReadingAnalyser())
   const readingsByPage = new Map<string, PageReadings>()
+  const bodyPieces: BodyPieceReadings = new Map()
   for (const page of pages) {
     if (readingsByPage.size % 500 === 0) onProgress('readings', readingsByPage.size, pages.length)
-    readingsByPage.set(page.id, pageReadings(analyse, page, corrections, readBody))
+    readingsByPage.set(page.id, pageReadings(analyse, page, corrections, readBody, bodyPieces))
   }
   const readings = uniqueReadings(
     [...readingsByPage.values()].flatMap(({ title, tags, rest }) => [

@@ -394,14 +394,15 @@ describe('packed index', () => {
     expect(hits[0]?.id).toBe('products/hario-v60-dripper')
   })
 
+  const page = (id: string, title: string): IndexedPage => ({
+    id,
+    title,
+    description: '',
+    tags: [],
+    text: '',
+  })
+
   it('matches the parts of a joined word as written or by prefix, never fuzzily', () => {
-    const page = (id: string, title: string): IndexedPage => ({
-      id,
-      title,
-      description: '',
-      tags: [],
-      text: '',
-    })
     const index = new MiniSearch<IndexedPage>(searchOptions)
     index.addAll([
       page('both', 'Kosami Rinta dripper'),
@@ -419,5 +420,32 @@ describe('packed index', () => {
     expect(ids('kosamirinta')).toEqual(['both', 'prefixed'])
     // why: typed apart, each word keeps its tolerance
     expect(ids('kosami-rinta')).toEqual(['both', 'neighbours', 'prefixed'])
+  })
+
+  it('splits a joined Latin word into the fewest words the index holds, two-letter ones last', () => {
+    const index = new MiniSearch<IndexedPage>(searchOptions)
+    index.addAll([
+      page('node', 'Node.js と Deno の違い'),
+      page('fire', 'Fire TV Stick の初期化'),
+      page('code', 'Visual Studio Code の拡張機能'),
+      page('pages', 'GitHub Pages で公開する'),
+      page('wave', 'Kalita Wave ドリッパー 185'),
+      page('hario', 'HARIO V60 ドリッパー'),
+      // why: each holds one part only, or the parts of another split
+      page('studio', 'Studio の照明'),
+      page('stick', 'Stick のり'),
+      page('visuals', 'Visuals and codes'),
+    ])
+    const packed = loadPackedIndex(packIndex(index.toJSON()), searchOptions)
+    const ids = (query: string): string[] =>
+      packed.search(normalizeQuery(query)).hits.map((hit) => hit.id)
+    expect(ids('nodejs')).toEqual(['node'])
+    expect(ids('firetvstick')).toEqual(['fire'])
+    expect(ids('visualstudiocode')).toEqual(['code'])
+    expect(ids('githubpages')).toEqual(['pages'])
+    expect(ids('kalitawave')).toEqual(['wave'])
+    expect(ids('hariov60')).toEqual(['hario'])
+    // why: a word the index holds is not split
+    expect(ids('studio').sort()).toEqual(['code', 'studio'])
   })
 })

@@ -76,6 +76,20 @@ describe('search over HTTP through the local Netlify emulation', () => {
     for (const [q, id] of expected) expect([q, await first(q)]).toEqual([q, id])
   })
 
+  it('finds a word by its other okurigana, in a page body too: 引出す and 引き出す find the same pages', async () => {
+    const ids = async (q: string): Promise<string[]> => {
+      const response = await fetch(`${server.url}/api/search?q=${encodeURIComponent(q)}`)
+      expect(response.status).toBe(200)
+      return (await response.json()).results.map((result: { id: string }) => result.id).sort()
+    }
+    // why: only the cold brew guide's body writes 引き出す; neither spelling is in the variant table
+    const written = await ids('引き出す')
+    expect(written).toContain('guides/mizudashi-coffee-tsukurikata')
+    expect(await ids('引出す')).toEqual(written)
+    // why: a joined Latin name finds the page writing it apart
+    expect(await ids('hariov60')).toContain('products/hario-v60-dripper')
+  })
+
   it('answers POST with 405 and Allow', async () => {
     const response = await fetch(`${server.url}/api/search?q=x`, { method: 'POST' })
     expect(response.status).toBe(405)

@@ -70,20 +70,37 @@ describe('readingCorrections', () => {
 })
 
 describe('pageReadings', () => {
-  it('reads the title, each tag and the description, and the body only when asked', () => {
+  it('reads the title, each tag and the description, and of the body what is asked', () => {
     const page = {
       id: 'products/kettle',
       title: '南部鉄器 鉄瓶',
       description: '岩手の職人',
       tags: ['鉄瓶', 'やかん'],
-      text: '錆びない手入れ',
+      text: '錆びない手入れ。湯の味を引き出す工房の鋳物。',
     }
-    const read = pageReadings(analyse, page, new Map(), false)
+    const read = pageReadings(analyse, page, new Map(), 'none')
     expect(pairs(read.tags[0]!)).toEqual(['鉄瓶:テツビン'])
     expect(read.tags[1]).toEqual([])
     expect(pairs(read.rest)).toContain('職人:ショクニン')
     expect(pairs(read.rest)).not.toContain('手入れ:テイレ')
-    expect(pairs(pageReadings(analyse, page, new Map(), true).rest)).toContain('手入れ:テイレ')
+    // why: the body's words written with okurigana only: they find their other spellings
+    const okurigana = pairs(pageReadings(analyse, page, new Map(), 'okurigana').rest)
+    expect(okurigana).toEqual(expect.arrayContaining(['手入れ:テイレ', '引き出す:ヒキダス']))
+    expect(okurigana).not.toContain('工房:コウボウ')
+    expect(okurigana).not.toContain('鋳物:イモノ')
+    const all = pairs(pageReadings(analyse, page, new Map(), 'all').rest)
+    expect(all).toEqual(expect.arrayContaining(['手入れ:テイレ', '工房:コウボウ']))
+  })
+
+  it('reads each piece of the bodies once per build', () => {
+    const read = new Map<string, { word: string; reading: string }[]>()
+    const page = (id: string, text: string) => ({ id, title: '', description: '', tags: [], text })
+    pageReadings(analyse, page('a', '旨みを引き出す。'), new Map(), 'okurigana', read)
+    const [piece] = [...read.keys()] as [string]
+    expect(piece).toContain('引き出す')
+    read.set(piece, [{ word: '引き出す', reading: 'ヨミ' }])
+    const again = pageReadings(analyse, page('b', '旨みを引き出す。'), new Map(), 'okurigana', read)
+    expect(pairs(again.rest)).toEqual(['引き出す:ヨミ'])
   })
 })
 
@@ -98,9 +115,16 @@ describe('readingAlternatives', () => {
   const stored = decodeReadings(encodeReadings(table))!
   const alternativesOf = readingAlternatives(() => stored)
 
-  it('stores the table as it was given', () => {
-    expect(stored).toEqual(table)
+  it('stores the table as it was given, looked up by reading key and by character', () => {
+    expect(stored.all()).toHaveLength(table.length)
+    expect(stored.all()).toEqual(expect.arrayContaining(table))
+    expect(stored.withKey('キュス')).toEqual([{ word: '急須', reading: 'キュウス' }])
+    expect(stored.withKey('キュ')).toEqual([])
+    expect(stored.holding('引')).toEqual([{ word: '引き出す', reading: 'ヒキダス' }])
+    expect(stored.holding('茶')).toEqual([])
     expect(decodeReadings(new TextEncoder().encode('{'))).toBeNull()
+    expect(decodeReadings(Buffer.from('急須', 'utf16le'))).toBeNull()
+    expect(decodeReadings(encodeReadings([]))!.all()).toEqual([])
   })
 
   it('finds kanji words by a reading in kana or romaji, long vowels either way', () => {
@@ -115,5 +139,15 @@ describe('readingAlternatives', () => {
     expect(alternativesOf('引出す')).toEqual(['引き出す'])
     expect(alternativesOf('見積り')).toEqual(['見積もり'])
     expect(alternativesOf('引き出す')).toEqual([])
+    // why: the kana after 出 are another word form's okurigana, not a word ending early
+    expect(alternativesOf('引出し')).toEqual([])
+  })
+
+  it('finds a site word written without okurigana, read by the kanji alone', () => {
+    const readAlone = readingAlternatives(() =>
+      decodeReadings(encodeReadings([{ word: '立上げ', reading: 'タツアゲ' }]))!,
+    )
+    expect(readAlone('立ち上げ')).toEqual(['立上げ'])
+    expect(readAlone('立上げ')).toEqual([])
   })
 })

@@ -74,6 +74,7 @@ export function kanjiWordReadings(
   analyse: ReadingAnalyser,
   text: string,
   corrections: ReadingCorrections,
+  maxWords = MAX_COMPOUND_WORDS,
 ): WordReading[] {
   const words = correctedWords(analyse, text.normalize('NFKC'), corrections)
   const found: WordReading[] = []
@@ -82,7 +83,7 @@ export function kanjiWordReadings(
     for (let start = 0; start < run.length; start++) {
       let word = ''
       let reading = ''
-      for (let end = start; end < run.length && end - start < MAX_COMPOUND_WORDS; end++) {
+      for (let end = start; end < run.length && end - start < maxWords; end++) {
         word += run[end]!.surface
         reading += run[end]!.reading
         found.push({ word, reading: foldJapaneseRun(reading) })
@@ -154,7 +155,7 @@ export interface PageReadings {
   title: WordReading[]
   /** By tag, in the page's order. */
   tags: WordReading[][]
-  /** The description's, and the body's when it is read. */
+  /** The description's, and what is read of the body (see BodyReading). */
   rest: WordReading[]
 }
 
@@ -181,19 +182,87 @@ export function readingCorrections(pages: readonly ReadPage[]): Map<string, stri
   return new Map([...corrections].map(([word, { reading }]) => [word, reading]))
 }
 
-/** The kanji words of a page's title, tags and description (and body with `body`) read. */
+/**
+ * What the build reads of a page's body (docs/search.md, "Decision: the body's okurigana words"):
+ * `okurigana`, its words of two kanji or more written with okurigana (`引き出す`, `見積り`) only;
+ * `all`, every kanji word; `none`, nothing.
+ */
+export type BodyReading = 'none' | 'okurigana' | 'all'
+
+/**
+ * The readings of the body's pieces already read, by piece: bodies repeat their words, and a
+ * piece is read once per build. Made by the caller for one build.
+ */
+export type BodyPieceReadings = Map<string, WordReading[]>
+
+// why: a piece of text that may hold a word written with okurigana: kanji, then up to two groups
+// of one or two kana each followed by kanji (`引き出`), then up to three kana (`引き出すと`,
+// `見積もり`, `引出す`); a longer kana group, or a particle alone between kanji (`茶の器`), is
+// a sentence's grammar, not a word's okurigana
+const OKURIGANA_PIECE =
+  /[\p{Script=Han}々〆ヶ]+(?:(?![のをがはへやにでともか][\p{Script=Han}々〆ヶ])[\p{Script=Hiragana}]{1,2}[\p{Script=Han}々〆ヶ]+){0,2}(?![のをがはへやにでともか])[\p{Script=Hiragana}]{0,3}/gu
+const KANA_END = /\p{Script=Hiragana}$/u
+const HAN = /[\p{Script=Han}々〆ヶ]/gu
+
+/**
+ * Whether a word is one whose okurigana may be written otherwise: two kanji or more, with kana
+ * (`引き出す`, `引出す`, `見積り`); such words find each other through their reading.
+ */
+export function hasOkurigana(word: string): boolean {
+  const kanji = word.match(HAN)?.length ?? 0
+  return kanji >= 2 && kanji < [...word].length
+}
+
+/**
+ * The words written with okurigana in a body (`hasOkurigana`), with their readings: only the
+ * pieces that may hold one are read, each once per build (`read`).
+ */
+export function bodyOkuriganaReadings(
+  analyse: ReadingAnalyser,
+  text: string,
+  corrections: ReadingCorrections,
+  read: BodyPieceReadings,
+): WordReading[] {
+  const found: WordReading[] = []
+  for (const [piece] of text.normalize('NFKC').matchAll(OKURIGANA_PIECE)) {
+    if ((piece.match(HAN)?.length ?? 0) < 2 || !hasOkurigana(piece)) continue
+    let words = read.get(piece)
+    if (!words) {
+      // why: a word with okurigana is one or two of the analyser's words (`書き` + `込み`) and
+      // ends in kana; longer runs of a body's words are phrases no shopper types
+      words = kanjiWordReadings(analyse, piece, corrections, 2).filter(
+        ({ word }) => hasOkurigana(word) && KANA_END.test(word),
+      )
+      read.set(piece, words)
+    }
+    found.push(...words)
+  }
+  return found
+}
+
+/**
+ * The kanji words of a page's title, tags and description, and of its body as `body` says
+ * (`read`: the body pieces read so far in this build).
+ */
 export function pageReadings(
   analyse: ReadingAnalyser,
   page: ReadPage,
   corrections: ReadingCorrections,
-  body: boolean,
+  body: BodyReading,
+  read: BodyPieceReadings = new Map(),
 ): PageReadings {
   // why: sentence by sentence: the analyser's lattice grows with the text it is given
-  const read = (text: string): WordReading[] =>
+  const sentences = (text: string): WordReading[] =>
     text.split(/(?<=[。！？!?\n])/).flatMap((part) => kanjiWordReadings(analyse, part, corrections))
+  const description = sentences(page.description)
   return {
-    title: read(page.title),
-    tags: page.tags.map(read),
-    rest: body ? [...read(page.description), ...read(page.text)] : read(page.description),
+    title: sentences(page.title),
+    tags: page.tags.map(sentences),
+    rest:
+      body === 'all'
+        ? [...description, ...sentences(page.text)]
+        : body === 'okurigana'
+          ? [...description, ...bodyOkuriganaReadings(analyse, page.text, corrections, read)]
+          : description,
   }
 }

@@ -4,7 +4,7 @@ import type { IndexCommon, PackedIndexParts } from './packedIndex.js'
 import type { TermTreeArrays } from './termTree.js'
 import type { StoredPage } from '../siteContentTypes.js'
 import { aliasOf, decodePostings } from './postingsCoding.js'
-import { decodeReadings, type WordReading } from './readingTable.js'
+import { decodeReadings, type ReadingTable } from './readingTable.js'
 
 /**
  * The search data file (`src/generated/site-search.bin`): the packed index and the pages.
@@ -65,7 +65,7 @@ export interface SiteSearchData {
   /** The stored fields of a page, or null for an id the data does not hold. */
   page(id: string): StoredPage | null
   /** The readings of the site's kanji words (readingTable.ts), read when first asked for. */
-  readings(): WordReading[]
+  readings(): ReadingTable
   /**
    * The folder beside the data file holding its text shards (`search-text/`), or null where
    * they are read from elsewhere (the deployed function: the site's origin).

@@ -1,4 +1,4 @@
-import type { WordReading } from '../index/readingTable.js'
+import type { ReadingTable, WordReading } from '../index/readingTable.js'
 import { isCjkTerm, textRuns } from '../terms/cjkTokenizer.js'
 import { foldJapaneseRun, isKana } from '../terms/kanaFolding.js'
 import { isKanaWord, readingKey } from '../terms/readingKey.js'
@@ -30,37 +30,34 @@ interface Entry {
 
 /** The lookups of one data file's readings, each made at the first word needing it. */
 interface ReadingLookups {
-  readings: readonly WordReading[]
-  /** By reading key, made at the first word in kana or romaji. */
-  byKey: Map<string, Entry[]> | null
-  /** The words of two kanji or more, by their first kanji, made for the kanji a word asks for. */
+  table: ReadingTable
+  /** By reading key, as words in kana or romaji asked for them. */
+  byKey: Map<string, Entry[]>
+  /** The words of two kanji or more, by their first kanji (`+`: with kana), as asked for. */
   byFirstKanji: Map<string, Entry[]>
 }
 
 /**
- * What each query word also finds through `readings` (read by `load` at the first word that
- * may need them: kana, romaji, or kanji).
- * why: a word's lookups are made only for what it asks (a kanji word reads no reading key), as
- * they lie on the first answer of an instance
+ * What each query word also finds through the site's readings (read by `load` at the first word
+ * that may need them: kana, romaji, or kanji).
+ * why: a word's lookups read only what it asks (a reading key's lines, the lines holding a
+ * kanji), as they lie on the first answer of an instance
  */
-export function readingAlternatives(load: () => readonly WordReading[]): AlternativesOf {
+export function readingAlternatives(load: () => ReadingTable): AlternativesOf {
   let lookups: ReadingLookups | null = null
   const lookupsNow = (): ReadingLookups =>
-    (lookups ??= { readings: load(), byKey: null, byFirstKanji: new Map() })
+    (lookups ??= { table: load(), byKey: new Map(), byFirstKanji: new Map() })
   return (word) => {
     const normalized = word.normalize('NFKC').toLowerCase()
     if (mayBeRomaji(normalized)) {
       const kana = romajiToKana(normalized)
       if (kana === null || readingKey(kana).length < MIN_READING_KEY) return []
-      return [kana, ...wordsReadAs(readingIndex(lookupsNow()), kana)].slice(
-        0,
-        MAX_READING_SPELLINGS,
-      )
+      return [kana, ...wordsReadAs(keyLookup(lookupsNow()), kana)].slice(0, MAX_READING_SPELLINGS)
     }
     const runs = textRuns(normalized)
     if (runs.length !== 1 || !isCjkTerm(runs[0]!)) return []
     const run = runs[0]!
-    if (isKanaWord(run)) return wordsReadAs(readingIndex(lookupsNow()), run)
+    if (isKanaWord(run)) return wordsReadAs(keyLookup(lookupsNow()), run)
     return otherOkurigana(lookupsNow(), foldJapaneseRun(run))
   }
 }
@@ -72,29 +69,39 @@ function entryOf({ word, reading }: WordReading): Entry {
   return { word, folded, reading, skeleton }
 }
 
-function readingIndex(lookups: ReadingLookups): Map<string, Entry[]> {
-  if (lookups.byKey) return lookups.byKey
-  const map = new Map<string, Entry[]>()
-  for (const reading of lookups.readings) {
-    const key = readingKey(reading.reading)
-    if (key.length < MIN_READING_KEY) continue
-    const list = map.get(key) ?? []
-    list.push(entryOf(reading))
-    map.set(key, list)
+/** The words of a reading key (none under MIN_READING_KEY), looked up once per key. */
+type KeyLookup = (key: string) => Entry[] | undefined
+
+function keyLookup(lookups: ReadingLookups): KeyLookup {
+  return (key) => {
+    if (key.length < MIN_READING_KEY) return undefined
+    let entries = lookups.byKey.get(key)
+    if (!entries) {
+      entries = lookups.table.withKey(key).map(entryOf)
+      lookups.byKey.set(key, entries)
+    }
+    return entries.length > 0 ? entries : undefined
   }
-  return (lookups.byKey = map)
 }
 
-function startingWith(lookups: ReadingLookups, kanji: string): Entry[] {
-  let entries = lookups.byFirstKanji.get(kanji)
+// why: any kana of a word as pages write it (NFKC: no half-width forms)
+const KANA = /[\u3041-\u3096\u30a1-\u30fa]/
+
+/**
+ * The site's words of two kanji or more starting with `kanji`; `withKana`: only those holding
+ * kana (a query word of kanji alone can only be another spelling of a word with kana).
+ */
+function startingWith(lookups: ReadingLookups, kanji: string, withKana: boolean): Entry[] {
+  const memo = withKana ? `${kanji}+` : kanji
+  let entries = lookups.byFirstKanji.get(memo)
   if (!entries) {
     entries = []
-    for (const reading of lookups.readings) {
-      if (!reading.word.includes(kanji)) continue
+    for (const reading of lookups.table.holding(kanji)) {
+      if (withKana && !KANA.test(reading.word)) continue
       const entry = entryOf(reading)
       if (entry.skeleton.length >= 2 && entry.skeleton[0] === kanji) entries.push(entry)
     }
-    lookups.byFirstKanji.set(kanji, entries)
+    lookups.byFirstKanji.set(memo, entries)
   }
   return entries
 }
@@ -103,10 +110,10 @@ function startingWith(lookups: ReadingLookups, kanji: string): Entry[] {
  * The kanji words read as `kana`; when none is, the words whose readings written one after
  * another make it (`なんぶてつびん` → `南部 鉄瓶`), the longest first part first.
  */
-function wordsReadAs(byKey: ReadonlyMap<string, Entry[]>, kana: string): string[] {
+function wordsReadAs(byKey: KeyLookup, kana: string): string[] {
   const key = readingKey(kana)
   if (key.length < MIN_READING_KEY) return []
-  const whole = byKey.get(key)
+  const whole = byKey(key)
   if (whole) return preferred(whole)
   const parts = cover(byKey, key, 0)
   return parts ? [parts.join(' ')] : []
@@ -119,12 +126,12 @@ function preferred(entries: readonly Entry[]): string[] {
   return words.slice(0, MAX_READING_SPELLINGS)
 }
 
-function cover(byKey: ReadonlyMap<string, Entry[]>, key: string, depth: number): string[] | null {
+function cover(byKey: KeyLookup, key: string, depth: number): string[] | null {
   if (depth >= MAX_COVER_PARTS) return null
   for (let cut = key.length - MIN_READING_KEY; cut >= MIN_READING_KEY; cut--) {
-    const head = byKey.get(key.slice(0, cut))
+    const head = byKey(key.slice(0, cut))
     if (!head) continue
-    const tail = byKey.get(key.slice(cut))
+    const tail = byKey(key.slice(cut))
     if (tail) return [preferred(head)[0]!, preferred(tail)[0]!]
     const rest = cover(byKey, key.slice(cut), depth + 1)
     if (rest) return [preferred(head)[0]!, ...rest]
@@ -140,9 +147,10 @@ function cover(byKey: ReadonlyMap<string, Entry[]>, key: string, depth: number):
  */
 function otherOkurigana(lookups: ReadingLookups, run: string): string[] {
   const found: string[] = []
+  const kanjiOnly = !KANA.test(run)
   for (let start = 0; start < run.length && found.length < MAX_READING_SPELLINGS; start++) {
     if (isKana(run.charCodeAt(start))) continue
-    for (const entry of startingWith(lookups, run[start]!)) {
+    for (const entry of startingWith(lookups, run[start]!, kanjiOnly)) {
       const end = spanEnd(run, start, entry)
       if (end === -1) continue
       const replaced = run.slice(0, start) + entry.word + run.slice(end)
@@ -176,10 +184,13 @@ function spanEnd(run: string, start: number, entry: Entry): number {
   const trailing = ours[last]!
   for (let keep = trailing.length; keep >= 0; keep--) {
     ours[last] = trailing.slice(0, keep)
+    // why: kana cut off the end belong to the next word, so the word ends as the site's does
+    // (`出すと` is `出す` + `と`); `引出す` is not `引き出し` + `す`
+    if (keep < trailing.length && ours[last] !== theirs.groups[last]) continue
     if (!ours.every((group, g) => endsOneAnother(group, theirs.groups[g]!))) continue
     // why: written as the site writes it: nothing to replace (a shorter ending would cut its kana)
     if (ours.every((group, g) => group === theirs.groups[g])) return -1
-    if (!readAs(entry.skeleton, ours, entry.reading)) continue
+    if (!readAs(entry.skeleton, ours, theirs.groups, entry.reading)) continue
     return i - trailing.length + keep
   }
   return -1
@@ -202,9 +213,44 @@ function kanaGroups(folded: string): { skeleton: string; groups: string[] } | nu
 
 const endsOneAnother = (a: string, b: string): boolean => a.endsWith(b) || b.endsWith(a)
 
-/** Whether kanji each read as one kana or more, with `groups` of kana after each, read `reading`. */
-function readAs(skeleton: string, groups: readonly string[], reading: string): boolean {
+// why: a verb's kana change along one row of the kana table (`立つ`, `立ち上げ`)
+const KANA_ROWS = [
+  'アイウエオ',
+  'カキクケコ',
+  'ガギグゲゴ',
+  'サシスセソ',
+  'ザジズゼゾ',
+  'タチツテトッ',
+  'ダヂヅデド',
+  'ナニヌネノ',
+  'ハヒフヘホ',
+  'バビブベボ',
+  'パピプペポ',
+  'マミムメモ',
+  'ラリルレロ',
+  'ワヰヱヲ',
+]
+
+/**
+ * Whether kanji each read as one kana or more, with `groups` of kana after each, read `reading`.
+ * Where the site writes a kanji without the kana the query gives it (`theirs` empty), the
+ * dictionary read the kanji alone, as a verb's plain form (`立上げ` as タツアゲ): the query's last
+ * kana there may be another of its row (`立ち上げ`).
+ */
+function readAs(
+  skeleton: string,
+  groups: readonly string[],
+  theirs: readonly string[],
+  reading: string,
+): boolean {
   let pattern = '^'
-  for (let k = 0; k < skeleton.length; k++) pattern += `.+${groups[k]}`
+  for (let k = 0; k < skeleton.length; k++) {
+    const group = groups[k]!
+    const row =
+      theirs[k] === '' && group !== ''
+        ? KANA_ROWS.find((r) => r.includes(group.at(-1)!))
+        : undefined
+    pattern += row ? `.+${group.slice(0, -1)}[${row}]` : `.+${group}`
+  }
   return new RegExp(`${pattern}$`, 'u').test(reading)
 }

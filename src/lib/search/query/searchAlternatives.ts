@@ -1,5 +1,5 @@
 import { isCjkTerm, textRuns } from '../terms/cjkTokenizer.js'
-import { foldJapaneseRun } from '../terms/kanaFolding.js'
+import { foldJapaneseRun, isKana } from '../terms/kanaFolding.js'
 import type { AlternativesOf } from './wordTerms.js'
 
 /** Groups of words that find each other (spelling variants, synonyms); order is kept. */
@@ -67,15 +67,22 @@ export function alternativesFinder(groups: KeyedWordGroups): AlternativesOf {
     }
     return japanese
   }
-  /** The first member (in `members`' order) whose key is inside `key`. */
+  /**
+   * The first member (in `members`' order) whose key is inside `key`, not followed by kana where
+   * it ends in a kanji.
+   * why: kana after it are okurigana of another word form (`引出す` holds `引出` of `引き出し`,
+   * and `引き出しす` is no word); `申込方法` holds `申込` followed by a kanji
+   */
   const firstInside = (key: string): Member | undefined => {
     const japanese = japaneseByFirst()
     let first: { member: Member; order: number } | undefined
     for (let i = 0; i < key.length; i++) {
       for (const candidate of japanese.get(key[i]!) ?? []) {
-        if ((!first || candidate.order < first.order) && key.startsWith(candidate.member.key, i)) {
-          first = candidate
-        }
+        const member = candidate.member.key
+        if ((first && candidate.order >= first.order) || !key.startsWith(member, i)) continue
+        const after = key.charCodeAt(i + member.length)
+        if (!isKana(member.charCodeAt(member.length - 1)) && isKana(after)) continue
+        first = candidate
       }
     }
     return first?.member

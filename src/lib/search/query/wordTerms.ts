@@ -119,6 +119,9 @@ function alternativeTerms(
   const add = (candidate: string[]): void => {
     if (candidate.length === 0 || sameTerms(candidate, terms)) return
     if (alternatives.some((known) => sameTerms(known, candidate))) return
+    // why: a spelling with a Japanese term no page holds matches nothing (its terms are ANDed),
+    // yet its terms would widen every slot and could leave a later spelling out (MAX_TERM_SLOTS)
+    if (candidate.some((term) => !heldByIndex(term, scored.terms))) return
     alternatives.push(candidate)
   }
   for (const alternative of alternativesOf(word)) {
@@ -150,32 +153,61 @@ function alternativeTerms(
   return { alternatives, exact, viaReading }
 }
 
+/** False for a Japanese term that no index term is or begins with (Latin terms may be fuzzy). */
+function heldByIndex(term: string, index: TermTree<TermData>): boolean {
+  if (!isEncodedJapaneseTerm(term)) return true
+  if (index.get(term) !== undefined) return true
+  for (const found of index.atPrefix(term)) if (found) return true
+  return false
+}
+
 function sameTerms(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((term) => b.includes(term))
 }
 
 const MIN_PART_LENGTH = 3
+// why: two-letter words (`js`, `tv`, `go`) are parts of many names, but split a word many ways
+const MIN_SHORT_PART_LENGTH = 2
+const MAX_PARTS = 4
 
 /**
- * A Latin word the index does not hold, split into words it holds, the longest first part first
- * (`githubactions` → `github`, `actions`; at most three parts); empty when there is no split.
+ * A Latin word the index does not hold, split into words it holds: the fewest parts of three
+ * letters or more, the longest first part first (`githubactions` → `github`, `actions`); where
+ * there is none, parts of two letters or more (`nodejs` → `node`, `js`; `firetvstick` → `fire`,
+ * `tv`, `stick`); at most four parts; empty when there is no split.
  * why: shoppers join words the pages write apart (`GitHub Actions`); Pagefind falls back the same
  * way to the longest indexed prefix
  */
-function joinedWordParts(term: string, index: TermTree<TermData>, depth = 0): string[] {
-  if (isEncodedJapaneseTerm(term) || term.length < 2 * MIN_PART_LENGTH) return []
-  if (depth === 0 && index.get(term)) return []
-  for (let cut = term.length - MIN_PART_LENGTH; cut >= MIN_PART_LENGTH; cut--) {
-    const head = term.slice(0, cut)
-    if (!index.get(head)) continue
-    const tail = term.slice(cut)
-    if (index.get(tail)) return [head, tail]
-    if (depth === 0) {
-      const rest = joinedWordParts(tail, index, 1)
-      if (rest.length) return [head, ...rest]
+function joinedWordParts(term: string, index: TermTree<TermData>): string[] {
+  if (isEncodedJapaneseTerm(term) || term.length < 2 * MIN_SHORT_PART_LENGTH) return []
+  if (index.get(term)) return []
+  for (const min of [MIN_PART_LENGTH, MIN_SHORT_PART_LENGTH]) {
+    const held = (from: number, to: number): boolean =>
+      index.get(term.slice(from, to)) !== undefined
+    for (let parts = 2; parts <= MAX_PARTS; parts++) {
+      const split = fewestParts(term, 0, parts, min, held)
+      if (split) return split
     }
   }
   return []
+}
+
+/** `term` from `from` as exactly `parts` held words of `min` letters or more, longest first. */
+function fewestParts(
+  term: string,
+  from: number,
+  parts: number,
+  min: number,
+  held: (from: number, to: number) => boolean,
+): string[] | null {
+  if (parts === 1)
+    return term.length - from >= min && held(from, term.length) ? [term.slice(from)] : null
+  for (let cut = term.length - min * (parts - 1); cut >= from + min; cut--) {
+    if (!held(from, cut)) continue
+    const rest = fewestParts(term, cut, parts - 1, min, held)
+    if (rest) return [term.slice(from, cut), ...rest]
+  }
+  return null
 }
 
 /** The word's term slots: one per term, widened by one term of each alternative (see above). */

@@ -17,7 +17,7 @@ export interface IndexedPage {
  * file layout (index/searchDataReader.ts) change.
  */
 export const SEARCH_INDEX_FORMAT =
-  '14-bigram-folded-varint-alias-notplain-subtrees-spellings-textapart-readings'
+  '15-bigram-folded-varint-alias-notplain-subtrees-spellings-textapart-readinglines'
 
 /** Query-time options (MiniSearch `searchOptions`). */
 function createQueryOptions(): SearchOptions {
