@@ -74,7 +74,7 @@ export class ShopNotifyElement extends CustomerFormElement<'notifySignup'> {
     // why: with double opt-in nothing is sent until the shopper opens the e-mailed link, and the
     // sign-up joins the queue only then: the answer has no place yet
     const confirm = answer.confirmationRequired === true
-    const place = answer.queue ? `入荷待ちの順番は ${placeText(answer.queue)} です。` : ''
+    const place = answer.queue ? `入荷待ちの順番は ${placeText(answer.queue)}です。` : ''
     return {
       message: confirm
         ? already

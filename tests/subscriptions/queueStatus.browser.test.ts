@@ -68,7 +68,7 @@ describeInChromium('the place in the queue in a real browser', shop, () => {
       await notify.locator('[part=reference]').waitFor()
       const place = `${3 + index} 番目（入荷待ち ${3 + index} 人）`
       await expect(notify.getByRole('status').textContent()).resolves.toContain(
-        `登録しました。入荷待ちの順番は ${place} です。入荷したらメールでお知らせします。`,
+        `登録しました。入荷待ちの順番は ${place}です。入荷したらメールでお知らせします。`,
       )
       found.push(...(await axeViolations(page)).map((line) => `${theme}: ${line}`))
       expect(errors).toEqual([])
