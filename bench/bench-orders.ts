@@ -12,7 +12,6 @@
  * - the daily `signup-expiry` run over 200 sign-ups with nothing due, and with 10 due.
  * Figures are printed, never asserted; the machine is shared (load average printed).
  */
-import type { Context } from '@netlify/functions'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +23,7 @@ import type { NotificationHistory, NotifySubscription } from '../src/lib/storage
 import { openRepositories } from '../src/lib/storage/repositories.js'
 import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
 import { startRecordingServer } from '../platform/recordingServer.js'
+import { blobsContextFor, contextFor, printSteps, type StepSample } from './handlerBench.js'
 import { startLatencyProxy } from './latencyProxy.js'
 
 const LATENCY_MS = 10
@@ -34,22 +34,6 @@ const PRODUCT = 'hario-v60-dripper'
 const DAY = 24 * 60 * 60 * 1000
 const NOTICES = 20
 const SIGNUPS = 200
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]
-
-function blobsContextFor(url: string): string {
-  const context = { edgeURL: url, uncachedEdgeURL: url, siteID: 'bench-site', token: TOKEN }
-  return Buffer.from(JSON.stringify(context)).toString('base64')
-}
-
-function contextFor(deployContext: string): Context {
-  const context = {
-    requestId: `bench-${crypto.randomUUID()}`,
-    deploy: { context: deployContext, id: 'bench', published: false },
-    waitUntil: () => undefined,
-  }
-  return context as unknown as Context
-}
 
 function subscription(i: number, email: string, createdAt: number): NotifySubscription {
   return {
@@ -108,15 +92,14 @@ async function main(): Promise<void> {
   const { port } = await blobs.start()
   const proxy = await startLatencyProxy(`http://127.0.0.1:${port}`, LATENCY_MS)
   const resend = await startRecordingServer()
-  process.env.NETLIFY_BLOBS_CONTEXT = blobsContextFor(proxy.url)
+  process.env.NETLIFY_BLOBS_CONTEXT = blobsContextFor(proxy.url, TOKEN)
   process.env.ORDER_WEBHOOK_SECRET = SECRET
   process.env.UNSUBSCRIBE_SECRET = 'bench-unsubscribe'
   process.env.RESEND_API_KEY = 're_bench'
   process.env.RESEND_FROM_EMAIL = 'shop@example.jp'
   process.env.RESEND_BASE_URL = resend.url
   process.env.QUIET_HOURS = 'off'
-  const rows: string[][] = []
-  const samples = new Map<string, { times: number[]; requests: number[] }>()
+  const samples = new Map<string, StepSample>()
   const measure = async (label: string, work: () => Promise<unknown>) => {
     const sample = samples.get(label) ?? { times: [], requests: [] }
     samples.set(label, sample)
@@ -182,21 +165,10 @@ async function main(): Promise<void> {
     await measure(`signup-expiry: ${SIGNUPS} sign-ups, 10 asked`, run)
     await measure(`signup-expiry: ${SIGNUPS} sign-ups, nothing due`, run)
   }
-  for (const [label, sample] of samples) {
-    rows.push([label, `${median(sample.times).toFixed(0)} ms`, `${median(sample.requests)}`])
-  }
-  console.log(
-    `\nOrder events and the daily sign-up run (${LATENCY_MS} ms per blob request, median of ${ROUNDS})`,
+  printSteps(
+    `Order events and the daily sign-up run (${LATENCY_MS} ms per blob request, median of ${ROUNDS})`,
+    samples,
   )
-  const header = ['', 'time', 'blob requests']
-  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)))
-  for (const row of [header, ...rows]) {
-    console.log(
-      row
-        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
-        .join('  '),
-    )
-  }
   await resend.close()
   await proxy.close()
   await blobs.stop()

@@ -68,6 +68,13 @@ export const ROUTES = {
     auth: 'none',
     response: 'keptAnswer',
   },
+  notifyStatus: {
+    function: 'notify-status',
+    path: '/notify/status',
+    methods: ['GET'],
+    auth: 'none',
+    response: null,
+  },
   search: {
     function: 'search',
     path: '/api/search',

@@ -1,4 +1,5 @@
 import type { RouteAnswer, RoutePath } from '../lib/routes.js'
+import { placeText } from '../lib/messages/queuePlaceText.js'
 import { CustomerFormElement, type SuccessView } from './customerFormElement.js'
 import { fetchAvailability, variantChoice } from './variantChoice.js'
 
@@ -70,16 +71,18 @@ export class ShopNotifyElement extends CustomerFormElement<'notifySignup'> {
       rememberedIds().includes(id) ||
       (created !== null && created < sentAt - ALREADY_SIGNED_UP_MARGIN_MS)
     remember(id)
-    // why: with double opt-in nothing is sent until the shopper opens the e-mailed link
+    // why: with double opt-in nothing is sent until the shopper opens the e-mailed link, and the
+    // sign-up joins the queue only then: the answer has no place yet
     const confirm = answer.confirmationRequired === true
+    const place = answer.queue ? `入荷待ちの順番は ${placeText(answer.queue)}です。` : ''
     return {
       message: confirm
         ? already
-          ? 'このメールアドレスはすでに登録済みで、確認をお待ちしています。お送りした確認メールを開き、リンクから登録を確定してください。'
-          : '確認メールをお送りしました。メールを開き、リンクから登録を確定してください。確定するまで再入荷のお知らせは届きません。'
+          ? 'このメールアドレスはすでに登録済みで、確認をお待ちしています。お送りした確認メールを開き、リンクから登録を確定してください。確定すると入荷待ちの順番に加わります。'
+          : '確認メールをお送りしました。メールを開き、リンクから登録を確定してください。確定すると入荷待ちの順番に加わります。確定するまで再入荷のお知らせは届きません。'
         : already
-          ? 'このメールアドレスはすでに登録済みです。入荷したら1回だけお知らせします。'
-          : '登録しました。入荷したらメールでお知らせします。',
+          ? `このメールアドレスはすでに登録済みです。${place}入荷したら1回だけお知らせします。`
+          : `登録しました。${place}入荷したらメールでお知らせします。`,
       id,
       idLabel: '登録番号',
     }

@@ -3,6 +3,7 @@ import { createManageToken } from '../../src/lib/reservations/manageLink.js'
 import { createConfirmationToken } from '../../src/lib/compliance/confirmationToken.js'
 import { createUnsubscribeToken } from '../../src/lib/compliance/unsubscribeToken.js'
 import { createKeepToken } from '../../src/lib/compliance/keepToken.js'
+import { createStatusToken } from '../../src/lib/subscriptions/statusLink.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
 import { withDevServerBlobs } from '../helpers/seedDevServer.js'
 import { bounceEvent, signedWebhook, WEBHOOK_SECRET } from '../compliance/complianceTestKit.js'
@@ -607,6 +608,12 @@ describe('the answers of the running service match /api/openapi.json', () => {
     expect(broken.status).toBe(400)
     const forged = createKeepToken(ref, askedAt, 'another-secret')
     expect((await call(keep, { query: { token: forged } })).status).toBe(403)
+
+    // the 「入荷待ちの状況」 page of the same sign-up, and a forged link to it
+    const status = (token: string) =>
+      call('/notify/status', { method: 'GET', query: { token }, accept: 'text/html' })
+    expect((await status(createStatusToken(ref, SECRET, Date.now()))).status).toBe(200)
+    expect((await status(createStatusToken(ref, 'another-secret', Date.now()))).status).toBe(403)
 
     // why: npm start's local secret (platform/dev-server.ts)
     const body = JSON.stringify({

@@ -387,8 +387,8 @@ describe('double opt-in (NOTIFY_DOUBLE_OPT_IN=true)', () => {
     expect(mail.json.subject).toBe('【再入荷通知】2件のご登録を確定してください')
   })
 
-  it('answers as before, without the field, when double opt-in is off', async () => {
+  it('answers without the field, with the place in the queue, when double opt-in is off', async () => {
     const answer = await signUp(unique('single'), 'hario-v60-dripper')
-    expect(Object.keys(answer.body)).toEqual(['success', 'subscriptionId'])
+    expect(Object.keys(answer.body)).toEqual(['success', 'subscriptionId', 'queue'])
   })
 })

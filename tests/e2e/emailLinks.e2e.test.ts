@@ -5,8 +5,9 @@ import { ADMIN_TOKEN } from '../helpers/tokens.js'
 /**
  * Every link of every e-mail a shopper gets lands, over `npm start` (its own defaults: the demo
  * storefront as STOREFRONT_URL, the local shop name and contact), with e-mail going to a Resend
- * stand-in: the reservation receipt, the status e-mail, the double opt-in confirmation, the restock
- * notice (click redirect, unsubscribe) and the receipt of a cancel on the manage page.
+ * stand-in: the reservation receipt, the status e-mail, the double opt-in confirmation (and the
+ * queue's status page its confirmed page links), the restock notice (click redirect, unsubscribe)
+ * and the receipt of a cancel on the manage page.
  */
 
 const dev = useRestockDevServer({ NOTIFY_DOUBLE_OPT_IN: 'true' })
@@ -65,6 +66,16 @@ describe('the links of every e-mail a shopper gets, over npm start', () => {
     const confirmLink = linksOf(mailTexts()).find((link) => link.includes('/api/notify-confirm'))!
     const confirmedSignup = await fetch(confirmLink, { method: 'POST' })
     expect(confirmedSignup.status).toBe(200)
+    // why: with double opt-in the page after confirming is what links the queue's status page
+    const statusLink = /href="([^"]+\/notify\/status\?token=[^"]+)"/.exec(
+      await confirmedSignup.text(),
+    )?.[1]
+    expect(statusLink).toBeDefined()
+    const status = await fetch(statusLink!.replaceAll('&amp;', '&'))
+    expect(status.status).toBe(200)
+    const statusPage = await status.text()
+    expect(statusPage).toContain('1 番目（入荷待ち 1 人）')
+    expect(statusPage).toContain('茶と珈琲の道具店（デモ）')
     const sent = await post(
       '/api/admin/notify/send',
       {

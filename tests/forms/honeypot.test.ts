@@ -35,9 +35,13 @@ async function send(handler: Handler, path: string, body: unknown) {
   return res
 }
 
+/**
+ * The keys of the records store, but the index bases and markers `index/…` that a read may write
+ * (a decoy reads the queue it answers a place in); a write announces itself in `index-deltas/`.
+ */
 async function storedKeys(): Promise<string[]> {
   const { blobs } = await openStore(RECORDS_STORE, fakeContext()).list()
-  return blobs.map((blob) => blob.key)
+  return blobs.map((blob) => blob.key).filter((key) => !key.startsWith('index/'))
 }
 
 const forms = [
@@ -47,6 +51,7 @@ const forms = [
     path: '/api/reservation',
     body: { name: '山田 花子', email: 'bot@example.com', productSlug: PRODUCT },
     idField: 'reservationId',
+    otherFields: [],
     idPattern: /^res_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     // Slack reservation channel + auto-reply e-mail
     sentByPerson: 2,
@@ -57,6 +62,8 @@ const forms = [
     path: '/api/notify-signup',
     body: { email: 'bot@example.com', productSlug: PRODUCT },
     idField: 'subscriptionId',
+    // why: a person's sign-up is answered with its place in the queue
+    otherFields: ['queue'],
     idPattern: /^ntf_\d{13}-[0-9a-f]{10}$/,
     // Slack restock channel + Discord + auto-reply e-mail
     sentByPerson: 3,
@@ -75,7 +82,9 @@ describe.each(forms)('honeypot of POST $path', (form) => {
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
     expect(res.headers.get('access-control-allow-origin')).toBe('*')
-    expect(Object.keys(res.body).sort()).toEqual([form.idField, 'success'].sort())
+    expect(Object.keys(res.body).sort()).toEqual(
+      [form.idField, 'success', ...form.otherFields].sort(),
+    )
     expect(res.body.success).toBe(true)
     expect(res.body[form.idField]).toMatch(form.idPattern)
     if (form.idField === 'subscriptionId') {
@@ -93,6 +102,9 @@ describe.each(forms)('honeypot of POST $path', (form) => {
     // above is the honeypot's doing, not a broken recording server
     const person = await send(form.handler, form.path, form.body)
     expect(person.status).toBe(200)
+    expect(Object.keys(person.body).sort()).toEqual(Object.keys(res.body).sort())
+    // why: the decoy's place is the one the person then gets: last of the queue
+    if (form.idField === 'subscriptionId') expect(person.body.queue).toEqual(res.body.queue)
     await outbound.waitFor(form.sentByPerson)
     expect(outbound.requests.every((request) => !request.body.includes('spam.example'))).toBe(true)
     expect(outbound.requests).toHaveLength(form.sentByPerson)

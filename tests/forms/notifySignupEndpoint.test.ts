@@ -52,8 +52,10 @@ describe('POST /api/notify-signup: a new signup', () => {
 
     expect(res.status).toBe(200)
     expect(res.headers.get('access-control-allow-origin')).toBe('*')
-    expect(Object.keys(res.body).sort()).toEqual(['subscriptionId', 'success'])
+    expect(Object.keys(res.body).sort()).toEqual(['queue', 'subscriptionId', 'success'])
     expect(res.body.success).toBe(true)
+    // why: the first sign-up of the product in this file: first in its queue
+    expect(res.body.queue).toEqual({ place: 1, waiting: 1 })
     expect(res.body.subscriptionId).toMatch(/^ntf_\d{13}-[0-9a-f]{10}$/)
 
     const stored = await subscriptions().get({ id: res.body.subscriptionId, productSlug: PRODUCT })
@@ -98,7 +100,11 @@ describe('POST /api/notify-signup: one pending subscription per e-mail and produ
     const first = await signup({ email: 'repeat@example.com', productSlug: PRODUCT })
     const second = await signup({ email: '  REPEAT@example.com', productSlug: PRODUCT })
     expect(second.status).toBe(200)
-    expect(second.body).toEqual({ success: true, subscriptionId: first.body.subscriptionId })
+    expect(second.body).toEqual({
+      success: true,
+      subscriptionId: first.body.subscriptionId,
+      queue: first.body.queue,
+    })
     expect(await subscriptionsOf('repeat@example.com')).toHaveLength(1)
     expect(confirmationsTo('repeat@example.com')).toHaveLength(1)
   })
@@ -194,7 +200,13 @@ describe('POST /api/notify-signup: one pending subscription per e-mail and produ
       notifiedAt: null,
     })
     const res = await pending
-    expect(res.body).toEqual({ success: true, subscriptionId: 'ntf_1-inflight' })
+    expect(res.body).toEqual({
+      success: true,
+      subscriptionId: 'ntf_1-inflight',
+      queue: { place: expect.any(Number), waiting: expect.any(Number) },
+    })
+    // why: the newest sign-up of the product is the last in its queue
+    expect(res.body.queue.place).toBe(res.body.queue.waiting)
     expect(confirmationsTo(email)).toHaveLength(0)
     expect(await subscriptionsOf(email)).toHaveLength(1)
   })
@@ -210,7 +222,12 @@ describe('POST /api/notify-signup: one pending subscription per e-mail and produ
       notifiedAt: null,
     })
     const res = await signup({ email, productSlug: PRODUCT })
-    expect(res.body).toEqual({ success: true, subscriptionId: 'ntf_2-imported' })
+    // why: signed up before everyone else of the product: first in its queue
+    expect(res.body).toEqual({
+      success: true,
+      subscriptionId: 'ntf_2-imported',
+      queue: { place: 1, waiting: expect.any(Number) },
+    })
     expect(confirmationsTo(email)).toHaveLength(0)
     expect(await subscriptionsOf(email)).toHaveLength(1)
   })

@@ -136,9 +136,18 @@ describe('message texts', () => {
     expect(slackText.split('\n')).toContain(productUrl)
     const { discordContent } = signupCommunityChatMessage({ product, productUrl })
     expect(discordContent).toBe(`「Tea & <Cup\\>」に再入荷通知の登録がありました。\n${productUrl}`)
-    const email = signupConfirmationEmail(input)
+    const statusUrl = 'https://shop.example.com/notify/status?token=abc'
+    const email = signupConfirmationEmail({
+      ...input,
+      queue: { place: 12, waiting: 40 },
+      statusUrl,
+    })
     expect(email.subject).toContain('Tea & <Cup>')
     expect(email.text).toContain(productUrl)
+    expect(email.text).toContain('入荷待ちの順番: 12 番目（入荷待ち 40 人）')
+    expect(email.text).toContain(`入荷待ちの状況: ${statusUrl}`)
+    const bare = signupConfirmationEmail({ ...input, queue: null, statusUrl: null })
+    expect(bare.text).not.toContain('入荷待ち')
   })
 })
 
@@ -222,7 +231,13 @@ describe('product titles are escaped or neutralised like any other text (D10)', 
     })
     expect(reservationMail.subject).toBe('【ご予約受付】Tea & <Cup> 限定')
     expect(reservationMail.html).toBeUndefined()
-    const signupMail = signupConfirmationEmail({ subscription, product: everyoneTitle, productUrl })
+    const signupMail = signupConfirmationEmail({
+      subscription,
+      product: everyoneTitle,
+      productUrl,
+      queue: null,
+      statusUrl: null,
+    })
     expect(signupMail.subject).toBe('【再入荷通知】@everyone 向け特価品 の通知登録を受け付けました')
     expect(signupMail.text).toContain('「@everyone 向け特価品」')
     expect(signupMail.html).toBeUndefined()

@@ -48,6 +48,11 @@ import {
   KEEP_ANSWER_MS,
   verifyKeepToken,
 } from '../../src/lib/compliance/keepToken.js'
+import {
+  createStatusToken,
+  STATUS_LINK_LIFETIME_MS,
+  verifyStatusToken,
+} from '../../src/lib/subscriptions/statusLink.js'
 import { PURPOSES as SIGNING } from '../../src/lib/signing/purposes.js'
 import { signatureFor } from '../../src/lib/signing/signedToken.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
@@ -361,6 +366,12 @@ const PURPOSES: Purpose[] = [
     make: (secret, now) => createKeepToken(RECORD, new Date(now).toISOString(), secret),
     check: (token, secret, now) => outcome(verifyKeepToken(token, secret, now)),
     lifetimeMs: KEEP_ANSWER_MS,
+  },
+  {
+    name: 'status link',
+    make: (secret, now) => createStatusToken(RECORD, secret, now),
+    check: (token, secret, now) => outcome(verifyStatusToken(token, secret, now)),
+    lifetimeMs: STATUS_LINK_LIFETIME_MS,
   },
   {
     name: 'unsubscribe link',

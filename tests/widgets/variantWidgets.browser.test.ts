@@ -86,13 +86,26 @@ describeInChromium('widgets of products with variants', shop, () => {
     },
   )
 
-  it('an element pinned to a variant signs up for it', async () => {
+  it('an element pinned to a variant signs up for it, and tells its place in that variant’s queue', async () => {
+    // why: one shopper waits for 藍 before, three for 白: only 藍's queue counts
+    for (const [email, variant] of [
+      ['ai-first@example.jp', 'ai'],
+      ['shiro-1@example.jp', 'shiro'],
+      ['shiro-2@example.jp', 'shiro'],
+      ['shiro-3@example.jp', 'shiro'],
+    ]) {
+      const body = { email, productSlug: 'mino-mug', variant }
+      expect((await shop.postJson('/api/notify-signup', body)).status).toBe(200)
+    }
     const { page } = await openShopPage(shop.browser, `${site.url}/light`)
     const widget = page.locator('shop-notify')
     const email = 'pinned@example.jp'
     await widget.getByLabel('メールアドレス').fill(email)
     await widget.getByRole('button', { name: /知らせる/ }).click()
     await widget.getByText('登録番号').waitFor()
+    expect(await widget.getByRole('status').textContent()).toContain(
+      '入荷待ちの順番は 2 番目（入荷待ち 2 人）です。',
+    )
     const stored = await recordsOf('/api/admin-notify-list', 'subscriptions', 'mino-mug', email)
     expect(stored.map((record) => record.variant)).toEqual(['ai'])
   })

@@ -156,9 +156,10 @@ describeInChromium('storefront widgets on light and dark themes', service, () =>
       await notify.getByLabel('メールアドレス').fill(`${name}@example.test`)
       await notify.getByRole('button', { name: /入荷したら知らせる/ }).click()
       await notify.locator('[part=reference]').waitFor()
-      // why: double opt-in is on: the shopper is told to open the e-mail (confirmationRequired)
+      // why: double opt-in is on: the shopper is told to open the e-mail (confirmationRequired),
+      // and that the sign-up has no place in the queue until then
       await expect(notify.locator('[part=success]').textContent()).resolves.toContain(
-        '確認メールをお送りしました。メールを開き、リンクから登録を確定してください。',
+        '確認メールをお送りしました。メールを開き、リンクから登録を確定してください。確定すると入荷待ちの順番に加わります。',
       )
       await check('sign-up success')
 

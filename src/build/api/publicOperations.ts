@@ -266,10 +266,14 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
       {
         200: {
           description:
-            'Signed up (or already signed up). With double opt-in on, `confirmationRequired: true` while the sign-up waits for its confirmation: the shopper must open the e-mailed link (one e-mail a minute per address at most; its link confirms every sign-up of the address that waits).',
+            'Signed up (or already signed up), with its place in the queue (`queue`) while it is waiting. With double opt-in on, `confirmationRequired: true` while the sign-up waits for its confirmation: the shopper must open the e-mailed link (one e-mail a minute per address at most; its link confirms every sign-up of the address that waits), and it has no place until then.',
           body: answers.subscriptionCreated,
           examples: {
-            success: { success: true, subscriptionId: 'ntf_1763778300000-4f9c2a7b1e' },
+            success: {
+              success: true,
+              subscriptionId: 'ntf_1763778300000-4f9c2a7b1e',
+              queue: { place: 12, waiting: 40 },
+            },
             'double opt-in': {
               success: true,
               subscriptionId: 'ntf_1763778300000-4f9c2a7b1e',
@@ -388,6 +392,27 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
         examples: { success: { success: true } },
       },
     }),
+  },
+  {
+    method: 'get',
+    route: 'notifyStatus',
+    operationId: 'showQueueStatusPage',
+    tag: 'Storefront',
+    summary: 'The 「入荷待ちの状況」 page (the signed link of the sign-up e-mail)',
+    description:
+      'An HTML page (Japanese, `Cache-Control: no-store`, a strict CSP) of the one sign-up the link names: the product (and variant), when it was signed up (JST), its place in the queue 「12 番目（入荷待ち 40 人）」 counted as the restock waves choose (the waiting subscribers of the product, or of the variant, oldest sign-up first), or why it has none (notified, unsubscribed, expired, not confirmed); while pending, the unsubscribe button (it POSTs to `/api/notify-unsubscribe`). The link is made by the sign-up e-mail (or the page after a double opt-in confirmation) and works for a year. Changes nothing.',
+    query: z.object({ token: z.string().meta({ description: 'The signed token of the link.' }) }),
+    responses: {
+      200: { description: 'The page.', body: 'html' },
+      400: { description: 'The token is missing or garbled.', body: 'html' },
+      403: { description: 'The signature does not match (forged, altered).', body: 'html' },
+      404: { description: 'The sign-up no longer exists.', body: 'html' },
+      405: { description: 'Wrong method.', body: 'html' },
+      410: { description: 'The link is over a year old.', body: 'html' },
+      429: RATE_LIMITED,
+      500: { description: 'Unexpected failure.', body: 'html' },
+      503: { description: '`UNSUBSCRIBE_SECRET` is not set.', body: 'html' },
+    },
   },
   {
     method: 'get',

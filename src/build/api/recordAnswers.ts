@@ -167,6 +167,30 @@ export const subscriptionCreated = z.strictObject({
     description:
       'Double opt-in (`NOTIFY_DOUBLE_OPT_IN`): the sign-up waits until the shopper opens the link e-mailed to them; absent when no confirmation is needed.',
   }),
+  queue: z
+    .strictObject({
+      place: z
+        .number()
+        .int()
+        .min(1)
+        .meta({
+          description: 'Its place: 1 is the first a restock wave e-mails.',
+          examples: [12],
+        }),
+      waiting: z
+        .number()
+        .int()
+        .min(1)
+        .meta({
+          description: 'Everyone waiting in the same queue, this sign-up included.',
+          examples: [40],
+        }),
+    })
+    .optional()
+    .meta({
+      description:
+        'The sign-up’s place in the queue of its product (of its variant, for a product with variants), counted as the restock waves choose: the waiting subscribers, oldest sign-up first. The widget shows it as 「12 番目（入荷待ち 40 人）」. Absent while the sign-up is not waiting: it waits for its double opt-in confirmation (`confirmationRequired`; it joins the queue when confirmed), or no restock e-mail may reach the address (suppressed).',
+    }),
 })
 
 const recordStats = z.strictObject({

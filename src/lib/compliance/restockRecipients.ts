@@ -18,6 +18,17 @@ export function isWaiting(
   return waitingState(subscription, suppressed.has(emailHash(subscription.email))) === 'waiting'
 }
 
+/**
+ * The waiting rule of this moment as one predicate: the suppression list is read once. A send,
+ * a wave and a sign-up's place in the queue all ask it.
+ */
+export async function waitingRule(
+  suppressions: SuppressionRepository,
+): Promise<(subscription: NotifySubscription) => boolean> {
+  const suppressed = await suppressedHashes(suppressions)
+  return (subscription) => isWaiting(subscription, suppressed)
+}
+
 /** The hashes of every suppressed address. */
 export async function suppressedHashes(suppressions: SuppressionRepository): Promise<Set<string>> {
   const { records } = await suppressions.list()

@@ -4,6 +4,7 @@ import { joinMrkdwn, mrkdwn, type SlackMrkdwn } from '../notifiers/slackText.js'
 import { slackCustomerAddress } from './customerText.js'
 import type { CatalogueProduct } from '../productCatalogue.js'
 import type { NotifySubscription } from '../storage/records.js'
+import { placeText, STATUS_PAGE_TITLE, type QueuePlace } from './queuePlaceText.js'
 
 /** What the restock-signup messages are made from. */
 export interface SignupMessageInput {
@@ -46,8 +47,18 @@ function escapeDiscordMarkdown(text: string): string {
   return text.replace(/[\\*_~`|>#[\]()]/g, '\\$&')
 }
 
-/** Auto-reply to the subscriber (§6): confirms the signup and what happens next. */
-export function signupConfirmationEmail(input: SignupMessageInput): EmailContent {
+/**
+ * Auto-reply to the subscriber (§6): confirms the signup and what happens next, with its place
+ * in the queue and the link of its 「入荷待ちの状況」 page (subscriptions/queueStatus.ts).
+ */
+export function signupConfirmationEmail(
+  input: SignupMessageInput & {
+    /** Its place when the e-mail is made; null: none (not waiting). */
+    queue: QueuePlace | null
+    /** The signed link of its status page; null when none can be made (no secret). */
+    statusUrl: string | null
+  },
+): EmailContent {
   const { subscription, product, productUrl } = input
   return {
     subject: `【再入荷通知】${product.title} の通知登録を受け付けました`,
@@ -58,7 +69,15 @@ export function signupConfirmationEmail(input: SignupMessageInput): EmailContent
       '',
       `商品: ${product.title}`,
       `登録日時: ${formatJst(subscription.createdAt)}`,
+      ...(input.queue ? [`入荷待ちの順番: ${placeText(input.queue)}`] : []),
       `商品ページ: ${productUrl}`,
+      ...(input.statusUrl
+        ? [
+            '',
+            '入荷待ちの順番の確認や配信の停止は、次のページからいつでもできます。',
+            `${STATUS_PAGE_TITLE}: ${input.statusUrl}`,
+          ]
+        : []),
       '',
       '再入荷のお知らせメールには、配信を停止するためのリンクが記載されています。',
       'このメールにお心当たりのない場合は、お手数ですが破棄してください。',

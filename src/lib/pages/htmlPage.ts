@@ -98,6 +98,18 @@ export interface ErrorText {
   text: string
 }
 
+/** The 400 and 403 of a signed link's page: a garbled link, and one whose signature fails. */
+export const LINK_ERROR_TEXTS: Readonly<Record<400 | 403, ErrorText>> = {
+  400: {
+    title: 'リンクが正しくありません',
+    text: 'リンクが途中で切れている可能性があります。メールに記載されたリンクをそのまま開いてください。',
+  },
+  403: {
+    title: 'リンクが無効です',
+    text: 'このリンクは確認できませんでした。お届けしたメールに記載のリンクをそのままご利用ください。',
+  },
+}
+
 const SERVER_ERROR: ErrorText = {
   title: 'エラーが発生しました',
   text: '時間をおいて再度お試しください。',

@@ -63,6 +63,20 @@ export async function pendingSubscribers(
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
 }
 
+/**
+ * The queue a send or a wave takes its recipients from: the pending subscribers of one product
+ * (of one variant of it, when `variant` is given) that `mayReceive` (default: all), oldest
+ * sign-up first. A sign-up's place in the queue is its place here (subscriptions/queuePlace.ts).
+ */
+export async function waitingQueue(
+  subscriptions: SubscriptionRepository,
+  target: { productSlug: string; variant?: string },
+  mayReceive?: (subscription: NotifySubscription) => boolean,
+): Promise<NotifySubscription[]> {
+  const listed = await pendingSubscribers(subscriptions, target.productSlug, target.variant)
+  return mayReceive ? listed.filter(mayReceive) : listed
+}
+
 export async function chooseRecipients(
   request: RecipientRequest,
   sources: RecipientSources,
@@ -73,8 +87,11 @@ export async function chooseRecipients(
   if (!lock.taken) return { state: 'busy' }
   const release = () => sendClaims.releaseLock(productSlug, notificationId, request.now)
   try {
-    const listed = await pendingSubscribers(sources.subscriptions, productSlug, request.variant)
-    const pending = sources.mayReceive ? listed.filter(sources.mayReceive) : listed
+    const pending = await waitingQueue(
+      sources.subscriptions,
+      { productSlug, variant: request.variant },
+      sources.mayReceive,
+    )
     // why: per holder, whether its claims are free: a notice that never got stored (its claimer
     // died and its lock expired) holds nobody; a finished one holds nobody either
     const free = new Map<string, Promise<boolean>>()

@@ -1,4 +1,4 @@
-import { isWaiting, suppressedHashes } from '../compliance/restockRecipients.js'
+import { waitingRule } from '../compliance/restockRecipients.js'
 import { requireSenderIdentity, SenderIdentityMissingError } from '../compliance/senderIdentity.js'
 import type { AppConfig } from '../config.js'
 import { NotConfiguredError } from '../errors.js'
@@ -82,7 +82,8 @@ export async function prepareNotice(
 ): Promise<Preparation> {
   const { limit, retried, ...content } = notice
   const { repositories } = options
-  const suppressed = await suppressedHashes(repositories.suppressions)
+  // why: who is waiting is one rule, the stock list's count's too (compliance/restockRecipients.ts)
+  const mayReceive = await waitingRule(repositories.suppressions)
   const choice = await chooseRecipients(
     {
       productSlug: notice.productSlug,
@@ -94,8 +95,7 @@ export async function prepareNotice(
     {
       ...repositories,
       isFinished: (history) => !isRunning(noticeStateOf(history)),
-      // why: who is waiting is one rule, the stock list's count's too (compliance/restockRecipients.ts)
-      mayReceive: (subscription) => isWaiting(subscription, suppressed),
+      mayReceive,
     },
   )
   if (choice.state === 'busy') return { state: 'busy' }

@@ -21,6 +21,8 @@ export const PURPOSES = {
   unsubscribeLink: 'restock-unsubscribe/v1',
   /** The keep link of a long-waiting sign-up's 「引き続き…」 e-mail (compliance/keepToken.ts). */
   keepLink: 'restock-keep/v1',
+  /** A restock sign-up's 「入荷待ちの状況」 page (subscriptions/statusLink.ts). */
+  statusLink: 'restock-status/v1',
   /** A restock e-mail's counted product link (demand/clickLink.ts). */
   clickLink: 'restock-click/v1',
   /** The recipient named by a click link: a keyed digest, not a token (`keyedDigest`). */
@@ -43,6 +45,7 @@ export const TOKEN_FIELDS: Readonly<Record<Purpose, readonly string[]>> = {
   [PURPOSES.confirmLink]: RECORD,
   [PURPOSES.unsubscribeLink]: RECORD,
   [PURPOSES.keepLink]: [...RECORD, 'a'],
+  [PURPOSES.statusLink]: RECORD,
   [PURPOSES.clickLink]: ['n', 'r', 'u'],
   [PURPOSES.clickRecipient]: [],
 }

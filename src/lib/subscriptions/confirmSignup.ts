@@ -21,6 +21,7 @@ import {
   signupConfirmedPage,
 } from './confirmationPages.js'
 import { verifyConfirmationToken } from '../compliance/confirmationToken.js'
+import { statusLinkFor } from './statusLink.js'
 import { wantsJson } from './unsubscribeRequest.js'
 
 /**
@@ -92,8 +93,15 @@ export async function answerConfirm(
       token ?? '',
       shop,
     )
+  // why: the shopper's lasting way back to the queue: confirming sends no e-mail of its own
+  const confirmedSignup = (subscription: NotifySubscription) => ({
+    productTitle: titleOf(subscription),
+    statusUrl: statusLinkFor(subscription, config, now()),
+  })
   if (req.method === 'GET') {
-    return waiting.length === 0 ? signupConfirmedPage([titleOf(own)], true, shop) : choicesPage()
+    return waiting.length === 0
+      ? signupConfirmedPage([confirmedSignup(own)], true, shop)
+      : choicesPage()
   }
   const ticked = new Set(
     Object.entries(input.form ?? {})
@@ -121,10 +129,10 @@ export async function answerConfirm(
   }
   const alreadyConfirmed = own.confirmedAt !== null
   if (wantsJson(req)) return { alreadyConfirmed }
-  if (waiting.length === 0) return signupConfirmedPage([titleOf(own)], true, shop)
+  if (waiting.length === 0) return signupConfirmedPage([confirmedSignup(own)], true, shop)
   if (chosen.length === 0) return choicesPage()
-  const titles = confirmed.filter((s): s is NotifySubscription => s !== null).map(titleOf)
-  return signupConfirmedPage(titles, false, shop)
+  const signups = confirmed.filter((s): s is NotifySubscription => s !== null).map(confirmedSignup)
+  return signupConfirmedPage(signups, false, shop)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { escapeHtml } from '../htmlEscape.js'
+import { STATUS_PAGE_TITLE } from '../messages/queuePlaceText.js'
 import { htmlPage as page, type PageShop } from '../pages/htmlPage.js'
 
 /** Small Japanese HTML pages of the double opt-in confirmation link. Every inserted text is escaped. */
@@ -51,14 +52,32 @@ ${items}
   )
 }
 
-/** POST done, or GET when nothing of the address waits for confirmation any more. */
+/** A confirmed sign-up as the done page lists it. */
+export interface ConfirmedSignup {
+  productTitle: string
+  /** The signed link of its 「入荷待ちの状況」 page (statusLink.ts); null when none can be made. */
+  statusUrl: string | null
+}
+
+/**
+ * POST done, or GET when nothing of the address waits for confirmation any more: the sign-ups,
+ * each with the link of its status page (its place in the queue, the unsubscribe button).
+ */
 export function signupConfirmedPage(
-  productTitles: readonly string[],
+  signups: readonly ConfirmedSignup[],
   alreadyDone: boolean,
   shop: PageShop | null,
 ): Response {
   const lead = alreadyDone ? 'この登録はすでに確定しています。' : '登録が確定しました。'
-  const items = productTitles.map((title) => `<li>${escapeHtml(title)}</li>`).join('\n')
+  const items = signups
+    .map(({ productTitle, statusUrl }) => {
+      const link = statusUrl
+        ? `（<a href="${escapeHtml(statusUrl)}">${STATUS_PAGE_TITLE}</a>）`
+        : ''
+      return `<li>${escapeHtml(productTitle)}${link}</li>`
+    })
+    .join('\n')
+  const linked = signups.some((signup) => signup.statusUrl !== null)
   return page(
     200,
     '再入荷通知の登録が確定しました',
@@ -66,7 +85,7 @@ export function signupConfirmedPage(
 <p>次の商品が再入荷しましたら、メールでお知らせします。</p>
 <ul>
 ${items}
-</ul>`,
+</ul>${linked ? `\n<p>「${STATUS_PAGE_TITLE}」では、入荷待ちの順番の確認や配信の停止ができます。このページのリンクを保存しておくと、いつでも確認できます。</p>` : ''}`,
     shop,
   )
 }

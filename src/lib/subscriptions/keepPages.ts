@@ -1,5 +1,11 @@
 import { escapeHtml } from '../htmlEscape.js'
-import { errorPageOf, htmlPage as page, type ErrorText, type PageShop } from '../pages/htmlPage.js'
+import {
+  errorPageOf,
+  htmlPage as page,
+  LINK_ERROR_TEXTS,
+  type ErrorText,
+  type PageShop,
+} from '../pages/htmlPage.js'
 
 /**
  * Small Japanese HTML pages of the keep link (「引き続き入荷のお知らせを希望されますか」). Every
@@ -42,14 +48,7 @@ export function keptPage(productTitle: string, alreadyKept: boolean, shop: PageS
 }
 
 const ERROR_TEXTS: Record<number, ErrorText> = {
-  400: {
-    title: 'リンクが正しくありません',
-    text: 'リンクが途中で切れている可能性があります。メールに記載されたリンクをそのまま開いてください。',
-  },
-  403: {
-    title: 'リンクが無効です',
-    text: 'このリンクは確認できませんでした。お届けしたメールに記載のリンクをそのままご利用ください。',
-  },
+  ...LINK_ERROR_TEXTS,
   404: {
     title: 'ご登録が見つかりませんでした',
     text: 'このご登録はすでに削除されています。お手数ですが、商品ページからもう一度ご登録ください。',

@@ -18,6 +18,9 @@ import {
 } from '../compliance/signupCompliance.js'
 import type { NotifySubscription } from '../storage/records.js'
 import { markDemand } from '../demand/demandMarks.js'
+import { queuePlaceOf } from './queuePlace.js'
+import type { QueuePlace } from '../messages/queuePlaceText.js'
+import { statusLinkFor } from './statusLink.js'
 
 export interface SignupOutcome {
   subscriptionId: string
@@ -25,6 +28,8 @@ export interface SignupOutcome {
   created: boolean
   /** The subscription waits for its double opt-in confirmation (NOTIFY_DOUBLE_OPT_IN). */
   confirmationRequired: boolean
+  /** Its place in the queue (queuePlace.ts); null while it is not waiting (unconfirmed …). */
+  queue: QueuePlace | null
 }
 
 /** A subscription of this address and variant that the next restock notification would reach. */
@@ -115,7 +120,11 @@ export async function notifySignup(
     )
     const key = `${outcome.holderId}/${now()}`
     dispatchNotifications(context, log, shopperEmails(services, form.email, email, key, now()))
-    return { subscriptionId: outcome.holderId, created: false, confirmationRequired }
+    const queue = await queuePlaceOf(
+      { id: outcome.holderId, productSlug: product.slug, variant },
+      services.repositories,
+    )
+    return { subscriptionId: outcome.holderId, created: false, confirmationRequired, queue }
   }
   const subscription = created.get(outcome.holderId)!
   log.info('signup.created', {
@@ -129,7 +138,13 @@ export async function notifySignup(
 
   const { notifiers } = services
   const url = productUrl(product.slug, config.storefrontUrl)
+  const queue = await queuePlaceOf(subscription, services.repositories)
   const input = { subscription, product: shown, productUrl: url }
+  const welcome = {
+    ...input,
+    queue,
+    statusUrl: statusLinkFor(subscription, config, now()),
+  }
   dispatchNotifications(context, log, [
     () => notifiers.teamchatRestock.send(signupTeamChatMessage(input).slackText),
     () =>
@@ -140,7 +155,7 @@ export async function notifySignup(
       ? [
           () =>
             sendConfirmation(
-              { to: subscription.email, ...signupConfirmationEmail(input) },
+              { to: subscription.email, ...signupConfirmationEmail(welcome) },
               {
                 mailer: notifiers.mailer,
                 limits: services.repositories.confirmationLimits,
@@ -157,6 +172,7 @@ export async function notifySignup(
     subscriptionId: subscription.id,
     created: true,
     confirmationRequired: subscription.confirmedAt === null,
+    queue,
   }
 }
 

@@ -3,17 +3,25 @@ import { errorPageOf, htmlPage as page, type ErrorText, type PageShop } from '..
 
 /** Small Japanese HTML pages of the unsubscribe link (D9). Every inserted text is escaped. */
 
+/**
+ * The button that unsubscribes: it POSTs the unsubscribe `token` to the unsubscribe link's own
+ * endpoint, which answers the done page (also on the status page, queueStatusPages.ts).
+ */
+export function unsubscribeButton(token: string): string {
+  const action = `/api/notify-unsubscribe?token=${encodeURIComponent(token)}`
+  return `<form method="post" action="${escapeHtml(action)}">
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+<button type="submit">配信を停止する</button>
+</form>`
+}
+
 /** GET: asks for confirmation; the button POSTs the same token. Changes nothing. */
 export function confirmPage(productTitle: string, token: string, shop: PageShop | null): Response {
-  const action = `/api/notify-unsubscribe?token=${encodeURIComponent(token)}`
   return page(
     200,
     '再入荷通知の配信停止',
     `<p>「${escapeHtml(productTitle)}」の再入荷通知メールの配信を停止します。よろしければ下のボタンを押してください。</p>
-<form method="post" action="${escapeHtml(action)}">
-<input type="hidden" name="token" value="${escapeHtml(token)}">
-<button type="submit">配信を停止する</button>
-</form>`,
+${unsubscribeButton(token)}`,
     shop,
   )
 }
