@@ -264,6 +264,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
               feed: 'read',
               wavesSent: 1,
               scheduledSent: 1,
+              holdsEnded: 0,
               quietHoursWaiting: 0,
               left: 0,
               changed: 2,

@@ -3,6 +3,7 @@ import { STOCK_PREFIX, stockKey } from './blobLayout.js'
 import { singlePartition } from './listing/partitioning.js'
 import { RecordCollection, type RecordCollectionOptions } from './recordCollection.js'
 import { isUsableRecordId } from './recordIds.js'
+import type { HoldTotals, RestockHold } from './restockHolds.js'
 
 /**
  * Stock per product, `stock/{productSlug}`, or per variant of a product with variants,
@@ -25,6 +26,11 @@ export interface AutoNotice {
   perUnit: number
   /** Minutes between two waves. */
   intervalMinutes: number
+  /**
+   * Hours a unit is held for each person a wave e-mails (お取り置き, storage/restockHolds.ts);
+   * 0 or absent: no holds.
+   */
+  holdHours?: number
 }
 
 /**
@@ -54,6 +60,10 @@ export interface StockRecord {
   /** Automatic-notice settings, or null while staff set none. */
   auto: AutoNotice | null
   waves: WaveLedger
+  /** The units held for people a restock e-mail named, by hold id (storage/restockHolds.ts). */
+  holds?: Record<string, RestockHold>
+  /** Holds claimed and holds that expired unclaimed, since the first. */
+  holdTotals?: HoldTotals
 }
 
 /** A product without variants, or one variant of a product. */
