@@ -14,6 +14,7 @@ const BENCHMARKS = [
   'bench-local.ts',
   'bench-stock.ts',
   'bench-orders.ts',
+  'bench-holds.ts',
   'bench-delivery.ts',
   'bench-paging.ts',
   'bench-admin-memory.ts',
