@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import autoEndpoint from '../../netlify/functions/admin-notify-auto.js'
+import { adminNotifySend } from '../../netlify/functions/admin-notify-send.js'
 import { reservationHold } from '../../netlify/functions/reservation-hold.js'
 import { stockReconcile } from '../../netlify/functions/stock-reconcile.js'
 import { loadConfig } from '../../src/lib/config.js'
 import { createLogger } from '../../src/lib/log.js'
 import { runDelivery } from '../../src/lib/restock/deliveryRun.js'
 import { sendRestockWave } from '../../src/lib/restock/restockWave.js'
+import { sendRestockNotification } from '../../src/lib/restock/sendRestockNotification.js'
 import { openServices } from '../../src/lib/services.js'
 import { saveAutoNotice } from '../../src/lib/stock/autoNotice.js'
 import { applyStockLines } from '../../src/lib/stock/stockUpdates.js'
@@ -317,3 +320,56 @@ async function runDeliveryOf(clock: ReturnType<typeof fakeClock>, id: string) {
   const { services } = servicesAt(clock)
   await runDelivery(id, { ...services.deliveryRun(), sleep: clock.sleep })
 }
+
+describe('hold hours in the settings and in a staff send', () => {
+  it('holdHours is 0–168 in the automatic notice, and a staff send with it holds the free units', async () => {
+    const auto = await world.call(autoEndpoint, '/api/admin/notify/auto', {
+      productSlug: PRODUCT,
+      enabled: false,
+      holdHours: 169,
+    })
+    expect(auto).toMatchObject({
+      status: 400,
+      body: { error: 'holdHours must be an integer from 0 to 168' },
+    })
+    const variantless = await world.call(adminNotifySend(), '/api/admin/notify/send', {
+      productSlug: 'mino-mug',
+      emailTitle: '再入荷',
+      emailBody: '入荷しました。',
+      holdHours: 24,
+    })
+    expect(variantless).toMatchObject({
+      status: 400,
+      body: { error: 'variant is required to hold units: this product has variants' },
+    })
+
+    const clock = fakeClock()
+    const waiting = await seedMany(world.repositories(), 3, { productSlug: PRODUCT })
+    await world.repositories().stock.change({ productSlug: PRODUCT }, (current) => ({
+      ...current,
+      quantity: 1,
+    }))
+    const started: string[] = []
+    const { services } = servicesAt(clock)
+    const summary = await sendRestockNotification(
+      {
+        productSlug: PRODUCT,
+        emailTitle: '再入荷',
+        emailBody: '入荷しました。',
+        holdHours: 24,
+      },
+      { ...services, startDelivery: async (id) => void started.push(id) },
+    )
+    expect(summary.recipientEmails).toEqual([waiting[0].email])
+    await runDeliveryOf(clock, started[0])
+    expect(restockEmails().map((email) => [email.to, email.link !== null])).toEqual([
+      [waiting[0].email, true],
+    ])
+    await expect(
+      sendRestockNotification(
+        { productSlug: PRODUCT, emailTitle: '再入荷', emailBody: '入荷しました。', holdHours: 24 },
+        { ...services, startDelivery: async () => undefined },
+      ),
+    ).rejects.toThrow('No unit in stock is free to hold')
+  })
+})
