@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { StockRecord, StockRef, StockRepository } from './stockRecords.js'
+import type { RestockHold, StockRecord, StockRef, StockRepository } from './stockRecords.js'
 
 /**
  * The units of a product (or variant) held for the people a restock e-mail named (お取り置き):
@@ -13,37 +13,6 @@ import type { StockRecord, StockRef, StockRepository } from './stockRecords.js'
  * (a reservation took the unit) or `expired` (unclaimed at its end, or its e-mail never went).
  * Pending and open holds keep their unit out of the next wave.
  */
-
-/** A hold's state. */
-export type HoldState = 'pending' | 'open' | 'claimed' | 'expired'
-
-export interface RestockHold {
-  /** The subscription held for. */
-  subscriptionId: string
-  /** The notice (wave or staff send) whose e-mail carries the hold's link. */
-  notificationId: string
-  /** How long the hold lasts from its e-mail (1–168). */
-  hours: number
-  state: HoldState
-  /** When the wave gave it its unit (ISO). */
-  createdAt: string
-  /** When its e-mail was accepted (ISO); null while pending. */
-  sentAt: string | null
-  /** When it ends (ISO): `sentAt` + `hours`; null while pending. */
-  endsAt: string | null
-  /** The reservation that took the unit (`res_…`), once claimed. */
-  reservationId?: string
-  /** When it was claimed or ended (ISO). */
-  closedAt?: string
-  /** Why it ended: nobody claimed it in time, or its e-mail never went. */
-  endReason?: 'unclaimed' | 'unsent'
-}
-
-/** Totals of holds that ended, kept while their entries are pruned. */
-export interface HoldTotals {
-  claimed: number
-  expired: number
-}
 
 /** The longest hold, hours (a week). */
 export const MAX_HOLD_HOURS = 168
