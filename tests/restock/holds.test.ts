@@ -373,3 +373,34 @@ describe('hold hours in the settings and in a staff send', () => {
     ).rejects.toThrow('No unit in stock is free to hold')
   })
 })
+
+describe('holds and the quiet hours', () => {
+  it('a rise at night waits for 08:00 JST, and the hold is counted from the e-mail', async () => {
+    process.env.QUIET_HOURS = '21-8'
+    // 22:00 JST
+    const clock = fakeClock(Date.UTC(2026, 10, 22, 13, 0, 0))
+    const target = { productSlug: PRODUCT }
+    const waiting = await seedMany(world.repositories(), 2, { productSlug: PRODUCT })
+    await saveAutoNotice({ ...AUTO, productSlug: PRODUCT }, world.repositories().stock)
+    const raised = await setStock(clock, target, 1)
+    expect(raised.updated[0].wave).toMatchObject({ state: 'quiet-hours' })
+    expect(restockEmails()).toEqual([])
+    expect(holdCountsOf(await stockOf(target))).toMatchObject({ open: 0 })
+
+    // 08:00 JST: the sweep sends the wave; its e-mail opens the hold
+    clock.advance(10 * HOUR)
+    await sweep(clock)
+    const { records } = await world.repositories().history.list()
+    const notice = records.find((record) => record.recipientEmails.includes(waiting[0].email))
+    expect(notice).toBeDefined()
+    clock.advance(5 * 60_000)
+    await runDeliveryOf(clock, notice!.id)
+    expect(restockEmails().map((email) => email.to)).toEqual([waiting[0].email])
+    expect(await openHoldFor(world.repositories().stock, waiting[0], clock.now())).toMatchObject({
+      endsAt: new Date(clock.now() + 24 * HOUR).toISOString(),
+    })
+    expect(restockEmails()[0].text).toContain(
+      '2026年11月24日 08:05（日本時間） までお取り置きしています',
+    )
+  })
+})
