@@ -48,6 +48,7 @@ describe('rate limits of the public functions, as Netlify reads them', () => {
     ['search-suggest', 600],
     ['notify-unsubscribe', 30],
     ['notify-confirm', 30],
+    ['reservation-hold', 30],
   ])(
     '%s: %i requests per 60 s per IP and domain',
     async (name, limit) => {
