@@ -404,3 +404,39 @@ describe('holds and the quiet hours', () => {
     )
   })
 })
+
+describe('a hold whose e-mail the provider refused', () => {
+  it('gives its unit back at once; the next wave offers it to the oldest waiting again', async () => {
+    const clock = fakeClock()
+    const target = { productSlug: PRODUCT }
+    const waiting = await seedMany(world.repositories(), 3, { productSlug: PRODUCT })
+    resend.reply = (request) =>
+      request.path === '/emails'
+        ? { status: 200, body: { id: 'em_1' } }
+        : resendReply(new Set([waiting[0].email]))(request)
+    await saveAutoNotice({ ...AUTO, productSlug: PRODUCT }, world.repositories().stock)
+    await setStock(clock, target, 1)
+    expect(holdCountsOf(await stockOf(target))).toEqual({ open: 0, claimed: 0, expired: 0 })
+    expect(await openHoldFor(world.repositories().stock, waiting[0], clock.now())).toBeNull()
+
+    // why: a recipient the provider refused is not notified: still the oldest waiting
+    resend.reply = (request) =>
+      request.path === '/emails' ? { status: 200, body: { id: 'em_1' } } : resendReply()(request)
+    clock.advance(HOUR)
+    await sweep(clock)
+    const { records } = await world.repositories().history.list()
+    const next = records.find(
+      (record) =>
+        record.recipientEmails.includes(waiting[0].email) &&
+        record.sentCount === 1 &&
+        record.status !== 'failed',
+    )
+    expect(next).toBeDefined()
+    await runDeliveryOf(clock, next!.id)
+    expect(holdCountsOf(await stockOf(target))).toEqual({ open: 1, claimed: 0, expired: 0 })
+    const again = restockEmails().filter((email) => email.to === waiting[0].email)
+    expect(again).toHaveLength(2)
+    expect(again[1].link).not.toBeNull()
+    expect(restockEmails().some((email) => email.to === waiting[1].email)).toBe(false)
+  })
+})
