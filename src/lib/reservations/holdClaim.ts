@@ -15,7 +15,7 @@ import { findTarget, productUrl, targetKey, targetTitle } from '../productCatalo
 import { verifyHoldToken, type HoldRef } from '../restock/holdLink.js'
 import type { Services } from '../services.js'
 import { newReservationId } from '../storage/blobLayout.js'
-import type { Reservation } from '../storage/records.js'
+import type { NotifySubscription, Reservation } from '../storage/records.js'
 import { holdsOf, withHoldClaimed } from '../storage/restockHolds.js'
 import type { RestockHold } from '../storage/stockRecords.js'
 import { wantsJson } from '../subscriptions/unsubscribeRequest.js'
@@ -137,7 +137,7 @@ export async function answerHold(input: HoldInput): Promise<Response | HoldClaim
       },
     ])
   }
-  return reserved(input, ref, settled, settled.reservationId, name, !won)
+  return reserved(input, ref, settled, settled.reservationId, name, !won, subscription)
 }
 
 /**
@@ -152,6 +152,8 @@ async function reserved(
   reservationId: string,
   name: string | null,
   alreadyReserved: boolean,
+  /** The sign-up, when the caller read it already. */
+  known: NotifySubscription | null = null,
 ): Promise<Response | HoldClaimAnswer> {
   const { services, req } = input
   const { reservations, subscriptions } = services.repositories
@@ -159,7 +161,8 @@ async function reserved(
   const title = targetTitle(ref.target)
   const stored = await reservations.get({ id: reservationId, productSlug })
   if (!stored) {
-    const subscription = await subscriptions.get({ id: hold.subscriptionId, productSlug })
+    const subscription =
+      known ?? (await subscriptions.get({ id: hold.subscriptionId, productSlug }))
     if (!name || !subscription) {
       if (req.method === 'GET' && hold.endsAt) {
         return holdPage(
