@@ -15,6 +15,7 @@ const BENCHMARKS = [
   'bench-stock.ts',
   'bench-orders.ts',
   'bench-queue.ts',
+  'bench-holds.ts',
   'bench-delivery.ts',
   'bench-paging.ts',
   'bench-admin-memory.ts',

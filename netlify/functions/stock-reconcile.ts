@@ -8,6 +8,7 @@ import {
   SWEEP_BUDGET_MS,
   waveSource,
 } from '../../src/lib/restock/dueSends.js'
+import { holdExpirySource } from '../../src/lib/restock/holdExpiry.js'
 import { openServices } from '../../src/lib/services.js'
 import { reconcileStockFeed } from '../../src/lib/stock/stockFeed.js'
 import { runDueWave } from '../../src/lib/stock/stockWaves.js'
@@ -21,8 +22,8 @@ export interface StockReconcileOptions {
 /**
  * Scheduled every 10 minutes (no public path): reads `STOCK_FEED_URL` when it is set and applies
  * it, so a stock change no webhook announced is caught; then sends everything that is due, in
- * the order it fell due: automatic waves (outside the quiet hours) and the sends staff scheduled
- * (restock/dueSends.ts). Netlify calls it with `{"next_run": …}`. The deployed function is
+ * the order it fell due: holds (お取り置き) that ended, automatic waves (outside the quiet hours)
+ * and the sends staff scheduled (restock/dueSends.ts). Netlify calls it with `{"next_run": …}`. The deployed function is
  * `stockReconcile()`, on the wall clock.
  */
 export function stockReconcile({ now }: StockReconcileOptions = {}) {
@@ -50,7 +51,11 @@ export function stockReconcile({ now }: StockReconcileOptions = {}) {
           })
         : null
       const sweep = await sendDueSends({
-        sources: [waveSource(waves), scheduledSource(services)],
+        sources: [
+          holdExpirySource({ ...services, stock: waves.stock }),
+          waveSource(waves),
+          scheduledSource(services),
+        ],
         quietHours: config.quietHours,
         budgetMs: SWEEP_BUDGET_MS,
         log,
@@ -60,6 +65,7 @@ export function stockReconcile({ now }: StockReconcileOptions = {}) {
         feed: feed === null ? 'not-configured' : feed.state,
         wavesSent: sweep.done.wave ?? 0,
         scheduledSent: sweep.done.scheduled ?? 0,
+        holdsEnded: sweep.done['hold-expiry'] ?? 0,
         quietHoursWaiting: sweep.quietHoursWaiting,
         left: sweep.left,
         changed:

@@ -29,6 +29,8 @@ const ACTION_LABELS: Record<AuditEntry['action'], string> = {
   lift: '配信停止を解除',
   'synonym-add': '同義語を追加',
   'synonym-remove': '同義語を削除',
+  'hold-claim': 'お取り置きを予約に変更',
+  'hold-expire': 'お取り置きの期限切れ',
 }
 
 // why: the shared tokens and the automatic sources are named after what they are, not after
@@ -43,6 +45,7 @@ const ACTOR_LABELS: Record<string, string> = {
   'retention-purge': '保存期間による自動削除',
   'order-webhook': '注文連携（Webhook）',
   'signup-expiry': '登録の有効期限',
+  'hold-expiry': 'お取り置きの期限（システム）',
 }
 
 const RECORD_LABELS: Record<AuditEntry['record']['type'], string> = {

@@ -17,4 +17,6 @@ export const SYSTEM_ACTORS = {
   orderWebhook: 'order-webhook',
   /** The daily check of sign-ups that have waited long (the ones it ends). */
   signupExpiry: 'signup-expiry',
+  /** The sweep that ends the holds of units nobody claimed in time. */
+  holdExpiry: 'hold-expiry',
 } as const

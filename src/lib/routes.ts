@@ -75,6 +75,13 @@ export const ROUTES = {
     auth: 'none',
     response: null,
   },
+  reservationHold: {
+    function: 'reservation-hold',
+    path: '/reservation/hold',
+    methods: ['GET', 'POST'],
+    auth: 'none',
+    response: 'holdClaimAnswer',
+  },
   search: {
     function: 'search',
     path: '/api/search',

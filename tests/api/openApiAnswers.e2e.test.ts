@@ -4,6 +4,8 @@ import { createConfirmationToken } from '../../src/lib/compliance/confirmationTo
 import { createUnsubscribeToken } from '../../src/lib/compliance/unsubscribeToken.js'
 import { createKeepToken } from '../../src/lib/compliance/keepToken.js'
 import { createStatusToken } from '../../src/lib/subscriptions/statusLink.js'
+import { createHoldToken } from '../../src/lib/restock/holdLink.js'
+import { holdIdFor, holdsOf, withHoldsOpened } from '../../src/lib/storage/restockHolds.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
 import { withDevServerBlobs } from '../helpers/seedDevServer.js'
 import { bounceEvent, signedWebhook, WEBHOOK_SECRET } from '../compliance/complianceTestKit.js'
@@ -50,6 +52,8 @@ interface CallOptions {
   path?: string
   /** More request headers (a webhook's signature). */
   headers?: Record<string, string>
+  /** An urlencoded form body (a page's button) instead of a JSON one. */
+  form?: Record<string, string>
 }
 
 /** One request; its answer is checked against the document before the test sees it. */
@@ -64,6 +68,10 @@ async function call(route: string, options: CallOptions = {}) {
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json'
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
+  }
+  if (options.form !== undefined) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded'
+    body = new URLSearchParams(options.form).toString()
   }
   // why: a redirect (the click link of restock e-mails) is the answer itself, not followed
   const response = await fetch(url, { method, headers, body, redirect: 'manual' })
@@ -629,6 +637,42 @@ describe('the answers of the running service match /api/openapi.json', () => {
     expect((await order(signed)).body.products).toMatchObject([{ closedSignups: 1 }])
     expect((await order(signed)).body.duplicate).toBe(true)
     expect((await order(`t=${t},v1=${'0'.repeat(64)}`)).status).toBe(401)
+
+    // a unit held for a sign-up, as a wave's delivery leaves it (お取り置き)
+    const waiter = await call('/api/notify-signup', {
+      body: { email: 'hold@example.com', productSlug: 'chasen-takayama' },
+    })
+    const subscriptionId = waiter.body.subscriptionId as string
+    const target = { productSlug: 'chasen-takayama' }
+    let endsAt = ''
+    await withDevServerBlobs(service.root, async (context) => {
+      const { after } = await openRepositories(context).stock.change(target, (current) =>
+        withHoldsOpened(
+          { ...current, quantity: 1 },
+          [{ subscriptionId, notificationId: 'notif_openapi-hold', hours: 24 }],
+          Date.now(),
+        ),
+      )
+      endsAt = holdsOf(after)[holdIdFor('notif_openapi-hold', subscriptionId)].endsAt!
+    })
+    const holdToken = createHoldToken(
+      { holdId: holdIdFor('notif_openapi-hold', subscriptionId), target },
+      Date.parse(endsAt),
+      SECRET,
+    )
+    const hold = '/reservation/hold'
+    const holdPage = await call(hold, {
+      method: 'GET',
+      query: { token: holdToken },
+      accept: 'text/html',
+    })
+    expect(holdPage.status).toBe(200)
+    expect((await call(hold, { query: { token: holdToken } })).status).toBe(400)
+    const claimed = await call(hold, { query: { token: holdToken }, form: { name: '鈴木 花子' } })
+    expect(claimed.body).toMatchObject({ success: true, alreadyReserved: false })
+    const forgedHold = `${holdToken.slice(0, -1)}${holdToken.endsWith('A') ? 'B' : 'A'}`
+    const refused = await call(hold, { method: 'GET', query: { token: forgedHold } })
+    expect(refused.status).toBe(403)
   })
 
   it('called every operation for a success and a failure', () => {

@@ -49,6 +49,7 @@ describe('rate limits of the public functions, as Netlify reads them', () => {
     ['notify-unsubscribe', 30],
     ['notify-confirm', 30],
     ['notify-status', 30],
+    ['reservation-hold', 30],
   ])(
     '%s: %i requests per 60 s per IP and domain',
     async (name, limit) => {

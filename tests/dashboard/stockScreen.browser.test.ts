@@ -91,4 +91,26 @@ describeInChromium('admin dashboard: the stock screen in a real browser', shop, 
       'オン（在庫 1 点につき 2 人、30 分ごと）',
     )
   })
+
+  it('sets hold hours and shows the holds open, claimed and expired', async () => {
+    const settings = row(OTHER)
+    await settings.locator('summary').click()
+    await settings.getByLabel('お取り置き（時間、0 はお取り置きなし）').fill('24')
+    await settings.getByRole('button', { name: '自動通知を保存' }).click()
+    await page.getByText(/自動通知をオンにしました/).waitFor()
+    await loaded(page)
+    // why: the notice of the previous save may still show; the row's new summary is the sign
+    await row(OTHER).locator('summary', { hasText: '24 時間お取り置き' }).waitFor()
+    expect(await stockOf(OTHER)).toMatchObject({
+      auto: { holdHours: 24 },
+      holds: { open: 0, claimed: 0, expired: 0 },
+    })
+    expect(await row(OTHER).locator('summary').innerText()).toContain(
+      'オン（在庫 1 点につき 1 人、24 時間お取り置き、30 分ごと）',
+    )
+    expect(await row(OTHER).locator('.holds').innerText()).toBe(
+      'お取り置き: 取り置き中 0 件・予約済み 0 件・期限切れ 0 件',
+    )
+    expect(await row(PRODUCT).locator('.holds').count()).toBe(0)
+  })
 })

@@ -82,7 +82,7 @@ describe('POST /api/admin/notify/auto and POST /api/admin/stock/list', () => {
     expect(saved.body).toEqual({
       success: true,
       productSlug: PRODUCT,
-      auto: { ...AUTO, productSlug: undefined, perUnit: 1, intervalMinutes: 60 },
+      auto: { ...AUTO, productSlug: undefined, perUnit: 1, intervalMinutes: 60, holdHours: 0 },
     })
     const repositories = world.repositories()
     await seedSubscription(repositories, { productSlug: PRODUCT })
@@ -103,6 +103,7 @@ describe('POST /api/admin/notify/auto and POST /api/admin/stock/list', () => {
       waiting: 2,
       notWaiting: { optedOut: 0, unconfirmed: 0, suppressed: 0 },
       auto: { ...saved.body.auto },
+      holds: { open: 0, claimed: 0, expired: 0 },
       nextWaveAt: null,
     })
     expect(rows.find((row) => row.productSlug === OTHER_PRODUCT)).toMatchObject({
@@ -125,6 +126,7 @@ describe('POST /api/admin/notify/auto and POST /api/admin/stock/list', () => {
       emailBody: AUTO.emailBody,
       perUnit: 2,
       intervalMinutes: 60,
+      holdHours: 0,
     })
     const fresh = await world.call(autoEndpoint, '/api/admin/notify/auto', {
       productSlug: OTHER_PRODUCT,

@@ -13,7 +13,13 @@ import {
 } from './stockTestKit.js'
 
 /** The sweep's counts when nothing is due. */
-const NOTHING_DUE = { wavesSent: 0, scheduledSent: 0, quietHoursWaiting: 0, left: 0 }
+const NOTHING_DUE = {
+  wavesSent: 0,
+  scheduledSent: 0,
+  holdsEnded: 0,
+  quietHoursWaiting: 0,
+  left: 0,
+}
 describe('stock tables (feed and dashboard import)', () => {
   it('reads RFC 4180 CSV with a BOM, CRLF, quotes and blank lines', () => {
     expect(parseCsvRows('\uFEFFsku,quantity\r\n"SKU-1001",3\r\n\r\n"a ""b""",4\n')).toEqual([

@@ -2,6 +2,7 @@ import { ADMIN_OPERATIONS } from './adminOperations.js'
 import { COMPLIANCE_OPERATIONS } from './complianceOperations.js'
 import { AUDIT_OPERATIONS } from './auditOperations.js'
 import { DELIVERY_OPERATIONS } from './deliveryOperations.js'
+import { HOLD_OPERATIONS } from './holdOperations.js'
 import { INDEX_OPERATIONS } from './indexOperations.js'
 import { DEMAND_OPERATIONS } from './demandOperations.js'
 import { EXPORT_OPERATIONS } from './exportOperations.js'
@@ -20,6 +21,7 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...SERVICE_OPERATIONS,
   ...DELIVERY_OPERATIONS,
   ...COMPLIANCE_OPERATIONS,
+  ...HOLD_OPERATIONS,
   ...AUDIT_OPERATIONS,
   ...STOCK_OPERATIONS,
   ...ORDER_OPERATIONS,

@@ -95,6 +95,17 @@ export const keptAnswer = z.strictObject({
   alreadyKept: z.boolean().meta({ description: 'The link had kept the sign-up before.' }),
 })
 
+export const holdClaimAnswer = z.strictObject({
+  success: z.literal(true),
+  reservationId: z
+    .string()
+    .regex(/^res_/)
+    .meta({ description: 'The reservation the held unit became.' }),
+  alreadyReserved: z
+    .boolean()
+    .meta({ description: 'The hold had become this reservation before (a repeated claim).' }),
+})
+
 export const signupExpiryAnswer = z.strictObject({
   success: z.literal(true),
   asked: count.meta({

@@ -50,6 +50,10 @@ export const reservationRecord = z
     quantity: z.int().min(1).optional().meta({
       description: 'Units reserved; absent on reservations stored before quantities (= 1).',
     }),
+    source: z.literal('restock-hold').optional().meta({
+      description:
+        '`restock-hold`: made on the お取り置き page from a unit held for a restock e-mail’s recipient (quantity 1); absent: made by the reservation form.',
+    }),
     statusChangedAt: timestamp
       .optional()
       .meta({ description: 'When the status last changed; absent until it first changes.' }),

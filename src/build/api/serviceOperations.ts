@@ -7,8 +7,13 @@ import {
   SYNONYM_NOT_FOUND_MESSAGE,
 } from '../../lib/search/synonyms/staffSynonyms.js'
 import { CONFLICT_MESSAGE } from '../../lib/errors.js'
-import { SEND_IN_PROGRESS } from '../../lib/restock/sendRestockNotification.js'
-import { SEND_AT_INVALID, SEND_LIMITS, VARIANT_TEXTS } from '../../lib/restock/sendRequest.js'
+import { NO_UNIT_TO_HOLD, SEND_IN_PROGRESS } from '../../lib/restock/sendRestockNotification.js'
+import {
+  HOLD_TEXTS,
+  SEND_AT_INVALID,
+  SEND_LIMITS,
+  VARIANT_TEXTS,
+} from '../../lib/restock/sendRequest.js'
 import { SEND_AT_PAST, SEND_AT_TOO_FAR } from '../../lib/restock/scheduledSend.js'
 import {
   adminErrors,
@@ -32,6 +37,10 @@ const sendRequestBody = z.object({
     }),
   emailTitle: z.string().min(1).max(SEND_LIMITS.emailTitle),
   emailBody: z.string().min(1).max(SEND_LIMITS.emailBody),
+  holdHours: z.int().min(0).max(168).nullish().meta({
+    description:
+      'Hold a unit for each recipient (お取り置き), 1–168 hours from their e-mail: the send e-mails at most as many of the oldest waiting as units in stock are not held, each with a personal link 「24時間お取り置き」 to `/reservation/hold`. A product with variants needs `variant`. Absent, null or 0: no holds.',
+  }),
   sendAt: z.iso.datetime({ offset: true }).nullish().meta({
     description:
       'Send later: an ISO 8601 time with its offset, after now and at most 30 days ahead. Absent or null: now.',
@@ -128,6 +137,9 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
         VARIANT_TEXTS.noVariants,
         VARIANT_TEXTS.unknown('koi', ['ai', 'shiro', 'ame']),
         'No pending subscribers found for this product',
+        HOLD_TEXTS.invalid,
+        HOLD_TEXTS.variantRequired,
+        NO_UNIT_TO_HOLD,
         SEND_AT_INVALID,
         SEND_AT_PAST,
         SEND_AT_TOO_FAR,

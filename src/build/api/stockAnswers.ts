@@ -14,7 +14,21 @@ export const autoNoticeAnswer = z.strictObject({
   emailBody: z.string(),
   perUnit: z.int().min(1).meta({ description: 'Subscribers notified per unit in stock.' }),
   intervalMinutes: z.int().min(1).meta({ description: 'Minutes between two waves.' }),
+  holdHours: z.int().min(0).max(168).optional().meta({
+    description:
+      'Hours a unit is held (お取り置き) for each person a wave e-mails, counted from the e-mail; 0 or absent: no holds.',
+  }),
 })
+
+export const holdCountsAnswer = z
+  .strictObject({
+    open: count.meta({
+      description: 'Holds whose unit is kept: e-mailed and not yet ended, or being sent.',
+    }),
+    claimed: count.meta({ description: 'Holds a shopper turned into a reservation.' }),
+    expired: count.meta({ description: 'Holds that ended unclaimed (their unit went back).' }),
+  })
+  .meta({ description: 'The units held for people a restock e-mail named (お取り置き).' })
 
 export const stockRow = z.strictObject({
   productSlug: z.string(),
@@ -32,6 +46,7 @@ export const stockRow = z.strictObject({
     .strictObject({ optedOut: count, unconfirmed: count, suppressed: count })
     .meta({ description: 'Pending subscribers who are not waiting, by reason.' }),
   auto: autoNoticeAnswer.nullable(),
+  holds: holdCountsAnswer,
   nextWaveAt: timestamp.nullable().meta({
     description:
       'When the next automatic wave goes (its due time, or the end of the quiet hours it falls in), or null when none is due.',
@@ -160,6 +175,10 @@ export const stockReconciled = z.strictObject({
   wavesSent: count.meta({ description: 'Automatic waves this run sent.' }),
   scheduledSent: count.meta({
     description: 'Sends staff scheduled that this run sent (or found failed).',
+  }),
+  holdsEnded: count.meta({
+    description:
+      'Products (or variants) whose ended holds (お取り置き) this run closed, their units given back.',
   }),
   quietHoursWaiting: count.meta({
     description: 'Automatic waves due but waiting for the end of the quiet hours.',

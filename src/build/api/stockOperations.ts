@@ -69,7 +69,8 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
                 updatedAt: '2026-11-23T02:25:00.000Z',
                 waiting: 12,
                 notWaiting: { optedOut: 1, unconfirmed: 2, suppressed: 0 },
-                auto: AUTO,
+                auto: { ...AUTO, holdHours: 24 },
+                holds: { open: 2, claimed: 5, expired: 1 },
                 nextWaveAt: '2026-11-23T03:25:00.000Z',
               },
               {
@@ -80,6 +81,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
                 waiting: 4,
                 notWaiting: { optedOut: 0, unconfirmed: 0, suppressed: 0 },
                 auto: null,
+                holds: { open: 0, claimed: 0, expired: 0 },
                 nextWaveAt: null,
               },
             ],
@@ -209,7 +211,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: "Set a product's (or a variant's) automatic restock notice",
     description:
-      "A product with variants has the settings per variant, as its stock: `variant` saves one variant's, none saves every variant's (answered in `variants`). When the product's (variant's) stock rises from 0 (or unknown) to N and `enabled`, a wave e-mails the N × `perUnit` oldest pending subscribers (by sign-up) through the same send and delivery as `POST /api/admin/notify/send`, one history record per wave. While stock stays above 0 and subscribers wait, the next wave goes `intervalMinutes` later, sized by the stock read just before it; stock 0 stops the waves, a later rise starts them again. `{product}` and `{url}` in the title and body are replaced by the product name (with the variant: 「美濃焼 マグカップ（藍）」) and page; a variant's waves e-mail only those waiting for that variant. `perUnit` defaults to 1 (1–100), `intervalMinutes` to 60 (10–10080). Turning it on acts at the next rise; turning it off cancels the waves still due. Left out while off, the texts stored before are kept.",
+      "A product with variants has the settings per variant, as its stock: `variant` saves one variant's, none saves every variant's (answered in `variants`). When the product's (variant's) stock rises from 0 (or unknown) to N and `enabled`, a wave e-mails the N × `perUnit` oldest pending subscribers (by sign-up) through the same send and delivery as `POST /api/admin/notify/send`, one history record per wave. While stock stays above 0 and subscribers wait, the next wave goes `intervalMinutes` later, sized by the stock read just before it; stock 0 stops the waves, a later rise starts them again. `{product}` and `{url}` in the title and body are replaced by the product name (with the variant: 「美濃焼 マグカップ（藍）」) and page; a variant's waves e-mail only those waiting for that variant. `perUnit` defaults to 1 (1–100), `intervalMinutes` to 60 (10–10080). `holdHours` (0–168, default 0: off) holds a unit for each person e-mailed (お取り置き): each wave then e-mails as many of the oldest waiting as units in stock are not held (one each, `perUnit` aside), each e-mail carries a personal link 「24時間お取り置き」 to `/reservation/hold` that turns the unit into a reservation until the hold ends (counted from the e-mail), and a hold that ends unclaimed gives its unit to the next wave. Turning it on acts at the next rise; turning it off cancels the waves still due. Left out while off, the texts stored before are kept.",
     body: {
       schema: autoNoticeSchema,
       view: 'input',
@@ -232,6 +234,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
         'emailBody is required',
         'perUnit must be an integer from 1 to 100',
         'intervalMinutes must be an integer from 10 to 10080',
+        'holdHours must be an integer from 0 to 168',
       ),
       404: failure(
         'No product has this slug, or the product no such variant.',
@@ -264,6 +267,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
               feed: 'read',
               wavesSent: 1,
               scheduledSent: 1,
+              holdsEnded: 0,
               quietHoursWaiting: 0,
               left: 0,
               changed: 2,

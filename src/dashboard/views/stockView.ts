@@ -115,6 +115,7 @@ export function stockView(context: ViewContext): HTMLElement {
       max: 10080,
       value: auto?.intervalMinutes ?? 60,
     })
+    const holdHours = el('input', { type: 'number', min: 0, max: 168, value: auto?.holdHours ?? 0 })
     const form = el('form', { class: 'auto-form' }, [
       el('label', { class: 'check' }, [enabled, ' 在庫が 0 から増えたら自動で通知する']),
       field('件名', title),
@@ -124,6 +125,10 @@ export function stockView(context: ViewContext): HTMLElement {
       ]),
       field('在庫 1 点あたりの通知人数', perUnit),
       field('次の配信までの間隔（分）', interval),
+      field('お取り置き（時間、0 はお取り置きなし）', holdHours),
+      el('p', { class: 'hint' }, [
+        'お取り置きを設定すると、在庫 1 点につき 1 人に通知し、メールの予約リンクから期限までお名前だけで予約できます。期限までに予約がなければ、次の配信で次の方にご案内します。',
+      ]),
       el('button', { type: 'submit', class: 'primary' }, ['自動通知を保存']),
     ])
     form.addEventListener('submit', async (event) => {
@@ -137,6 +142,7 @@ export function stockView(context: ViewContext): HTMLElement {
           emailBody: body.value,
           perUnit: Number(perUnit.value),
           intervalMinutes: Number(interval.value),
+          holdHours: Number(holdHours.value),
         }),
       )
       if (!answer) return
@@ -147,12 +153,28 @@ export function stockView(context: ViewContext): HTMLElement {
       )
       await load()
     })
+    const hours = auto?.holdHours ?? 0
     const state = auto?.enabled
-      ? `オン（在庫 1 点につき ${auto.perUnit} 人、${auto.intervalMinutes} 分ごと）`
+      ? hours > 0
+        ? `オン（在庫 1 点につき 1 人、${hours} 時間お取り置き、${auto.intervalMinutes} 分ごと）`
+        : `オン（在庫 1 点につき ${auto.perUnit} 人、${auto.intervalMinutes} 分ごと）`
       : 'オフ'
-    return el('details', {}, [
-      el('summary', {}, [state, row.nextWaveAt ? `・次の配信 ${formatTime(row.nextWaveAt)}` : '']),
-      form,
+    const { open, claimed, expired } = row.holds
+    const holds =
+      hours > 0 || open + claimed + expired > 0
+        ? el('p', { class: 'holds' }, [
+            `お取り置き: 取り置き中 ${open} 件・予約済み ${claimed} 件・期限切れ ${expired} 件`,
+          ])
+        : null
+    return el('div', {}, [
+      el('details', {}, [
+        el('summary', {}, [
+          state,
+          row.nextWaveAt ? `・次の配信 ${formatTime(row.nextWaveAt)}` : '',
+        ]),
+        form,
+      ]),
+      holds,
     ])
   }
 

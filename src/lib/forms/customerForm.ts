@@ -165,6 +165,13 @@ const source = z.enum(['widget', 'form']).optional().catch(undefined)
 export const reservationForm = z.object({ name, email, productSlug, variant, quantity, source })
 export type ReservationForm = z.output<typeof reservationForm>
 
+/**
+ * Body of the お取り置き page's button (POST /reservation/hold): the link's token and the
+ * shopper's name (the e-mail is the sign-up's).
+ */
+export const holdForm = z.object({ token: z.string().optional(), name })
+export type HoldForm = z.output<typeof holdForm>
+
 /** Body of POST /api/notify-signup (D2): e-mail trimmed and lower-cased, `variant` as above. */
 export const signupForm = z.object({ email, productSlug, variant, source })
 export type SignupForm = z.output<typeof signupForm>

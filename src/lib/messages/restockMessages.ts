@@ -16,6 +16,22 @@ export interface RestockEmailInput {
   unsubscribeUrl: string
   /** Who sends it (特定電子メール法 Art. 4; docs/compliance.md). */
   sender: SenderIdentity
+  /** The unit held for this recipient (お取り置き): its signed link, hours and end (JST text). */
+  hold?: { url: string; hours: number; endsAt: string }
+}
+
+/** The link text of a hold: 「24時間お取り置き」. */
+export function holdLinkText(hours: number): string {
+  return `${hours}時間お取り置き`
+}
+
+function holdLines(hold: NonNullable<RestockEmailInput['hold']>): string[] {
+  return [
+    `【${holdLinkText(hold.hours)}】`,
+    `この商品を1点、${hold.endsAt} までお取り置きしています。`,
+    'ご予約は下のリンクからお名前を入力するだけで完了します。',
+    `${holdLinkText(hold.hours)}: ${hold.url}`,
+  ]
 }
 
 export interface RenderedEmail {
@@ -50,11 +66,13 @@ function linkHtml(url: string): string {
 
 /** The restock e-mail (D9, D10): the admin's subject and body plus a footer with the product page and the unsubscribe link. */
 export function renderRestockEmail(input: RestockEmailInput): RenderedEmail {
-  const text = [input.emailBody.trimEnd(), '', ...footerLines(input)].join('\n')
+  const held = input.hold ? [...holdLines(input.hold), ''] : []
+  const text = [input.emailBody.trimEnd(), '', ...held, ...footerLines(input)].join('\n')
   const html = [
     '<!doctype html>',
     '<html lang="ja"><body style="font-family: sans-serif; line-height: 1.7; color: #222;">',
     `<div>${paragraphHtml(input.emailBody.trimEnd())}</div>`,
+    ...(input.hold ? [holdHtml(input.hold)] : []),
     '<hr style="border: none; border-top: 1px solid #ccc; margin: 24px 0;">',
     '<div style="font-size: 13px; color: #555;">',
     `<p>商品ページ: ${linkHtml(input.productUrl)}</p>`,
@@ -66,4 +84,14 @@ export function renderRestockEmail(input: RestockEmailInput): RenderedEmail {
     '</body></html>',
   ].join('\n')
   return { subject: input.emailTitle, text, html }
+}
+
+function holdHtml(hold: NonNullable<RestockEmailInput['hold']>): string {
+  return [
+    '<div style="margin: 24px 0; padding: 12px 16px; border: 1px solid #1a4fb4;">',
+    `<p>この商品を1点、${escapeHtml(hold.endsAt)} までお取り置きしています。<br>`,
+    'ご予約は下のリンクからお名前を入力するだけで完了します。</p>',
+    `<p><a href="${escapeHtml(hold.url)}">${escapeHtml(holdLinkText(hold.hours))}</a></p>`,
+    '</div>',
+  ].join('\n')
 }

@@ -25,7 +25,7 @@ export interface CreateReservationOptions {
   idempotencyKey?: string | null
 }
 
-type ReservationServices = Pick<
+export type ReservationServices = Pick<
   Services,
   'repositories' | 'notifiers' | 'config' | 'log' | 'context' | 'now'
 >
@@ -62,7 +62,7 @@ async function reserve(
   target: CatalogueTarget,
   services: ReservationServices,
 ): Promise<{ reservationId: string }> {
-  const { config, log, context, now } = services
+  const { log, now } = services
   const { product, variant } = target
   checkReservable(settingsFor(product, variant), form.quantity, now())
   const { reservations } = services.repositories
@@ -91,6 +91,24 @@ async function reserve(
     ...(variant ? { variant: variant.id } : {}),
     quantity: form.quantity,
   })
+  await announceReservation(reservation, target, services, form.source)
+  return { reservationId: reservation.id }
+}
+
+/**
+ * What follows a new reservation, whichever way it was made (the form, a claimed hold): the
+ * demand mark, the consent record (of the form's `source`; none for `null`), then the team-chat
+ * message and the customer's confirmation without waiting for them (§6). The community chat gets
+ * nothing: a reservation is private.
+ */
+export async function announceReservation(
+  reservation: Reservation,
+  target: CatalogueTarget,
+  services: ReservationServices,
+  source: ReservationForm['source'] | null,
+): Promise<void> {
+  const { config, log, context, now } = services
+  const { product } = target
   await markDemand(services, 'reservations', reservation.id, { at: now() })
   const compliance = {
     repositories: services.repositories,
@@ -99,13 +117,15 @@ async function reserve(
     now,
     clientIp: context.ip,
   }
-  await recordFormConsent(compliance, {
-    email: reservation.email,
-    kind: 'reservation',
-    recordId: reservation.id,
-    productSlug: product.slug,
-    source: form.source,
-  })
+  if (source !== null) {
+    await recordFormConsent(compliance, {
+      email: reservation.email,
+      kind: 'reservation',
+      recordId: reservation.id,
+      productSlug: product.slug,
+      source,
+    })
+  }
   // why: a bounced or complaining address gets no confirmation e-mail (docs/compliance.md)
   const mailable = !(await isSuppressed(compliance, reservation.email))
 
@@ -136,5 +156,4 @@ async function reserve(
         ]
       : []),
   ])
-  return { reservationId: reservation.id }
 }

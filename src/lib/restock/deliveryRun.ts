@@ -15,7 +15,11 @@ import {
 import type { NotificationHistory } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import { createUnsubscribeToken, unsubscribeUrl } from '../compliance/unsubscribeToken.js'
+import { formatJst } from '../notifiers/jstTime.js'
+import { holdIdFor, holdsOf, withHoldsOpened, withHoldsUnsent } from '../storage/restockHolds.js'
+import { createHoldToken, holdUrl } from './holdLink.js'
 import { isRunning, noticeStateOf, storedState } from './noticeState.js'
+import { holdTarget } from './sendPreparation.js'
 
 /**
  * The worker of a restock delivery: one run of the background function sends the open batches
@@ -39,7 +43,7 @@ export function batchAllowanceFor(callTimeoutMs: number): number {
 }
 
 export interface DeliveryRunOptions {
-  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries' | 'demand'>
+  repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries' | 'demand' | 'stock'>
   mailer: Pick<Mailer, 'sendBatch'>
   /** Base of the click (product) and unsubscribe links (config `siteUrl`). */
   siteUrl: string
@@ -76,6 +80,7 @@ export function batchIdempotencyKey(notificationId: string, batch: number): stri
 /**
  * The e-mail for one recipient: the same inputs always give the same e-mail (retries stay
  * identical). `now` (ms) dates the product link only of a job whose creation time is unreadable.
+ * `hold`: the unit held for the recipient (its id and end), whose link the e-mail carries.
  */
 export function restockEmailFor(
   job: DeliveryJob,
@@ -83,6 +88,7 @@ export function restockEmailFor(
   siteUrl: string,
   unsubscribeSecret: string,
   now: number,
+  hold?: { holdId: string; endsAt: string },
 ): OutgoingEmail {
   const ref = { id: recipient.subscriptionId, productSlug: job.productSlug }
   const link = unsubscribeUrl(siteUrl, createUnsubscribeToken(ref, unsubscribeSecret))
@@ -97,6 +103,22 @@ export function restockEmailFor(
     productUrl: restockProductLink(job, recipient, siteUrl, unsubscribeSecret, now),
     unsubscribeUrl: link,
     sender: job.sender ?? senderIdentity({ shopName: null, shopAddress: null, shopContact: null }),
+    ...(hold && job.holdHours
+      ? {
+          hold: {
+            url: holdUrl(
+              siteUrl,
+              createHoldToken(
+                { holdId: hold.holdId, target: holdTarget(job) },
+                Date.parse(hold.endsAt),
+                unsubscribeSecret,
+              ),
+            ),
+            hours: job.holdHours,
+            endsAt: formatJst(hold.endsAt),
+          },
+        }
+      : {}),
   })
   return {
     to: recipient.email,
@@ -171,8 +193,16 @@ export async function runDelivery(
 
   async function deliverBatch(job: DeliveryJob, batch: number): Promise<void> {
     const recipients = job.recipients.slice(batch * BATCH_SIZE, (batch + 1) * BATCH_SIZE)
+    const holds = await openHolds(job, recipients)
     const emails = recipients.map((recipient) =>
-      restockEmailFor(job, recipient, options.siteUrl, options.unsubscribeSecret, now()),
+      restockEmailFor(
+        job,
+        recipient,
+        options.siteUrl,
+        options.unsubscribeSecret,
+        now(),
+        holds.get(recipient.subscriptionId),
+      ),
     )
     const key = batchIdempotencyKey(job.notificationId, batch)
     let result = await callProvider(emails, key)
@@ -192,6 +222,15 @@ export async function runDelivery(
       else record.failed.push({ ...recipient, error })
     })
     const stored = await jobs.saveBatch(job.notificationId, record)
+    if (holds.size > 0 && stored.failed.length > 0) {
+      // why: a hold whose e-mail never went was offered to nobody; its unit goes back
+      const unsent = stored.failed.map((failed) =>
+        holdIdFor(job.notificationId, failed.subscriptionId),
+      )
+      await options.repositories.stock.change(holdTarget(job), (current) =>
+        withHoldsUnsent(current, unsent, now()),
+      )
+    }
     await markDelivered({ ...options, log }, job.notificationId, stored, now())
     if (record.failed.length > 0) {
       log.warn('restock.delivery.failures', {
@@ -203,6 +242,34 @@ export async function runDelivery(
     }
     await markNotified(job.productSlug, stored)
     await countIn(stored)
+  }
+
+  /**
+   * With holds: opens the holds of the batch's recipients now, as their e-mails go (each keeps
+   * the end it got the first time), and answers each recipient's hold that carries a link.
+   */
+  async function openHolds(
+    job: DeliveryJob,
+    recipients: DeliveryRecipient[],
+  ): Promise<Map<string, { holdId: string; endsAt: string }>> {
+    const found = new Map<string, { holdId: string; endsAt: string }>()
+    const hours = job.holdHours
+    if (!hours) return found
+    const { notificationId } = job
+    const { after } = await options.repositories.stock.change(holdTarget(job), (current) =>
+      withHoldsOpened(
+        current,
+        recipients.map(({ subscriptionId }) => ({ subscriptionId, notificationId, hours })),
+        now(),
+      ),
+    )
+    const holds = holdsOf(after)
+    for (const { subscriptionId } of recipients) {
+      const holdId = holdIdFor(notificationId, subscriptionId)
+      const endsAt = holds[holdId]?.endsAt
+      if (endsAt) found.set(subscriptionId, { holdId, endsAt })
+    }
+    return found
   }
 
   /** Starts a provider call no sooner than BATCH_DELAY_MS after the previous one started. */

@@ -159,6 +159,10 @@ export async function runScheduledSend(
   })
   const send = { ...options, audit }
   const { productSlug, emailTitle, emailBody, notificationId } = record
+  const held = {
+    ...(record.variant === undefined ? {} : { variant: record.variant }),
+    ...(record.holdHours === undefined ? {} : { holdHours: record.holdHours }),
+  }
   try {
     const readiness = sendReadiness(send)
     const open = await options.repositories.history.get({ id: notificationId })
@@ -166,7 +170,7 @@ export async function runScheduledSend(
       open && !isOpen(open)
         ? summaryOf(open)
         : await sendNotice(
-            { productSlug, emailTitle, emailBody },
+            { productSlug, emailTitle, emailBody, ...held },
             { id: notificationId, open },
             readiness,
             send,

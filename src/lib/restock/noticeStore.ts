@@ -83,6 +83,7 @@ export async function storeNotice(
       })),
       createdAt: timestamp,
       sender: notice.sender,
+      ...(notice.holdHours ? { holdHours: notice.holdHours } : {}),
     } satisfies DeliveryJob)
   }
   const winner = await storeHistory(repositories.history, history, retried)

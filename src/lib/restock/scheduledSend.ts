@@ -57,6 +57,8 @@ export async function scheduleRestockSend(
     productSlug: request.productSlug,
     emailTitle: request.emailTitle,
     emailBody: request.emailBody,
+    ...(request.variant === undefined ? {} : { variant: request.variant }),
+    ...(request.holdHours === undefined ? {} : { holdHours: request.holdHours }),
     sendAt: new Date(sendAt).toISOString(),
     createdAt: new Date(now).toISOString(),
     scheduledBy: options.actor ?? null,

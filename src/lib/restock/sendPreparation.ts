@@ -7,7 +7,16 @@ import type { NotificationHistory } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import { isRunning, noticeStateOf } from './noticeState.js'
 import { storeNotice, type NoticeStoreOptions, type NoticeToStore } from './noticeStore.js'
+import { unheldUnits, withHoldsAdded } from '../storage/restockHolds.js'
+import type { StockRef } from '../storage/stockRecords.js'
 import { chooseRecipients } from './recipientChoice.js'
+
+/** The stock record whose units a send's holds keep: the product's, or its variant's. */
+export function holdTarget(notice: { productSlug: string; variant?: string }): StockRef {
+  return notice.variant === undefined
+    ? { productSlug: notice.productSlug }
+    : { productSlug: notice.productSlug, variant: notice.variant }
+}
 
 /**
  * What a staff member's send and an automatic wave share: the checks of the configuration, then
@@ -18,7 +27,7 @@ import { chooseRecipients } from './recipientChoice.js'
 export interface SendOptions extends NoticeStoreOptions {
   repositories: Pick<
     Repositories,
-    'subscriptions' | 'history' | 'deliveries' | 'sendClaims' | 'suppressions'
+    'subscriptions' | 'history' | 'deliveries' | 'sendClaims' | 'suppressions' | 'stock'
   >
   config: Pick<
     AppConfig,
@@ -68,20 +77,33 @@ export interface NoticeToPrepare extends Omit<NoticeToStore, 'sender'> {
 export type Preparation =
   | { state: 'busy' }
   | { state: 'nobody-waiting' }
+  /** Holds asked for, but every unit in stock is held (or none is in stock). */
+  | { state: 'all-held' }
   | { state: 'stored'; history: NotificationHistory; isNew: boolean }
 
 /**
  * Takes the product's send lock, chooses the notice's recipients (oldest first, each claimed),
  * and stores the notice for them; the lock is released whatever happens. `busy` while another
- * send holds the lock; `nobody-waiting` when no subscriber may receive it.
+ * send holds the lock; `nobody-waiting` when no subscriber may receive it. With `holdHours` (and
+ * e-mail delivery) it e-mails at most the units in stock no hold keeps, and gives each recipient
+ * a pending hold (storage/restockHolds.ts); `all-held` when no unit is free.
  */
 export async function prepareNotice(
   notice: NoticeToPrepare,
   readiness: SendReadiness,
   options: SendOptions,
 ): Promise<Preparation> {
-  const { limit, retried, ...content } = notice
+  const { limit: asked, retried, holdHours, ...content } = notice
   const { repositories } = options
+  // why: without e-mail nobody gets a link, so nothing is held (the send only records, §4.8)
+  const holding = holdHours !== undefined && holdHours > 0 && readiness.emailConfigured
+  let limit = asked
+  if (holding) {
+    const stock = await repositories.stock.get(holdTarget(notice))
+    const free = stock ? unheldUnits(stock) : 0
+    if (free === 0) return { state: 'all-held' }
+    limit = Math.min(limit ?? free, free)
+  }
   // why: who is waiting is one rule, the stock list's count's too (compliance/restockRecipients.ts)
   const mayReceive = await waitingRule(repositories.suppressions)
   const choice = await chooseRecipients(
@@ -102,12 +124,23 @@ export async function prepareNotice(
   try {
     if (choice.subscribers.length === 0) return { state: 'nobody-waiting' }
     const stored = await storeNotice(
-      { ...content, sender: readiness.sender },
+      { ...content, ...(holding ? { holdHours } : {}), sender: readiness.sender },
       choice.subscribers,
       retried,
       readiness.emailConfigured,
       options,
     )
+    if (holding) {
+      const { notificationId } = notice
+      const hours = holdHours
+      await repositories.stock.change(holdTarget(notice), (record) =>
+        withHoldsAdded(
+          record,
+          choice.subscribers.map(({ id }) => ({ subscriptionId: id, notificationId, hours })),
+          options.now(),
+        ),
+      )
+    }
     return { state: 'stored', ...stored }
   } finally {
     await choice.release()

@@ -1,6 +1,7 @@
 import { parseIsoTime } from '../clock.js'
 import { InvalidInputError } from '../errors.js'
 import { findProduct } from '../productCatalogue.js'
+import { MAX_HOLD_HOURS } from '../storage/restockHolds.js'
 
 /** A checked §4.8 request. */
 export interface SendRequest {
@@ -14,6 +15,11 @@ export interface SendRequest {
   emailBody: string
   /** When to send it (ms since the epoch): a scheduled send. Absent: now. */
   sendAt?: number
+  /**
+   * Hours a unit is held for each recipient (お取り置き, 1–168): the send then e-mails at most as
+   * many as units in stock are not held, each with a hold link. Absent or 0: no holds.
+   */
+  holdHours?: number
 }
 
 /** D6 limits, in characters. */
@@ -32,13 +38,19 @@ export const VARIANT_TEXTS = {
     `Unknown variant ${JSON.stringify(variant.slice(0, 50))}: this product's variants are ${known.join(', ')}`,
 } as const
 
+/** The texts of a `holdHours` a send cannot use. */
+export const HOLD_TEXTS = {
+  invalid: `holdHours must be an integer from 0 to ${MAX_HOLD_HOURS}`,
+  variantRequired: 'variant is required to hold units: this product has variants',
+} as const
+
 export const SEND_AT_INVALID =
   'sendAt must be an ISO 8601 time with its offset, e.g. 2026-11-24T08:00:00+09:00'
 
 /**
  * §4.8 checks in the documented order: every "is required" first, then the D6 lengths, then a
  * title that is not one line (CR, LF, U+2028/U+2029 or another control character inside), then
- * the optional `variant` (`checkVariant`); then `sendAt`, when given (null or absent: now), an
+ * the optional `variant` (`checkVariant`) and `holdHours`; then `sendAt`, when given (null or absent: now), an
  * ISO 8601 time with its offset. Whether it lies ahead is the scheduling's check
  * (restock/scheduledSend.ts), on the request's clock.
  */
@@ -65,11 +77,36 @@ export function parseSendRequest(body: Record<string, unknown>): SendRequest {
     ...(variant === undefined ? {} : { variant }),
     emailTitle: (body.emailTitle as string).trim(),
     emailBody: body.emailBody as string,
+    ...holdHoursOf(productSlug, variant, body.holdHours),
   }
   if (body.sendAt === undefined || body.sendAt === null) return request
   const at = typeof body.sendAt === 'string' ? parseIsoTime(body.sendAt.trim()) : null
   if (at === null) throw new InvalidInputError(SEND_AT_INVALID)
   return { ...request, sendAt: at }
+}
+
+/**
+ * An optional `holdHours` (null, absent and 0: none); a product with variants holds a variant's
+ * units, so it needs `variant`.
+ */
+function holdHoursOf(
+  productSlug: string,
+  variant: string | undefined,
+  value: unknown,
+): { holdHours?: number } {
+  if (value === undefined || value === null || value === 0) return {}
+  if (
+    typeof value !== 'number' ||
+    !Number.isInteger(value) ||
+    value < 0 ||
+    value > MAX_HOLD_HOURS
+  ) {
+    throw new InvalidInputError(HOLD_TEXTS.invalid)
+  }
+  if (variant === undefined && findProduct(productSlug)?.variants) {
+    throw new InvalidInputError(HOLD_TEXTS.variantRequired)
+  }
+  return { holdHours: value }
 }
 
 /**

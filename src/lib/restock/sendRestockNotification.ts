@@ -28,6 +28,10 @@ export interface SendSummary {
   scheduledSendId?: string
 }
 
+/** 400 for a send with `holdHours` when no unit in stock is free to hold. */
+export const NO_UNIT_TO_HOLD =
+  'No unit in stock is free to hold: every unit is held or none is in stock'
+
 /** 409 while another send chooses the same product's recipients. */
 export const SEND_IN_PROGRESS = 'A send for this product is already in progress'
 
@@ -74,6 +78,7 @@ export async function sendNotice(
   if (prepared.state === 'nobody-waiting') {
     throw new InvalidInputError('No pending subscribers found for this product')
   }
+  if (prepared.state === 'all-held') throw new InvalidInputError(NO_UNIT_TO_HOLD)
   if (!prepared.isNew) return repeated(prepared.history, options)
   const summary = summaryOf(prepared.history)
   if (!readiness.emailConfigured) return summary

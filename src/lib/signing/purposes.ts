@@ -25,6 +25,8 @@ export const PURPOSES = {
   statusLink: 'restock-status/v1',
   /** A restock e-mail's counted product link (demand/clickLink.ts). */
   clickLink: 'restock-click/v1',
+  /** A restock e-mail's お取り置き link (restock/holdLink.ts). */
+  holdLink: 'restock-hold/v1',
   /** The recipient named by a click link: a keyed digest, not a token (`keyedDigest`). */
   clickRecipient: 'restock-click-recipient/v1',
 } as const
@@ -48,6 +50,7 @@ export const TOKEN_FIELDS: Readonly<Record<Purpose, readonly string[]>> = {
   [PURPOSES.statusLink]: RECORD,
   [PURPOSES.clickLink]: ['n', 'r', 'u'],
   [PURPOSES.clickRecipient]: [],
+  [PURPOSES.holdLink]: ['h', 'p', 'v'],
 }
 
 /** The names `e` and `r` are the token's own; a purpose's fields use any other. */

@@ -3,6 +3,7 @@ import type { AuditRecorder } from '../audit/auditTrail.js'
 import { InvalidInputError, NotFoundError } from '../errors.js'
 import { findProduct, findVariant, targetKey } from '../productCatalogue.js'
 import { isUsableRecordId, UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
+import { MAX_HOLD_HOURS } from '../storage/restockHolds.js'
 import type { AutoNotice, StockRecord, StockRef, StockRepository } from '../storage/stockRecords.js'
 
 /**
@@ -27,6 +28,9 @@ export const AUTO_TEXT_LIMITS = { emailTitle: 200, emailBody: 20000 } as const
 
 const PER_UNIT_INVALID = `perUnit must be an integer from 1 to ${MAX_PER_UNIT}`
 const INTERVAL_INVALID = `intervalMinutes must be an integer from ${MIN_INTERVAL_MINUTES} to ${MAX_INTERVAL_MINUTES}`
+/** Hours a unit is held for each person a wave e-mails; 0: no holds (the default). */
+export const DEFAULT_HOLD_HOURS = 0
+export const HOLD_HOURS_INVALID = `holdHours must be an integer from 0 to ${MAX_HOLD_HOURS}`
 const TITLE_NOT_ONE_LINE = 'emailTitle must be a single line (no line breaks or control characters)'
 
 function text(field: keyof typeof AUTO_TEXT_LIMITS) {
@@ -38,7 +42,7 @@ function text(field: keyof typeof AUTO_TEXT_LIMITS) {
 }
 
 /**
- * `{productSlug, enabled, emailTitle?, emailBody?, perUnit?, intervalMinutes?}`. The texts are
+ * `{productSlug, enabled, emailTitle?, emailBody?, perUnit?, intervalMinutes?, holdHours?}`. The texts are
  * required to turn the notice on; left out while off, the stored ones are kept.
  */
 export const autoNoticeSchema = z
@@ -68,12 +72,23 @@ export const autoNoticeSchema = z
       .min(MIN_INTERVAL_MINUTES, { error: INTERVAL_INVALID })
       .max(MAX_INTERVAL_MINUTES, { error: INTERVAL_INVALID })
       .optional(),
+    holdHours: holdHoursField(),
   })
   .superRefine((body, context) => {
     if (body.emailTitle && /[\p{Cc}\u2028\u2029]/u.test(body.emailTitle.trim())) {
       context.addIssue({ code: 'custom', message: TITLE_NOT_ONE_LINE })
     }
   })
+
+/** `holdHours`: an optional integer 0–168 (0: no holds). Shared with a staff send's options. */
+export function holdHoursField() {
+  return z
+    .number({ error: HOLD_HOURS_INVALID })
+    .int({ error: HOLD_HOURS_INVALID })
+    .min(0, { error: HOLD_HOURS_INVALID })
+    .max(MAX_HOLD_HOURS, { error: HOLD_HOURS_INVALID })
+    .optional()
+}
 
 export type AutoNoticeRequest = z.output<typeof autoNoticeSchema>
 
@@ -135,6 +150,7 @@ async function saveOne(
       perUnit: request.perUnit ?? before?.perUnit ?? DEFAULT_PER_UNIT,
       intervalMinutes:
         request.intervalMinutes ?? before?.intervalMinutes ?? DEFAULT_INTERVAL_MINUTES,
+      holdHours: request.holdHours ?? before?.holdHours ?? DEFAULT_HOLD_HOURS,
     }
     if (auto.enabled && !auto.emailTitle) throw new InvalidInputError('emailTitle is required')
     if (auto.enabled && !auto.emailBody.trim()) throw new InvalidInputError('emailBody is required')

@@ -4,6 +4,7 @@ import { listProducts, targetKey, type ProductTarget } from '../productCatalogue
 import { sendableAt, type QuietHours } from '../quietHours.js'
 import type { SubscriptionRepository } from '../storage/repositories.js'
 import { emptyStockRecord, type AutoNotice, type StockRepository } from '../storage/stockRecords.js'
+import { holdCountsOf, type HoldCounts } from '../storage/restockHolds.js'
 import type { SuppressionRepository } from '../storage/suppressionRepository.js'
 
 /** One product's (or one variant's) line of POST /api/admin/stock/list. */
@@ -21,6 +22,8 @@ export interface StockRow {
   notWaiting: Record<NotWaitingReason, number>
   /** Automatic-notice settings, or null while none are set. */
   auto: AutoNotice | null
+  /** Holds (お取り置き): open, claimed, expired. */
+  holds: HoldCounts
   /**
    * When the next automatic wave goes, or null when none is due: its due time, or the end of the
    * quiet hours it falls in.
@@ -60,6 +63,7 @@ export async function listStock(
       waiting: count.waiting,
       notWaiting: count.notWaiting,
       auto: record.auto,
+      holds: holdCountsOf(record),
       nextWaveAt:
         dueAt === null ? null : new Date(sendableAt(quietHours, Date.parse(dueAt))).toISOString(),
     }

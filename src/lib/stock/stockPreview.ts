@@ -1,3 +1,4 @@
+import { unheldUnits } from '../storage/restockHolds.js'
 import { emptyWaitingCount, waitingCounts } from '../compliance/restockRecipients.js'
 import { targetKey } from '../productCatalogue.js'
 import type { SubscriptionRepository } from '../storage/repositories.js'
@@ -49,12 +50,15 @@ export async function previewStockLines(
     const after = withQuantity(current, quantity, stamp)
     const startsWave = after.waves.episode > current.waves.episode
     const waiting = (counts.get(key) ?? emptyWaitingCount()).waiting
-    const perUnit = after.auto?.perUnit ?? 0
+    // why: with holds a wave e-mails one person per unit no hold keeps (stockWaves.ts)
+    const offered = after.auto?.holdHours
+      ? unheldUnits(after)
+      : quantity * (after.auto?.perUnit ?? 0)
     return {
       ...target,
       previous: current.quantity,
       quantity,
-      notify: startsWave ? Math.min(quantity * perUnit, waiting) : 0,
+      notify: startsWave ? Math.min(offered, waiting) : 0,
     }
   })
   return { changes, errors }

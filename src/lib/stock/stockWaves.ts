@@ -3,6 +3,7 @@ import { productUrl, targetKey, targetTitle } from '../productCatalogue.js'
 import { sendableAt, type QuietHours } from '../quietHours.js'
 import type { DeliveryMode, NotificationTrigger } from '../storage/records.js'
 import type { StockRecord, StockRef, StockRepository } from '../storage/stockRecords.js'
+import { unheldUnits } from '../storage/restockHolds.js'
 import { fillPlaceholders } from './autoNotice.js'
 
 /**
@@ -31,6 +32,8 @@ export interface WaveNotice {
   emailBody: string
   /** The most subscribers this wave may e-mail. */
   limit: number
+  /** Hours a unit is held for each recipient (お取り置き); absent: no holds. */
+  holdHours?: number
   trigger: NotificationTrigger
 }
 
@@ -41,6 +44,8 @@ export interface WaveNotice {
 export type WaveSendOutcome =
   | { state: 'sent'; notificationId: string; recipients: number; deliveryMode: DeliveryMode }
   | { state: 'nobody-waiting' }
+  /** Holds asked for, and every unit in stock is held. */
+  | { state: 'all-held' }
   | { state: 'busy' }
 
 export interface WaveOptions {
@@ -64,6 +69,8 @@ export type WaveRun =
   | { state: 'quiet-hours'; sendsAt: string }
   | { state: 'ended'; reason: 'stock-zero' | 'auto-off' | 'nobody-waiting' }
   | { state: 'busy' }
+  /** With holds: every unit in stock is held; the wave is due again at `nextAt`. */
+  | { state: 'all-held'; nextAt: string }
   | {
       state: 'sent'
       notificationId: string
@@ -105,21 +112,38 @@ export async function runDueWave(target: StockRef, options: WaveOptions): Promis
     url: productUrl(productSlug, options.storefrontUrl),
   }
   const notificationId = options.waveNotificationId(ref, episode, nextWave)
-  const outcome = await options.sendWave({
-    notificationId,
-    ...ref,
-    emailTitle: fillPlaceholders(auto.emailTitle, values),
-    emailBody: fillPlaceholders(auto.emailBody, values),
-    limit: quantity * auto.perUnit,
-    trigger: { kind: 'stock-wave', episode, wave: nextWave, quantity, perUnit: auto.perUnit },
-  })
+  // why: with holds each person gets one unit, so a wave offers the units no hold keeps
+  const holdHours = auto.holdHours ?? 0
+  const perUnit = holdHours > 0 ? 1 : auto.perUnit
+  const nextAt = new Date(now() + auto.intervalMinutes * 60_000).toISOString()
+  const outcome =
+    holdHours > 0 && unheldUnits(record) === 0
+      ? ({ state: 'all-held' } as const)
+      : await options.sendWave({
+          notificationId,
+          ...ref,
+          emailTitle: fillPlaceholders(auto.emailTitle, values),
+          emailBody: fillPlaceholders(auto.emailBody, values),
+          limit: holdHours > 0 ? unheldUnits(record) : quantity * perUnit,
+          ...(holdHours > 0 ? { holdHours } : {}),
+          trigger: { kind: 'stock-wave', episode, wave: nextWave, quantity, perUnit },
+        })
   if (outcome.state === 'busy') {
     options.log.info('stock.wave.busy', { ...ref, episode, wave: nextWave })
     return { state: 'busy' }
   }
   if (outcome.state === 'nobody-waiting') return end(record, 'nobody-waiting')
+  if (outcome.state === 'all-held') {
+    // why: a hold that ends unclaimed gives its unit back; the wave looks again an interval later
+    await options.stock.change(ref, (current) =>
+      sameWave(current, record)
+        ? { ...current, waves: { ...current.waves, dueAt: nextAt } }
+        : current,
+    )
+    options.log.info('stock.wave.all_held', { ...ref, episode, wave: nextWave, nextAt })
+    return { state: 'all-held', nextAt }
+  }
 
-  const nextAt = new Date(now() + auto.intervalMinutes * 60_000).toISOString()
   await options.stock.change(ref, (current) =>
     sameWave(current, record)
       ? { ...current, waves: { episode, nextWave: nextWave + 1, dueAt: nextAt } }
@@ -132,7 +156,8 @@ export async function runDueWave(target: StockRef, options: WaveOptions): Promis
     notificationId,
     recipients: outcome.recipients,
     quantity,
-    perUnit: auto.perUnit,
+    perUnit,
+    ...(holdHours > 0 ? { holdHours } : {}),
     nextAt,
   })
   return {

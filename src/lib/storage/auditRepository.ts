@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   'lift',
   'synonym-add',
   'synonym-remove',
+  'hold-claim',
+  'hold-expire',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

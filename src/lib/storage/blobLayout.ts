@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto'
  * | `notif-delivery/{id}/batches/{n}`      | what happened to batch n                  | onlyIfNew, once   |
  * | `notif-delivery/{id}/progress`         | a delivery's settled batches, summed      | onlyIfNew / CAS   |
  * | `delivery-tickets/{nonce}`             | a spent delivery ticket (replay guard)    | onlyIfNew, once   |
- * | `stock/{target}`                       | stock, auto-notice settings, wave ledger  | onlyIfNew / CAS   |
+ * | `stock/{target}`                       | stock, auto-notice settings, waves, holds | onlyIfNew / CAS   |
  * | `stock-events/{eventId}`               | a stock webhook event seen (replay guard) | onlyIfNew / CAS   |
  * | `stock-event-days/{day}/{eventId}`     | the day it arrived (for the purge)        | overwritten       |
  * | `order-events/{eventId}`               | an order webhook event seen (replay guard) | onlyIfNew / CAS  |

@@ -44,6 +44,8 @@ export interface DeliveryJob {
   createdAt: string
   /** Who sends it (特定電子メール法 Art. 4), fixed at the send so every batch says the same. */
   sender?: SenderIdentity
+  /** Hours a unit is held for each recipient (お取り置き, storage/restockHolds.ts); absent: none. */
+  holdHours?: number
 }
 
 /** What happened to one batch. */

@@ -27,6 +27,8 @@ export interface Reservation extends Archivable {
   respondedAt: string | null
   /** Units reserved, 1…the product's `maxPerReservation`. Absent on older records: 1. */
   quantity?: number
+  /** `restock-hold`: made from a unit held for a restock e-mail's recipient; absent: the form. */
+  source?: 'restock-hold'
   /** When the status last changed (names the change in its e-mail's idempotency key). */
   statusChangedAt?: string
   /** Who cancelled: `customer` when the reservation was cancelled on its manage page. */

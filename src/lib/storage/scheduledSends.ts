@@ -21,6 +21,10 @@ export interface ScheduledSend {
   productSlug: string
   emailTitle: string
   emailBody: string
+  /** The variant whose waiting subscribers it is for; absent: the whole product. */
+  variant?: string
+  /** Hours a unit is held for each recipient (お取り置き); absent: no holds. */
+  holdHours?: number
   /** When it is to go (ISO). */
   sendAt: string
   createdAt: string

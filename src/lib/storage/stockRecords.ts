@@ -25,6 +25,11 @@ export interface AutoNotice {
   perUnit: number
   /** Minutes between two waves. */
   intervalMinutes: number
+  /**
+   * Hours a unit is held for each person a wave e-mails (お取り置き, storage/restockHolds.ts);
+   * 0 or absent: no holds.
+   */
+  holdHours?: number
 }
 
 /**
@@ -38,6 +43,40 @@ export interface WaveLedger {
   nextWave: number
   /** When the next wave is due (ISO), or null when none is. */
   dueAt: string | null
+}
+
+/**
+ * A unit held for a person a restock e-mail named (お取り置き; storage/restockHolds.ts has the
+ * changes). A hold's state:
+ */
+export type HoldState = 'pending' | 'open' | 'claimed' | 'expired'
+
+export interface RestockHold {
+  /** The subscription held for. */
+  subscriptionId: string
+  /** The notice (wave or staff send) whose e-mail carries the hold's link. */
+  notificationId: string
+  /** How long the hold lasts from its e-mail (1–168). */
+  hours: number
+  state: HoldState
+  /** When the wave gave it its unit (ISO). */
+  createdAt: string
+  /** When its e-mail was accepted (ISO); null while pending. */
+  sentAt: string | null
+  /** When it ends (ISO): `sentAt` + `hours`; null while pending. */
+  endsAt: string | null
+  /** The reservation that took the unit (`res_…`), once claimed. */
+  reservationId?: string
+  /** When it was claimed or ended (ISO). */
+  closedAt?: string
+  /** Why it ended: nobody claimed it in time, or its e-mail never went. */
+  endReason?: 'unclaimed' | 'unsent'
+}
+
+/** Totals of holds that ended, kept while their entries are pruned. */
+export interface HoldTotals {
+  claimed: number
+  expired: number
 }
 
 export interface StockRecord {
@@ -54,6 +93,10 @@ export interface StockRecord {
   /** Automatic-notice settings, or null while staff set none. */
   auto: AutoNotice | null
   waves: WaveLedger
+  /** The units held for people a restock e-mail named, by hold id (storage/restockHolds.ts). */
+  holds?: Record<string, RestockHold>
+  /** Holds claimed and holds that expired unclaimed, since the first. */
+  holdTotals?: HoldTotals
 }
 
 /** A product without variants, or one variant of a product. */

@@ -12,6 +12,7 @@ import { pageShopOf } from '../pages/htmlPage.js'
 import { targetTitle } from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import type { NotifySubscription } from '../storage/records.js'
+import { openHoldFor } from '../storage/restockHolds.js'
 import { queuePlaceOf } from './queuePlace.js'
 import { queueStatusErrorPage, queueStatusPage, type QueueState } from './queueStatusPages.js'
 import { verifyStatusToken } from './statusLink.js'
@@ -32,9 +33,9 @@ export interface QueueStatusInput {
 
 /**
  * GET /notify/status: the 「入荷待ちの状況」 page of the sign-up the signed link names
- * (subscriptions/statusLink.ts). Reads only: the sign-up, and for a pending one its queue
- * (queuePlace.ts). A forged or altered link answers the 403 page, an expired one 410, a garbled
- * one 400, one of a deleted sign-up 404.
+ * (subscriptions/statusLink.ts). Reads only: the sign-up, its product's (or variant's) stock
+ * record for an open hold, and for a pending one its queue (queuePlace.ts). A forged or altered
+ * link answers the 403 page, an expired one 410, a garbled one 400, one of a deleted sign-up 404.
  */
 export async function answerQueueStatus(input: QueueStatusInput): Promise<Response> {
   const { config, log, now, repositories } = input.services
@@ -55,14 +56,17 @@ export async function answerQueueStatus(input: QueueStatusInput): Promise<Respon
   }
   const subscription = await repositories.subscriptions.get(check.ref)
   if (!subscription) throw new NotFoundError('Subscription not found')
-  const state = await stateOf(subscription, repositories)
+  const [state, hold] = await Promise.all([
+    stateOf(subscription, repositories),
+    openHoldFor(repositories.stock, subscription, now()),
+  ])
   const open = subscription.status === 'pending' && !subscription.isArchived
   return queueStatusPage(
     {
       productTitle: targetTitle(subscription),
       signedUpAt: formatJst(subscription.createdAt),
       state,
-      hold: null,
+      hold: hold ? { endsAt: formatJst(hold.endsAt) } : null,
       unsubscribeToken: open ? createUnsubscribeToken(subscription, secret) : null,
     },
     pageShopOf(config),

@@ -37,7 +37,7 @@ export interface QueueStatusView {
   state: QueueState
   /**
    * A unit held for this sign-up (お取り置き): the hold's end, in JST. Null while no hold is open
-   * for it; the service opens none yet, so it is always null.
+   * for it.
    */
   hold: { endsAt: string } | null
   /** The unsubscribe link's token for the button; null when there is nothing left to stop. */
