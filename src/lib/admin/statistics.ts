@@ -1,5 +1,6 @@
 import type { CollectionCounts } from '../storage/recordCollection.js'
-import type { Repositories } from '../storage/repositories.js'
+import type { ProductRecordRepository, Repositories } from '../storage/repositories.js'
+import type { AdminRecord } from './adminResources.js'
 import { unreadableField } from './recordLists.js'
 
 /** §2.4. */
@@ -33,8 +34,41 @@ function statsOf(counts: CollectionCounts): RecordStats {
   return { ...stats, ...unreadableField(counts.unreadable) }
 }
 
-/** §4.9: aggregates over every stored subscription and reservation, from the indexes' counts. */
+/**
+ * §2.4 from the counters kept at every write (recordCounters.ts) and the time view's list of
+ * unreadable blobs: a few blobs whatever the size of the shop. Null while either is not
+ * complete (the index's counts answer instead).
+ */
+async function countedStats<T extends AdminRecord>(
+  repository: ProductRecordRepository<T>,
+): Promise<RecordStats | null> {
+  const [groups, unreadable] = await Promise.all([
+    repository.groupCounts(),
+    repository.unreadableCount(),
+  ])
+  if (groups === null || unreadable === null) return null
+  const stats: RecordStats = { total: 0, byStatus: {}, byProduct: {} }
+  for (const { values, count } of groups) {
+    if (count === 0) continue
+    stats.total += count
+    stats.byStatus[values.status] = (stats.byStatus[values.status] ?? 0) + count
+    stats.byProduct[values.product] = (stats.byProduct[values.product] ?? 0) + count
+  }
+  return { ...stats, ...unreadableField(unreadable) }
+}
+
+/** §4.9: aggregates over every stored subscription and reservation, from the counters (or the indexes' counts). */
 export async function collectStats(repositories: Repositories): Promise<StatsAnswer> {
+  const [notify, reservations] = await Promise.all([
+    countedStats(repositories.subscriptions),
+    countedStats(repositories.reservations),
+  ])
+  if (notify && reservations) return { stats: { notify, reservations } }
+  return indexedStats(repositories)
+}
+
+/** §4.9 from the indexes' counts (the bases' metadata): while the counters are not complete. */
+async function indexedStats(repositories: Repositories): Promise<StatsAnswer> {
   const [subscriptions, reservations] = await Promise.all([
     repositories.subscriptions.counts(),
     repositories.reservations.counts(),
