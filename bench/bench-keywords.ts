@@ -138,7 +138,7 @@ async function main(): Promise<void> {
     summarizeSearchKeywords(openKeywordLogRepository(context), {
       days: DAYS,
       limit: 20,
-      now: new Date(now),
+      now,
     })
   const raw = await measure('count every entry (keys carry the search: listings only)', () =>
     countEveryEntry(now),

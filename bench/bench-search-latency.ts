@@ -31,7 +31,7 @@ export interface Latency {
 
 const ROUNDS = 5
 // why: a p99 means the same with every query set: the 10th-slowest of 1,000 answers at least
-// (the 56 labelled queries × 5 rounds made it the 3rd-slowest of 280, one GC pause)
+// (a short query list's few rounds made it one GC pause)
 const MIN_ANSWERS = 1000
 
 /** "Plain MiniSearch": default tokenizer and processTerm, searched with §4.11's options. */
@@ -53,9 +53,9 @@ export const STAFF_SIZED_SYNONYMS: string[][] = Array.from({ length: 500 }, (_, 
   `syn${i}`,
 ])
 
-// why: a warm instance's heap has grown to its working size; the 43-page site's 1,008 warm-up
-// answers took ~40 ms, and the young generation still grew during the timed ones (scavenges of
-// 3–5 ms as it doubled): its p99 was 0.8–4.1 ms from run to run, 0.12–0.16 ms after a second
+// why: a warm instance's heap has grown to its working size; a small site's warm-up answers
+// are over so soon that the young generation still grew during the timed ones, its scavenges
+// then making the p99 of one run differ from the next several times over
 const MIN_WARM_MS = 1000
 
 const percentile = (sorted: number[], p: number): number =>
@@ -67,16 +67,15 @@ const percentile = (sorted: number[], p: number): number =>
  * is a promise is timed until it settles.
  * why: the site search's answer is async: timed without waiting, an answer needing a text shard
  * stopped at its read and was never finished (the shard's text reached the instance only after
- * the last round), so the 50,000-page figure timed half-answers among 2,000 left waiting
+ * the last round), so a large site's figure timed half-answers
  */
 export async function latencies(
   run: (query: string) => unknown,
   queries: readonly string[],
 ): Promise<Latency> {
   // why: warm the JIT and the lazily read postings with as many answers as are measured: after
-  // one pass of the 56 labelled queries V8 was still compiling the search code during the
-  // measured answers (compiling on the main thread showed 10–20 ms pauses), which is an
-  // instance's warm-up, not its steady state
+  // one pass of a short query list V8 was still compiling the search code during the measured
+  // answers (pauses on the main thread), which is an instance's warm-up, not its steady state
   const rounds = Math.max(ROUNDS, Math.ceil(MIN_ANSWERS / queries.length))
   const warmUntil = performance.now() + MIN_WARM_MS
   for (let round = 0; round < rounds || performance.now() < warmUntil; round++) {

@@ -21,8 +21,8 @@ const LATENCY_RUNS = 3
 /**
  * p50/p99 measured in processes of their own (bench-search-latency.ts): the median of
  * `LATENCY_RUNS` processes' figures.
- * why: on a shared 2-vCPU machine one process's p99 (its 10th-slowest of 1,000 answers) moved by
- * ±25 % from run to run with pauses of the machine and young-generation GCs
+ * why: on a shared 2-vCPU machine one process's p99 (its 10th-slowest of 1,000 answers) moved
+ * widely from run to run with pauses of the machine and young-generation GCs
  */
 export function latenciesApart(mode: LatencyMode, file: string, queriesFile: string): Latency {
   const runs = Array.from({ length: LATENCY_RUNS }, () => latencyProcess(mode, file, queriesFile))
@@ -130,9 +130,9 @@ export async function bundleSearchFunction(
 
 /**
  * What a function runtime has done before it imports the handler's module: imported its own
- * bootstrap module (Node's loader of module files starts up, ~5 ms), built a Request, read a
- * Response's text and opened stdio (Node loads its fetch classes, ~6 ms for the first text
- * body). Both cost any function the same, so they stay outside the clock.
+ * bootstrap module (Node's loader of module files starts up), built a Request, read a
+ * Response's text and opened stdio (Node loads its fetch classes for the first text body).
+ * Both cost any function the same, so they stay outside the clock.
  */
 const runtimeWarmUp = (bundle: string): string => {
   const bootstrap = path.join(path.dirname(bundle), 'runtime-bootstrap.mjs')

@@ -1,6 +1,6 @@
 /**
  * Ranking on a generated, labelled corpus: `tsx bench/bench-search-ranking.ts` prints the mean
- * reciprocal rank (MRR) and hit@10 per kind of known-item query (issue 13: two rare title words,
+ * reciprocal rank (MRR) and hit@10 per kind of known-item query (two rare title words,
  * a Latin word with one typo, an inner Japanese word, a piece of a compound, full-width Latin).
  * Run by bench-search.ts. Deterministic: the same seed gives the same pages and queries.
  *
@@ -12,7 +12,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import MiniSearch from 'minisearch'
 import type { ContentPage } from '../src/build/search/contentPages.js'
-import { bytesSource, decodeSiteSearchData } from '../src/lib/search/index/searchDataReader.js'
+import { searchDataInMemory } from './searchDataInMemory.js'
 import { createSiteSearch } from '../src/lib/search/query/siteSearch.js'
 import { searchOptions, type IndexedPage } from '../src/lib/search/terms/indexOptions.js'
 import { normalizeQuery } from '../src/lib/search/textNormalization.js'
@@ -166,11 +166,7 @@ export async function benchRanking(): Promise<void> {
   index.addAll(pages)
   const bytes = searchDataOf(pages, index, 'ranking').bytes
   progress('search: building the labelled corpus', 1, 1)
-  const search = createSiteSearch(
-    () => decodeSiteSearchData(bytesSource(bytes)),
-    searchOptions,
-    'ranking',
-  )
+  const search = createSiteSearch(() => searchDataInMemory(bytes), { formatVersion: 'ranking' })
   const reciprocal = new Map<RankingKind, number[]>()
   const best = new Map<RankingKind, number[]>()
   for (const [i, { kind, query, expected }] of queries.entries()) {

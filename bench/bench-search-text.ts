@@ -1,5 +1,5 @@
 /**
- * What an answer costs when it needs pages' text past their heads (issue 21): the deployed
+ * What an answer costs when it needs pages' text past their heads (text shards): the deployed
  * function fetches text shards from the site's origin; here a local HTTP server serves the
  * build's shards. Used by bench-search.ts.
  */

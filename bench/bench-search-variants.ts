@@ -1,6 +1,6 @@
 /**
  * Spelling variants on a generated, labelled corpus: `tsx bench/bench-search-variants.ts`
- * prints hit@10 and MRR per kind of known-item query typed as shoppers type (issue 24): hiragana
+ * prints hit@10 and MRR per kind of known-item query typed as shoppers type: hiragana
  * for katakana, half-width katakana, a long vowel dropped or added, okurigana, Latin case, Latin
  * words joined or hyphenated, a camel-case part, two letters swapped, a synonym. Run by
  * bench-search.ts. Deterministic: the same seed gives the same pages and queries.
@@ -9,7 +9,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import MiniSearch from 'minisearch'
 import type { ContentPage } from '../src/build/search/contentPages.js'
-import { bytesSource, decodeSiteSearchData } from '../src/lib/search/index/searchDataReader.js'
+import { searchDataInMemory } from './searchDataInMemory.js'
 import { createSiteSearch } from '../src/lib/search/query/siteSearch.js'
 import {
   alternativesFinder,
@@ -161,8 +161,8 @@ export async function benchVariants(): Promise<void> {
   const { pages, synonyms, queries } = variantCorpus()
   const index = new MiniSearch<IndexedPage>(searchOptions)
   index.addAll(pages)
-  const data = decodeSiteSearchData(bytesSource(searchDataOf(pages, index, 'variants').bytes))
-  const search = createSiteSearch(() => data, searchOptions, 'variants')
+  const data = searchDataInMemory(searchDataOf(pages, index, 'variants').bytes)
+  const search = createSiteSearch(() => data, { formatVersion: 'variants' })
   const alternatives = combineAlternatives([
     alternativesFinder(keyedGroups(SPELLING_VARIANTS)),
     alternativesFinder(keyedGroups(synonyms)),

@@ -29,6 +29,7 @@ import { resolveConfig } from '@netlify/config'
 import { LOCAL_BLOBS_SERVER_VARIABLE } from '../src/lib/storage/blobStore.js'
 import { AtomicBlobsServer } from './atomicBlobsServer.js'
 import { startLimitingProxy } from './limitingProxy.js'
+import { InvalidConfigError, loadConfig } from '../src/lib/config.js'
 
 /** Values that make the local service usable out of the box; never used on Netlify. */
 const LOCAL_DEFAULTS: Record<string, string> = {
@@ -171,6 +172,8 @@ function relay(stream: NodeJS.ReadableStream | null, to: NodeJS.WriteStream): vo
 
 async function main(): Promise<void> {
   loadEnvironment()
+  // why: a variable the service cannot read fails at start, naming it, not as a 500 per request
+  loadConfig(process.env)
   // why: netlify dev listens on a port of its own behind the proxy that caps simultaneous requests
   const proxyOptions = {
     port: requestedPort(),
@@ -313,7 +316,9 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 main().catch((error) => {
-  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+  if (error instanceof InvalidConfigError) {
+    console.error(`Cannot start: ${error.message}`)
+  } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     console.error(
       `Port ${process.env.PORT ?? DEFAULT_PORT} is in use: PORT=9000 npm start picks another`,
     )

@@ -9,8 +9,10 @@ export default defineEndpoint({
   methods: ['POST'],
   auth: 'admin',
   body: searchKeywordsRequestSchema,
-  handle: async ({ context, body, config, log }) =>
-    summarizeSearchKeywords(openServices(context, config, log).keywordLog, body),
+  handle: async ({ context, body, config, log }) => {
+    const services = openServices(context, config, log)
+    return summarizeSearchKeywords(services.keywordLog, { ...body, now: services.now() })
+  },
 })
 
 export const config = { path: '/api/admin/search-keywords' }

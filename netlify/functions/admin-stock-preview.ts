@@ -10,10 +10,8 @@ export default defineEndpoint({
   auth: 'admin',
   body: adminStockSchema,
   handle: async ({ context, body, config, log }) => {
-    const preview = await previewStockLines(
-      body.items,
-      openServices(context, config, log).repositories,
-    )
+    const services = openServices(context, config, log)
+    const preview = await previewStockLines(body.items, services.repositories, services.now)
     return {
       changes: preview.changes,
       ...(preview.errors.length > 0 ? { errors: preview.errors } : {}),

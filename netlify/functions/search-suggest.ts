@@ -1,10 +1,9 @@
 import type { Config } from '@netlify/functions'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
-import { spellingGroups } from '../../src/lib/search/query/searchSpellings.js'
+import { spellingGroups, staffSynonymsRead } from '../../src/lib/search/query/searchSpellings.js'
 import { answerSuggest } from '../../src/lib/search/suggest/suggestions.js'
 import { openSearchServices } from '../../src/lib/searchServices.js'
-import { staffSynonymsRead } from '../../src/lib/search/synonyms/staffSynonymCache.js'
 
 export default defineEndpoint({
   methods: ['GET'],

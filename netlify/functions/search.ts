@@ -2,9 +2,9 @@ import type { Config } from '@netlify/functions'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { jsonResponse } from '../../src/lib/http/response.js'
 import { answerSearch } from '../../src/lib/search/query/searchService.js'
+import { staffSynonymsRead } from '../../src/lib/search/query/searchSpellings.js'
 import { openSearchServices } from '../../src/lib/searchServices.js'
 import { originTextSource } from '../../src/lib/search/index/searchText.js'
-import { staffSynonymsRead } from '../../src/lib/search/synonyms/staffSynonymCache.js'
 
 export default defineEndpoint({
   methods: ['GET'],
@@ -13,12 +13,11 @@ export default defineEndpoint({
   handle: async ({ req, context, log }) => {
     const services = openSearchServices(context, log)
     const url = new URL(req.url)
-    const now = Date.now()
     // why: a group staff saved is used within a minute, also by an instance's first search
-    await staffSynonymsRead(services, now)
+    await staffSynonymsRead(services, services.now())
     // why: a site over the text budget publishes its pages' text past their heads as static
     // files of the site (docs/search.md); one under it never reads this source
-    const body = await answerSearch(url.searchParams, services, originTextSource(url.origin), now)
+    const body = await answerSearch(url.searchParams, services, originTextSource(url.origin))
     // why: the answer depends only on the URL and the deployed content (§4.11, §8)
     return jsonResponse(body, { headers: { 'Cache-Control': 'public, max-age=300' } })
   },

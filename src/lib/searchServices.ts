@@ -13,9 +13,9 @@ import {
 /**
  * What a public search or completion answer works with: the part of `Services` (services.ts)
  * that the search and suggest functions open alone. Everything such a function imports is
- * parsed on a shopper's cold start, and the whole service layer (records, e-mail, audit) would
- * be several times the search function's own code, parsed on every cold start for nothing.
- * Each part is opened when first used.
+ * parsed on a shopper's cold start, and the whole service layer (records, e-mail, audit) is
+ * several times the search code: parsing it would lengthen every cold start. Each part is
+ * opened when first used.
  */
 export interface SearchServices {
   readonly context: RequestContext

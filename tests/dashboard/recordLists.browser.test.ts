@@ -215,7 +215,7 @@ describeInChromium('admin dashboard: reservations in a real browser', shop, () =
     expect(await page.getByRole('dialog').count()).toBe(0)
 
     await page.getByRole('link', { name: 'アーカイブ' }).click()
-    await loaded(page)
+    await openRoute(page, '#/reservations/archive')
     await page.getByLabel('商品').selectOption(MANY)
     await loaded(page)
     expect(await page.getByText('1 / 2 ページ（全 23 件）').count()).toBe(1)
@@ -258,6 +258,7 @@ describeInChromium('admin dashboard: reservations in a real browser', shop, () =
 
   it('works with the keyboard alone: select with Space, archive with Enter', async () => {
     await page.getByRole('link', { name: '有効' }).click()
+    await openRoute(page, '#/reservations')
     await page.getByLabel('商品').selectOption(OTHER)
     await loaded(page)
     await page.getByLabel('名前・メール').focus()

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { startDevServer } from '../../platform/startDevServer.js'
 import { InvalidConfigError, loadConfig } from '../../src/lib/config.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { fakeContext } from '../helpers/context.js'
@@ -63,5 +64,13 @@ describe.each(BOOLEANS)('$name', ({ name, field, fallback }) => {
     expect(JSON.stringify(answer.body)).not.toContain(name)
     const [failed] = eventsOf(logs, 'request.failed')
     expect(JSON.stringify(failed)).toContain(`${name} must be true, false, on, off, 1 or 0`)
+  })
+})
+
+describe('npm start', () => {
+  it('refuses to start with a variable it cannot read, naming it', async () => {
+    await expect(startDevServer({ NOTIFY_DOUBLE_OPT_IN: 'yes' })).rejects.toThrow(
+      'Cannot start: NOTIFY_DOUBLE_OPT_IN must be true, false, on, off, 1 or 0 (in any case), got "yes"',
+    )
   })
 })

@@ -107,7 +107,7 @@ describe('scripts/build-content.ts', () => {
       const data = readSearchData((await import(outFile)).SEARCH_DATA_ID, { from: dir, cwd: dir })
       const long = data.page('guides/how-to-preorder')!
       if (inlineTextBytes > 0) {
-        // why: as before issue 21: no shards, no fetch, whole texts in the function
+        // why: under the text budget: no shards, no fetch, whole texts in the function
         expect(summary.textBytes).toBeLessThan(inlineTextBytes)
         expect(summary.textShards).toBe(0)
         expect(existsSync(textFolder)).toBe(false)

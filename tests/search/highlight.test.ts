@@ -1,33 +1,41 @@
 import { describe, expect, it } from 'vitest'
 import { makeExcerpt, parseExcerptLength } from '../../src/lib/search/query/excerpt.js'
 import { escapeHtml } from '../../src/lib/htmlEscape.js'
-import { findFirstMatch, findMatchRanges, highlight } from '../../src/lib/search/query/highlight.js'
+import { findFirstMatch } from '../../src/lib/search/query/firstMatch.js'
+import { findMatchRanges, highlight } from '../../src/lib/search/query/highlight.js'
+import { createTextCaches } from '../../src/lib/search/query/textCaches.js'
 import {
   isPlainText,
   normalizeSearchText,
   notPlainKeys,
 } from '../../src/lib/search/textNormalization.js'
-import { termMatchLength, termPattern } from '../../src/lib/search/query/termPattern.js'
+import { termMatchLength, TermPatterns } from '../../src/lib/search/query/termPattern.js'
 import { mixedSpellingPairs } from '../../src/lib/search/terms/textSpellings.js'
+
+// why: the compiled terms and characters a site search keeps between answers (workspace.ts)
+const caches = createTextCaches()
+const patterns = new TermPatterns()
 
 describe('highlighting', () => {
   it('marks normalized matches in the original text, escaping everything else', () => {
-    expect(highlight('ＴＯＫＯＮＡＭＥ <b>急須</b> & 70℃ の急須', ['tokoname', '急須'])).toBe(
+    expect(
+      highlight(caches, 'ＴＯＫＯＮＡＭＥ <b>急須</b> & 70℃ の急須', ['tokoname', '急須']),
+    ).toBe(
       '<mark>ＴＯＫＯＮＡＭＥ</mark> &lt;b&gt;<mark>急須</mark>&lt;/b&gt; &amp; 70℃ の<mark>急須</mark>',
     )
   })
 
   it('keeps positions right after characters that NFKC expands or joins', () => {
-    expect(highlight('90℃…ｶﾞﾗｽのﾎﾟｯﾄ', ['ポット'])).toBe('90℃…ｶﾞﾗｽの<mark>ﾎﾟｯﾄ</mark>')
+    expect(highlight(caches, '90℃…ｶﾞﾗｽのﾎﾟｯﾄ', ['ポット'])).toBe('90℃…ｶﾞﾗｽの<mark>ﾎﾟｯﾄ</mark>')
     // why: ǅ grows by one and か + U+3099 shrinks by one, so the whole length stays the same
-    expect(highlight('ǅか\u3099の急須', ['急須'])).toBe('ǅか\u3099の<mark>急須</mark>')
-    expect(highlight('約２㎝の①ドリッパー', ['ドリッパー'])).toBe(
+    expect(highlight(caches, 'ǅか\u3099の急須', ['急須'])).toBe('ǅか\u3099の<mark>急須</mark>')
+    expect(highlight(caches, '約２㎝の①ドリッパー', ['ドリッパー'])).toBe(
       '約２㎝の①<mark>ドリッパー</mark>',
     )
   })
 
   it('marks Latin terms as whole words only', () => {
-    expect(highlight('Steam tea, TEA time', ['tea'])).toBe(
+    expect(highlight(caches, 'Steam tea, TEA time', ['tea'])).toBe(
       'Steam <mark>tea</mark>, <mark>TEA</mark> time',
     )
   })
@@ -114,21 +122,23 @@ describe('plain text', () => {
   })
 
   it('finds every spelling of a folded term: kana, width, case, long vowel, iteration marks', () => {
-    expect(highlight('こーひーとｺｰﾋｰとコーヒ', ['コーヒ'])).toBe(
+    expect(highlight(caches, 'こーひーとｺｰﾋｰとコーヒ', ['コーヒ'])).toBe(
       '<mark>こーひー</mark>と<mark>ｺｰﾋｰ</mark>と<mark>コーヒ</mark>',
     )
-    expect(highlight('時々、いすゞ、一ヶ月', ['時時', 'イスズ', '一ケ月'])).toBe(
+    expect(highlight(caches, '時々、いすゞ、一ヶ月', ['時時', 'イスズ', '一ケ月'])).toBe(
       '<mark>時々</mark>、<mark>いすゞ</mark>、<mark>一ヶ月</mark>',
     )
-    expect(highlight('ＧｉｔＨｕｂ Actions', ['github'])).toBe('<mark>ＧｉｔＨｕｂ</mark> Actions')
+    expect(highlight(caches, 'ＧｉｔＨｕｂ Actions', ['github'])).toBe(
+      '<mark>ＧｉｔＨｕｂ</mark> Actions',
+    )
   })
 
   it("finds an ASCII term's letters in both cases as a case-insensitive pattern does", () => {
-    const insensitive = (term: string): RegExp => new RegExp(termPattern(term)!.source, 'i')
+    const insensitive = (term: string): RegExp => new RegExp(patterns.of(term)!.source, 'i')
     for (let code = 0x21; code <= 0x7e; code++) {
       const term = String.fromCharCode(code).toLowerCase()
-      const pattern = new RegExp(termPattern(term)!.source)
-      expect(termPattern(term)!.flags, term).toBe('g')
+      const pattern = new RegExp(patterns.of(term)!.source)
+      expect(patterns.of(term)!.flags, term).toBe('g')
       const ignoringCase = insensitive(term)
       for (let other = 0; other <= 0xffff; other++) {
         const char = String.fromCharCode(other)
@@ -155,19 +165,19 @@ describe('plain text', () => {
       ['カー', '[カかヵｶ][ーｰ]'],
     ]
     for (const [term, source] of sources) {
-      expect(termPattern(term!)?.source ?? term, term).toBe(source)
+      expect(patterns.of(term!)?.source ?? term, term).toBe(source)
     }
   })
 
   it('tells the length of every match where it does not vary', () => {
-    expect(termMatchLength('ドリ')).toBeNull()
-    expect(termMatchLength('急須')).toBeNull()
+    expect(termMatchLength('ドリ', patterns.of('ドリ'))).toBeNull()
+    expect(termMatchLength('急須', patterns.of('急須'))).toBeNull()
     const random = randomStream(47)
     for (const term of ['tea', 'v60', 'tokoname', 'c']) {
-      expect(termMatchLength(term)).toBe(term.length)
+      expect(termMatchLength(term, patterns.of(term))).toBe(term.length)
       for (let i = 0; i < 50; i++) {
         const text = randomText(random, LIGHT_PIECES, 20 + Math.floor(random() * 300))
-        const pattern = new RegExp(termPattern(term)!.source, 'g')
+        const pattern = new RegExp(patterns.of(term)!.source, 'g')
         for (const found of text.matchAll(pattern)) expect(found[0].length).toBe(term.length)
       }
     }
@@ -178,8 +188,12 @@ describe('plain text', () => {
     for (let i = 0; i < 300; i++) {
       const text = randomText(random, PLAIN_PIECES, 20 + Math.floor(random() * 400))
       expect(isPlainText(text)).toBe(true)
-      expect(findMatchRanges(text, TERMS, true), text).toEqual(findMatchRanges(text, TERMS, false))
-      expect(findFirstMatch(text, TERMS, true), text).toBe(findFirstMatch(text, TERMS, false))
+      expect(findMatchRanges(caches, text, TERMS, true), text).toEqual(
+        findMatchRanges(caches, text, TERMS, false),
+      )
+      expect(findFirstMatch(caches, text, TERMS, true), text).toBe(
+        findFirstMatch(caches, text, TERMS, false),
+      )
     }
   })
 
@@ -195,7 +209,7 @@ describe('plain text', () => {
       for (let code = first; code <= last; code++) {
         const char = String.fromCharCode(code)
         const text = `急須 tokoname${char}`
-        const found = findFirstMatch(text, ['tokoname'], true)
+        const found = findFirstMatch(caches, text, ['tokoname'], true)
         const wordChar =
           /[\p{L}\p{N}]/u.test(char) &&
           !/[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}ー々〆ヶ]/u.test(char)
@@ -210,8 +224,8 @@ describe('plain text', () => {
       // why: long enough to cross the early windows (300 and 2,000 characters)
       const text = randomText(random, OTHER_PIECES, 100 + Math.floor(random() * 4000))
       const terms = [TERMS[Math.floor(random() * TERMS.length)]!, 'tokoname']
-      const whole = findMatchRanges(text, terms, false)[0]?.[0] ?? null
-      expect(findFirstMatch(text, terms, false), text.slice(0, 80)).toBe(whole)
+      const whole = findMatchRanges(caches, text, terms, false)[0]?.[0] ?? null
+      expect(findFirstMatch(caches, text, terms, false), text.slice(0, 80)).toBe(whole)
     }
   })
 })
@@ -261,7 +275,7 @@ function matchesOfWholeNormalised(text: string, terms: readonly string[]): Array
   origins.push(text.length)
   expect(normalized, text).toBe(normalizeSearchText(text))
   // why: normalised text normalises to itself, so it is searched as it is
-  return findMatchRanges(normalized, terms, false).map(([start, end]) => [
+  return findMatchRanges(caches, normalized, terms, false).map(([start, end]) => [
     origins[start]!,
     origins[end]!,
   ])
@@ -273,7 +287,7 @@ describe('text that is not plain, normalised character by character', () => {
     for (let i = 0; i < 400; i++) {
       const text = randomText(random, LIGHT_PIECES, 10 + Math.floor(random() * 300))
       const terms = [TERMS[Math.floor(random() * TERMS.length)]!, 'tokoname', 'c', '1']
-      expect(findMatchRanges(text, terms, false), text).toEqual(
+      expect(findMatchRanges(caches, text, terms, false), text).toEqual(
         matchesOfWholeNormalised(text, terms),
       )
     }
@@ -289,7 +303,7 @@ describe('text that is not plain, normalised character by character', () => {
         [TERMS[Math.floor(random() * TERMS.length)]!, 'tea'],
       ]) {
         const whole = matchesOfWholeNormalised(text, terms)[0]?.[0] ?? null
-        expect(findFirstMatch(text, terms, false), text.slice(0, 80)).toBe(whole)
+        expect(findFirstMatch(caches, text, terms, false), text.slice(0, 80)).toBe(whole)
       }
     }
   })
@@ -299,7 +313,9 @@ describe('text that is not plain, normalised character by character', () => {
     for (let i = 0; i < 200; i++) {
       const text = randomText(random, PLAIN_PIECES, 50 + Math.floor(random() * 2000))
       const terms = [TERMS[Math.floor(random() * TERMS.length)]!]
-      expect(makeExcerpt(text, terms, 120, false)).toEqual(makeExcerpt(text, terms, 120, true))
+      expect(makeExcerpt(caches, text, terms, 120, false)).toEqual(
+        makeExcerpt(caches, text, terms, 120, true),
+      )
     }
   })
 })
@@ -316,10 +332,12 @@ describe("a text's characters that are not plain, as the data stores them", () =
         [TERMS[Math.floor(random() * TERMS.length)]!],
         [TERMS[Math.floor(random() * TERMS.length)]!, 'tea', 'c'],
       ]) {
-        expect(findFirstMatch(text, terms, keys), text.slice(0, 80)).toBe(
-          findFirstMatch(text, terms, false),
+        expect(findFirstMatch(caches, text, terms, keys), text.slice(0, 80)).toBe(
+          findFirstMatch(caches, text, terms, false),
         )
-        expect(makeExcerpt(text, terms, 120, keys)).toEqual(makeExcerpt(text, terms, 120, false))
+        expect(makeExcerpt(caches, text, terms, 120, keys)).toEqual(
+          makeExcerpt(caches, text, terms, 120, false),
+        )
       }
     }
   })
@@ -351,9 +369,13 @@ describe("a text's characters that are not plain, as the data stores them", () =
         ['v60', 'ポット', 'tea'],
       ][i % 3]!
       const whole = matchesOfWholeNormalised(text, terms)
-      expect(findMatchRanges(text, terms, keys), text.slice(0, 80)).toEqual(whole)
-      expect(findFirstMatch(text, terms, keys), text.slice(0, 80)).toBe(whole[0]?.[0] ?? null)
-      expect(makeExcerpt(text, terms, 120, keys)).toEqual(makeExcerpt(text, terms, 120, false))
+      expect(findMatchRanges(caches, text, terms, keys), text.slice(0, 80)).toEqual(whole)
+      expect(findFirstMatch(caches, text, terms, keys), text.slice(0, 80)).toBe(
+        whole[0]?.[0] ?? null,
+      )
+      expect(makeExcerpt(caches, text, terms, 120, keys)).toEqual(
+        makeExcerpt(caches, text, terms, 120, false),
+      )
     }
   })
 
@@ -364,9 +386,9 @@ describe("a text's characters that are not plain, as the data stores them", () =
       const plain = isPlainText(text) || (notPlainKeys(text, 32) ?? false)
       const terms = [TERMS[Math.floor(random() * TERMS.length)]!, 'tea']
       const known = new Map<string, number | null>()
-      findFirstMatch(text, [terms[0]!], plain, known)
-      expect(makeExcerpt(text, terms, 120, plain, true, known)).toEqual(
-        makeExcerpt(text, terms, 120, false),
+      findFirstMatch(caches, text, [terms[0]!], plain, known)
+      expect(makeExcerpt(caches, text, terms, 120, plain, true, known)).toEqual(
+        makeExcerpt(caches, text, terms, 120, false),
       )
     }
   })
@@ -433,11 +455,13 @@ describe('pairs a text writes in more than one way, as the data lists them', () 
       const plain = isPlainText(text) || (notPlainKeys(text, 32) ?? false)
       const term = SPELLING_TERMS[i % SPELLING_TERMS.length]!
       for (const terms of [[term], [term, MORE_TERMS[i % MORE_TERMS.length]!]]) {
-        const expected = findFirstMatch(text, terms, plain)
-        expect(expected).toBe(findFirstMatch(text, terms, false))
-        expect(findFirstMatch(text, terms, plain, undefined, spellings), text).toBe(expected)
-        expect(makeExcerpt(text, terms, 60, plain, true, undefined, spellings)).toEqual(
-          makeExcerpt(text, terms, 60, plain),
+        const expected = findFirstMatch(caches, text, terms, plain)
+        expect(expected).toBe(findFirstMatch(caches, text, terms, false))
+        expect(findFirstMatch(caches, text, terms, plain, undefined, spellings), text).toBe(
+          expected,
+        )
+        expect(makeExcerpt(caches, text, terms, 60, plain, true, undefined, spellings)).toEqual(
+          makeExcerpt(caches, text, terms, 60, plain),
         )
       }
     }
@@ -458,9 +482,15 @@ describe('pairs a text writes in more than one way, as the data lists them', () 
     // why: later terms are searched only up to the first match found so far (and a reach past it)
     const text = `${'前置き。'.repeat(600)}セットー tea`
     for (const spellings of [undefined, mixedSpellingPairs(text, 32)!]) {
-      expect(findFirstMatch(text, ['ット', 'セット'], true, undefined, spellings)).toBe(2400)
-      expect(findFirstMatch(text, ['tea', 'ット', 'セット'], true, undefined, spellings)).toBe(2400)
-      expect(findMatchRanges(text, ['ット', 'セット'], true, spellings)).toEqual([[2400, 2404]])
+      expect(findFirstMatch(caches, text, ['ット', 'セット'], true, undefined, spellings)).toBe(
+        2400,
+      )
+      expect(
+        findFirstMatch(caches, text, ['tea', 'ット', 'セット'], true, undefined, spellings),
+      ).toBe(2400)
+      expect(findMatchRanges(caches, text, ['ット', 'セット'], true, spellings)).toEqual([
+        [2400, 2404],
+      ])
     }
   })
 
@@ -469,7 +499,7 @@ describe('pairs a text writes in more than one way, as the data lists them', () 
     const text = `${'前置き。'.repeat(600)}らてー茶葉とらて茶葉`
     const spellings = mixedSpellingPairs(text, 32)!
     expect(spellings).toBe('')
-    expect(findFirstMatch(text, ['ラテ茶葉'], true, undefined, spellings)).toBe(2400)
+    expect(findFirstMatch(caches, text, ['ラテ茶葉'], true, undefined, spellings)).toBe(2400)
   })
 })
 
@@ -477,7 +507,7 @@ describe('excerpts', () => {
   const text = `${'前置きの文章です。'.repeat(40)}ここで予約商品の入荷をお知らせします。${'後書き。'.repeat(40)}`
 
   it('cuts around the first match within the length, with ellipses', () => {
-    const { excerpt, highlightedExcerpt } = makeExcerpt(text, ['入荷'], 60)
+    const { excerpt, highlightedExcerpt } = makeExcerpt(caches, text, ['入荷'], 60)
     expect(excerpt.length).toBeLessThanOrEqual(60)
     expect(excerpt.startsWith('…')).toBe(true)
     expect(excerpt.endsWith('…')).toBe(true)
@@ -486,8 +516,8 @@ describe('excerpts', () => {
   })
 
   it('starts at the beginning when nothing matches, and keeps short text whole', () => {
-    expect(makeExcerpt(text, ['zzz'], 50).excerpt.startsWith('前置き')).toBe(true)
-    expect(makeExcerpt('短い本文', ['本文'], 50)).toEqual({
+    expect(makeExcerpt(caches, text, ['zzz'], 50).excerpt.startsWith('前置き')).toBe(true)
+    expect(makeExcerpt(caches, '短い本文', ['本文'], 50)).toEqual({
       excerpt: '短い本文',
       highlightedExcerpt: '短い<mark>本文</mark>',
     })

@@ -92,7 +92,7 @@ async function rawSummary(store: Store, days: number) {
 async function summary(repository: KeywordLogRepository, days: number) {
   const { totalSearches, topQueries, zeroResultQueries } = await summarizeSearchKeywords(
     repository,
-    { days, limit: 100, now: new Date(NOW) },
+    { days, limit: 100, now: NOW },
   )
   return { totalSearches, topQueries, zeroResultQueries }
 }

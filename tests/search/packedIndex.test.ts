@@ -11,12 +11,13 @@ import {
 } from '../../src/lib/search/query/packedIndexSearch.js'
 import { encodeSiteSearchData, packIndex } from '../../src/build/search/searchDataWriter.js'
 import { searchOptions, type IndexedPage } from '../../src/lib/search/terms/indexOptions.js'
-import { bytesSource, decodeSiteSearchData } from '../../src/lib/search/index/searchDataReader.js'
+import { searchDataInMemory } from '../../bench/searchDataInMemory.js'
 import type { PackedIndexParts } from '../../src/lib/search/index/packedIndex.js'
 import { PackedTermTree } from '../../src/lib/search/index/termTree.js'
 import { normalizeQuery } from '../../src/lib/search/textNormalization.js'
 import { isLatinIndexTerm } from '../../src/lib/search/terms/termEncoding.js'
 import { LONG_TEXT_TERMS } from '../../src/lib/search/query/hitTerms.js'
+import { createSearchWorkspace, type Accelerators } from '../../src/lib/search/query/workspace.js'
 import { generatedSite } from '../../bench/bench-search-corpus.js'
 import { searchQualityCases } from '../../bench/searchQualityCases.js'
 
@@ -81,7 +82,7 @@ function expectSameTree(
   // why: the data file reads each subtree below the root when a walk first enters it: one
   // reading for all probes, and a fresh one per probe, whose walks enter subtrees not read yet
   const { bytes } = encodeSiteSearchData('test', parts, [])
-  const fromFile = () => decodeSiteSearchData(bytesSource(bytes)).index.tree
+  const fromFile = () => searchDataInMemory(bytes).index.tree
   const shared = fromFile()
   for (const probe of probes) {
     for (const arrays of [tree, shared, fromFile()]) {
@@ -254,25 +255,43 @@ function expectedHit(reference: MiniSearch<IndexedPage>) {
   }
 }
 
+/**
+ * The oracle tests answer with every accelerator (workspace.ts) on, as deployed, and with every
+ * one off (the plain path): both must be MiniSearch's answers.
+ */
+const ACCELERATOR_SETTINGS: readonly [string, Partial<Accelerators>][] = [
+  ['accelerators on', {}],
+  ['accelerators off', { postingBits: false, titleTiers: false, textHeads: false }],
+]
+
 describe('packed index', () => {
   it('answers every query as MiniSearch does, followed by the title-first re-ranking', () => {
     const { bytes } = encodeSiteSearchData('test', packIndex(whole.toJSON()), [])
-    const packed = loadPackedIndex(decodeSiteSearchData(bytesSource(bytes)).index, searchOptions)
     const reference = loadedWhole()
-    for (const raw of QUERIES) {
-      const query = normalizeQuery(raw)
-      if (involvesVariant(query, reference)) continue
-      const expected = titleFirst(query, reference.search(toQueryTree(query))).map(
-        expectedHit(reference),
+    for (const [setting, accelerators] of ACCELERATOR_SETTINGS) {
+      const packed = loadPackedIndex(
+        searchDataInMemory(bytes).index,
+        searchOptions,
+        createSearchWorkspace(accelerators),
       )
-      expect(packed.search(query), query).toEqual({ hits: expected, total: expected.length })
-      // why: small limits take the title-tier shortcut (titleTierTop.ts) on this small site,
-      // ties at the limit included
-      for (const limit of [1, 2, 3, 5, 8]) {
-        expect(packed.search(query, limit), `${query} ${limit}`).toEqual({
-          hits: expected.slice(0, limit),
+      for (const raw of QUERIES) {
+        const query = normalizeQuery(raw)
+        if (involvesVariant(query, reference)) continue
+        const expected = titleFirst(query, reference.search(toQueryTree(query))).map(
+          expectedHit(reference),
+        )
+        expect(packed.search(query), `${query}, ${setting}`).toEqual({
+          hits: expected,
           total: expected.length,
         })
+        // why: small limits take the title-tier shortcut (titleTierTop.ts) on this small site,
+        // ties at the limit included
+        for (const limit of [1, 2, 3, 5, 8]) {
+          expect(packed.search(query, limit), `${query} ${limit}, ${setting}`).toEqual({
+            hits: expected.slice(0, limit),
+            total: expected.length,
+          })
+        }
       }
     }
   })
@@ -287,28 +306,41 @@ describe('packed index', () => {
       const generated = new MiniSearch<IndexedPage>(searchOptions)
       generated.addAll(await loadContentPages(dir))
       const { bytes } = encodeSiteSearchData('test', packIndex(generated.toJSON()), [])
-      const data = decodeSiteSearchData(bytesSource(bytes))
-      const packed = loadPackedIndex(data.index, searchOptions)
       const reference = MiniSearch.loadJSON<IndexedPage>(JSON.stringify(generated), searchOptions)
       const queries = [...new Set(site.benchQueries(120).map(normalizeQuery))]
       const plain = queries.filter((query) => !involvesVariant(query, reference))
       // why: the comparison must keep covering the bench's queries, typos included
       expect(plain.length).toBeGreaterThan(queries.length * 0.8)
+      const expectedOf = new Map(
+        plain.map((query) => [
+          query,
+          titleFirst(query, reference.search(toQueryTree(query))).map(expectedHit(reference)),
+        ]),
+      )
       let titleOnlyLongPages = 0
-      for (const query of plain) {
-        const expected = titleFirst(query, reference.search(toQueryTree(query))).map(
-          expectedHit(reference),
+      for (const [setting, accelerators] of ACCELERATOR_SETTINGS) {
+        const packed = loadPackedIndex(
+          searchDataInMemory(bytes).index,
+          searchOptions,
+          createSearchWorkspace(accelerators),
         )
-        titleOnlyLongPages += expected.slice(0, 50).filter((hit) => !hit.inText).length
-        for (const limit of [5, 20, 50]) {
-          const top = expected.slice(0, limit)
-          expect(packed.search(query, limit), `${query} ${limit}`).toEqual({
-            hits: top,
-            total: expected.length,
-          })
-          expect(packed.search(query, limit, isLatinIndexTerm).hits, query).toEqual(
-            top.map((hit) => ({ ...hit, terms: hit.terms.filter(isLatinIndexTerm) })),
-          )
+        // why: twice, as a long list gets its bits at its second search (postingBits.ts)
+        for (const round of [1, 2]) {
+          for (const query of plain) {
+            const expected = expectedOf.get(query)!
+            titleOnlyLongPages += expected.slice(0, 50).filter((hit) => !hit.inText).length
+            for (const limit of [5, 20, 50]) {
+              const top = expected.slice(0, limit)
+              const about = `${query} ${limit}, ${setting}, round ${round}`
+              expect(packed.search(query, limit), about).toEqual({
+                hits: top,
+                total: expected.length,
+              })
+              expect(packed.search(query, limit, isLatinIndexTerm).hits, about).toEqual(
+                top.map((hit) => ({ ...hit, terms: hit.terms.filter(isLatinIndexTerm) })),
+              )
+            }
+          }
         }
       }
       // why: long pages found by their title alone are compared too (`inText` false)
@@ -316,7 +348,7 @@ describe('packed index', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
-  }, 60_000)
+  }, 120_000)
 
   it('uses MiniSearch’s own search defaults without loading MiniSearch', () => {
     const loaded = new MiniSearch({ fields: ['text'] }) as unknown as {
@@ -339,6 +371,14 @@ describe('packed index', () => {
     expect(reads).toBe(4)
     packed.search(normalizeQuery('予約商品'))
     expect(reads).toBe(4)
+  })
+
+  it('refuses a hit whose page the data does not name, instead of naming it "null"', () => {
+    const parts = packIndex(whole.toJSON())
+    const packed = loadPackedIndex({ ...parts, documentId: () => null }, searchOptions)
+    expect(() => packed.search(normalizeQuery('急須'))).toThrow(
+      /The search data has no page for short id \d+\. Rebuild it/,
+    )
   })
 
   it('walks the term tree once for each distinct term of a word, not once per term slot', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { positionsByBits } from '../../src/lib/search/query/postingBits.js'
+import { PostingBits, positionsByBits } from '../../src/lib/search/query/postingBits.js'
 import { listedPages } from '../../src/lib/search/query/scoringLists.js'
 
 /** A seeded generator, so a failure can be replayed. */
@@ -26,6 +26,7 @@ function positionsOf(ids: readonly number[], pages: readonly number[]): number[]
 describe('positions of pages in a long postings list', () => {
   it('are counted from its bits as they are searched, once the list has its bits', () => {
     const next = random(21)
+    const bits = new PostingBits()
     for (let round = 0; round < 40; round++) {
       const size = 2000 + Math.floor(next() * 60000)
       const ids = ascendingIds(next, size, 1024 + Math.floor(next() * 4000))
@@ -37,14 +38,15 @@ describe('positions of pages in a long postings list', () => {
       const into = new Int32Array(pages.length)
       const expected = positionsOf(ids, pages)
       // why: the first search of a list only counts (a cold start makes no bits)
-      expect(positionsByBits(list, Int32Array.from(pages), into)).toBe(-1)
-      const found = positionsByBits(list, Int32Array.from(pages), into)
+      expect(positionsByBits(bits, list, Int32Array.from(pages), into)).toBe(-1)
+      const found = positionsByBits(bits, list, Int32Array.from(pages), into)
       expect([...into.subarray(0, found)], `round ${round}`).toEqual(expected)
     }
   })
 
-  it('are what listedPages gives, by bits or by searching', () => {
+  it('are what listedPages gives, by bits or by searching, and without bits at all', () => {
     const next = random(24)
+    const bits = new PostingBits()
     for (let round = 0; round < 20; round++) {
       const size = 50_000
       const ids = Uint32Array.from(ascendingIds(next, size, 2000 + round * 500))
@@ -53,9 +55,11 @@ describe('positions of pages in a long postings list', () => {
       for (const page of pages) marks[page] = 1
       const expected = positionsOf([...ids], [...pages])
       for (let search = 0; search < 3; search++) {
-        const into = new Int32Array(pages.length)
-        const count = listedPages(ids, pages, marks, into)
-        expect([...into.subarray(0, count)], `round ${round}, search ${search}`).toEqual(expected)
+        for (const withBits of [bits, null]) {
+          const into = new Int32Array(pages.length)
+          const count = listedPages(withBits, ids, pages, marks, into)
+          expect([...into.subarray(0, count)], `round ${round}, search ${search}`).toEqual(expected)
+        }
       }
     }
   })

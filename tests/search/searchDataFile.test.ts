@@ -12,12 +12,12 @@ import {
 } from '../../src/lib/search/index/searchDataFile.js'
 import { createSiteSearch, StaleSiteContentError } from '../../src/lib/search/query/siteSearch.js'
 import {
-  bytesSource,
   decodeSiteSearchData,
   fileSource,
   InvalidSearchDataError,
 } from '../../src/lib/search/index/searchDataReader.js'
 import { encodeSiteSearchData, packIndex } from '../../src/build/search/searchDataWriter.js'
+import { searchDataInMemory } from '../../bench/searchDataInMemory.js'
 import MiniSearch from 'minisearch'
 import {
   SEARCH_INDEX_FORMAT,
@@ -107,10 +107,10 @@ describe('search data file', () => {
     const page = { id: 'news/a', slug: '/news/a', title: '入荷', description: '', tags: [] }
     const stored = [{ ...page, createdAt: '2026-01-02', text: '本文'.repeat(100) }]
     const { bytes } = encodeSiteSearchData('0-old', packIndex(index.toJSON()), stored)
-    const decode = (damaged: Uint8Array) => () => decodeSiteSearchData(bytesSource(damaged))
+    const decode = (damaged: Uint8Array) => () => searchDataInMemory(damaged)
     // why: the writer marks text excerpts can search without normalising it (isPlainText)
     expect(decode(bytes)().page('news/a')).toEqual({ ...stored[0], textIsPlain: true })
-    const old = createSiteSearch(() => decodeSiteSearchData(bytesSource(bytes)))
+    const old = createSiteSearch(() => searchDataInMemory(bytes))
     await expect(old.search('入荷', 200)).rejects.toThrow(StaleSiteContentError)
 
     const noSignature = Buffer.from(bytes)
@@ -139,11 +139,9 @@ describe('search data file', () => {
     const badTree = Buffer.from(bytes)
     const treeEnd = Math.ceil((12 + headerLength) / 8) * 8 + treeOffset + treeLength
     badTree.writeUInt32LE(0xffffff, treeEnd - 4)
-    const damagedTree = createSiteSearch(
-      () => decodeSiteSearchData(bytesSource(badTree)),
-      searchOptions,
-      '0-old',
-    )
+    const damagedTree = createSiteSearch(() => searchDataInMemory(badTree), {
+      formatVersion: '0-old',
+    })
     await expect(damagedTree.search('nyuka', 200)).rejects.toThrow('has a damaged term tree')
     const { index: damagedIndex } = decode(badPostings)()
     const [from, to] = damagedIndex.termPostingsStart
@@ -159,11 +157,9 @@ describe('search data file', () => {
     const openFiles = () => readdirSync('/proc/self/fd').length
     const before = openFiles()
     const stale = createSiteSearch(() => readSearchData('0000000000000000', { from: root }))
-    const otherFormat = createSiteSearch(
-      () => readSearchData(dataId, { from: root }),
-      searchOptions,
-      '0-old',
-    )
+    const otherFormat = createSiteSearch(() => readSearchData(dataId, { from: root }), {
+      formatVersion: '0-old',
+    })
     for (let attempt = 0; attempt < 20; attempt++) {
       await expect(stale.search('入荷', 200)).rejects.toThrow(StaleSearchDataError)
       await expect(otherFormat.search('入荷', 200)).rejects.toThrow(StaleSiteContentError)
@@ -197,7 +193,7 @@ describe('search data file', () => {
     }))
     const { bytes, file } = await writtenData(pages)
     const fromFile = decodeSiteSearchData(fileSource(file))
-    const fromMemory = decodeSiteSearchData(bytesSource(bytes))
+    const fromMemory = searchDataInMemory(bytes)
     try {
       const starts = fromMemory.index.termPostingsStart
       expect(starts[starts.length - 1]).toBeGreaterThan(100_000)
@@ -233,7 +229,7 @@ describe('search data file', () => {
       ...source,
       read: (offset, length) => (reads++, source.read(offset, length)),
     })
-    const fromMemory = decodeSiteSearchData(bytesSource(bytes))
+    const fromMemory = searchDataInMemory(bytes)
     try {
       const shortIds = Array.from({ length: pages.length }, (_, shortId) => shortId)
       const before = reads
@@ -268,7 +264,7 @@ describe('search data file', () => {
       text: '本文 "quoted" \\ 😀 ｺｰﾋｰ\n'.repeat(50),
     }
     const { bytes } = encodeSiteSearchData('test', packIndex(index.toJSON()), [stored])
-    const page = decodeSiteSearchData(bytesSource(bytes)).page('news/a')
+    const page = searchDataInMemory(bytes).page('news/a')
     expect(page).toEqual({ ...stored, textIsPlain: false, textNotPlain: expect.any(String) })
     // why: the text is set back in its place among the fields (answers list pages as written)
     expect(Object.keys(page!)).toEqual([...Object.keys(stored), 'textIsPlain', 'textNotPlain'])
@@ -281,9 +277,7 @@ describe('search data file', () => {
       0xffffff,
       Math.ceil((12 + headerLength) / 8) * 8 + header.sections.pages[0],
     )
-    expect(() => decodeSiteSearchData(bytesSource(damaged)).page('news/a')).toThrow(
-      'has a damaged page news/a',
-    )
+    expect(() => searchDataInMemory(damaged).page('news/a')).toThrow('has a damaged page news/a')
   })
 
   it('stores postings two terms share once, and reads them for both', () => {
@@ -300,9 +294,7 @@ describe('search data file', () => {
     const index = new MiniSearch<IndexedPage>(searchOptions)
     index.addAll(pages)
     const parts = packIndex(index.toJSON())
-    const data = decodeSiteSearchData(
-      bytesSource(encodeSiteSearchData(SEARCH_INDEX_FORMAT, parts, pages).bytes),
-    )
+    const data = searchDataInMemory(encodeSiteSearchData(SEARCH_INDEX_FORMAT, parts, pages).bytes)
     const starts = data.index.termPostingsStart
     let aliases = 0
     for (let t = 0; t + 1 < starts.length; t++) {
@@ -323,7 +315,7 @@ describe('search data file', () => {
     // why: an odd start in memory must still give aligned typed arrays
     const shifted = new Uint8Array(bytes.length + 1).subarray(1)
     shifted.set(bytes)
-    const fromMemory = createSiteSearch(() => decodeSiteSearchData(bytesSource(shifted)))
+    const fromMemory = createSiteSearch(() => searchDataInMemory(shifted))
     for (const query of ['入荷', 'tokoname', 'toko', 'tokonama', '急須 入荷']) {
       const answer = await fromFile.search(query, 200)
       expect(answer, query).toEqual(await fromMemory.search(query, 200))

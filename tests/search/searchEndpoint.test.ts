@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import search from '../../netlify/functions/search.js'
+import { createLogger } from '../../src/lib/log.js'
+import { answerSearch } from '../../src/lib/search/query/searchService.js'
+import { openSearchServices } from '../../src/lib/searchServices.js'
 import { KEYWORD_LOGS_STORE, openStore } from '../../src/lib/storage/blobStore.js'
 import { keywordLogRepository } from '../../src/lib/storage/keywordLogRepository.js'
 import { blobsContextFor, useBlobsServer } from '../helpers/blobsServer.js'
@@ -28,10 +31,20 @@ function keywordLogs(context = fakeContext()) {
   return keywordLogRepository(openStore(KEYWORD_LOGS_STORE, context))
 }
 
-async function entriesOfToday() {
+async function entriesOf(day: string) {
   const repository = keywordLogs()
-  const keys = await repository.listKeys(`${new Date().toISOString().slice(0, 10)}/`)
+  const keys = await repository.listKeys(`${day}/`)
   return Promise.all(keys.map((key) => repository.read(key)))
+}
+
+/** A search answered at the time `now` gives, with the services the search function opens. */
+async function searchAt(q: string | Record<string, string>, now: () => number) {
+  const context = fakeContext()
+  const services = openSearchServices(context, createLogger(context.requestId), { now })
+  const params = new URLSearchParams(typeof q === 'string' ? { q } : q)
+  const body = await answerSearch(params, services)
+  await context.settled()
+  return { body, context }
 }
 
 const RESULT_FIELDS = [
@@ -138,34 +151,44 @@ describe('GET /api/search', () => {
   })
 
   it('logs every search, zero-result ones included, in the keyword-logs store', async () => {
-    const before = (await entriesOfToday()).length
-    const found = await get({ q: 'Ｄｒｉｐ 珈琲' })
-    const nothing = await get({ q: 'qqqzzzxxx' })
-    await get({ q: '' })
+    // why: the answer's clock stamps the entry, a moment before midnight (UTC)
+    const now = () => Date.parse('2026-11-24T23:59:59.900Z')
+    const before = (await entriesOf('2026-11-24')).length
+    const found = await searchAt('Ｄｒｉｐ 珈琲', now)
+    const nothing = await searchAt('qqqzzzxxx', now)
+    const empty = await searchAt('', now)
     expect(found.context.deferred).toHaveLength(1)
-    const entries = await entriesOfToday()
+    expect(empty.context.deferred).toHaveLength(0)
+    const entries = await entriesOf('2026-11-24')
     expect(entries).toHaveLength(before + 2)
     expect(entries).toContainEqual({
       keyword: 'drip 珈琲',
-      timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      timestamp: '2026-11-24T23:59:59.900Z',
       resultCount: found.body.totalResults,
     })
     expect(entries).toContainEqual(
       expect.objectContaining({ keyword: 'qqqzzzxxx', resultCount: 0 }),
     )
     expect(nothing.body.totalResults).toBe(0)
+    // why: the search function logs its searches as well, one write after each answer
+    expect((await get({ q: 'Ｄｒｉｐ 珈琲' })).context.deferred).toHaveLength(1)
+    expect((await get({ q: '' })).context.deferred).toHaveLength(0)
   })
 
   it('answers the widget’s as-you-type requests (typing=1) alike and logs only the others', async () => {
-    const before = (await entriesOfToday()).length
-    const typed = await get({ q: 'kette', typing: '1' })
-    const plain = await get({ q: 'kette' })
-    expect(typed.status).toBe(200)
+    const now = () => Date.parse('2026-11-25T03:00:00.000Z')
+    const before = (await entriesOf('2026-11-25')).length
+    const typed = await searchAt({ q: 'kette', typing: '1' }, now)
+    const plain = await searchAt({ q: 'kette' }, now)
     expect(typed.body).toEqual(plain.body)
-    expect(typed.headers.get('cache-control')).toBe('public, max-age=300')
-    const entries = await entriesOfToday()
+    expect(typed.context.deferred).toHaveLength(0)
+    const entries = await entriesOf('2026-11-25')
     expect(entries).toHaveLength(before + 1)
     expect(entries.filter((entry) => entry?.keyword === 'kette')).toHaveLength(1)
+    // why: the function answers it as any search, cacheable under its own URL
+    const viaFunction = await get({ q: 'kette', typing: '1' })
+    expect(viaFunction.status).toBe(200)
+    expect(viaFunction.headers.get('cache-control')).toBe('public, max-age=300')
   })
 
   it('answers normally when the keyword log cannot be written', async () => {

@@ -49,7 +49,7 @@ describe('search over HTTP through the local Netlify emulation', () => {
     const { results } = await response.json()
     expect(results[0].id).toBe('guides/how-to-preorder')
     expect(results[0].highlighted_excerpt).toContain('<mark>months</mark>')
-    // why: the sample content stays under the text budget (docs/search.md, issue 21)
+    // why: the sample content stays under the text budget (docs/search.md, "Package size")
     expect(existsSync(`public/search-text/${SEARCH_DATA_ID}`)).toBe(false)
     const shard = await fetch(`${server.url}/search-text/${SEARCH_DATA_ID}/0.json`)
     expect(shard.status).toBe(404)

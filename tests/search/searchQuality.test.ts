@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { getSiteSearch } from '../../src/lib/search/query/defaultSiteSearch.js'
+import { deployedSiteSearch } from '../../src/lib/search/query/defaultSiteSearch.js'
 import { normalizeQuery } from '../../src/lib/search/textNormalization.js'
 import { searchQualityCases } from '../../bench/searchQualityCases.js'
 
@@ -12,7 +12,7 @@ describe('search quality over the sample content', () => {
   it.each(searchQualityCases)(
     '$kind: "$query" finds $expected in the top 3',
     async ({ query, expected }) => {
-      const { results } = await getSiteSearch().search(normalizeQuery(query), 200)
+      const { results } = await deployedSiteSearch.search(normalizeQuery(query), 200)
       expect(results.slice(0, 3).map((result) => result.id)).toContain(expected)
     },
   )

@@ -6,11 +6,10 @@ import { answerSearch } from '../../src/lib/search/query/searchService.js'
 import {
   SYNONYM_CACHE_MS,
   SYNONYM_READ_WAIT_MS,
-  staffSynonymsNow,
-  staffSynonymsRead,
+  StaffSynonymCache,
+  type SynonymSource,
 } from '../../src/lib/search/synonyms/staffSynonymCache.js'
-import { openSearchServices } from '../../src/lib/searchServices.js'
-import { SEARCH_SYNONYMS_STORE, storeScope } from '../../src/lib/storage/blobStore.js'
+import type { SearchSynonymRepository } from '../../src/lib/storage/searchSynonymRepository.js'
 import { parseSynonymFile } from '../../src/lib/search/synonyms/synonymFile.js'
 import { loadConfig } from '../../src/lib/config.js'
 import { createLogger } from '../../src/lib/log.js'
@@ -39,8 +38,8 @@ async function call(
 
 async function search(q: string, now: number): Promise<string[]> {
   const context = fakeContext()
-  const services = openServices(context, loadConfig(), createLogger('t'))
-  const answer = await answerSearch(new URLSearchParams({ q }), services, undefined, now)
+  const services = openServices(context, loadConfig(), createLogger('t'), { now: () => now })
+  const answer = await answerSearch(new URLSearchParams({ q }), services)
   await context.settled()
   return answer.results.map((result) => result.id)
 }
@@ -121,40 +120,34 @@ describe('search synonyms staff add', () => {
 })
 
 describe('staff synonyms at query time', () => {
-  /** Search services of a fresh deploy context (its own cache entry) whose store answers `list`. */
-  function servicesWith(list: () => Promise<{ groups: { words: string[] }[] }>) {
-    const context = fakeContext({ deployContext: `synonym-wait-${crypto.randomUUID()}` })
-    const services = openSearchServices(context, createLogger('t'))
-    Object.defineProperty(services, 'searchSynonyms', { value: { list } })
-    const groups = (now: number) =>
-      staffSynonymsNow(
-        storeScope(SEARCH_SYNONYMS_STORE, context),
-        () => services.searchSynonyms,
-        now,
-        () => {},
-        () => {},
-      )
-    return { services, groups }
+  /** A scope of its own whose store answers `list`. */
+  function sourceWith(list: () => Promise<{ groups: { words: string[] }[] }>): SynonymSource {
+    return {
+      scope: `synonym-wait-${crypto.randomUUID()}`,
+      repository: () => ({ list }) as unknown as SearchSynonymRepository,
+      defer: () => {},
+      onError: () => {},
+    }
   }
 
   it('waits for the read of an instance that has none, then uses what it read', async () => {
-    const { services, groups } = servicesWith(async () => ({
-      groups: [{ words: ['鉄瓶', 'てつびん'] }],
-    }))
-    await staffSynonymsRead(services, 1_000)
-    expect(groups(1_001)).toEqual([['鉄瓶', 'てつびん']])
+    const cache = new StaffSynonymCache()
+    const source = sourceWith(async () => ({ groups: [{ words: ['鉄瓶', 'てつびん'] }] }))
+    await cache.upToDate(source, 1_000)
+    expect(cache.groupsNow(source, 1_001)).toEqual([['鉄瓶', 'てつびん']])
   })
 
   it('answers without the groups when the store does not answer in time, waiting once per read', async () => {
-    const { services, groups } = servicesWith(() => new Promise(() => {}))
-    const started = performance.now()
-    await staffSynonymsRead(services, 1_000)
-    expect(performance.now() - started).toBeGreaterThanOrEqual(SYNONYM_READ_WAIT_MS - 5)
-    expect(groups(1_000 + SYNONYM_READ_WAIT_MS)).toEqual([])
+    const cache = new StaffSynonymCache()
+    const source = sourceWith(() => new Promise(() => {}))
+    const waits: number[] = []
+    const wait = async (ms: number) => void waits.push(ms)
+    await cache.upToDate(source, 1_000, SYNONYM_READ_WAIT_MS, wait)
+    expect(waits).toEqual([SYNONYM_READ_WAIT_MS])
+    expect(cache.groupsNow(source, 1_000 + SYNONYM_READ_WAIT_MS)).toEqual([])
     // why: the read still under way already kept one search waiting its time
-    const again = performance.now()
-    await staffSynonymsRead(services, 1_000 + SYNONYM_READ_WAIT_MS)
-    expect(performance.now() - again).toBeLessThan(SYNONYM_READ_WAIT_MS / 2)
+    await cache.upToDate(source, 1_000 + SYNONYM_READ_WAIT_MS, SYNONYM_READ_WAIT_MS, wait)
+    expect(waits).toEqual([SYNONYM_READ_WAIT_MS])
   })
 })
 

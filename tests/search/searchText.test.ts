@@ -7,8 +7,9 @@ import MiniSearch from 'minisearch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeSiteSearchData, packIndex } from '../../src/build/search/searchDataWriter.js'
 import { readSearchData, SEARCH_DATA_PATH } from '../../src/lib/search/index/searchDataFile.js'
-import { bytesSource, decodeSiteSearchData } from '../../src/lib/search/index/searchDataReader.js'
+import { searchDataInMemory } from '../../bench/searchDataInMemory.js'
 import {
+  fileTextSource,
   MissingSearchTextError,
   originTextSource,
   SEARCH_TEXT_FOLDER,
@@ -16,6 +17,7 @@ import {
   TEXT_SHARD_PAGES,
   type SearchTextSource,
 } from '../../src/lib/search/index/searchText.js'
+import { loadPackedIndex } from '../../src/lib/search/query/packedIndexSearch.js'
 import { createSiteSearch } from '../../src/lib/search/query/siteSearch.js'
 import type { StoredPage } from '../../src/lib/search/siteContentTypes.js'
 import { searchOptions, type IndexedPage } from '../../src/lib/search/terms/indexOptions.js'
@@ -47,17 +49,27 @@ function random(seed: number): () => number {
   }
 }
 
+// why: words only at the start of some long pages (their heads decide every answer) and only far
+// past the head of others (every answer needs their text shards), Latin and Japanese, the last
+// of each long enough to be checked for adjacency
+const HEAD_WORDS = ['headword', '冒頭', '冒頭商品']
+const TAIL_WORDS = ['tailword', '末尾', '末尾商品群']
+const TAIL_AT = 1200
+
 function corpus(): StoredPage[] {
   const next = random(21)
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!
   const pages: StoredPage[] = []
   for (let i = 0; i < 240; i++) {
-    const length = 200 + Math.floor(next() * 3000)
+    const placed = i % 8 === 2 ? HEAD_WORDS : i % 8 === 6 ? TAIL_WORDS : null
+    const length = 200 + Math.floor(next() * 3000) + (placed ? TAIL_AT + 400 : 0)
     // why: a query word at a position chosen near the head's end on a third of the pages
     const placeAt = i % 3 === 0 ? TEXT_HEAD_CHARS - 150 + Math.floor(next() * 300) : -1
-    let text = ''
+    let text = placed === HEAD_WORDS ? `${HEAD_WORDS.join(' ')} ` : ''
     while (text.length < length) {
-      if (placeAt >= 0 && text.length >= placeAt && text.length < placeAt + 12) {
+      if (placed === TAIL_WORDS && text.length >= TAIL_AT && text.length < TAIL_AT + 12) {
+        text += `${TAIL_WORDS.join(' ')} `
+      } else if (placeAt >= 0 && text.length >= placeAt && text.length < placeAt + 12) {
         text += `${pick([...JAPANESE, ...LATIN])} `
       } else if (
         i % 4 === 1 &&
@@ -167,24 +179,22 @@ describe('page text out of the data file', () => {
   })
 
   it('answers bit for bit as with the whole text in the file, from files and from the origin', async () => {
-    const inFile = createSiteSearch(
-      () => decodeSiteSearchData(bytesSource(whole)),
-      searchOptions,
-      'text',
-    )
-    const fromFiles = createSiteSearch(
-      () => readSearchData(dataId, { from: root, cwd: root }),
-      searchOptions,
-      'text',
-    )
-    const fromOrigin = createSiteSearch(
-      () => decodeSiteSearchData(bytesSource(splitBytes())),
-      searchOptions,
-      'text',
-    )
+    const inFile = createSiteSearch(() => searchDataInMemory(whole), { formatVersion: 'text' })
+    const fromFiles = createSiteSearch(() => readSearchData(dataId, { from: root, cwd: root }), {
+      formatVersion: 'text',
+    })
+    const fromOrigin = createSiteSearch(() => searchDataInMemory(splitBytes()), {
+      formatVersion: 'text',
+    })
+    // why: the plain path, every accelerator off: whole texts read (from the files) before any
+    // excerpt
+    const plainPath = createSiteSearch(() => readSearchData(dataId, { from: root, cwd: root }), {
+      formatVersion: 'text',
+      accelerators: { postingBits: false, titleTiers: false, textHeads: false },
+    })
     const remote = counted(originTextSource(origin))
     let compared = 0
-    for (const query of QUERIES) {
+    for (const query of [...QUERIES, ...HEAD_WORDS, ...TAIL_WORDS]) {
       for (const excerptLength of [50, 200, 500]) {
         const expected = await inFile.search(normalizeQuery(query), excerptLength)
         expect(await fromFiles.search(normalizeQuery(query), excerptLength), query).toEqual(
@@ -193,6 +203,10 @@ describe('page text out of the data file', () => {
         expect(
           await fromOrigin.search(normalizeQuery(query), excerptLength, undefined, remote),
           query,
+        ).toEqual(expected)
+        expect(
+          await plainPath.search(normalizeQuery(query), excerptLength),
+          `${query}, accelerators off`,
         ).toEqual(expected)
         compared += expected.results.filter(
           (result) =>
@@ -206,20 +220,43 @@ describe('page text out of the data file', () => {
     expect(remote.reads).toBeLessThanOrEqual(Math.ceil(pages.length / TEXT_SHARD_PAGES))
   })
 
-  it('reads no shard when the heads decide the answer', async () => {
-    let headOnly = 0
-    for (const query of QUERIES) {
-      const remote = counted(originTextSource(origin))
-      const search = createSiteSearch(
-        () => decodeSiteSearchData(bytesSource(splitBytes())),
-        searchOptions,
-        'text',
-      )
+  it('reads no shard when the heads decide the answer, and the shard of each page they do not', async () => {
+    const data = searchDataInMemory(splitBytes())
+    /** The text shards of the pages among `results` whose text goes past its head. */
+    const shardsOf = (results: readonly { id: string }[]): Set<number> =>
+      new Set(results.flatMap(({ id }) => data.page(id)!.textShard ?? []))
+    // why: the shards from their files, counted as the search asks for them
+    const shards = fileTextSource(path.dirname(path.join(root, SEARCH_DATA_PATH)))
+    const answered = async (query: string, textHeads = true) => {
+      const remote = counted(shards)
+      const search = createSiteSearch(() => searchDataInMemory(splitBytes()), {
+        formatVersion: 'text',
+        accelerators: { textHeads },
+      })
       const { results } = await search.search(normalizeQuery(query), 50, undefined, remote)
-      const long = results.filter((result) => isLong(result.id))
-      if (long.length > 0 && remote.reads === 0) headOnly++
+      return { results, reads: remote.reads }
     }
-    expect(headOnly).toBeGreaterThan(0)
+    for (const query of HEAD_WORDS) {
+      const { results, reads } = await answered(query)
+      expect(results.length, query).toBeGreaterThan(5)
+      expect(shardsOf(results).size, query).toBe(results.length)
+      expect(reads, query).toBe(0)
+      // why: without the accelerator the whole texts are read first
+      expect((await answered(query, false)).reads, query).toBe(shardsOf(results).size)
+    }
+    for (const query of TAIL_WORDS) {
+      const { results, reads } = await answered(query)
+      expect(results.length, query).toBeGreaterThan(5)
+      expect(reads, query).toBe(shardsOf(results).size)
+    }
+    // why: any other answer reads at most the shards of the pages it looked at: its results, and
+    // for a long Japanese word the hits checked for adjacency (twice the results)
+    const index = loadPackedIndex(data.index, searchOptions)
+    for (const query of QUERIES) {
+      const { reads } = await answered(query)
+      const { hits } = index.search(normalizeQuery(query), 100)
+      expect(reads, query).toBeLessThanOrEqual(shardsOf(hits).size)
+    }
   })
 })
 
@@ -263,17 +300,14 @@ describe('a shard that cannot be read', () => {
   })
 
   const fresh = () =>
-    createSiteSearch(() => decodeSiteSearchData(bytesSource(splitBytes())), searchOptions, 'text')
+    createSiteSearch(() => searchDataInMemory(splitBytes()), { formatVersion: 'text' })
   // why: a Latin word has no adjacency check, so its hits are the same with heads only
   const query = normalizeQuery('kettle')
   const timeoutMs = 100
 
   /** The answer as the instance gives it with every text whole (the data file without shards). */
   const wholeAnswer = () =>
-    createSiteSearch(() => decodeSiteSearchData(bytesSource(whole)), searchOptions, 'text').search(
-      query,
-      200,
-    )
+    createSiteSearch(() => searchDataInMemory(whole), { formatVersion: 'text' }).search(query, 200)
 
   for (const [name, how] of [
     ['answers 500', 'fail'],
@@ -300,7 +334,7 @@ describe('a shard that cannot be read', () => {
       )
       expect(answer.totalResults).toBe(expected.totalResults)
       // why: each excerpt is the one of the whole text or one out of the page's head
-      const data = decodeSiteSearchData(bytesSource(splitBytes()))
+      const data = searchDataInMemory(splitBytes())
       let fromHead = 0
       for (const [i, result] of answer.results.entries()) {
         if (result.excerpt === expected.results[i]!.excerpt) continue
@@ -349,6 +383,3 @@ function splitBytes(): Uint8Array {
     TEXT_HEAD_CHARS,
   ).bytes)
 }
-
-const isLong = (id: string): boolean =>
-  pages.find((page) => page.id === id)!.text.length > TEXT_HEAD_CHARS + 1

@@ -257,8 +257,8 @@ function treeGroups(tree: TermTreeArrays): Uint32Array {
  * A page as the data file stores it (searchDataReader.ts): the byte length of its fields, its
  * fields as JSON with an empty `text` in its place, then its text, all UTF-16LE.
  * why: the text apart is decoded straight into its string; inside the JSON it was decoded into
- * the JSON's string first and copied again by `JSON.parse` (a third of reading a page, and the
- * garbage of a 2,000-page cold start's 33 pages, ~1.2 MB, took a young-generation collection)
+ * the JSON's string first and copied again by `JSON.parse`, a large part of reading a page, and the
+ * garbage of an answer's pages took a young-generation collection on a cold start
  */
 function encodePage(page: StoredPage): Buffer {
   const fields = Buffer.from(JSON.stringify({ ...page, text: '' }), 'utf16le')

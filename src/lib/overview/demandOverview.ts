@@ -89,7 +89,7 @@ export async function demandOverview(
     dailySeries(sources, periodDays, at),
     productDemand(services),
     noticeDemand(services, jstDayStart(periodDays[0])),
-    searchTrends(services, days, new Date(at)),
+    searchTrends(services, days, at),
   ])
   return {
     days,
@@ -166,7 +166,7 @@ async function noticeDemand(
 async function searchTrends(
   services: Pick<Services, 'keywordLog'>,
   days: number,
-  now: Date,
+  now: number,
 ): Promise<Omit<DemandOverview, 'days' | 'from' | 'to' | 'series' | 'products' | 'notices'>> {
   const [current, both] = await Promise.all([
     summarizeSearchKeywords(services.keywordLog, { days, limit: QUERY_LIMIT, now }),

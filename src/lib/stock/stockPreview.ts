@@ -35,7 +35,7 @@ export async function previewStockLines(
     subscriptions: SubscriptionRepository
     suppressions: SuppressionRepository
   },
-  now: () => number = Date.now,
+  now: () => number,
 ): Promise<StockPreview> {
   const { bySlug, errors } = resolveStockLines(lines)
   const [stock, counts] = await Promise.all([sources.stock.list(), waitingCounts(sources)])

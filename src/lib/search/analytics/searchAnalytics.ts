@@ -60,12 +60,13 @@ export interface SearchKeywordSummary {
  * are read from their day rollups, today's closed hours from hour rollups, the open hours from
  * their entries, plus entries that landed after their hour was rolled (keywordRollups.ts); the
  * answer is the same as counting every entry. Missing rollups of closed periods are built here.
+ * `now`: the request's clock, ms since the epoch.
  */
 export async function summarizeSearchKeywords(
   repository: KeywordLogRepository,
-  { days, limit, now = new Date() }: { days: number; limit: number; now?: Date },
+  { days, limit, now }: { days: number; limit: number; now: number },
 ): Promise<SearchKeywordSummary> {
-  const nowMs = now.getTime()
+  const nowMs = now
   const today = Math.floor(nowMs / DAY_MS) * DAY_MS
   const dayStarts = Array.from({ length: days }, (_, i) => today - i * DAY_MS)
   const counts: QueryCounts = new Map()
@@ -110,7 +111,7 @@ export async function summarizeSearchKeywords(
   }
   return {
     from: new Date(today - (days - 1) * DAY_MS).toISOString(),
-    to: now.toISOString(),
+    to: new Date(now).toISOString(),
     totalSearches,
     topQueries: topCounts(all, limit),
     zeroResultQueries: topCounts(zeroResult, limit),

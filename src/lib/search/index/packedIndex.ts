@@ -16,8 +16,8 @@ export interface PackedIndexParts {
   common: IndexCommon
   /**
    * Page id by short id (0 to `common.nextId` − 1); null where MiniSearch has no document.
-   * why: a function, not an array: at 50,000 pages parsing every id at a cold start, and the
-   * garbage of it, cost several ms; a search needs only its hits' ids
+   * why: a function, not an array: parsing every id of a large site at a cold start, and the
+   * garbage of it, weighed on the first answer; a search needs only its hits' ids
    */
   documentId(shortId: number): string | null
   /** Field f's length (unique terms) of short id s at f × `common.nextId` + s; NaN if none. */

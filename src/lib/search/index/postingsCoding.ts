@@ -2,16 +2,16 @@
  * A term's postings as the search data file stores them: per field `fieldId, count`, then the
  * `count` short ids as gaps from the previous one (the first from 0), then the `count`
  * frequencies, every number an unsigned LEB128 varint (7 bits a byte, low bits first).
- * why: as plain u32s the postings were 56 % of the zipped 20,000-page search function (25.9 of
- * 46 MB deflated); gaps of ascending ids and frequencies are mostly one byte, and the packager's
- * deflate then packs them to 7.7 MB (docs/search.md, "Package size")
+ * why: as plain u32s the postings were over half of the zipped search function of a large site;
+ * gaps of ascending ids and frequencies are mostly one byte, which the packager's deflate packs
+ * well (docs/search.md, "Package size")
  */
 
 /**
  * First byte of a term's bytes that stand for an earlier term's postings (`encodeAlias`); a field
  * id is always smaller.
  * why: terms that always occur together have the same postings (the bigrams of a katakana
- * word: ドリ, リッ and ッパ of ドリッパー, 44 KB each at 50,000 pages): stored and decoded once
+ * word: ドリ, リッ and ッパ of ドリッパー): stored and decoded once
  */
 const ALIAS = 0x7f
 
@@ -24,9 +24,9 @@ export function encodeAlias(original: number, out: number[]): void {
 /** The term whose postings `bytes` stand for (encodeAlias), -1 for postings, NaN if damaged. */
 export function aliasOf(bytes: Uint8Array): number {
   if (bytes[0] !== ALIAS) return -1
-  position = 1
-  const original = readVarint(bytes)
-  return position === bytes.length ? original : Number.NaN
+  const reader = new VarintReader(bytes, 1)
+  const original = reader.next()
+  return reader.position === bytes.length ? original : Number.NaN
 }
 
 /** The encoded bytes of one term's postings in the decoded layout (packedIndex.ts). */
@@ -62,62 +62,84 @@ export function decodePostings(bytes: Uint8Array): Uint32Array | null {
   // why: every number takes at least one byte, so this many always suffice
   const out = new Uint32Array(bytes.length)
   let n = 0
-  position = 0
-  while (position < bytes.length) {
-    out[n++] = readVarint(bytes)
-    const count = readVarint(bytes)
+  const reader = new VarintReader(bytes, 0)
+  while (reader.position < bytes.length) {
+    out[n++] = reader.next()
+    const count = reader.next()
     out[n++] = count
     if (n + 2 * count > out.length) return null
     let id = 0
-    // why: one-byte numbers (most) read inline: a cold start runs this before V8 compiles it,
-    // where a call per number cost most of the decoding (past the end `byte` is undefined and
-    // readVarint marks the bytes short)
+    // why: one-byte numbers (most) read inline, the reader's position in a local: a cold start
+    // runs this before V8 compiles it, where a call per number cost most of the decoding (past
+    // the end `byte` is undefined and the reader marks the bytes short)
+    let at = reader.position
     for (let k = 0; k < count; k++) {
-      const byte = bytes[position]!
+      const byte = bytes[at]!
       if (byte < 0x80) {
-        position++
+        at++
         id += byte
       } else {
-        id += readVarint(bytes)
+        reader.position = at
+        id += reader.next()
+        at = reader.position
       }
       out[n++] = id
     }
     for (let k = 0; k < count; k++) {
-      const byte = bytes[position]!
+      const byte = bytes[at]!
       if (byte < 0x80) {
-        position++
+        at++
         out[n++] = byte
       } else {
-        out[n++] = readVarint(bytes)
+        reader.position = at
+        out[n++] = reader.next()
+        at = reader.position
       }
     }
-    if (position > bytes.length) return null
+    reader.position = at
+    if (at > bytes.length) return null
   }
   return out.subarray(0, n)
 }
 
-// why: a module variable, not a closure or a returned pair: decoding is a cold start's work
-// per term, and this keeps it a few nanoseconds a number
-let position = 0
+/** Reads unsigned LEB128 varints from `bytes`, one after another from `position`. */
+class VarintReader {
+  readonly #bytes: Uint8Array
+  /** Where the next varint starts; past the end (length + 1) once a read ran out of bytes. */
+  position: number
 
-/** The varint at `position` (moved past it); past the end, 0 with `position` beyond the end. */
-function readVarint(bytes: Uint8Array): number {
-  if (position >= bytes.length) {
-    position = bytes.length + 1
-    return 0
+  constructor(bytes: Uint8Array, position: number) {
+    this.#bytes = bytes
+    this.position = position
   }
-  let byte = bytes[position++]!
-  if (byte < 0x80) return byte
-  let value = byte & 0x7f
-  let scale = 0x80
-  for (;;) {
-    if (position >= bytes.length) {
-      position = bytes.length + 1
+
+  /** The varint at `position`, moving past it; past the end, 0 with `position` beyond the end. */
+  next(): number {
+    const bytes = this.#bytes
+    let at = this.position
+    if (at >= bytes.length) {
+      this.position = bytes.length + 1
       return 0
     }
-    byte = bytes[position++]!
-    value += (byte & 0x7f) * scale
-    if (byte < 0x80) return value
-    scale *= 0x80
+    let byte = bytes[at++]!
+    if (byte < 0x80) {
+      this.position = at
+      return byte
+    }
+    let value = byte & 0x7f
+    let scale = 0x80
+    for (;;) {
+      if (at >= bytes.length) {
+        this.position = bytes.length + 1
+        return 0
+      }
+      byte = bytes[at++]!
+      value += (byte & 0x7f) * scale
+      if (byte < 0x80) {
+        this.position = at
+        return value
+      }
+      scale *= 0x80
+    }
   }
 }

@@ -17,10 +17,10 @@ import { aliasOf, decodePostings } from './postingsCoding.js'
  * its text, both UTF-16LE: it decodes several times faster than UTF-8 for Japanese text) and
  * the page ids (UTF-16LE, read one by one as a search's hits name them).
  *
- * why: V8 reads every byte of an imported module; the 2,000-page benchmark's 5.6 MB module cost
- * ~70 ms of a 130 ms cold start. From this file a cold start reads the sections before
- * `postings` (about a tenth of it) and uses them where they lie; a term's postings and a page
- * are read when a query reaches them.
+ * why: V8 reads every byte of an imported module, so an index inside a module made a cold start
+ * grow with the site. From this file a cold start reads the sections before `postings` (a small
+ * part of it) and uses them where they lie; a term's postings and a page are read when a query
+ * reaches them.
  */
 // why exported: the layout is shared with the writer, build/searchDataWriter.ts
 export const MAGIC = 'SHOPSRCH'
@@ -70,7 +70,7 @@ export interface SiteSearchData {
   close(): void
 }
 
-/** Where the bytes come from: a whole file in memory, or the file read by range. */
+/** Where the bytes come from: the file read by range (fileSource), or another source of them. */
 export interface ByteSource {
   /** The number of bytes. */
   size: number
@@ -187,7 +187,7 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
       const length = shortId === undefined ? 0 : pageLocations[shortId * 2 + 1]!
       if (!length) return null
       // why: one buffer for every page read, as its bytes are decoded into strings at once (a
-      // fresh zero-filled buffer per page was a tenth of reading the 33 pages of an answer)
+      // fresh zero-filled buffer per page added to reading an answer's pages)
       if (pageBytes.length < length)
         pageBytes = Buffer.allocUnsafeSlow(Math.max(length, 2 * pageBytes.length))
       const buffer = pageBytes.subarray(0, length)
@@ -210,8 +210,8 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
   }
 }
 
-// why: a query's lists mostly lie near each other: at a 20,000-page cold start `tokoname`'s 314
-// lists lay in 43 blocks of 16 KB, and a read per list was ~11 µs of the first answer's CPU each
+// why: a query's lists mostly lie near each other (a Latin word's hundreds of fuzzy and prefix
+// lists in a few dozen blocks), and a read per list was a large part of a cold start's answer
 const POSTINGS_BLOCK = 16 * 1024
 // why: the blocks of the last few queries (1 MB); decoded lists are kept per term anyway
 const KEPT_BLOCKS = 64
@@ -245,7 +245,7 @@ function blockReader(
 /**
  * Page ids by short id, read as they are asked for, and short ids by page id.
  * why: the ids were an array in the header and a Map of every id was built at the first page
- * read: at 50,000 pages ~10 ms of a cold start with their garbage collection. A page is looked
+ * read, which with its garbage collection weighed on a large site's cold start. A page is looked
  * up by an id a search handed out (its hits), so those are known; any other id reads them all.
  */
 function pageIdsReader(
@@ -311,22 +311,6 @@ export function fileSource(file: string): ByteSource {
       return done
     },
     close: () => closeSync(fd),
-  }
-}
-
-/** The file read whole into memory first, for tests and builds. */
-export function bytesSource(bytes: Uint8Array): ByteSource {
-  // why: typed array views need aligned starts; a pooled Buffer may not give one
-  const aligned = bytes.byteOffset % ALIGN === 0 ? bytes : new Uint8Array(bytes)
-  return {
-    size: aligned.length,
-    read: (offset, length) => aligned.subarray(offset, offset + length),
-    readInto(offset, target) {
-      const bytes = aligned.subarray(offset, offset + target.length)
-      target.set(bytes)
-      return bytes.length
-    },
-    close() {},
   }
 }
 

@@ -3,21 +3,19 @@ import path from 'node:path'
 
 /*
  * Page text past its head, kept out of the search function when the whole text would make it
- * too large (issue 21: at 50,000 pages the text alone zipped to ~47 MiB of the 76). Only then
- * the build writes it in shards of a few pages each, named by the data file's id, and publishes
- * them with the site (`public/search-text/<dataId>/<n>.json`); the data file keeps each page's
- * first TEXT_HEAD_CHARS characters (docs/search.md, "Package size (issue 21)").
+ * too large for Netlify's 50 MB zipped function (on a large site the text is most of the
+ * package). Only then the build writes it in shards of a few pages each, named by the data
+ * file's id, and publishes them with the site (`public/search-text/<dataId>/<n>.json`); the data
+ * file keeps each page's first TEXT_HEAD_CHARS characters (docs/search.md, "Package size").
  */
 
 /**
  * Build option: the most bytes of page text (UTF-8, as stored: spaces collapsed, all pages
  * together) kept whole in the data file. Default 128,000,000. Up to it every text stays in the
- * function, as before issue 21 (no shards, no fetch); above it the build keeps heads and writes
- * shards. why this number: the bench site carries 5.13 KB of text a page and its package,
- * zipped by Netlify's packager with the text whole, grows 1.50 MiB per 1,000 pages (31.28 MiB at
- * 20,000, 76.16 at 50,000), so the 50 MB limit falls at ~31,000 pages, ~159 MB of text;
- * 128 MB (~25,000 such pages, ~38.7 MiB zipped) keeps ~9 MiB for sites whose pages carry more
- * index per byte of text. The 20,000-page bench site (103 MB) stays whole, 50,000 (256 MB) splits.
+ * function (no shards, no fetch); above it the build keeps heads and writes shards. why this
+ * number: with the text whole, the bench site's zipped package reaches the 50 MB limit at about
+ * 159 MB of text; 128 MB leaves room for sites whose pages carry more index per byte of text
+ * (docs/search.md, "Package size"). The 20,000-page bench site stays whole, 50,000 splits.
  */
 export const INLINE_TEXT_BYTES = 128_000_000
 
@@ -67,9 +65,9 @@ const shardName = (dataId: string, shard: number): string =>
 
 /**
  * Shards read from files under `folder` (the one holding `search-text/`): `npm start`, tests.
- * why: read synchronously: a shard file is ~20 KB, read in ~20 µs, while an answer's ~24 reads
- * through the thread pool took 5–10 ms of a cold start at 50,000 pages (they wait in turn for
- * its four threads and the event loop)
+ * why: read synchronously: a shard file is small and read at once, while an answer's few dozen
+ * reads through the thread pool wait in turn for its four threads and the event loop, a large
+ * part of a cold start
  */
 export function fileTextSource(folder: string): SearchTextSource {
   return {

@@ -4,8 +4,8 @@
  * The subtree below each of the root's entries is one run of nodes, entries and labels, so the
  * data file reads it when a query first enters it (`loadSubtree`).
  *
- * why: MiniSearch rebuilds its tree with one Map per node when an index loads; for the 24 K
- * Latin terms of the 2,000-page benchmark that alone took ~60 ms of a cold start. These arrays
+ * why: MiniSearch rebuilds its tree with one Map per node when an index loads, which for the
+ * tens of thousands of Latin terms of a large site was most of a cold start. These arrays
  * are used as they are read, and `get`, `atPrefix` and `fuzzyGet` below walk them exactly as
  * MiniSearch 7's SearchableMap walks its Maps, so expansions come back in the same order.
  */
@@ -21,14 +21,14 @@ export interface TermTreeArrays {
   /**
    * Called before a walk enters the subtree below the root's entry e; from then on the arrays
    * hold that subtree. Absent when they hold the whole tree.
-   * why: at 50,000 pages the tree is 9.2 MB, and a Japanese query needs only the subtree of `~`
-   * (0.5 MB; Japanese terms are encoded behind it, termEncoding.ts)
+   * why: on a large site the tree is megabytes, and a Japanese query needs only the subtree of
+   * `~`, a small part of it (Japanese terms are encoded behind it, termEncoding.ts)
    */
   loadSubtree?: (rootEntry: number) => void
   /**
    * Makes the arrays hold the whole tree, where they do not.
    * why: a fuzzy walk enters nearly every subtree; one read each of the arrays, not four per
-   * subtree (at 2,000 pages those reads were ~0.8 ms of `tokoname`'s cold start)
+   * subtree, which were a large part of a Latin word's cold start
    */
   loadWhole?: () => void
 }
@@ -47,8 +47,18 @@ interface FuzzyWalk<V> {
   path: Uint32Array
 }
 
+/**
+ * The terms of an index with their values: exact, prefix and fuzzy look-ups, each giving what
+ * MiniSearch 7's SearchableMap gives, in its order.
+ */
+export interface TermTree<V> {
+  get(term: string): V | undefined
+  atPrefix(prefix: string): Iterable<[string, V]>
+  fuzzyGet(term: string, maxDistance: number): Map<string, [V, number]>
+}
+
 /** A read-only term tree over `TermTreeArrays`; `valueOf` gives a term's value by its number. */
-export class PackedTermTree<V> {
+export class PackedTermTree<V> implements TermTree<V> {
   readonly #nodes: Uint32Array
   readonly #labelStart: Uint32Array
   readonly #target: Uint32Array

@@ -1,12 +1,8 @@
-import {
-  findFirstMatch,
-  findMatchRanges,
-  markRanges,
-  plainnessFor,
-  type KnownFirstMatches,
-  type TextPlainness,
-} from './highlight.js'
 import { isPlainText } from '../textNormalization.js'
+import { plainnessFor, type TextPlainness } from './characterOutputs.js'
+import { findFirstMatch, type KnownFirstMatches } from './firstMatch.js'
+import { findMatchRanges, markRanges } from './highlight.js'
+import type { TextCaches } from './textCaches.js'
 
 /** `excerpt_length` bounds and default (§4.11, §8, D11). */
 const EXCERPT_LENGTH = { min: 50, max: 500, default: 200 } as const
@@ -29,6 +25,7 @@ export interface Excerpt {
  * `spellings`: the pairs the text writes in more than one way, when listed (findFirstMatch).
  */
 export function makeExcerpt(
+  caches: TextCaches,
   text: string,
   terms: readonly string[],
   maxLength: number,
@@ -41,19 +38,20 @@ export function makeExcerpt(
   if (text.length <= maxLength) {
     return {
       excerpt: text,
-      highlightedExcerpt: markRanges(text, findMatchRanges(text, terms, plain === true)),
+      highlightedExcerpt: markRanges(text, findMatchRanges(caches, text, terms, plain === true)),
     }
   }
-  const forTerms = plainnessFor(plain, terms)
-  // why: a page found by its title alone was scanned whole for nothing (50 pages of 17 K
-  // characters were most of a long-page answer)
+  const forTerms = plainnessFor(caches.outputs, plain, terms)
+  // why: a page found by its title alone was scanned whole for nothing (most of an answer on a
+  // site of long pages)
   const firstMatch =
-    (mayMatch ? findFirstMatch(text, terms, forTerms, known, spellings) : null) ?? 0
-  return excerptAt(text, terms, maxLength, forTerms, firstMatch, spellings)
+    (mayMatch ? findFirstMatch(caches, text, terms, forTerms, known, spellings) : null) ?? 0
+  return excerptAt(caches, text, terms, maxLength, forTerms, firstMatch, spellings)
 }
 
 /** The excerpt of a text longer than `maxLength` whose first match is at `firstMatch`. */
 function excerptAt(
+  caches: TextCaches,
   text: string,
   terms: readonly string[],
   maxLength: number,
@@ -81,7 +79,13 @@ function excerptAt(
       before +
       markRanges(
         body,
-        findMatchRanges(body, terms, plain === false ? isPlainText(body) : plain, spellings),
+        findMatchRanges(
+          caches,
+          body,
+          terms,
+          plain === false ? isPlainText(body) : plain,
+          spellings,
+        ),
       ) +
       after,
   }
@@ -95,6 +99,7 @@ function excerptAt(
  * (makeExcerpt).
  */
 export function excerptFromHead(
+  caches: TextCaches,
   head: string,
   terms: readonly string[],
   maxLength: number,
@@ -102,15 +107,15 @@ export function excerptFromHead(
   mayMatch: boolean,
   spellings?: string,
 ): Excerpt | null {
-  if (!mayMatch) return makeExcerpt(head, terms, maxLength, plain, false)
-  const firstMatch = findFirstMatch(head, terms, plain, undefined, spellings)
+  if (!mayMatch) return makeExcerpt(caches, head, terms, maxLength, plain, false)
+  const firstMatch = findFirstMatch(caches, head, terms, plain, undefined, spellings)
   if (firstMatch === null) return null
-  // why: twice the reach highlight.ts gives a match: past it the text after the head could
+  // why: twice the reach firstMatch.ts gives a match: past it the text after the head could
   // start an earlier match, end this one otherwise (a Latin word going on), or fill the window
   const margin = 4 * Math.max(0, ...terms.map((term) => term.length)) + 8
   const lead = Math.floor(maxLength * LEAD_FRACTION)
   return firstMatch + maxLength - lead + margin <= head.length
-    ? excerptAt(head, terms, maxLength, plain, firstMatch, spellings)
+    ? excerptAt(caches, head, terms, maxLength, plain, firstMatch, spellings)
     : null
 }
 

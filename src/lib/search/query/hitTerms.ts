@@ -1,5 +1,7 @@
 import type { TermData } from '../index/packedIndex.js'
+import type { PostingBits } from './postingBits.js'
 import { listedPages } from './scoringLists.js'
+import type { HitTermScratch } from './workspace.js'
 
 /** Which matched index terms a hit lists in `terms`. */
 export type TermFilter = (term: string) => boolean
@@ -23,8 +25,11 @@ export interface TermsOfWord {
  */
 export const LONG_TEXT_TERMS = 500
 
-let hitMarks = new Uint8Array(0)
-let textMarks = new Uint8Array(0)
+/** The parts of the workspace `matchedTerms` works with (workspace.ts). */
+export interface HitTermsWork {
+  hitTerms: HitTermScratch
+  postingBits: PostingBits | null
+}
 
 /** The terms each hit lists, and whether any index term it matched is in its text. */
 export interface HitMatches {
@@ -45,16 +50,16 @@ export interface HitMatches {
  * word reaches 200 lists through its prefix expansions
  */
 export function matchedTerms(
+  work: HitTermsWork,
   ranked: readonly number[],
   words: readonly TermsOfWord[],
   size: number,
   listsTerm: TermFilter,
   text?: { fieldId: number; lengths: Float64Array },
 ): HitMatches {
-  if (hitMarks.length < size) {
-    hitMarks = new Uint8Array(size)
-    textMarks = new Uint8Array(size)
-  }
+  work.hitTerms.fit(size)
+  const { hits: hitMarks, text: textMarks } = work.hitTerms
+  const bits = work.postingBits
   const matches = ranked.map((): Record<string, true> => ({}))
   const rankOf = new Map(ranked.map((shortId, i) => [shortId, i]))
   const found = new Int32Array(ranked.length)
@@ -62,8 +67,8 @@ export function matchedTerms(
   const listed = new Int32Array(ranked.length)
   const inText = new Uint8Array(ranked.length)
   let unknown = 0
-  // why: a page with short text is scanned for its first match in a few microseconds; only long
-  // ones are worth this pass over the text's lists
+  // why: scanning a short text for its first match costs less than this pass over the text's
+  // lists; only long texts are worth it
   for (let i = 0; i < ranked.length; i++) {
     if (text && text.lengths[ranked[i]!]! >= LONG_TEXT_TERMS) unknown++
     else inText[i] = 1
@@ -83,7 +88,7 @@ export function matchedTerms(
       seen.add(term)
       if (pending.length > 0 && fieldIds.includes(textFieldId!) && data[textFieldId!]) {
         const { ids } = data[textFieldId!]!
-        const count = listedPages(ids, pending, textMarks, found)
+        const count = listedPages(bits, ids, pending, textMarks, found)
         for (let i = 0; i < count; i++) {
           const shortId = ids[found[i]!]!
           textMarks[shortId] = 0
@@ -97,7 +102,7 @@ export function matchedTerms(
       for (const fieldId of fieldIds) {
         const postings = data[fieldId]
         if (!postings) continue
-        const count = listedPages(postings.ids, pages, hitMarks, found)
+        const count = listedPages(bits, postings.ids, pages, hitMarks, found)
         for (let i = 0; i < count; i++) {
           const rank = rankOf.get(postings.ids[found[i]!]!)!
           if (inList[rank]) continue

@@ -1,6 +1,6 @@
 /**
  * Sets of matching documents with their scores, combined as MiniSearch 7's AND and OR
- * combinators combine its result maps (see minisearchScoring.ts).
+ * combinators combine its result maps (see scoring.ts).
  */
 
 /** Scores per document (short id) and the order MiniSearch's result map would have. */
@@ -15,55 +15,65 @@ export interface Matches {
 /** Short ids in some order: an array or a typed array. */
 export type ShortIds = ArrayLike<number> & Iterable<number>
 
-// why: a query allocated ~300 KB of arrays (per term and per AND step), so a young-generation
-// GC (1–6 ms) hit about every 50th query, i.e. the p99; the arrays are reused instead, the
-// order too (a growing plain array of 13,000 short ids was a quarter MB per query)
-const freeMatches: Matches[] = []
-const usedMatches: Matches[] = []
-const scratchArrays = new Map<string, Float64Array>()
+/** Names of the pool's reusable arrays of numbers (see `MatchPool.scratch`). */
+export type ScratchName = 'final' | 'tier' | 'word' | 'heap'
 
-export function emptyMatches(size: number): Matches {
-  let matches = freeMatches.pop()
-  if (!matches || matches.score.length !== size) {
-    matches = {
-      ids: new Int32Array(size),
-      count: 0,
-      score: new Float64Array(size),
-      has: new Uint8Array(size),
+/**
+ * The matches and number arrays of one site search's answers, reused from answer to answer
+ * (workspace.ts): what an answer takes is handed back by `release` when it ends.
+ * why: a query allocated ~300 KB of arrays (per term and per AND step), so a young-generation
+ * GC hit about every 50th query, i.e. the p99; the arrays are reused instead, the order too (a
+ * growing plain array of the short ids of a frequent word was a quarter MB per query)
+ */
+export class MatchPool {
+  readonly #free: Matches[] = []
+  readonly #used: Matches[] = []
+  readonly #scratch = new Map<ScratchName, Float64Array>()
+
+  /** Matches of no page, in arrays of `size` (by short id), until `release`. */
+  empty(size: number): Matches {
+    let matches = this.#free.pop()
+    if (!matches || matches.score.length !== size) {
+      matches = {
+        ids: new Int32Array(size),
+        count: 0,
+        score: new Float64Array(size),
+        has: new Uint8Array(size),
+      }
     }
+    this.#used.push(matches)
+    return matches
   }
-  usedMatches.push(matches)
-  return matches
+
+  /** Takes back every matches handed out; `has` is cleared through the order. */
+  release(): void {
+    for (const matches of this.#used) {
+      // why: clearing a page at a time is slower than a native fill of the whole array once a
+      // term matches an eighth of the pages or more (a frequent word on a large site)
+      if (matches.count > matches.has.length / 8) matches.has.fill(0)
+      else for (let i = 0; i < matches.count; i++) matches.has[matches.ids[i]!] = 0
+      matches.count = 0
+      this.#free.push(matches)
+    }
+    this.#used.length = 0
+  }
+
+  /** The array `name` of at least `size` numbers (contents undefined), kept between answers. */
+  scratch(name: ScratchName, size: number): Float64Array {
+    let array = this.#scratch.get(name)
+    if (!array || array.length < size) this.#scratch.set(name, (array = new Float64Array(size)))
+    return array.subarray(0, size)
+  }
 }
 
-/** The short ids of `matches` in their order (a view, valid until the search ends). */
+/** The short ids of `matches` in their order (a view, valid until the pool's release). */
 export function orderOf(matches: Matches): Int32Array {
   return matches.ids.subarray(0, matches.count)
 }
 
-/** Returns every array of the search to the pool; `has` is cleared through the order. */
-export function releaseMatches(): void {
-  for (const matches of usedMatches) {
-    // why: clearing a page at a time cost a 20,000-page cold start ~10 ms when a term matches
-    // most pages; a native fill of the whole array is faster from an eighth of them on
-    if (matches.count > matches.has.length / 8) matches.has.fill(0)
-    else for (let i = 0; i < matches.count; i++) matches.has[matches.ids[i]!] = 0
-    matches.count = 0
-    freeMatches.push(matches)
-  }
-  usedMatches.length = 0
-}
-
-/** A reusable array of at least `size` numbers (contents undefined). */
-export function scratch(name: string, size: number): Float64Array {
-  let array = scratchArrays.get(name)
-  if (!array || array.length < size) scratchArrays.set(name, (array = new Float64Array(size)))
-  return array.subarray(0, size)
-}
-
 /** A copy of `source` in arrays of `size` (default its own). */
-export function copyMatches(source: Matches, size = source.score.length): Matches {
-  const copy = emptyMatches(size)
+export function copyMatches(pool: MatchPool, source: Matches, size = source.score.length): Matches {
+  const copy = pool.empty(size)
   copy.score.set(source.score)
   for (let i = 0; i < source.count; i++) {
     const shortId = source.ids[i]!
@@ -74,8 +84,8 @@ export function copyMatches(source: Matches, size = source.score.length): Matche
 }
 
 // why: MiniSearch's AND keeps the documents of both in the order of the second
-export function andMatches(a: Matches, b: Matches): Matches {
-  const combined = emptyMatches(b.score.length)
+export function andMatches(pool: MatchPool, a: Matches, b: Matches): Matches {
+  const combined = pool.empty(b.score.length)
   for (let i = 0; i < b.count; i++) {
     const shortId = b.ids[i]!
     if (!a.has[shortId]) continue
@@ -87,9 +97,9 @@ export function andMatches(a: Matches, b: Matches): Matches {
 }
 
 // why: MiniSearch's OR adds the second's new documents after the first's
-export function orMatches(a: Matches, b: Matches): Matches {
+export function orMatches(pool: MatchPool, a: Matches, b: Matches): Matches {
   const size = Math.max(a.score.length, b.score.length)
-  const combined = a.score.length === size ? a : copyMatches(a, size)
+  const combined = a.score.length === size ? a : copyMatches(pool, a, size)
   for (let i = 0; i < b.count; i++) {
     const shortId = b.ids[i]!
     if (combined.has[shortId]) {
@@ -113,7 +123,7 @@ export interface MatchedWord {
  * MiniSearch's quality factor of a page: the number of distinct query terms of the words it
  * matched (at least 1).
  * why: counted once per pattern of matched words, not per page; collecting the terms for each
- * of 790 pages was a fifth of a two-word query's cold start
+ * matching page was a large part of a two-word query's cold start
  */
 export function qualityFactor(words: readonly MatchedWord[]): (shortId: number) => number {
   if (words.length === 1) {
@@ -154,10 +164,15 @@ export function qualityFactor(words: readonly MatchedWord[]): (shortId: number) 
  * The first `limit` of `order` sorted by score, highest first, ties in `order`'s order (as
  * MiniSearch's stable sort of all results), without sorting all of them with a comparator.
  */
-export function topRanked(order: ShortIds, score: Float64Array, limit: number): number[] {
+export function topRanked(
+  pool: MatchPool,
+  order: ShortIds,
+  score: Float64Array,
+  limit: number,
+): number[] {
   let candidates: ShortIds = order
   if (order.length > limit) {
-    const threshold = largestAt(order, score, limit)
+    const threshold = largestAt(pool, order, score, limit)
     // why: a loop, not `filter`: a callback per page is slow in a cold start's interpreted code
     const above: number[] = []
     for (let n = 0; n < order.length; n++) {
@@ -173,10 +188,15 @@ export function topRanked(order: ShortIds, score: Float64Array, limit: number): 
  * The `rank`-th largest of `values` at the positions `order` (1: the largest); `order` holds
  * at least `rank` positions.
  * why: a min-heap of the `rank` largest seen; sorting a typed array of every matching page's
- * value was a fifth of a 20,000-page query on a frequent word
+ * value was a large part of a query on a frequent word of a big site
  */
-export function largestAt(order: ShortIds, values: Float64Array, rank: number): number {
-  const heap = scratch('heap', rank)
+export function largestAt(
+  pool: MatchPool,
+  order: ShortIds,
+  values: Float64Array,
+  rank: number,
+): number {
+  const heap = pool.scratch('heap', rank)
   let size = 0
   for (let n = 0; n < order.length; n++) {
     const position = order[n]!

@@ -1,14 +1,11 @@
 import type { Options, SearchOptions } from 'minisearch'
 import { termPostings, type PackedIndexParts, type TermData } from '../index/packedIndex.js'
 import { PackedTermTree } from '../index/termTree.js'
-import {
-  searchWords,
-  type AlternativesOf,
-  type IndexAnswer,
-  type IndexInternals,
-  type ScoredIndex,
-} from './minisearchScoring.js'
 import type { TermFilter } from './hitTerms.js'
+import type { ScoredIndex } from './scoredIndex.js'
+import { searchWords, type IndexAnswer } from './scoring.js'
+import { createSearchWorkspace, type SearchWorkspace } from './workspace.js'
+import type { AlternativesOf } from './wordTerms.js'
 
 export interface PackedIndex {
   /**
@@ -27,8 +24,8 @@ export interface PackedIndex {
 
 /**
  * MiniSearch 7's `defaultSearchOptions`, which a loaded index merges under its own.
- * why: a copy, so the search function does not load MiniSearch (a sixth of its cold start);
- * a test checks it against the pinned MiniSearch
+ * why: a copy, so the search function does not load MiniSearch (a large part of its cold
+ * start); a test checks it against the pinned MiniSearch
  */
 export const MINISEARCH_SEARCH_DEFAULTS: SearchOptions = {
   combineWith: 'or',
@@ -40,8 +37,15 @@ export const MINISEARCH_SEARCH_DEFAULTS: SearchOptions = {
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
 }
 
-/** `options` must be the ones the index was built with (tokenize and processTerm included). */
-export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>): PackedIndex {
+/**
+ * The index of `parts`, searched with `workspace` (default a fresh one). `options` must be the
+ * ones the index was built with (tokenize and processTerm included).
+ */
+export function loadPackedIndex<T>(
+  parts: PackedIndexParts,
+  options: Options<T>,
+  workspace: SearchWorkspace = createSearchWorkspace(),
+): PackedIndex {
   const { common, termPostingsStart, postings, documentId, fieldLengths } = parts
   if (!options.tokenize || !options.processTerm) {
     throw new Error('loadPackedIndex needs the index options’ tokenize and processTerm')
@@ -56,21 +60,25 @@ export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>)
     }
     return data
   }
-  // why: what MiniSearch.loadJS would set on a loaded index, without building its term Maps
-  const index: IndexInternals = {
-    _index: new PackedTermTree(parts.tree, termData),
-    _options: {
-      fields: options.fields,
-      searchOptions: { ...MINISEARCH_SEARCH_DEFAULTS, ...options.searchOptions },
-    },
-    _fieldIds: common.fieldIds,
-    _avgFieldLength: common.averageFieldLength,
-    _documentCount: common.documentCount,
-    _nextId: common.nextId,
-  }
   const slots = common.nextId
   const scored: ScoredIndex = {
-    index,
+    terms: new PackedTermTree(parts.tree, termData),
+    stats: {
+      fieldIds: common.fieldIds,
+      averageFieldLength: common.averageFieldLength,
+      documentCount: common.documentCount,
+      slots,
+    },
+    fields: options.fields,
+    // why: what MiniSearch's search derives for the terms of an AND word of a loaded index
+    termOptions: {
+      ...MINISEARCH_SEARCH_DEFAULTS,
+      ...options.searchOptions,
+      tokenize: options.tokenize,
+      processTerm: options.processTerm,
+      ...options.searchOptions,
+      combineWith: 'AND',
+    },
     documents: {
       documentId,
       fieldLengths: Array.from({ length: Object.keys(common.fieldIds).length }, (_, fieldId) =>
@@ -79,16 +87,16 @@ export function loadPackedIndex<T>(parts: PackedIndexParts, options: Options<T>)
     },
     titleFieldId: common.fieldIds.title,
     textFieldId: common.fieldIds.text,
-    // why: the options MiniSearch's search derives for the terms of an AND word
-    termOptions: {
-      tokenize: options.tokenize,
-      processTerm: options.processTerm,
-      ...options.searchOptions,
-      combineWith: 'AND',
-    },
   }
   return {
     search: (query, limit = Number.POSITIVE_INFINITY, listsTerm, alternativesOf) =>
-      searchWords(query.split(' ').filter(Boolean), scored, limit, listsTerm, alternativesOf),
+      searchWords(
+        workspace,
+        query.split(' ').filter(Boolean),
+        scored,
+        limit,
+        listsTerm,
+        alternativesOf,
+      ),
   }
 }

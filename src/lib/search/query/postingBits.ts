@@ -1,14 +1,15 @@
 import type { FieldPostings } from '../index/packedIndex.js'
 
 /*
- * Long postings lists as bitsets (one bit per page, by short id) with a count per word, kept for
- * the instance's life as the decoded postings are (searchDataReader.ts). The AND of a word's
- * terms tests a term on an eighth of the pages or more bit by bit at the pages its last term
- * reaches instead of walking it (scoringLists.ts, `matchAndScore`), and a candidate's position in
- * a long list is counted from the bits instead of searched (`listedPages`).
- * why: at 50,000 pages the slowest answers walked ~145,000 postings (a word on 30,000 pages and
- * a long katakana word's three distinct lists) and searched ~1,250 candidates in each long list;
- * Lucene keeps dense postings as bitsets too
+ * An accelerator (workspace.ts, `Accelerators.postingBits`): long postings lists as bitsets (one
+ * bit per page, by short id) with a count per word, kept for the instance's life as the decoded
+ * postings are (searchDataReader.ts). The AND of a word's terms tests a term on an eighth of the
+ * pages or more bit by bit at the pages its last term reaches instead of walking it
+ * (scoringLists.ts, `matchAndScore`), and a candidate's position in a long list is counted from
+ * the bits instead of searched (`listedPages`). Without it the lists are walked and searched:
+ * the same pages, positions and scores.
+ * why: on a large site the slowest answers walked every posting of a word on most pages and
+ * searched each candidate in every long list; Lucene keeps dense postings as bitsets too
  */
 
 /** A term reaching at least this share of the pages is tested by bits (1 / DENSE_SHARE). */
@@ -23,13 +24,37 @@ interface ListBits {
   before: Uint32Array
 }
 
-// why: a list searched this many times gets its bits (a cold start's first answer walks none)
+// why: a list searched this many times gets its bits (a cold start's first answer makes none)
 const SEARCHES_BEFORE_BITS = 2
-// why: at 50,000 pages 12.5 KB each
+// why: a list's bits take a bit per page of the site; this many lists' bits stay small
 const MAX_KEPT = 512
-/** By the postings' buffer, then their offset: the list's bits, or how often it was searched. */
-const kept = new WeakMap<ArrayBufferLike, Map<number, ListBits | number>>()
-let keptCount = 0
+
+/** The bits of one site search's long lists (workspace.ts), made as they are searched. */
+export class PostingBits {
+  /** By the postings' buffer, then their offset: the list's bits, or how often it was searched. */
+  readonly #kept = new WeakMap<ArrayBufferLike, Map<number, ListBits | number>>()
+  #keptCount = 0
+
+  /** The bits of a long list, made now when `now`, else at its SEARCHES_BEFORE_BITS-th search. */
+  of(ids: Uint32Array, now: boolean): ListBits | null {
+    let byOffset = this.#kept.get(ids.buffer)
+    const known = byOffset?.get(ids.byteOffset)
+    if (typeof known === 'object') return known
+    const searches = (known ?? 0) + 1
+    if (!now && searches < SEARCHES_BEFORE_BITS) {
+      if (!byOffset) this.#kept.set(ids.buffer, (byOffset = new Map()))
+      byOffset.set(ids.byteOffset, searches)
+      return null
+    }
+    const list = listBits(ids)
+    if (this.#keptCount < MAX_KEPT) {
+      if (!byOffset) this.#kept.set(ids.buffer, (byOffset = new Map()))
+      byOffset.set(ids.byteOffset, list)
+      this.#keptCount++
+    }
+    return list
+  }
+}
 
 /** Whether a term of `lists` is tested by bits on a site of `size` pages. */
 export function isDense(lists: Lists, size: number): boolean {
@@ -43,6 +68,7 @@ export function isDense(lists: Lists, size: number): boolean {
  * `into` holds when `and` (else replacing it); `spare` is scratch of the same length.
  */
 export function addTermBits(
+  bits: PostingBits,
   lists: Lists,
   size: number,
   into: Uint32Array,
@@ -54,8 +80,8 @@ export function addTermBits(
   for (const { postings } of lists) {
     const { ids } = postings
     if (ids.length * DENSE_SHARE >= size) {
-      const { bits } = listBits(ids, true)!
-      for (let w = 0; w < bits.length; w++) target[w]! |= bits[w]!
+      const list = bits.of(ids, true)!.bits
+      for (let w = 0; w < list.length; w++) target[w]! |= list[w]!
     } else {
       for (let p = 0; p < ids.length; p++) target[ids[p]! >>> 5]! |= 1 << (ids[p]! & 31)
     }
@@ -73,8 +99,13 @@ export function hasBit(bits: Uint32Array, shortId: number): boolean {
  * written to `into`, their count returned; -1 when the list has no bits yet (it gets them at its
  * SEARCHES_BEFORE_BITS-th search).
  */
-export function positionsByBits(ids: Uint32Array, pages: Int32Array, into: Int32Array): number {
-  const list = listBits(ids, false)
+export function positionsByBits(
+  postingBits: PostingBits,
+  ids: Uint32Array,
+  pages: Int32Array,
+  into: Int32Array,
+): number {
+  const list = postingBits.of(ids, false)
   if (!list) return -1
   const { bits, before } = list
   let count = 0
@@ -90,29 +121,14 @@ export function positionsByBits(ids: Uint32Array, pages: Int32Array, into: Int32
   return count
 }
 
-/** The bits of a long list, made now when `now`, else at its SEARCHES_BEFORE_BITS-th search. */
-function listBits(ids: Uint32Array, now: boolean): ListBits | null {
-  let byOffset = kept.get(ids.buffer)
-  const known = byOffset?.get(ids.byteOffset)
-  if (typeof known === 'object') return known
-  const searches = (known ?? 0) + 1
-  if (!now && searches < SEARCHES_BEFORE_BITS) {
-    if (!byOffset) kept.set(ids.buffer, (byOffset = new Map()))
-    byOffset.set(ids.byteOffset, searches)
-    return null
-  }
+/** A list's bits, and the count of its pages before each word of them. */
+function listBits(ids: Uint32Array): ListBits {
   const words = ids.length === 0 ? 0 : (ids[ids.length - 1]! >>> 5) + 1
   const bits = new Uint32Array(words)
   for (let p = 0; p < ids.length; p++) bits[ids[p]! >>> 5]! |= 1 << (ids[p]! & 31)
   const before = new Uint32Array(words)
   for (let w = 1; w < words; w++) before[w] = before[w - 1]! + bitCount(bits[w - 1]!)
-  const list = { bits, before }
-  if (keptCount < MAX_KEPT) {
-    if (!byOffset) kept.set(ids.buffer, (byOffset = new Map()))
-    byOffset.set(ids.byteOffset, list)
-    keptCount++
-  }
-  return list
+  return { bits, before }
 }
 
 /** The number of bits set in a 32-bit word. */

@@ -1,10 +1,11 @@
-import { emptyMatches, type Matches } from './matchSets.js'
-import { addTermBits, hasBit, isDense, positionsByBits } from './postingBits.js'
+import type { MatchPool, Matches } from './matchSets.js'
+import { addTermBits, hasBit, isDense, positionsByBits, type PostingBits } from './postingBits.js'
 import type { FieldPostings } from '../index/packedIndex.js'
+import type { ScoringScratch } from './workspace.js'
 
 /**
- * One field's postings of one index term a query term reached, with what MiniSearch's BM25
- * needs for it (see minisearchScoring.ts, `matchTerm`).
+ * One field's postings of one index term a query term reached, with what BM25 needs for it
+ * (wordTerms.ts, `termLists`).
  */
 export interface ScoringList {
   postings: FieldPostings
@@ -16,7 +17,7 @@ export interface ScoringList {
   weight: number
 }
 
-/** MiniSearch's BM25+ parameters. */
+/** The BM25+ parameters (MiniSearch's `bm25` search option). */
 export interface Bm25 {
   k: number
   b: number
@@ -24,8 +25,13 @@ export interface Bm25 {
 }
 
 /** Scores every posting of one query term's `lists` into fresh matches, in MiniSearch's order. */
-export function scoreLists(lists: readonly ScoringList[], size: number, bm25: Bm25): Matches {
-  const matches = emptyMatches(size)
+export function scoreLists(
+  pool: MatchPool,
+  lists: readonly ScoringList[],
+  size: number,
+  bm25: Bm25,
+): Matches {
+  const matches = pool.empty(size)
   const terms = bm25Terms(bm25)
   for (const list of lists) {
     addListScores(list, null, list.postings.ids.length, terms, matches.score, matches.has, matches)
@@ -33,9 +39,11 @@ export function scoreLists(lists: readonly ScoringList[], size: number, bm25: Bm
   return matches
 }
 
-let termScores = new Float64Array(0)
-let termSeen = new Uint8Array(0)
-let found = new Int32Array(0)
+/** What scoring a word's lists works with (workspace.ts): its scratch and the lists' bits. */
+export interface ListsWork {
+  scoring: ScoringScratch
+  postingBits: PostingBits | null
+}
 
 /** BM25+ parameters with the constant parts MiniSearch's formula uses. */
 interface Bm25Terms extends Bm25 {
@@ -50,6 +58,7 @@ interface Bm25Terms extends Bm25 {
  * why: only the pages that can reach the top are scored (titleTierTop.ts)
  */
 export function scorePages(
+  work: ListsWork,
   termLists: readonly ScoringList[][],
   pages: Int32Array,
   marks: Uint8Array,
@@ -57,7 +66,9 @@ export function scorePages(
   into: Float64Array,
 ): void {
   const terms = bm25Terms(bm25)
-  prepareTermScores(into.length, pages.length)
+  const { scoring } = work
+  scoring.fitTerms(into.length, pages.length)
+  const { termScores, termSeen, found } = scoring
   const firsts = firstOfSame(termLists)
   // why: the first of terms with the same postings keeps where they hold the pages, for the rest
   const kept: Int32Array[][] = []
@@ -69,11 +80,14 @@ export function scorePages(
     for (let l = 0; l < lists.length; l++) {
       const list = lists[l]!
       let at = first < t ? kept[first]![l]! : found
-      const count = at === found ? listedPages(list.postings.ids, pages, marks, found) : at.length
+      const count =
+        at === found
+          ? listedPages(work.postingBits, list.postings.ids, pages, marks, found)
+          : at.length
       if (keep) kept[t]!.push((at = found.slice(0, count)))
       addListScores(list, at, count, terms, termScores, termSeen, null)
     }
-    addTermScores(pages, t, into)
+    addTermScores(pages, t, into, termScores, termSeen)
   }
 }
 
@@ -105,8 +119,6 @@ function sameLists(a: readonly ScoringList[], b: readonly ScoringList[]): boolea
   return true
 }
 
-let counters = new Uint8Array(0)
-
 /** Pages to score while counting (`matchAndScore`), with where their scores go. */
 export interface PageScoring {
   /** Ascending short ids; 1 in `marks` at each. */
@@ -125,19 +137,22 @@ export interface PageScoring {
  * `andMatches` would give them; null for 255 terms or more. With `scoring`, the same pass
  * scores its pages (as `scorePages`).
  * why: a single word's candidates are known before counting (the pages whose title holds it);
- * a one-letter word's 150,000 postings were counted, then searched again
+ * counting a frequent word's postings and then searching them again walked them twice
  */
 export function matchAndScore(
+  work: ListsWork & { matches: MatchPool },
   termLists: readonly ScoringList[][],
   size: number,
   scoring: PageScoring | null,
 ): Matches | null {
-  const matches = emptyMatches(size)
+  const matches = work.matches.empty(size)
   const last = termLists.length - 1
   if (last >= 255) return null
-  if (counters.length < size) counters = new Uint8Array(size)
+  const scratch = work.scoring
+  scratch.fitCounters(size)
   const terms = scoring && bm25Terms(scoring.bm25)
-  if (scoring) prepareTermScores(scoring.into.length, scoring.pages.length)
+  if (scoring) scratch.fitTerms(scoring.into.length, scoring.pages.length)
+  const { counters, termScores, termSeen, found } = scratch
   const { has, ids: order } = matches
   const firsts = firstOfSame(termLists)
   let count = 0
@@ -145,16 +160,17 @@ export function matchAndScore(
   let counted = 0
   // why: without scoring, the terms before the last on an eighth of the pages or more are not
   // walked: the last term's pages are tested against their bits (postingBits.ts)
+  const bitsOn = work.postingBits
   const dense: ScoringList[][] = []
   for (let t = 0; t <= last; t++) {
     // why: a term whose postings a later term has too (never the last) adds nothing to count
     const skipped = firsts.indexOf(firsts[t]!, t + 1) !== -1
-    if (!scoring && !skipped && t < last && isDense(termLists[t]!, size)) {
+    if (bitsOn && !scoring && !skipped && t < last && isDense(termLists[t]!, size)) {
       dense.push(termLists[t]!)
       continue
     }
     if (t === last && dense.length > 0) {
-      const bits = denseBits(dense, size)
+      const bits = denseBits(bitsOn!, scratch, dense, size)
       for (const { postings } of termLists[t]!) {
         const { ids } = postings
         for (let p = 0; p < ids.length; p++) {
@@ -172,13 +188,13 @@ export function matchAndScore(
       const { ids } = list.postings
       if (skipped) {
         if (scoring) {
-          const listed = listedPages(ids, scoring.pages, scoring.marks, found)
+          const listed = listedPages(bitsOn, ids, scoring.pages, scoring.marks, found)
           addListScores(list, found, listed, terms!, termScores, termSeen, null)
         }
         continue
       }
       // why: a loop of its own without scoring: in a cold start's interpreted code a check per
-      // posting costs milliseconds
+      // posting adds up over a frequent word's many postings
       if (!scoring) {
         for (let p = 0; p < ids.length; p++) {
           const shortId = ids[p]!
@@ -206,37 +222,28 @@ export function matchAndScore(
       addListScores(list, found, marked, terms!, termScores, termSeen, null)
     }
     if (!skipped) counted++
-    if (scoring) addTermScores(scoring.pages, t, scoring.into)
+    if (scoring) addTermScores(scoring.pages, t, scoring.into, termScores, termSeen)
   }
   matches.count = count
   counters.fill(0, 0, size)
   return matches
 }
 
-let bitsInto = new Uint32Array(0)
-let bitsSpare = new Uint32Array(0)
-
 /** The pages every one of `terms` holds (each term: any of its lists), as bits. */
-function denseBits(terms: readonly ScoringList[][], size: number): Uint32Array {
-  const words = Math.ceil(size / 32)
-  if (bitsInto.length !== words) {
-    bitsInto = new Uint32Array(words)
-    bitsSpare = new Uint32Array(words)
-  }
-  terms.forEach((lists, n) => addTermBits(lists, size, bitsInto, bitsSpare, n > 0))
-  return bitsInto
+function denseBits(
+  postingBits: PostingBits,
+  scratch: ScoringScratch,
+  terms: readonly ScoringList[][],
+  size: number,
+): Uint32Array {
+  scratch.fitBits(Math.ceil(size / 32))
+  const { bits, spareBits } = scratch
+  terms.forEach((lists, n) => addTermBits(postingBits, lists, size, bits, spareBits, n > 0))
+  return bits
 }
 
 function bm25Terms(bm25: Bm25): Bm25Terms {
   return { ...bm25, kPlusOne: bm25.k + 1, oneMinusB: 1 - bm25.b }
-}
-
-function prepareTermScores(size: number, pages: number): void {
-  if (termScores.length < size) {
-    termScores = new Float64Array(size)
-    termSeen = new Uint8Array(size)
-  }
-  if (found.length < pages) found = new Int32Array(pages)
 }
 
 /**
@@ -245,8 +252,8 @@ function prepareTermScores(size: number, pages: number): void {
  * first for a page (`seen`) setting it; with `order`, a page seen first is appended to it. The
  * constant parts of `k * (1 - b + …)` come once per query: the same operations in the same order
  * as MiniSearch, so the same doubles.
- * why: one loop per list with the formula inside; a call per posting was not inlined and cost a
- * one-letter word's answer 1.4 ms of 3.5
+ * why: one loop per list with the formula inside; a call per posting was not inlined, and a
+ * one-letter word's answer scores its many postings here
  */
 function addListScores(
   list: ScoringList,
@@ -280,7 +287,13 @@ function addListScores(
 }
 
 // why: as `andMatches`: the word's score is its first term's, plus each next term's
-function addTermScores(pages: Int32Array, t: number, into: Float64Array): void {
+function addTermScores(
+  pages: Int32Array,
+  t: number,
+  into: Float64Array,
+  termScores: Float64Array,
+  termSeen: Uint8Array,
+): void {
   for (let n = 0; n < pages.length; n++) {
     const shortId = pages[n]!
     const termScore = termSeen[shortId] ? termScores[shortId]! : 0
@@ -292,11 +305,12 @@ function addTermScores(pages: Int32Array, t: number, into: Float64Array): void {
 /**
  * Where the ascending `ids` hold any of `pages` (ascending short ids, 1 in `marks`): their
  * positions in `ids`, ascending, written to `into` (as long as `pages` at least); returns how
- * many.
+ * many. `postingBits`: the lists' bits when that accelerator is on.
  * why: a short list is walked (one check per posting), a long one searched page by page with
  * galloping steps from the last position found
  */
 export function listedPages(
+  postingBits: PostingBits | null,
   ids: Uint32Array,
   pages: Int32Array,
   marks: Uint8Array,
@@ -307,8 +321,8 @@ export function listedPages(
     for (let p = 0; p < ids.length; p++) if (marks[ids[p]!]) into[count++] = p
     return count
   }
-  if (ids.length >= BITS_FROM_POSTINGS) {
-    const byBits = positionsByBits(ids, pages, into)
+  if (postingBits && ids.length >= BITS_FROM_POSTINGS) {
+    const byBits = positionsByBits(postingBits, ids, pages, into)
     if (byBits >= 0) return byBits
   }
   let at = 0

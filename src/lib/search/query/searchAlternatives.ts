@@ -1,6 +1,6 @@
 import { isCjkTerm, textRuns } from '../terms/cjkTokenizer.js'
 import { foldJapaneseRun } from '../terms/kanaFolding.js'
-import type { AlternativesOf } from './minisearchScoring.js'
+import type { AlternativesOf } from './wordTerms.js'
 
 /** Groups of words that find each other (spelling variants, synonyms); order is kept. */
 export type WordGroups = readonly (readonly string[])[]

@@ -1,6 +1,6 @@
 import type { SearchServices } from '../../searchServices.js'
 import type { KeywordLogEntry } from '../../storage/keywordLogRepository.js'
-import { getSiteSearch } from './defaultSiteSearch.js'
+import { deployedSiteSearch } from './defaultSiteSearch.js'
 import { searchSpellings } from './searchSpellings.js'
 import { parseExcerptLength } from './excerpt.js'
 import type { SearchResult } from './siteSearch.js'
@@ -22,23 +22,24 @@ export interface SearchResponseBody {
 }
 
 /**
- * Answers GET /api/search from its query parameters and logs the keyword in the background
- * (§2.6); an empty query is no search and is not logged, nor is one marked `typing=1`. Variants and synonyms: searchSpellings.
- * `remoteText`: where pages' text past their heads is read when it is not beside the data file
- * (SiteSearch.search).
+ * Answers GET /api/search from its query parameters with this deploy's search
+ * (deployedSiteSearch) and logs the keyword in the background (§2.6), stamped by the services'
+ * clock; an empty query is no search and is not logged, nor is one marked `typing=1`. Variants
+ * and synonyms: searchSpellings. `remoteText`: where pages' text past their heads is read when it
+ * is not beside the data file (SiteSearch.search).
  */
 export async function answerSearch(
   params: URLSearchParams,
   services: SearchServices,
   remoteText?: SearchTextSource,
-  now = Date.now(),
 ): Promise<SearchResponseBody> {
   const query = normalizeQuery(params.get('q') ?? '')
   if (!query) return { results: [], query: '', totalResults: 0 }
-  const { results, totalResults, unreadText } = await getSiteSearch().search(
+  const searchedAt = services.now()
+  const { results, totalResults, unreadText } = await deployedSiteSearch.search(
     query,
     parseExcerptLength(params.get('excerpt_length')),
-    searchSpellings(services, now),
+    searchSpellings(services, searchedAt),
     remoteText,
   )
   if (unreadText) {
@@ -51,7 +52,11 @@ export async function answerSearch(
     })
   }
   if (params.get(TYPING_PARAM) !== '1') {
-    const entry = { keyword: query, timestamp: new Date().toISOString(), resultCount: totalResults }
+    const entry = {
+      keyword: query,
+      timestamp: new Date(searchedAt).toISOString(),
+      resultCount: totalResults,
+    }
     services.defer(recordKeyword(entry, services))
   }
   return { results, query, totalResults }
@@ -60,8 +65,8 @@ export async function answerSearch(
 /** Writes one keyword log entry; a failure is logged and never reaches the search answer (§6). */
 async function recordKeyword(entry: KeywordLogEntry, services: SearchServices): Promise<void> {
   try {
-    // why: start after the answer is on its way; opening the store and the request cost a cold
-    // start several milliseconds that the shopper would otherwise wait for
+    // why: start after the answer is on its way; opening the store and sending the request
+    // would otherwise lengthen the shopper's wait on a cold start
     await new Promise((resolve) => setImmediate(resolve))
     await services.keywordLog.append(entry)
   } catch (error) {

@@ -1,24 +1,28 @@
-import { excerptFromHead, makeExcerpt, type Excerpt } from './excerpt.js'
-import { cjkRuns, isCjkTerm, textRuns } from '../terms/cjkTokenizer.js'
-import {
-  findFirstMatch,
-  highlight,
-  type KnownFirstMatches,
-  type TextPlainness,
-} from './highlight.js'
-import { foldJapaneseRun } from '../terms/kanaFolding.js'
-import { normalizeSearchText } from '../textNormalization.js'
-import type { AlternativesOf, IndexAnswer, IndexHit } from './minisearchScoring.js'
-import { loadPackedIndex, type PackedIndex } from './packedIndexSearch.js'
-import { SEARCH_INDEX_FORMAT, searchOptions } from '../terms/indexOptions.js'
-import type { StoredPage } from '../siteContentTypes.js'
+import type { Options } from 'minisearch'
 import type { SiteSearchData } from '../index/searchDataReader.js'
+import { MissingSearchTextError, type SearchTextSource } from '../index/searchText.js'
+import type { StoredPage } from '../siteContentTypes.js'
+import { cjkRuns } from '../terms/cjkTokenizer.js'
+import { SEARCH_INDEX_FORMAT, searchOptions, type IndexedPage } from '../terms/indexOptions.js'
+import { foldJapaneseRun } from '../terms/kanaFolding.js'
 import { isLatinIndexTerm } from '../terms/termEncoding.js'
+import { normalizeSearchText } from '../textNormalization.js'
+import { ADJACENCY_MARGIN, adjacentRuns, holdsAdjacent } from './adjacency.js'
+import { excerptFromHead, makeExcerpt, type Excerpt } from './excerpt.js'
+import type { KnownFirstMatches } from './firstMatch.js'
+import { highlight } from './highlight.js'
+import { loadPackedIndex, type PackedIndex } from './packedIndexSearch.js'
 import {
-  fileTextSource,
-  MissingSearchTextError,
-  type SearchTextSource,
-} from '../index/searchText.js'
+  pageTexts,
+  plainness,
+  UNREAD,
+  type KnownIn,
+  type PageReading,
+  type WholeText,
+} from './pageTexts.js'
+import type { IndexAnswer, IndexHit } from './scoring.js'
+import type { AlternativesOf } from './wordTerms.js'
+import { createSearchWorkspace, type Accelerators } from './workspace.js'
 
 /** Most results one answer carries; `totalResults` still counts every match. */
 const MAX_RESULTS = 50
@@ -73,15 +77,31 @@ export class StaleSiteContentError extends Error {
   }
 }
 
+export interface SiteSearchSettings {
+  /** The index options the data was built with. Default `searchOptions` (terms/indexOptions.ts). */
+  indexOptions?: Options<IndexedPage>
+  /** The index format the data must have. Default SEARCH_INDEX_FORMAT (terms/indexOptions.ts). */
+  formatVersion?: string
+  /** Which accelerators answer (workspace.ts); default every one. The answers are the same. */
+  accelerators?: Partial<Accelerators>
+}
+
 /**
- * Search over built site data, read by `source` at the first search (or `load`);
- * `options` and `formatVersion` must be the build's.
+ * Search over built site data, read by `source` at the first search (or `load`). The instance
+ * owns what it keeps between answers: the index's decoded postings, the pages and texts read, and
+ * its workspace (workspace.ts).
  */
 export function createSiteSearch(
   source: () => SiteSearchData,
-  options = searchOptions,
-  formatVersion = SEARCH_INDEX_FORMAT,
+  {
+    indexOptions = searchOptions,
+    formatVersion = SEARCH_INDEX_FORMAT,
+    accelerators,
+  }: SiteSearchSettings = {},
 ): SiteSearch {
+  const workspace = createSearchWorkspace(accelerators)
+  const { text: caches } = workspace
+  const heads = workspace.accelerators.textHeads
   let loaded: { data: SiteSearchData; index: PackedIndex } | null = null
   const load = (): { data: SiteSearchData; index: PackedIndex } => {
     if (!loaded) {
@@ -90,7 +110,7 @@ export function createSiteSearch(
         data.close()
         throw new StaleSiteContentError(data.formatVersion, formatVersion)
       }
-      loaded = { data, index: loadPackedIndex(data.index, options) }
+      loaded = { data, index: loadPackedIndex(data.index, indexOptions, workspace) }
     }
     return loaded
   }
@@ -126,7 +146,7 @@ export function createSiteSearch(
       const asked = new Set<number>()
       const unread = new Map<number, unknown>()
       // why: the index's answers do not depend on the texts: an answer computed again after
-      // reading shards reuses them (a second index search was ~a fifth of a cold start)
+      // reading shards reuses them (a second index search would add much to a cold start)
       const answers = new Map<number, IndexAnswer>()
       const searchIndex = (limit: number): IndexAnswer => {
         let answer = answers.get(limit)
@@ -161,11 +181,12 @@ export function createSiteSearch(
           if (!known && create) firstMatches.set(page, (known = new Map()))
           return known
         }
+        const reading: PageReading = { caches, heads, wholeText, knownIn }
         let before: { hits: readonly IndexHit[]; holding: readonly boolean[] } | null = null
         const holds = (hit: IndexHit, i: number): boolean =>
           before?.hits[i]?.id === hit.id
             ? before.holding[i]!
-            : holdsAdjacent(readPage(data, hit.id), adjacency, textMayHold(hit), wholeText, knownIn)
+            : holdsAdjacent(reading, readPage(data, hit.id), adjacency, textMayHold(hit))
         let answer = searchIndex(MAX_RESULTS)
         const holding = checked ? answer.hits.map(holds) : null
         let kept = holding ? answer.hits.filter((_, i) => holding[i]) : answer.hits
@@ -184,12 +205,11 @@ export function createSiteSearch(
           if (!page) continue
           const terms = matchTerms(queryRuns, hit.terms)
           const { excerpt, highlightedExcerpt } = excerptOf(
+            reading,
             page,
             terms,
             excerptLength,
             textMayHold(hit),
-            wholeText,
-            knownIn,
           )
           results.push({
             id: page.id,
@@ -199,7 +219,7 @@ export function createSiteSearch(
             tags: page.tags,
             createdAt: page.createdAt,
             excerpt,
-            highlighted_title: highlight(page.title, terms),
+            highlighted_title: highlight(caches, page.title, terms),
             highlighted_excerpt: highlightedExcerpt,
             score: hit.score,
           })
@@ -218,86 +238,18 @@ export function createSiteSearch(
   }
 }
 
-/**
- * A page's whole text; null while its shard is not read yet (the answer is then thrown away),
- * UNREAD when its shard could not be read in this answer.
- */
-type WholeText = (page: StoredPage) => string | null | typeof UNREAD
-const UNREAD = Symbol('unread')
-
-/**
- * The pages' whole texts, for pages whose data holds only a head: the text shards read so far
- * (index/searchText.ts), kept for the instance's life.
- */
-function pageTexts() {
-  const tails = new Map<string, string>()
-  const wholeTexts = new Map<string, string>()
-  const shards = new Map<number, Promise<void>>()
-  let local: { folder: string; source: SearchTextSource } | null = null
-  return {
-    /** The page's whole text, or null while its shard is not read. */
-    whole(page: StoredPage): string | null {
-      if (page.textShard === undefined) return page.text
-      let text = wholeTexts.get(page.id)
-      if (text === undefined) {
-        const tail = tails.get(page.id)
-        if (tail === undefined) return null
-        // why: kept, so V8 flattens the joined string once, not at each answer
-        text = page.text + tail
-        wholeTexts.set(page.id, text)
-        tails.delete(page.id)
-      }
-      return text
-    },
-    /**
-     * Reads `wanted` shards (each once, also for answers at the same time); the shards that
-     * could not be read, with why: a later read tries them again.
-     */
-    async read(
-      data: SiteSearchData,
-      wanted: Set<number>,
-      remoteText?: SearchTextSource,
-    ): Promise<Map<number, unknown>> {
-      if (data.textFolder !== null && local?.folder !== data.textFolder) {
-        local = { folder: data.textFolder, source: fileTextSource(data.textFolder) }
-      }
-      const source = local?.source ?? remoteText
-      const failed = new Map<number, unknown>()
-      await Promise.all(
-        [...wanted].map((n) => {
-          let reading = shards.get(n)
-          if (!reading) {
-            reading = source
-              ? source.shard(data.dataId, n).then((shard) => {
-                  for (const [id, tail] of Object.entries(shard)) tails.set(id, tail)
-                })
-              : Promise.reject(new MissingSearchTextError('no text source (no remoteText)'))
-            shards.set(n, reading)
-          }
-          const read = reading
-          return read.catch((error: unknown) => {
-            if (shards.get(n) === read) shards.delete(n)
-            failed.set(n, error)
-          })
-        }),
-      )
-      return failed
-    },
-  }
-}
-
 /** The page's excerpt from its head when that decides it, else from its whole text. */
 function excerptOf(
+  { caches, heads, wholeText, knownIn }: PageReading,
   page: StoredPage,
   terms: readonly string[],
   excerptLength: number,
   mayMatch: boolean,
-  wholeText: WholeText,
-  knownIn: KnownIn,
 ): Excerpt {
   const plain = plainness(page)
-  if (page.textShard !== undefined) {
+  if (heads && page.textShard !== undefined) {
     const fromHead = excerptFromHead(
+      caches,
       page.text,
       terms,
       excerptLength,
@@ -311,6 +263,7 @@ function excerptOf(
   // why: without the whole text (not read yet: this answer is thrown away; unreadable: the
   // answer stands), the head's excerpt, as for a page whose match is not in its head
   return makeExcerpt(
+    caches,
     typeof text === 'string' ? text : page.text,
     terms,
     excerptLength,
@@ -322,102 +275,8 @@ function excerptOf(
   )
 }
 
-/** The first matches found so far in a page's stored text in this answer (made when `create`). */
-type KnownIn = (page: StoredPage, create: boolean) => KnownFirstMatches | undefined
-
-/** What the data tells of the page's text (see TextPlainness). */
-function plainness(page: StoredPage): TextPlainness {
-  return page.textIsPlain === true || (page.textNotPlain ?? false)
-}
-
-// why: how many more hits are asked for when some were dropped (see holdsAdjacent)
-const ADJACENCY_MARGIN = 2
-// why: a word of two characters is one bigram, always adjacent; the two bigrams of a
-// three-character word rarely occur apart, and checking them (珈琲豆 is on most pages of the
-// bench) added a third to the full answer's time
-const MIN_CHECKED_LENGTH = 4
-
 function foldedRuns(text: string): string[] {
   return cjkRuns(normalizeSearchText(text)).map(foldJapaneseRun)
-}
-
-/**
- * A query word's spellings (the word, then its alternatives) as the folded Japanese runs a page
- * must hold as they are, or null when the word needs no check: some spelling is Latin, or has
- * no run longer than one bigram (a Latin word matched as it is listed; fuzzy ones cannot be
- * found in the text).
- */
-function adjacentRuns(spellings: readonly string[]): string[][] | null {
-  const all: string[][] = []
-  for (const spelling of spellings) {
-    const normalized = normalizeSearchText(spelling)
-    const runs = textRuns(normalized)
-    if (runs.some((run) => !isCjkTerm(run))) return null
-    const long = runs.map(foldJapaneseRun).filter((run) => run.length >= MIN_CHECKED_LENGTH)
-    if (long.length === 0) return null
-    all.push(long)
-  }
-  return all
-}
-
-/**
- * Whether the page holds, for some query word, every run of one of its spellings as it is (its
- * bigrams next to each other, not only somewhere on the page); words needing no check count.
- * why: `ポインティング` let in 14 pages holding its bigrams apart, and ranked the right one 12th
- */
-function holdsAdjacent(
-  page: StoredPage | null,
-  adjacency: readonly (string[][] | null)[],
-  textMayHold: boolean,
-  wholeText: WholeText,
-  knownIn: KnownIn,
-): boolean {
-  if (!page || adjacency.some((runs) => runs === null)) return true
-  // why: loops, not callbacks over a list of the fields made per hit: this runs for every hit of
-  // a query with a long Japanese word (and its second index search)
-  for (const spellings of adjacency) {
-    for (const runs of spellings!) {
-      let all = true
-      for (const run of runs) {
-        if (!fieldsHold(page, run) && !(textMayHold && textHolds(page, run, wholeText, knownIn))) {
-          all = false
-          break
-        }
-      }
-      if (all) return true
-    }
-  }
-  return false
-}
-
-/** Whether the page's title, description or a tag holds `run` (a Japanese run: no spaces). */
-function fieldsHold(page: StoredPage, run: string): boolean {
-  const terms = [run]
-  if (findFirstMatch(page.title, terms) !== null) return true
-  if (findFirstMatch(page.description, terms) !== null) return true
-  for (const tag of page.tags) if (findFirstMatch(tag, terms) !== null) return true
-  return false
-}
-
-/** Whether the page's text holds `run`: in its head when that decides, else in the whole. */
-function textHolds(page: StoredPage, run: string, wholeText: WholeText, knownIn: KnownIn): boolean {
-  const plain = plainness(page)
-  const whole = page.textShard === undefined
-  const spellings = page.textSpellings
-  const inHead = findFirstMatch(
-    page.text,
-    [run],
-    plain,
-    whole ? knownIn(page, true) : undefined,
-    spellings,
-  )
-  if (whole) return inHead !== null
-  // why: a match this far from the head's end is one in the whole text (excerpt.ts's margin)
-  if (inHead !== null && inHead + 4 * run.length + 8 <= page.text.length) return true
-  const text = wholeText(page)
-  // why: a text that cannot be read is not held against the page (the index matched it)
-  if (text === UNREAD) return true
-  return text !== null && findFirstMatch(text, [run], plain, undefined, spellings) !== null
 }
 
 /**

@@ -1,11 +1,12 @@
 import type { TermData } from '../index/packedIndex.js'
 import type { ShortIds } from './matchSets.js'
+import type { TitleDistanceScratch } from './workspace.js'
 
 /*
- * Our re-ranking after MiniSearch's scoring (docs/search.md, "Decision: title-first ranking").
+ * Our re-ranking after the BM25 scoring (docs/search.md, "Decision: title-first ranking").
  * A page's rank is decided first by how many query words it matches, then by how many it
  * matches in its title with un-fuzzed terms (exact or prefix), then within one edit, then in
- * its title at all (fuzzy included), and only then by MiniSearch's score.
+ * its title at all (fuzzy included), and only then by the BM25 score.
  * why: BM25 adds up every field, so a page repeating one query word many times in its body,
  * or holding a fuzzy neighbour of it in its title, outranked the page whose title holds every
  * query word; measured on the labelled corpus of bench/bench-search-ranking.ts
@@ -20,13 +21,6 @@ export interface TermExpansion {
   distance: number
 }
 
-// why: typed arrays by short id, reused; a Map per query term cost a 20,000-page query on a
-// one-letter word (2,000 titles through 200 prefix expansions) a sixth of its time
-let nearest = new Uint8Array(0)
-let reached = new Uint16Array(0)
-let farthest = new Uint8Array(0)
-let holders = new Int32Array(0)
-let touched = new Int32Array(0)
 const UNREACHED = 255
 
 /**
@@ -43,8 +37,11 @@ export interface TitleDistances {
 /**
  * The word's `TitleDistances` from its terms' `expansions` (`termCount` terms). `size`: one
  * more than the largest short id.
+ * why: the workspace's typed arrays by short id, not a Map per query term: a one-letter word
+ * reaches thousands of titles through its prefix expansions
  */
 export function titleDistances(
+  scratch: TitleDistanceScratch,
   expansions: readonly TermExpansion[],
   termCount: number,
   titleFieldId: number | undefined,
@@ -53,13 +50,8 @@ export function titleDistances(
   if (titleFieldId === undefined || termCount === 0) {
     return { shortIds: new Int32Array(0), distances: new Uint8Array(0) }
   }
-  if (nearest.length < size) {
-    nearest = new Uint8Array(size).fill(UNREACHED)
-    reached = new Uint16Array(size)
-    farthest = new Uint8Array(size)
-    holders = new Int32Array(size)
-    touched = new Int32Array(size)
-  }
+  scratch.fit(size, UNREACHED)
+  const { nearest, reached, farthest, holders, touched } = scratch
   let holderCount = 0
   const counts = termCounts(expansions, termCount, titleFieldId)
   for (let termIndex = 0; termIndex < termCount; termIndex++) {
@@ -109,7 +101,7 @@ export function titleDistances(
  * For each of a word's terms, how many of its terms reach the titles as it does (the same title
  * postings at the same distances), counted at the first of them; 0 at the others.
  * why: the data file stores equal postings once (a word's bigrams that always occur together,
- * `ワー`, `ーク`, `クシ` at 50,000 pages): such terms give every title the same distance, so their
+ * `ワー`, `ーク`, `クシ` of `ワークショップ`): such terms give every title the same distance, so their
  * title postings are walked once
  */
 function termCounts(
@@ -167,7 +159,7 @@ export function writeTitleTiers(
   members?: Uint8Array,
 ): Float64Array {
   const base = words.length + 1
-  // why: this loop runs over tens of thousands of pages on a cold start, before V8 optimises it:
+  // why: this loop runs over every matching page on a cold start, before V8 optimises it:
   // indexes and a constant instead of an iterator and a call per page (the same integers)
   const has = words.map((word) => word.has)
   const perWord = matchedWordsTier(1, words.length)
@@ -198,11 +190,11 @@ function titleBonus(distance: number, base: number): number {
 /**
  * Replaces the score of each page of `order` by its title-first score: the tier as the whole
  * part, compared in this order: query words matched, words the title holds un-fuzzed (distance
- * 0), within one edit, at all; MiniSearch's score `s` squeezed into the fraction (s / (1 + s)
+ * 0), within one edit, at all; the BM25 score `s` squeezed into the fraction (s / (1 + s)
  * keeps its order), so results stay sorted by score (§4.11). `tier` is scratch space as long
  * as `score`.
- * why: two passes over typed arrays, as the pages holding a word in their title are few; one
- * object per page made this a third of a 20,000-page cold start
+ * why: two passes over typed arrays, as the pages holding a word in their title are few; an
+ * object per matching page was a large part of a cold start on a big site
  */
 export function rerankTitleFirst(
   words: readonly RankedWord[],

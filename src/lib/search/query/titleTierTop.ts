@@ -1,16 +1,27 @@
 import {
-  emptyMatches,
   largestAt,
   orderOf,
   qualityFactor,
-  scratch,
   topRanked,
+  type MatchPool,
   type Matches,
 } from './matchSets.js'
-import { matchAndScore, scorePages, type Bm25, type ScoringList } from './scoringLists.js'
+import {
+  matchAndScore,
+  scorePages,
+  type Bm25,
+  type ListsWork,
+  type ScoringList,
+} from './scoringLists.js'
 import { matchedWordsTier, writeTitleTiers, type TitleDistances } from './titleFirstRanking.js'
+import type { TitleTierScratch } from './workspace.js'
 
-/** What the shortcut reads of a query word (minisearchScoring.ts). */
+/*
+ * An accelerator (workspace.ts, `Accelerators.titleTiers`) over the plain ranking of scoring.ts,
+ * which scores every matching page: the same top pages, scores and total, scoring fewer pages.
+ */
+
+/** What the shortcut reads of a query word (scoring.ts). */
 export interface TitleTierWord {
   termLists: ScoringList[][]
   sourceTerms: string[]
@@ -25,8 +36,11 @@ export interface TitleTierAnswer<W> {
   total: number
 }
 
-let marks = new Uint8Array(0)
-let started = new Uint8Array(0)
+/** The parts of the workspace the shortcut works with (workspace.ts). */
+export interface TitleTierWork extends ListsWork {
+  matches: MatchPool
+  titleTiers: TitleTierScratch
+}
 
 /**
  * The best `limit` pages of `words` (OR) when the title-first tiers (titleFirstRanking.ts) leave
@@ -34,10 +48,11 @@ let started = new Uint8Array(0)
  * scored) and the title postings, so only the pages in the tiers reaching the top `limit` (the
  * candidates) are scored, with the same doubles as the full scoring. Null when it does not apply
  * (the caller scores every page).
- * why: a word on most pages (`珈琲豆` on 11,844 of 20,000) was scored page by page, most of a
- * 20,000-page query; its title holds it on a few hundred
+ * why: a word on most pages (`珈琲豆` on over half of the bench site's) was scored page by page,
+ * most of such a query's time; its title holds it on a few hundred
  */
 export function titleTierTop<W extends TitleTierWord>(
+  work: TitleTierWork,
   words: readonly W[],
   size: number,
   limit: number,
@@ -47,36 +62,39 @@ export function titleTierTop<W extends TitleTierWord>(
   // why: a single word's page reaches a tier above the rest only through its title; with fewer
   // such pages than `limit`, every page is a candidate and the counting pass would be wasted
   if (words.length === 1 && words[0]!.titleDistances.shortIds.length < limit) return null
-  if (marks.length < size) {
-    marks = new Uint8Array(size)
-    started = new Uint8Array(size)
-  }
-  const titled = titleHolders(words, size)
-  const score = scratch('final', size)
+  work.titleTiers.fit(size)
+  const { marks } = work.titleTiers
+  const titled = titleHolders(work, words, size)
+  const score = work.matches.scratch('final', size)
   // why: a single word's candidates are its title holders, scored while counting; for several
   // words they are known only after counting, and scoring every word's title holders on the way
   // cost a two-word cold start more than it saved
   const single = words.length === 1
-  const matched = countAndScoreTitled(words, size, single ? titled : null, bm25, score)
-  const candidates = matched && topTierPages(matched, titled, size, limit)
+  const matched = countAndScoreTitled(work, words, size, single ? titled : null, bm25, score)
+  const candidates = matched && topTierPages(work, matched, titled, size, limit)
   // why: a single word's candidates are always title holders (their tiers are above the rest);
   // checked, not assumed, as an unscored candidate would silently rank wrong
   const scored = single && !!candidates?.ranked.every((shortId) => marks[shortId] === 1)
-  clearMarks(titled)
+  clearMarks(marks, titled)
   if (!matched || !candidates) return null
   const { ranked, tier, total } = candidates
   if (scored) applyQuality(matched, ranked, score)
-  else scoreCandidates(matched, ranked, size, bm25, score)
+  else scoreCandidates(work, matched, ranked, size, bm25, score)
   addTiers(ranked, tier, score)
-  return { words: matched, ranked: topRanked(ranked, score, limit), score, total }
+  return { words: matched, ranked: topRanked(work.matches, ranked, score, limit), score, total }
 }
 
 /**
  * The pages whose title holds a query word, ascending, marked 1 in `marks`.
  * why: they are the candidates whenever the top tiers hold `limit` of them
  */
-function titleHolders(words: readonly TitleTierWord[], size: number): Int32Array {
-  const holders = emptyMatches(size)
+function titleHolders(
+  work: TitleTierWork,
+  words: readonly TitleTierWord[],
+  size: number,
+): Int32Array {
+  const { marks } = work.titleTiers
+  const holders = work.matches.empty(size)
   for (const { titleDistances } of words) {
     for (let n = 0; n < titleDistances.shortIds.length; n++) {
       const shortId = titleDistances.shortIds[n]!
@@ -88,7 +106,7 @@ function titleHolders(words: readonly TitleTierWord[], size: number): Int32Array
   return orderOf(holders).sort()
 }
 
-function clearMarks(pages: Int32Array): void {
+function clearMarks(marks: Uint8Array, pages: Int32Array): void {
   for (let n = 0; n < pages.length; n++) marks[pages[n]!] = 0
 }
 
@@ -98,20 +116,22 @@ function clearMarks(pages: Int32Array): void {
  * word order; the quality factor not yet applied); null when a word has too many terms to count.
  */
 function countAndScoreTitled<W extends TitleTierWord>(
+  work: TitleTierWork,
   words: readonly W[],
   size: number,
   titled: Int32Array | null,
   bm25: Bm25,
   score: Float64Array,
 ): (W & Matches)[] | null {
-  const wordScore = scratch('word', size)
+  const { marks, started } = work.titleTiers
+  const wordScore = work.matches.scratch('word', size)
   const scoring = titled && { pages: titled, marks, bm25, into: wordScore }
   const matched: (W & Matches)[] = []
   for (const word of words) {
-    const matches = matchAndScore(word.termLists, size, scoring)
+    const matches = matchAndScore(work, word.termLists, size, scoring)
     if (!matches) break
     matched.push({ ...matches, ...word })
-    if (titled) addWordScores(titled, matches.has, wordScore, score)
+    if (titled) addWordScores(started, titled, matches.has, wordScore, score)
   }
   if (titled) for (let n = 0; n < titled.length; n++) started[titled[n]!] = 0
   return matched.length === words.length ? matched : null
@@ -119,6 +139,7 @@ function countAndScoreTitled<W extends TitleTierWord>(
 
 // why: the first word a page matches starts its sum, as MiniSearch's OR does
 function addWordScores(
+  started: Uint8Array,
   pages: Int32Array,
   has: Uint8Array,
   wordScore: Float64Array,
@@ -137,21 +158,24 @@ function addWordScores(
  * how many pages match. `titled`: the pages whose title holds a word, marked in `marks`.
  */
 function topTierPages(
+  work: TitleTierWork,
   words: readonly (TitleTierWord & Matches)[],
   titled: Int32Array,
   size: number,
   limit: number,
 ): { ranked: Int32Array; tier: Float64Array; total: number } {
-  const tier = scratch('tier', size)
+  const pool = work.matches
+  const { marks } = work.titleTiers
+  const tier = pool.scratch('tier', size)
   // why: a page whose title holds none of the words is at most in the tier of matching every
   // word; when `limit` titled pages are above it, only titled pages need tiers (hundreds instead
   // of the thousands matching every word)
   if (countMatchingEvery(words, titled) >= limit) {
     writeTitleTiers(words, titled, tier, marks)
-    const lowest = largestAt(titled, tier, limit)
+    const lowest = largestAt(pool, titled, tier, limit)
     if (lowest > matchedWordsTier(words.length, words.length)) {
       // why: such pages match every word, so they come in the first word's order
-      const candidates = emptyMatches(size)
+      const candidates = pool.empty(size)
       const { ids, count } = words[0]!
       for (let n = 0; n < count; n++) {
         const shortId = ids[n]!
@@ -159,22 +183,23 @@ function topTierPages(
           candidates.ids[candidates.count++] = shortId
         }
       }
-      return { ranked: orderOf(candidates), tier, total: unionCount(words, size) }
+      return { ranked: orderOf(candidates), tier, total: unionCount(pool, words, size) }
     }
   }
   // why: the pages matching every word are in tiers above the rest; when they fill the top
   // `limit`, only they need tiers
-  let pages = words.length === 1 ? words[0]! : matchingEvery(words, size)
-  if (words.length > 1 && pages.count < limit) pages = union(words, size)
+  let pages = words.length === 1 ? words[0]! : matchingEvery(pool, words, size)
+  if (words.length > 1 && pages.count < limit) pages = union(pool, words, size)
   const order = orderOf(pages)
   writeTitleTiers(words, order, tier, pages.has)
-  const lowest = order.length > limit ? largestAt(order, tier, limit) : Number.NEGATIVE_INFINITY
-  const candidates = emptyMatches(size)
+  const lowest =
+    order.length > limit ? largestAt(pool, order, tier, limit) : Number.NEGATIVE_INFINITY
+  const candidates = pool.empty(size)
   for (let n = 0; n < order.length; n++) {
     const shortId = order[n]!
     if (tier[shortId]! >= lowest) candidates.ids[candidates.count++] = shortId
   }
-  return { ranked: orderOf(candidates), tier, total: unionCount(words, size) }
+  return { ranked: orderOf(candidates), tier, total: unionCount(pool, words, size) }
 }
 
 /** How many of `pages` match every word. */
@@ -189,8 +214,8 @@ function countMatchingEvery(words: readonly Matches[], pages: Int32Array): numbe
 }
 
 /** The pages matching every word, in the order of the first word (MiniSearch's OR order). */
-function matchingEvery(words: readonly Matches[], size: number): Matches {
-  const every = emptyMatches(size)
+function matchingEvery(pool: MatchPool, words: readonly Matches[], size: number): Matches {
+  const every = pool.empty(size)
   const { ids, count } = words[0]!
   for (let i = 0; i < count; i++) {
     const shortId = ids[i]!
@@ -204,8 +229,8 @@ function matchingEvery(words: readonly Matches[], size: number): Matches {
 }
 
 /** The pages matching any word, in MiniSearch's OR order: the first word's, then each next's new ones. */
-function union(words: readonly Matches[], size: number): Matches {
-  const pages = emptyMatches(size)
+function union(pool: MatchPool, words: readonly Matches[], size: number): Matches {
+  const pages = pool.empty(size)
   for (const word of words) {
     for (let i = 0; i < word.count; i++) {
       const shortId = word.ids[i]!
@@ -218,10 +243,10 @@ function union(words: readonly Matches[], size: number): Matches {
 }
 
 /** How many pages match any word. */
-function unionCount(words: readonly Matches[], size: number): number {
+function unionCount(pool: MatchPool, words: readonly Matches[], size: number): number {
   if (words.length === 1) return words[0]!.count
   // why: two words: both counts less the pages in both, without marking the union; the pages
-  // in both looked for among the fewer (a Latin name on 800 pages beside a word on 30,000)
+  // in both looked for among the fewer (a rare Latin name beside a word on most pages)
   if (words.length === 2) {
     const [first, second] = words as [Matches, Matches]
     const [fewer, more] = first.count <= second.count ? [first, second] : [second, first]
@@ -229,7 +254,7 @@ function unionCount(words: readonly Matches[], size: number): number {
     for (let n = 0; n < fewer.count; n++) both += more.has[fewer.ids[n]!]!
     return first.count + second.count - both
   }
-  return union(words, size).count
+  return union(pool, words, size).count
 }
 
 /**
@@ -237,17 +262,20 @@ function unionCount(words: readonly Matches[], size: number): number {
  * times the quality factor.
  */
 function scoreCandidates(
+  work: TitleTierWork,
   words: readonly (TitleTierWord & Matches)[],
   candidates: Int32Array,
   size: number,
   bm25: Bm25,
   score: Float64Array,
 ): void {
-  const ascending = emptyMatches(size)
+  const pool = work.matches
+  const { marks, started } = work.titleTiers
+  const ascending = pool.empty(size)
   ascending.ids.set(candidates)
   const sorted = ascending.ids.subarray(0, candidates.length).sort()
-  const wordScore = scratch('word', size)
-  const wordPages = emptyMatches(size).ids
+  const wordScore = pool.scratch('word', size)
+  const wordPages = pool.empty(size).ids
   for (const { has, termLists } of words) {
     let count = 0
     for (let n = 0; n < sorted.length; n++) {
@@ -257,9 +285,9 @@ function scoreCandidates(
       marks[shortId] = 1
     }
     const pages = wordPages.subarray(0, count)
-    scorePages(termLists, pages, marks, bm25, wordScore)
-    clearMarks(pages)
-    addWordScores(pages, has, wordScore, score)
+    scorePages(work, termLists, pages, marks, bm25, wordScore)
+    clearMarks(marks, pages)
+    addWordScores(started, pages, has, wordScore, score)
   }
   for (let n = 0; n < sorted.length; n++) started[sorted[n]!] = 0
   applyQuality(words, candidates, score)
@@ -278,7 +306,7 @@ function applyQuality(
   }
 }
 
-// why: as searchWords: the tier with MiniSearch's score squeezed into s / (1 + s)
+// why: as rerankTitleFirst: the tier with the BM25 score squeezed into s / (1 + s)
 function addTiers(pages: Int32Array, tier: Float64Array, score: Float64Array): void {
   for (let n = 0; n < pages.length; n++) {
     const shortId = pages[n]!

@@ -19,7 +19,9 @@ export interface SuggestResponseBody {
   suggestions: Suggestion[]
 }
 
-let loaded: SuggestData | null = null
+// why: this deploy's completions, read at the first answer that needs them and kept while the
+// function instance lives (`answerSuggest` without `data`)
+let deployedData: SuggestData | null = null
 
 /**
  * Up to 8 titles and tags that start with what was typed, compared as the search compares words
@@ -28,6 +30,7 @@ let loaded: SuggestData | null = null
  * fewer than 8 are found, the rest come through `groups` (spelling variants and synonyms, each
  * word with its spelling key): a word of a group that starts with what was typed completes as
  * the group's other words do (`matc` → `matcha` = `抹茶` → titles and tags starting with 抹茶).
+ * `data`: the completions; default this deploy's file (SUGGEST_DATA_PATH), read once per instance.
  */
 export function answerSuggest(
   params: URLSearchParams,
@@ -37,7 +40,7 @@ export function answerSuggest(
   const query = normalizeQuery(params.get('q') ?? '')
   const key = spellingKey(query)
   if (!key) return { query, suggestions: [] }
-  const source = data ?? (loaded ??= readSuggestData())
+  const source = data ?? (deployedData ??= readSuggestData())
   const seen = new Set<string>()
   const best = bestInRanges(source, [key], seen)
   if (best.length < MAX_SUGGESTIONS) {

@@ -1,6 +1,6 @@
 /*
  * The spelling variants of Japanese that shoppers type and pages write differently, folded to one
- * form, the same at index and query time (docs/search.md, "Decision: variant folding"). Every
+ * form, the same at index and query time (docs/search.md, "Decision: spelling variants"). Every
  * step maps one character to one character but the dropped long-vowel mark.
  */
 

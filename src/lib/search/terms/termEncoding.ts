@@ -9,7 +9,7 @@ const MARKER = '~'
  *
  * why: MiniSearch's radix tree scans a node's children one by one on every insert and lookup.
  * Japanese terms start with thousands of different characters, so the root got thousands of
- * children (loading 3.4 K terms took 70 ms). Hex digits keep every node at ≤ 16 children, and
+ * children, which made loading the terms slow. Hex digits keep every node at ≤ 16 children, and
  * the encoding keeps prefixes: `抹` → `~62b9` still finds `抹茶` by prefix.
  */
 export function encodeTerm(term: string): string {

@@ -4,10 +4,11 @@ import { foldKana } from './kanaFolding.js'
 /*
  * Which pairs of Japanese characters a page's text writes in more than one way, so that a
  * Japanese term none of whose pairs is among them is found by `indexOf` of one spelling instead
- * of its pattern (query/highlight.ts, `singleSpelledFirst`; docs/search.md, "Third follow-up").
- * why: a term's pattern (`[セせｾ][ッっｯ][トとﾄ]`) scanned ~1,400 characters of a long page to
- * its first match at every result, the largest part of an answer past the index search; `indexOf`
- * scans them several times faster
+ * of its pattern (query/termSpellings.ts, `singleSpelledFirst`; docs/search.md, "Excerpts without
+ * normalising").
+ * why: a term's pattern (`[セせｾ][ッっｯ][トとﾄ]`) scanned the text of a long page up to its first
+ * match at every result, the largest part of an answer past the index search; `indexOf` scans it
+ * several times faster
  */
 
 /**

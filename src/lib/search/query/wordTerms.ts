@@ -1,187 +1,25 @@
 import type { SearchOptions } from 'minisearch'
-import {
-  andMatches,
-  copyMatches,
-  emptyMatches,
-  orMatches,
-  orderOf,
-  qualityFactor,
-  releaseMatches,
-  scratch,
-  topRanked,
-  type Matches,
-} from './matchSets.js'
 import type { TermData } from '../index/packedIndex.js'
-import { scoreLists, type Bm25, type ScoringList } from './scoringLists.js'
-import { matchedTerms, type ExpandedTerm, type TermFilter } from './hitTerms.js'
-import { titleTierTop } from './titleTierTop.js'
+import type { TermTree } from '../index/termTree.js'
 import { isEncodedJapaneseTerm } from '../terms/termEncoding.js'
-import {
-  rerankTitleFirst,
-  titleDistances,
-  type TermExpansion,
-  type TitleDistances,
-} from './titleFirstRanking.js'
+import type { ExpandedTerm } from './hitTerms.js'
+import type { ScoredIndex } from './scoredIndex.js'
+import type { ScoringList } from './scoringLists.js'
+import { titleDistances, type TermExpansion, type TitleDistances } from './titleFirstRanking.js'
+import type { TitleDistanceScratch } from './workspace.js'
 
-/**
- * The parts of a loaded MiniSearch 7 index that scoring reads.
- * why: MiniSearch's own search builds three objects per matching posting and again per AND/OR
- * step, most of a query's time when a term occurs in over half of all pages; scoring into
- * arrays does the same arithmetic in the same order without them.
+/*
+ * What one query word reaches in the index: its terms (the index's tokenizer), the terms of its
+ * alternative spellings, the index terms each reaches by prefix and fuzzily, and their postings as
+ * the lists scoring.ts scores, as MiniSearch 7's `executeQuerySpec` and `termResults` make them.
+ * New kinds of alternatives (readings, romaji) come in through `AlternativesOf`.
  */
-export interface IndexInternals {
-  _index: {
-    get(term: string): TermData | undefined
-    atPrefix(prefix: string): Iterable<[string, TermData]>
-    fuzzyGet(term: string, maxDistance: number): Map<string, [TermData, number]>
-  }
-  _options: { fields: string[]; searchOptions: SearchOptions }
-  _fieldIds: Record<string, number>
-  _avgFieldLength: number[]
-  _documentCount: number
-  _nextId: number
-}
 
-/** A match as MiniSearch's `search` returns it (stored fields are not used). */
-export interface IndexHit {
-  id: string
-  score: number
-  /** Index terms that matched (after prefix/fuzzy expansion). */
-  terms: string[]
-  /** Query terms that matched. */
-  queryTerms: string[]
-  /**
-   * False when its text is long (hitTerms.ts, LONG_TEXT_TERMS distinct terms or more) and none of
-   * the index terms it matched occurs in it (given `textFieldId`): its text then holds none of the
-   * query's words. True otherwise.
-   */
-  inText: boolean
-}
-
-export interface IndexAnswer {
-  /** The best `limit` hits, sorted by score (ties in MiniSearch's order). */
-  hits: IndexHit[]
-  /** Every matching document. */
-  total: number
-}
-
-interface Expansion extends TermExpansion, ExpandedTerm {}
-
-interface WordMatches extends Matches {
-  termLists: ScoringList[][]
-  sourceTerms: string[]
-  expansions: Expansion[]
-  /** How far each page's title is from the word (titleFirstRanking.ts). */
-  titleDistances: TitleDistances
-}
-
-/** The documents' ids and field lengths by short id. */
-export interface SharedDocuments {
-  /** Page id by short id. */
-  documentId(shortId: number): unknown
-  /** Per field id, the field's length (unique terms) by short id. */
-  fieldLengths: readonly Float64Array[]
-}
-
-/** What scoring reads: the options of a query's terms, the index and its documents. */
-export interface ScoredIndex {
-  termOptions: SearchOptions
-  index: IndexInternals
-  documents: SharedDocuments
-  /** The title's field id: results are re-ranked title-first (titleFirstRanking.ts). */
-  titleFieldId?: number
-  /** The text's field id: hits tell whether they matched in it (`inText`). */
-  textFieldId?: number
-}
-
-/**
- * MiniSearch's search of `words` (OR) of terms (AND), scored exactly as MiniSearch 7 does
- * (`executeQuerySpec`, `termResults`, its AND/OR combinators, quality factor and sort), then,
- * given a `titleFieldId`, re-ranked title-first (titleFirstRanking.ts).
- */
-export function searchWords(
-  words: readonly string[],
-  scored: ScoredIndex,
-  limit: number,
-  listsTerm: TermFilter = () => true,
-  alternativesOf: AlternativesOf = () => [],
-): IndexAnswer {
-  try {
-    return rankWords(words, scored, limit, listsTerm, alternativesOf)
-  } finally {
-    releaseMatches()
-  }
-}
-
-function rankWords(
-  words: readonly string[],
-  scored: ScoredIndex,
-  limit: number,
-  listsTerm: TermFilter,
-  alternativesOf: AlternativesOf,
-): IndexAnswer {
-  const { documents } = scored
-  const size = scored.index._nextId
-  const bm25 = { ...scored.index._options.searchOptions, ...scored.termOptions }.bm25!
-  // why: arrays built by push, not by `map`: V8 assumed the kind of array `map` returns and
-  // deoptimized the search every few hundred answers (0.2–8 ms each), the p99's spikes
-  const allTerms: WordTerms[] = []
-  for (const word of words) allTerms.push(wordTerms(word, scored, alternativesOf))
-  if (allTerms.length === 0) return { hits: [], total: 0 }
-  const top = scored.titleFieldId !== undefined ? titleTierTop(allTerms, size, limit, bm25) : null
-  const wordMatches = top ? top.words : allTerms.map((word) => scoreWord(word, size, bm25))
-  const { ranked, total, score: finalScore } = top ?? rankAll(wordMatches, scored, limit)
-  const sourceTermsOf = (shortId: number): string[] => {
-    const terms: string[] = []
-    for (const word of wordMatches) if (word.has[shortId]) addUnique(terms, word.sourceTerms)
-    return terms
-  }
-  const { textFieldId } = scored
-  const text =
-    textFieldId === undefined
-      ? undefined
-      : { fieldId: textFieldId, lengths: scored.documents.fieldLengths[textFieldId]! }
-  const { terms, inText } = matchedTerms(ranked, wordMatches, size, listsTerm, text)
-  const hits = ranked.map((shortId, i): IndexHit => ({
-    id: String(documents.documentId(shortId)),
-    score: finalScore[shortId]!,
-    terms: terms[i]!,
-    queryTerms: sourceTermsOf(shortId),
-    inText: scored.textFieldId === undefined || inText[i] === 1,
-  }))
-  return { hits, total }
-}
-
-/** Every matching page scored and re-ranked; the best `limit`. */
-function rankAll(
-  wordMatches: readonly WordMatches[],
-  scored: ScoredIndex,
-  limit: number,
-): { ranked: number[]; total: number; score: Float64Array } {
-  // why: the first word's arrays stay as they are; they tell later which words a page matched
-  // (one word is never combined, so it needs no copy: a 20,000-page cold start saves ~3 ms)
-  const combined =
-    wordMatches.length === 1
-      ? wordMatches[0]!
-      : wordMatches.slice(1).reduce<Matches>(orMatches, copyMatches(wordMatches[0]!))
-  const finalScore = scratch('final', combined.score.length)
-  const qualityOf = qualityFactor(wordMatches)
-  const order = orderOf(combined)
-  for (let n = 0; n < order.length; n++) {
-    const shortId = order[n]!
-    // why: MiniSearch multiplies by the number of query terms a page matched
-    finalScore[shortId] = combined.score[shortId]! * qualityOf(shortId)
-  }
-  if (scored.titleFieldId !== undefined) {
-    const tier = scratch('tier', combined.score.length)
-    rerankTitleFirst(wordMatches, order, finalScore, tier)
-  }
-  const ranked = topRanked(order, finalScore, limit)
-  return { ranked, total: combined.count, score: finalScore }
-}
+/** An index term a query term reached, as title-first ranking and hit terms read it. */
+export interface Expansion extends TermExpansion, ExpandedTerm {}
 
 /** A query word's terms, their postings and how far each page's title is from it. */
-interface WordTerms {
+export interface WordTerms {
   termLists: ScoringList[][]
   sourceTerms: string[]
   expansions: Expansion[]
@@ -199,10 +37,16 @@ export type AlternativesOf = (word: string) => readonly string[]
 // list of term slots for scoring and the title-first tiers. The slots multiply, so they are capped
 const MAX_TERM_SLOTS = 64
 
-function wordTerms(word: string, scored: ScoredIndex, alternativesOf: AlternativesOf): WordTerms {
+/** The word's terms and lists, and how far each title is from it (`scratch`: the workspace's). */
+export function wordTerms(
+  scratch: TitleDistanceScratch,
+  word: string,
+  scored: ScoredIndex,
+  alternativesOf: AlternativesOf,
+): WordTerms {
   const terms = tokenTerms(word, scored.termOptions)
   // why: a term in several slots (`nasomori` beside each of its parts `naso`, `mori`) walks the
-  // term tree once; its fuzzy walk was a third of such a query at 50,000 pages
+  // term tree once: a fuzzy walk reads the whole tree, the largest part of such a query
   const reached = new Map<string, DerivedTerm[]>()
   // why: the word's own terms first: a fuzzy walk reads the whole term tree at once, where the
   // look-ups of a joined word's parts (alternativeTerms) read it subtree by subtree before it
@@ -221,14 +65,16 @@ function wordTerms(word: string, scored: ScoredIndex, alternativesOf: Alternativ
   const sourceTerms: string[] = []
   addUnique(sourceTerms, terms)
   const distances = titleDistances(
+    scratch,
     expansions,
     slots.length,
     scored.titleFieldId,
-    scored.index._nextId,
+    scored.stats.slots,
   )
   return { termLists: lists, sourceTerms, expansions, titleDistances: distances }
 }
 
+/** The index terms of `text`, as the index's tokenizer and term processing make them. */
 function tokenTerms(text: string, { tokenize, processTerm }: SearchOptions): string[] {
   const terms: string[] = []
   for (const token of tokenize!(text)) {
@@ -260,7 +106,7 @@ function alternativeTerms(
   }
   const exact = new Set<string>()
   if (terms.length === 1) {
-    const parts = joinedWordParts(terms[0]!, scored.index._index)
+    const parts = joinedWordParts(terms[0]!, scored.terms)
     // why: a word splits only into words the index holds, so its parts hold no typo for a
     // fuzzy match to mend; their fuzzy neighbours (`toko` → `toyo`, `name` → `nami`) only found
     // pages holding two unrelated words (docs/search.md, "Decision: spelling variants")
@@ -284,7 +130,7 @@ const MIN_PART_LENGTH = 3
  * why: shoppers join words the pages write apart (`GitHub Actions`); Pagefind falls back the same
  * way to the longest indexed prefix
  */
-function joinedWordParts(term: string, index: IndexInternals['_index'], depth = 0): string[] {
+function joinedWordParts(term: string, index: TermTree<TermData>, depth = 0): string[] {
   if (isEncodedJapaneseTerm(term) || term.length < 2 * MIN_PART_LENGTH) return []
   if (depth === 0 && index.get(term)) return []
   for (let cut = term.length - MIN_PART_LENGTH; cut >= MIN_PART_LENGTH; cut--) {
@@ -314,19 +160,10 @@ function termSlots(terms: readonly string[], alternatives: readonly string[][]):
   return slots
 }
 
-/** Every page matching the word, scored. */
-function scoreWord(word: WordTerms, size: number, bm25: Bm25): WordMatches {
-  let matches: Matches | null = null
-  for (const lists of word.termLists) {
-    const termMatches = scoreLists(lists, size, bm25)
-    matches = matches ? andMatches(matches, termMatches) : termMatches
-  }
-  return { ...(matches ?? emptyMatches(0)), ...word }
-}
-
 /**
  * MiniSearch's `executeQuerySpec` and `termResults` for one query term: the postings it scores,
- * in MiniSearch's order (scoringLists.ts scores them).
+ * with the weights of its prefix and fuzzy expansions, in MiniSearch's order (scoringLists.ts
+ * scores them).
  */
 function termLists(
   term: string,
@@ -336,13 +173,12 @@ function termLists(
   expansions: Expansion[],
   known: WordMemo,
 ): ScoringList[] {
-  const { termOptions, index, documents } = scored
-  const options = { ...index._options.searchOptions, ...termOptions }
-  if (options.boostDocument) throw new Error('searchWords does not support boostDocument')
-  const fieldBoosts = (options.fields ?? index._options.fields).map(
-    (field) => [index._fieldIds[field]!, ownValue(options.boost, field) || 1] as const,
+  const { termOptions: options, stats, documents } = scored
+  if (options.boostDocument) throw new Error('The search does not support boostDocument')
+  const fieldBoosts = (options.fields ?? scored.fields).map(
+    (field) => [stats.fieldIds[field]!, ownValue(options.boost, field) || 1] as const,
   )
-  // why: pushed, not `map`ped (see rankWords); hit terms iterate it
+  // why: pushed, not `map`ped (see scoring.ts, rankWords); hit terms iterate it
   const fieldIds: number[] = []
   for (const [fieldId] of fieldBoosts) fieldIds.push(fieldId)
   const { fuzzy: fuzzyWeight, prefix: prefixWeight } = {
@@ -353,7 +189,7 @@ function termLists(
   const termBoost = typeof options.boostTerm === 'function' ? options.boostTerm(term, i, terms) : 1
   const reached = reach(term, i, terms, scored, known.reached, known.exact.has(term))
   // why: a term in several slots (`nasomori` beside each of its parts) scores the same lists in
-  // each; they are made once (its ~100 fuzzy terms' lists, a tenth of such a query)
+  // each; they are made once (the lists of its many fuzzy terms)
   const listsKey = `${term} ${termBoost}`
   const made = known.lists.get(listsKey)
   if (made && made.reached === reached) {
@@ -363,7 +199,7 @@ function termLists(
   const firstExpansion = expansions.length
 
   const lists: ScoringList[] = []
-  const documentCount = index._documentCount
+  const { documentCount } = stats
   const add = (
     derivedTerm: string,
     termWeight: number,
@@ -382,14 +218,14 @@ function termLists(
       lists.push({
         postings,
         lengths: documents.fieldLengths[fieldId]!,
-        avgFieldLength: index._avgFieldLength[fieldId]!,
+        avgFieldLength: stats.averageFieldLength[fieldId]!,
         invDocFreq,
         weight: termWeight * termBoost * fieldBoost * 1,
       })
     }
   }
 
-  add(term, 1, index._index.get(term))
+  add(term, 1, scored.terms.get(term))
   for (const { term: derivedTerm, data, distance } of reached) {
     if (distance === null) {
       const extra = derivedTerm.length - term.length
@@ -424,11 +260,10 @@ function reach(
   term: string,
   i: number,
   terms: string[],
-  { termOptions, index }: ScoredIndex,
+  { termOptions: options, terms: index }: ScoredIndex,
   known: Map<string, DerivedTerm[]>,
   exact: boolean,
 ): DerivedTerm[] {
-  const options = { ...index._options.searchOptions, ...termOptions }
   const fuzzyOption = options.fuzzy
   const fuzzy = exact
     ? false
@@ -446,7 +281,7 @@ function reach(
   const key = `${term} ${prefix} ${maxDistance}`
   let derived = known.get(key)
   if (!derived) {
-    derived = derivedTerms(term, prefix, maxDistance, index._index)
+    derived = derivedTerms(term, prefix, maxDistance, index)
     known.set(key, derived)
   }
   return derived
@@ -467,7 +302,7 @@ function derivedTerms(
   term: string,
   prefix: boolean,
   maxDistance: number,
-  index: IndexInternals['_index'],
+  index: TermTree<TermData>,
 ): DerivedTerm[] {
   const prefixMatches = prefix ? index.atPrefix(term) : null
   let fuzzyMatches: Map<string, [TermData, number]> | null = null
@@ -491,11 +326,11 @@ function derivedTerms(
  * Index terms one swap of neighbouring letters away (`kettel` → `kettle`), and the words they
  * begin (`kettles`), at distance 1.
  * why: Levenshtein counts a swap as two edits, beyond the tolerance of most words; Damerau's
- * distance counts it as one (docs/search.md, "Decision: variant folding")
+ * distance counts it as one (docs/search.md, "Decision: spelling variants")
  */
 function addTranspositions(
   term: string,
-  index: IndexInternals['_index'],
+  index: TermTree<TermData>,
   found: Map<string, [TermData, number]>,
 ): void {
   for (let i = 0; i + 1 < term.length; i++) {
@@ -518,6 +353,7 @@ function ownValue(object: Record<string, number> | undefined, key: string): numb
   return object && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined
 }
 
-function addUnique(target: string[], source: readonly string[]): void {
+/** Appends to `target` the terms of `source` it does not hold yet. */
+export function addUnique(target: string[], source: readonly string[]): void {
   for (const term of source) if (!target.includes(term)) target.push(term)
 }
