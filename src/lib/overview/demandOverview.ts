@@ -102,20 +102,50 @@ export async function demandOverview(
   }
 }
 
+/**
+ * Confirmed subscribers waiting and units reserved, by product: from the counters kept at every
+ * write (a few blobs), or, while they are not exact (the lists and stats make them so), by
+ * scanning both collections.
+ */
+async function waitingAndReserved(services: Pick<Services, 'repositories'>): Promise<{
+  waiting: Map<string, number>
+  reserved: Map<string, number>
+}> {
+  const { subscriptions, reservations } = services.repositories
+  const waiting = new Map<string, number>()
+  const reserved = new Map<string, number>()
+  const add = (map: Map<string, number>, product: string, n: number) =>
+    map.set(product, (map.get(product) ?? 0) + n)
+  const [subscribed, held] = await Promise.all([
+    subscriptions.groupCounts({ completing: false }),
+    reservations.groupCounts({ completing: false }),
+  ])
+  if (subscribed && held) {
+    for (const { values, count } of subscribed) {
+      const { status, archived, confirmation, product } = values
+      if (status === 'pending' && archived === 'active' && confirmation === 'given')
+        add(waiting, product, count)
+    }
+    for (const { values, sums } of held) {
+      if (holdsUnits(values.status)) add(reserved, values.product, sums.units ?? 0)
+    }
+    return { waiting, reserved }
+  }
+  // why: scanned, not listed: at 100k records each collection would hold 34 MB of records
+  await subscriptions.scan((record) => {
+    if (record.status !== 'pending' || record.isArchived || record.confirmedAt === null) return
+    add(waiting, record.productSlug, 1)
+  })
+  await reservations.scan((record) => {
+    if (holdsUnits(record.status)) add(reserved, record.productSlug, unitsOf(record))
+  })
+  return { waiting, reserved }
+}
+
 async function productDemand(
   services: Pick<Services, 'repositories' | 'now'>,
 ): Promise<ProductDemand[]> {
-  // why: scanned, not listed: at 100k records each collection would hold 34 MB of records
-  const waiting = new Map<string, number>()
-  const reserved = new Map<string, number>()
-  await services.repositories.subscriptions.scan((record) => {
-    if (record.status !== 'pending' || record.isArchived || record.confirmedAt === null) return
-    waiting.set(record.productSlug, (waiting.get(record.productSlug) ?? 0) + 1)
-  })
-  await services.repositories.reservations.scan((record) => {
-    if (!holdsUnits(record.status)) return
-    reserved.set(record.productSlug, (reserved.get(record.productSlug) ?? 0) + unitsOf(record))
-  })
+  const { waiting, reserved } = await waitingAndReserved(services)
   const rows = await Promise.all(
     listProducts().map(async (product): Promise<ProductDemand> => {
       const units = productUnits(product, services)

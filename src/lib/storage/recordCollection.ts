@@ -262,8 +262,11 @@ export class RecordCollection<T extends object, Ref> {
       if (entry?.etag && entry.record !== null) {
         const current = entry.record as T
         const next = change(current)
-        if (next === current) return
-        const written = await this.#store.setJSON(key, next, { onlyIfMatch: entry.etag })
+        // why: a copy that asks for no change may be older than the record: it is read
+        const written =
+          next === current
+            ? { modified: false, etag: undefined }
+            : await this.#store.setJSON(key, next, { onlyIfMatch: entry.etag })
         if (written.modified && written.etag) {
           entries.set(key, { etag: written.etag, record: next })
           changes.push({ before: current, after: next })
@@ -307,8 +310,8 @@ export class RecordCollection<T extends object, Ref> {
   }
 
   /** The counters when exact (null: not ready, or none: read the index's counts instead). */
-  protected readyCounts(): Promise<CountsRead | null> {
-    return this.index.readyCounts()
+  protected readyCounts(options?: { completing?: boolean }): Promise<CountsRead | null> {
+    return this.index.readyCounts(options)
   }
 
   /** The counters of this collection (null: none). */

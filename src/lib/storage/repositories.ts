@@ -136,10 +136,14 @@ export class ProductRecordRepository<T extends ProductRecord> extends RecordColl
     return unreadable
   }
 
-  /** Counts by group (every dimension counted), or null while the counters are not exact. */
-  async groupCounts(): Promise<CountedGroup[] | null> {
+  /**
+   * Counts by group (every dimension counted), or null while the counters are not exact.
+   * `completing` (default true): a small collection's counters are made exact here, a larger
+   * one's rebuild started; false: neither (one read when they are not exact).
+   */
+  async groupCounts(options?: { completing?: boolean }): Promise<CountedGroup[] | null> {
     const { counters } = this
-    const counts = counters ? await this.readyCounts() : null
+    const counts = counters ? await this.readyCounts(options) : null
     if (!counters || !counts) return null
     return [...counts.groups].map(([key, amounts]) => counters.describe(key, amounts))
   }

@@ -189,6 +189,13 @@ export class RecordCounters {
     })
   }
 
+  /** Every shard added up when shard 0 says the counts are exact; null (after one read) when not. */
+  async readIfReady(): Promise<CountsRead | null> {
+    if (!(await this.isReady())) return null
+    const read = await this.read()
+    return read.ready ? read : null
+  }
+
   /** Whether shard 0 says the counts are exact (one read; `read` also checks every shard). */
   async isReady(): Promise<boolean> {
     const found = await this.#read(0)
