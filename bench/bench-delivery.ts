@@ -33,7 +33,8 @@ import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
 import { startRecordingServer } from '../platform/recordingServer.js'
 import { figure, printGrowth, progress, type Figures } from './benchReport.js'
 
-const SIZES = [1000, 10_000, 50_000]
+/** BENCH_DELIVERY_SIZES=`1000,10000`: only these sizes (default 1,000, 10,000 and 50,000). */
+const SIZES = process.env.BENCH_DELIVERY_SIZES?.split(',').map(Number) ?? [1000, 10_000, 50_000]
 const BLOB_MS = 10
 const PROVIDER_MS = 400
 const INVOCATION_START_MS = 250

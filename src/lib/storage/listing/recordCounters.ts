@@ -157,7 +157,9 @@ export class RecordCounters {
       }
       if (change.delta) digests.push(deltaDigest(change.delta))
     }
-    if (isZero(delta) && digests.length === 0) return true
+    // why: a write that changes no count (a note edited) leaves the shards alone, so writers
+    // that change no count never contend; reconciliation then waits for its delta to settle
+    if (isZero(delta)) return true
     const shard = Math.floor(Math.random() * this.#shards)
     const added = await this.#change(shard, (blob) => {
       addGroups(blob.groups, delta)

@@ -114,12 +114,13 @@ export class TimeView {
 
   constructor(store: Store, options: TimeViewOptions) {
     this.#store = store
+    // why: `??`, not a spread over defaults: an option passed as undefined takes its default
     this.#options = {
-      maxSegment: 1_000,
-      maxChunk: 16_000,
-      now: Date.now,
-      onDamaged: () => undefined,
       ...options,
+      maxSegment: options.maxSegment ?? 1_000,
+      maxChunk: options.maxChunk ?? 16_000,
+      now: options.now ?? Date.now,
+      onDamaged: options.onDamaged ?? (() => undefined),
     }
   }
 
