@@ -2,9 +2,10 @@
  * Search benchmark: `tsx bench/bench-search.ts` (part of `npm run bench`). Compares the
  * tokenizers on the labelled queries over `content/`, measures the deployed content, the ranking
  * on a generated labelled corpus (bench-search-ranking.ts), spelling variants per kind
- * (bench-search-variants.ts), excerpts on long mixed pages (bench-search-long.ts), then build, size, cold start and
- * query latency on a generated site of 2,000 pages (against plain MiniSearch) and of 20,000
- * pages, and how each figure grows. Prints figures marked against their goals; asserts nothing.
+ * (bench-search-variants.ts), reading queries (bench-search-readings.ts), excerpts on long mixed
+ * pages (bench-search-long.ts), then build, size, cold start and query latency on a generated
+ * site of 2,000 pages (against plain MiniSearch) and of 20,000 pages, and how each figure grows.
+ * Prints figures marked against their goals; asserts nothing.
  * `BENCH_QUICK=1`: the 2,000-page figures and the ranking only (no tokenizer builds, no 20,000);
  * `BENCH_SIZES=20000`: only the generated site of that size (or sizes, comma-separated);
  * `BENCH_50K=1`: also a site of 50,000 pages (the package-size goal past INLINE_TEXT_BYTES).
@@ -53,6 +54,7 @@ import {
 } from './bench-search-process.js'
 import { benchRanking } from './bench-search-ranking.js'
 import { benchVariants } from './bench-search-variants.js'
+import { benchReadings } from './bench-search-readings.js'
 import { benchLongPages } from './bench-search-long.js'
 import { packagedSearchSize } from './bench-search-package.js'
 import { tailAnswerCosts } from './bench-search-text.js'
@@ -375,6 +377,7 @@ if (!sizes) {
   await benchDeployedContent()
   await benchRanking()
   await benchVariants()
+  await benchReadings()
   await benchLongPages()
 }
 const measured: Array<[number, Figures]> = []

@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'bench-keywords.ts',
   'bench-local.ts',
   'bench-stock.ts',
+  'bench-orders.ts',
   'bench-delivery.ts',
   'bench-paging.ts',
   'bench-admin-memory.ts',

@@ -37,9 +37,13 @@ const LOCAL_DEFAULTS: Record<string, string> = {
   UNSUBSCRIBE_SECRET: 'local-unsubscribe-secret',
   RESERVATION_LINK_SECRET: 'local-reservation-link-secret',
   STOCK_WEBHOOK_SECRET: 'local-stock-webhook-secret',
+  ORDER_WEBHOOK_SECRET: 'local-order-webhook-secret',
   // why: the self-service pages and e-mails name the shop and how to reach it
   SHOP_NAME: '茶と珈琲の道具店（デモ）',
   SHOP_CONTACT: 'shop@example.test',
+  // why: the README's walk-through answers the same at any hour; `QUIET_HOURS=21-8` in .env
+  // tries them locally
+  QUIET_HOURS: 'off',
 }
 const DEFAULT_PORT = 8888
 const BLOBS_DIRECTORY = '.netlify/local-blobs'

@@ -1,8 +1,8 @@
-import { stockSignature } from '../src/lib/stock/stockSignature.js'
+import { webhookSignature } from '../src/lib/signing/webhookSignature.js'
 
 /**
  * A stand-in for a shop's inventory system or POS: POSTs a stock event to the service's webhook,
- * signed now with `secret` (`X-Stock-Signature`, the scheme of src/lib/stock/stockSignature.ts).
+ * signed now with `secret` (`X-Stock-Signature`, the scheme of src/lib/signing/webhookSignature.ts).
  */
 export async function postStockEvent(
   baseUrl: string,
@@ -15,7 +15,7 @@ export async function postStockEvent(
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
-      'X-Stock-Signature': `t=${t},v1=${stockSignature(secret, t, body)}`,
+      'X-Stock-Signature': `t=${t},v1=${webhookSignature(secret, t, body)}`,
     },
     body,
   })

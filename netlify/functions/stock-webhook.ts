@@ -1,15 +1,11 @@
 import type { Config } from '@netlify/functions'
 import { SYSTEM_ACTORS } from '../../src/lib/actors.js'
-import { NotConfiguredError, UnauthorizedError } from '../../src/lib/errors.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { requestClock } from '../../src/lib/clock.js'
+import { signedWebhookCheck } from '../../src/lib/endpoints/signedWebhook.js'
 import { openServices } from '../../src/lib/services.js'
 import { receiveStockEvent } from '../../src/lib/stock/stockEvent.js'
 import { stockWebhookSchema } from '../../src/lib/stock/stockSchemas.js'
-import {
-  isValidStockSignature,
-  STOCK_SIGNATURE_HEADER,
-} from '../../src/lib/stock/stockSignature.js'
 import { runDueWave } from '../../src/lib/stock/stockWaves.js'
 
 const clock = requestClock()
@@ -21,22 +17,12 @@ const clock = requestClock()
 export default defineEndpoint({
   methods: ['POST'],
   auth: 'none',
-  verifyBody: ({ req, rawBody, config, log }) => {
-    if (!config.stockWebhookSecret) {
-      log.error('stock.webhook.misconfigured', new Error('STOCK_WEBHOOK_SECRET is not set'))
-      throw new NotConfiguredError('Stock webhook is not configured')
-    }
-    const valid = isValidStockSignature({
-      header: req.headers.get(STOCK_SIGNATURE_HEADER),
-      rawBody,
-      secret: config.stockWebhookSecret,
-      now: clock(),
-    })
-    if (!valid) {
-      log.warn('stock.webhook.refused', { reason: 'bad, missing or stale signature' })
-      throw new UnauthorizedError('Invalid signature')
-    }
-  },
+  verifyBody: signedWebhookCheck({
+    kind: 'stock',
+    secretOf: (config) => config.stockWebhookSecret,
+    variable: 'STOCK_WEBHOOK_SECRET',
+    now: clock,
+  }),
   body: stockWebhookSchema,
   handle: async ({ req, context, body, config, log }) => {
     const services = openServices(context, config, log, {

@@ -7,7 +7,12 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import MiniSearch from 'minisearch'
-import { loadContentPages, PRODUCT_CONTENT_TYPE, type ContentPage } from './search/contentPages.js'
+import {
+  checkUniqueSkus,
+  loadContentPages,
+  PRODUCT_CONTENT_TYPE,
+  type ContentPage,
+} from './search/contentPages.js'
 import { SEARCH_DATA_PATH } from '../lib/search/index/searchDataFile.js'
 import {
   INLINE_TEXT_BYTES,
@@ -27,6 +32,15 @@ import { keyedGroups } from '../lib/search/query/searchAlternatives.js'
 import { SPELLING_VARIANTS } from '../lib/search/terms/spellingVariants.js'
 import { SUGGEST_DATA_PATH } from '../lib/search/suggest/suggestData.js'
 import { parseSynonymFile, SYNONYMS_FILE_NAME } from '../lib/search/synonyms/synonymFile.js'
+import type { WordReading } from '../lib/search/index/readingTable.js'
+import {
+  loadReadingAnalyser,
+  pageReadings,
+  readingCorrections,
+  uniqueReadings,
+  type PageReadings,
+  type ReadingAnalyser,
+} from './search/wordReadings.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const TYPES_MODULE = path.join(REPO_ROOT, 'src/lib/catalogueProduct.js')
@@ -50,8 +64,19 @@ export interface BuildSiteContentOptions {
    * text shards (index/searchText.ts). Default INLINE_TEXT_BYTES; tests force a split with 0.
    */
   inlineTextBytes?: number
+  /**
+   * Whether the pages' body text is read for kanji words' readings too (docs/search.md,
+   * "Readings"); default false: titles, tags and descriptions only.
+   */
+  readBody?: boolean
+  /** The Japanese analyser; default kuromoji with its dictionary, loaded for this build. */
+  analyser?: Promise<ReadingAnalyser>
   /** Called as the build goes: pages read, pages indexed (of `total`), and when it writes. */
-  onProgress?: (stage: 'reading' | 'indexing' | 'writing', done: number, total: number) => void
+  onProgress?: (
+    stage: 'reading' | 'indexing' | 'readings' | 'writing',
+    done: number,
+    total: number,
+  ) => void
 }
 
 export interface BuildSiteContentSummary {
@@ -71,6 +96,10 @@ export interface BuildSiteContentSummary {
   textBytes: number
   /** Text shards written (0: every text whole in the data file). */
   textShards: number
+  /** Kanji words with their readings stored (word and reading pairs). */
+  readings: number
+  /** Of `milliseconds`, reading the kanji words (the analyser's load included). */
+  readingMilliseconds: number
   milliseconds: number
 }
 
@@ -81,12 +110,31 @@ export async function buildSiteContent({
   formatVersion = SEARCH_INDEX_FORMAT,
   measureIndexJson = true,
   inlineTextBytes = INLINE_TEXT_BYTES,
+  readBody = false,
+  analyser,
   onProgress = () => {},
 }: BuildSiteContentOptions): Promise<BuildSiteContentSummary> {
   const started = performance.now()
   const pages = await loadContentPages(contentDir, (read) => {
     if (read % 500 === 0) onProgress('reading', read, Number.NaN)
   })
+  checkUniqueSkus(pages)
+  const readingStarted = performance.now()
+  const corrections = readingCorrections(pages)
+  const analyse = await (analyser ?? loadReadingAnalyser())
+  const readingsByPage = new Map<string, PageReadings>()
+  for (const page of pages) {
+    if (readingsByPage.size % 500 === 0) onProgress('readings', readingsByPage.size, pages.length)
+    readingsByPage.set(page.id, pageReadings(analyse, page, corrections, readBody))
+  }
+  const readings = uniqueReadings(
+    [...readingsByPage.values()].flatMap(({ title, tags, rest }) => [
+      ...title,
+      ...tags.flat(),
+      ...rest,
+    ]),
+  )
+  const readingMilliseconds = performance.now() - readingStarted
   const index = new MiniSearch<IndexedPage>(options)
   for (let done = 0; done < pages.length; done += 500) {
     onProgress('indexing', done, pages.length)
@@ -102,9 +150,10 @@ export async function buildSiteContent({
     index,
     formatVersion,
     headChars,
+    readings,
   )
   const synonyms = await readSynonymFile(contentDir)
-  const suggestData = suggestDataOf(pages, dataId, PRODUCT_CONTENT_TYPE)
+  const suggestData = suggestDataOf(pages, dataId, PRODUCT_CONTENT_TYPE, readingsByPage)
   const productCatalogue: CatalogueProduct[] = pages
     .filter((page) => page.contentType === PRODUCT_CONTENT_TYPE)
     .map((page) => ({
@@ -114,6 +163,7 @@ export async function buildSiteContent({
       ...page.preorder,
       ...(page.sku ? { sku: page.sku } : {}),
       ...(page.url ? { url: page.url } : {}),
+      ...(page.variants ? { variants: page.variants } : {}),
     }))
 
   let typesImport = path.relative(path.dirname(outFile), TYPES_MODULE).split(path.sep).join('/')
@@ -161,6 +211,8 @@ export async function buildSiteContent({
     eagerBytes,
     textBytes,
     textShards: textShards.size,
+    readings: readings.length,
+    readingMilliseconds,
     milliseconds: performance.now() - started,
   }
 }
@@ -186,13 +238,15 @@ function storedText({ text }: Pick<ContentPage, 'text'>): string {
 
 /**
  * The search data file's bytes for `pages` indexed in `index`, and its text shards; `headChars`:
- * as encodeSiteSearchData's (default `Infinity`: every text whole, no shards).
+ * as encodeSiteSearchData's (default `Infinity`: every text whole, no shards); `readings`: the
+ * site's kanji words' readings (default none).
  */
 export function searchDataOf(
   pages: readonly ContentPage[],
   index: MiniSearch<IndexedPage>,
   formatVersion: string,
   headChars = Infinity,
+  readings: readonly WordReading[] = [],
 ): ReturnType<typeof encodeSiteSearchData> {
   const storedPages = pages.map(
     ({ id, slug, title, description, tags, createdAt, text }): StoredPage => ({
@@ -205,5 +259,11 @@ export function searchDataOf(
       text: storedText({ text }),
     }),
   )
-  return encodeSiteSearchData(formatVersion, packIndex(index.toJSON()), storedPages, headChars)
+  return encodeSiteSearchData(
+    formatVersion,
+    packIndex(index.toJSON()),
+    storedPages,
+    headChars,
+    readings,
+  )
 }

@@ -1,4 +1,6 @@
+import { targetTitle } from '../lib/productCatalogue.js'
 import {
+  productFilterOf,
   productLabel,
   reservationScreen,
   statusText,
@@ -19,6 +21,7 @@ const ACTION_LABELS: Record<AuditEntry['action'], string> = {
   delete: '削除',
   send: '再入荷メール送信',
   'send-record-only': `再入荷メールを${RECORD_ONLY}`,
+  schedule: '再入荷メールの送信を予約',
   stock: '在庫数を変更',
   settings: '自動再入荷通知の設定を変更',
   export: '個人データを書き出し',
@@ -38,6 +41,8 @@ const ACTOR_LABELS: Record<string, string> = {
   customer: 'お客様',
   'resend-webhook': '配信エラーの報告（Resend）',
   'retention-purge': '保存期間による自動削除',
+  'order-webhook': '注文連携（Webhook）',
+  'signup-expiry': '登録の有効期限',
 }
 
 const RECORD_LABELS: Record<AuditEntry['record']['type'], string> = {
@@ -61,7 +66,8 @@ export function actorText(actor: string): string {
 export function recordText(entry: AuditEntry): string {
   const { type, id, productSlug } = entry.record
   const what = RECORD_LABELS[type]
-  if (type === 'product') return `${what}「${productLabel(id)}」`
+  // why: a variant's stock and settings are filed under `slug/variantId`
+  if (type === 'product') return `${what}「${targetTitle(productFilterOf(id))}」`
   if (type === 'person' || type === 'suppression') return what
   return productSlug ? `${what} ${id}（${productLabel(productSlug)}）` : `${what} ${id}`
 }

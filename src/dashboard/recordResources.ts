@@ -1,9 +1,9 @@
 import { isAllowedReservationTransition } from '../lib/admin/statusRules.js'
-import { listProducts } from '../lib/productCatalogue.js'
+import { listProducts, targetKey, targetTitle } from '../lib/productCatalogue.js'
 import {
   productLabel,
-  RESERVATION_CSV_COLUMNS,
-  SUBSCRIPTION_CSV_COLUMNS,
+  reservationCsvColumns,
+  subscriptionCsvColumns,
 } from '../lib/admin/recordCsv.js'
 import type { RouteAnswer } from '../lib/routes.js'
 import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../lib/storage/records.js'
@@ -55,14 +55,31 @@ export interface DashboardResource {
   statusChoices(current: string): string[]
   hasName: boolean
   hasNotes: boolean
-  csvColumns: CsvColumn<RecordRow>[]
+  /** The CSV columns, with the 種類 column or without (recordCsv.ts `csvHasVariants`). */
+  csvColumns: (withVariants: boolean) => CsvColumn<RecordRow>[]
 }
 
 export { productLabel }
 
-/** `[slug, title]` of every catalogue product, for product filters. */
+/**
+ * `[value, label]` of every catalogue product, for product filters; a product with variants is
+ * followed by each variant (value `slug/variantId`, `targetKey`; label 「美濃焼 マグカップ（藍）」).
+ */
 export function productOptions(): [string, string][] {
-  return listProducts().map((product) => [product.slug, product.title])
+  return listProducts().flatMap((product): [string, string][] => [
+    [product.slug, product.variants ? `${product.title}（すべての種類）` : product.title],
+    ...(product.variants ?? []).map((variant): [string, string] => {
+      const target = { productSlug: product.slug, variant: variant.id }
+      return [targetKey(target), targetTitle(target)]
+    }),
+  ])
+}
+
+/** The API's `productSlug` and `variant` filters of a product filter's value (productOptions). */
+export function productFilterOf(value: string): { productSlug: string; variant?: string } {
+  const slash = value.indexOf('/')
+  if (slash < 0) return { productSlug: value }
+  return { productSlug: value.slice(0, slash), variant: value.slice(slash + 1) }
 }
 
 /** How a row names itself in labels and messages: the name, else the e-mail. */
@@ -102,7 +119,7 @@ export const reservationScreen: DashboardResource = {
   ],
   hasName: true,
   hasNotes: true,
-  csvColumns: RESERVATION_CSV_COLUMNS,
+  csvColumns: reservationCsvColumns,
 }
 
 export const subscriptionScreen: DashboardResource = {
@@ -126,7 +143,7 @@ export const subscriptionScreen: DashboardResource = {
   ],
   hasName: false,
   hasNotes: false,
-  csvColumns: SUBSCRIPTION_CSV_COLUMNS,
+  csvColumns: subscriptionCsvColumns,
 }
 
 export function statusText(resource: DashboardResource, status: string): string {

@@ -5,10 +5,16 @@ import {
   formatTime,
   RESERVATION_STATUS_LABELS,
   SUBSCRIPTION_STATUS_LABELS,
+  UNSUBSCRIBE_REASON_LABELS,
 } from '../lib/admin/recordCsv.js'
 
 // why: the status words and times are the CSV's too, written once in src/lib (recordCsv.ts)
-export { formatTime, RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS }
+export {
+  formatTime,
+  RESERVATION_STATUS_LABELS,
+  SUBSCRIPTION_STATUS_LABELS,
+  UNSUBSCRIBE_REASON_LABELS,
+}
 
 /** Every Japanese word the dashboard shows for a stored value, and its error texts. */
 
@@ -51,6 +57,9 @@ export function startedWaveText(wave: StartedWave): string {
   if (wave.state === 'nobody-waiting') return '自動通知の対象者がいないため、配信はありません。'
   if (wave.state === 'later') {
     return '自動通知はまだ配信されていません。ほかの送信が終わりしだい、定期処理が配信します。'
+  }
+  if (wave.state === 'quiet-hours') {
+    return `夜間のため、自動通知は ${formatTime(wave.sendsAt)} から配信します（夜間に届いた順）。`
   }
   const done =
     wave.deliveryMode === 'record-only'

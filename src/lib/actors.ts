@@ -13,4 +13,8 @@ export const SYSTEM_ACTORS = {
   resendWebhook: 'resend-webhook',
   /** The scheduled retention purge (the subscriptions whose time is up). */
   retentionPurge: 'retention-purge',
+  /** The checkout's signed order webhook (the sign-ups a purchase closes). */
+  orderWebhook: 'order-webhook',
+  /** The daily check of sign-ups that have waited long (the ones it ends). */
+  signupExpiry: 'signup-expiry',
 } as const

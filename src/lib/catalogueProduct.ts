@@ -18,6 +18,29 @@ export interface PreorderSettings {
   releaseDate?: string
 }
 
+/**
+ * One variant of a product (a glaze, a size, a pattern), from the product's front matter
+ * `variants:` list. Its pre-order settings, where set, replace the product's for this variant.
+ */
+export interface CatalogueVariant extends PreorderSettings {
+  /** Lower-case letters, digits and single hyphens, unique in the product (`ai`, `size-m`). */
+  id: string
+  /** What people are shown (`藍`, `M`). */
+  name: string
+  /** Stock-keeping code of this variant, unique across the catalogue. */
+  sku?: string
+}
+
+/**
+ * What a restock notice, a wave, a stock record or a unit ledger is about: a whole product, or
+ * one variant of a product with variants (`variant` is the variant's id; absent for the whole
+ * product and for a product without variants).
+ */
+export interface ProductTarget {
+  productSlug: string
+  variant?: string
+}
+
 /** A product of the catalogue (D1). */
 export interface CatalogueProduct extends PreorderSettings {
   slug: string
@@ -31,4 +54,9 @@ export interface CatalogueProduct extends PreorderSettings {
    * (`https://…`) or a path (`/items/123`) on `STOREFRONT_URL`. Absent: `/products/<slug>`.
    */
   url?: string
+  /**
+   * The product's variants in the order the front matter lists them; absent for a product
+   * without variants. A product with variants has its SKUs on its variants.
+   */
+  variants?: CatalogueVariant[]
 }

@@ -1,4 +1,5 @@
 import { SYSTEM_ACTORS } from './actors.js'
+import { DEFAULT_QUIET_HOURS, parseQuietHours, type QuietHours } from './quietHours.js'
 
 /**
  * Every environment variable the service reads is read here, once, so that the README's table
@@ -93,6 +94,20 @@ export interface AppConfig {
   stockWebhookSecret: string | null
   /** `STOCK_FEED_URL`: JSON or CSV stock feed the scheduled reconciliation reads. Default: unset (no reconciliation). */
   stockFeedUrl: string | null
+  /**
+   * `QUIET_HOURS`: the JST hours when automatic waves (and other automatic e-mails) wait, as
+   * `from-until` (`21-8`: 21:00 to 8:00); `off` for none. Default: `21-8`.
+   */
+  quietHours: QuietHours | null
+  /**
+   * `SIGNUP_EXPIRY_DAYS`: days after which a pending sign-up is asked whether it still wants the
+   * restock e-mail (and ends 14 days later unanswered); 0 = never. Default: 180.
+   */
+  signupExpiryDays: number
+  /** `ORDER_WEBHOOK_SECRET`: HMAC key of `X-Order-Signature` (POST /api/order-webhook). Default: unset (the webhook answers 503). */
+  orderWebhookSecret: string | null
+  /** `ATTRIBUTION_DAYS`: days after a restock notice reached a shopper within which their order is counted for it. Default: 7. */
+  attributionDays: number
   /**
    * Whether restock e-mails can be delivered, decided once: the settings, or which part is
    * missing. Default: not ready (`provider` missing).
@@ -214,6 +229,8 @@ const DEFAULT_OUTBOUND_TIMEOUT_MS = 5000
 /** Netlify stops a background function after 15 minutes; a delivery invocation starts batches for 12. */
 export const DEFAULT_DELIVERY_BUDGET_MS = 12 * 60 * 1000
 const DEFAULT_RETENTION_DAYS = 365
+const DEFAULT_EXPIRY_DAYS = 180
+const DEFAULT_ATTRIBUTION_DAYS = 7
 const DEFAULT_STATUS_EMAIL_DELAY_MS = 10_000
 
 type Env = Record<string, string | undefined>
@@ -252,16 +269,31 @@ function booleanVariable(env: Env, name: string, fallback: boolean): boolean {
   )
 }
 
-function nonNegativeInteger(env: Env, name: string, fallback: number): number {
+function nonNegativeInteger(
+  env: Env,
+  name: string,
+  fallback: number,
+  unit = 'milliseconds',
+): number {
   const raw = optional(env, name)
   if (raw === null) return fallback
   const value = Number(raw)
   if (!Number.isInteger(value) || value < 0) {
-    throw new InvalidConfigError(
-      `${name} must be an integer of 0 or more (milliseconds), got "${raw}"`,
-    )
+    throw new InvalidConfigError(`${name} must be an integer of 0 or more (${unit}), got "${raw}"`)
   }
   return value
+}
+
+/** `QUIET_HOURS`: two JST hours (`21-8`) or `off`; unset or empty is DEFAULT_QUIET_HOURS. */
+function quietHoursVariable(env: Env, name: string): QuietHours | null {
+  const raw = optional(env, name) ?? DEFAULT_QUIET_HOURS
+  const quiet = parseQuietHours(raw)
+  if (quiet === 'invalid') {
+    throw new InvalidConfigError(
+      `${name} must be off or two hours of Japan time such as 21-8 (quiet from 21:00 until 8:00), got "${raw}"`,
+    )
+  }
+  return quiet
 }
 
 /** A variable is set to a value the service cannot use. The message names the variable. */
@@ -338,6 +370,10 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
     deployContext: (deploy.context || optional(env, 'CONTEXT') || 'dev').toLowerCase(),
     stockWebhookSecret: optional(env, 'STOCK_WEBHOOK_SECRET'),
     stockFeedUrl: optional(env, 'STOCK_FEED_URL'),
+    quietHours: quietHoursVariable(env, 'QUIET_HOURS'),
+    signupExpiryDays: nonNegativeInteger(env, 'SIGNUP_EXPIRY_DAYS', DEFAULT_EXPIRY_DAYS, 'days'),
+    orderWebhookSecret: optional(env, 'ORDER_WEBHOOK_SECRET'),
+    attributionDays: positiveInteger(env, 'ATTRIBUTION_DAYS', DEFAULT_ATTRIBUTION_DAYS, 'days'),
     emailDelivery: emailDeliveryOf(env),
   }
 }

@@ -61,6 +61,13 @@ export const ROUTES = {
     auth: 'none',
     response: 'unsubscribedAnswer',
   },
+  notifyKeep: {
+    function: 'notify-keep',
+    path: '/api/notify-keep',
+    methods: ['GET', 'POST'],
+    auth: 'none',
+    response: 'keptAnswer',
+  },
   search: {
     function: 'search',
     path: '/api/search',
@@ -334,6 +341,13 @@ export const ROUTES = {
     auth: 'none',
     response: 'purgeAnswer',
   },
+  signupExpiry: {
+    function: 'signup-expiry',
+    path: '/.netlify/functions/signup-expiry',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'signupExpiryAnswer',
+  },
   adminStockList: {
     function: 'admin-stock-list',
     path: '/api/admin/stock/list',
@@ -368,6 +382,13 @@ export const ROUTES = {
     methods: ['POST'],
     auth: 'none',
     response: 'stockWebhookAnswer',
+  },
+  orderWebhook: {
+    function: 'order-webhook',
+    path: '/api/order-webhook',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'orderWebhookAnswer',
   },
   stockReconcile: {
     function: 'stock-reconcile',

@@ -156,6 +156,7 @@ export function openServices(
         sendWave: (notice) => sendRestockWave(notice, services),
         waveNotificationId,
         storefrontUrl: config.storefrontUrl,
+        quietHours: config.quietHours,
         log,
         now,
       }

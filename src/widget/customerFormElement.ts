@@ -43,9 +43,10 @@ export interface SuccessView {
 /**
  * The shared form of `<shop-reserve>` and `<shop-notify>`: labelled fields, the hidden honeypot,
  * the server's field errors under each field, one request at a time, a success state.
- * Attributes: `product` (slug), `product-name` (the product's name, heard by screen readers in
- * the form's and the button's names when a page shows several), `endpoint` (service base URL;
- * default: the script's origin).
+ * Attributes: `product` (slug), `variant` (a variant's id: the element is pinned to it and shows
+ * no choice), `product-name` (the product's name, heard by screen readers in the form's and the
+ * button's names when a page shows several), `endpoint` (service base URL; default: the script's
+ * origin). A product with variants gets a radio group above the form (`showVariants`).
  */
 export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLElement {
   protected abstract readonly fields: FormFieldSpec[]
@@ -56,6 +57,8 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
   protected abstract successView(answer: RouteAnswer<Route>, sentAt: number): SuccessView
 
   #form: HTMLFormElement | null = null
+  /** What `replaceForm` shows in the form's place, until `restoreForm`. */
+  #replacement: HTMLElement | null = null
   #busy = false
   /** Sent successfully: the form is hidden and never sends again. */
   #done = false
@@ -148,6 +151,8 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
       productSlug: this.getAttribute('product') ?? '',
       source: 'widget',
     }
+    const variant = this.chosenVariant()
+    if (variant) body.variant = variant
     for (const input of form.querySelectorAll('input')) {
       // why: a full-width address typed with the IME on is the same address (the server agrees)
       body[input.name] = input.type === 'email' ? input.value.normalize('NFKC') : input.value
@@ -179,6 +184,21 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
     }
   }
 
+  /** The variant the element is pinned to (`variant` attribute), else the one chosen; or null. */
+  protected chosenVariant(): string | null {
+    const pinned = this.getAttribute('variant')?.trim()
+    if (pinned) return pinned
+    return (
+      widgetRoot(this).querySelector<HTMLInputElement>('input[name=variant]:checked')?.value ?? null
+    )
+  }
+
+  /** Shows a product's variant choice (variantChoice.ts) above the form and its notice. */
+  protected showVariants(choice: HTMLElement): void {
+    const root = widgetRoot(this)
+    root.insertBefore(choice, root.querySelector('.notice') ?? this.#form)
+  }
+
   /** A refusal the element handles itself (true), instead of showing it under the fields. */
   protected handleRefusal(_answer: ApiAnswer): boolean {
     return false
@@ -199,24 +219,41 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
   /** Hides the form and shows `replacement` in its place (e.g. another widget). */
   protected replaceForm(replacement: HTMLElement): void {
     if (this.#form) this.#form.hidden = true
+    this.#replacement?.remove()
+    this.#replacement = replacement
     widgetRoot(this).append(replacement)
   }
 
+  /** Shows the form again in place of what `replaceForm` showed (another variant was chosen). */
+  protected restoreForm(): void {
+    this.#replacement?.remove()
+    this.#replacement = null
+    if (this.#form && !this.#done) this.#form.hidden = false
+  }
+
+  // why: the variant choice sits above the form, so errors are looked up in the whole widget
   #clearErrors(form: HTMLFormElement): void {
-    for (const error of form.querySelectorAll('.error')) error.textContent = ''
-    for (const input of form.querySelectorAll('input')) input.removeAttribute('aria-invalid')
+    const root = widgetRoot(this)
+    for (const error of [
+      ...form.querySelectorAll('.error'),
+      ...root.querySelectorAll('.variants .error'),
+    ]) {
+      error.textContent = ''
+    }
+    for (const input of root.querySelectorAll('input')) input.removeAttribute('aria-invalid')
   }
 
   #showErrors(form: HTMLFormElement, answer: ApiAnswer | null): void {
+    const root = widgetRoot(this)
     const details = Array.isArray(answer?.body?.details) ? answer.body.details : []
     const general: string[] = []
     let firstInvalid: HTMLInputElement | null = null
     for (const detail of details as { field?: unknown; message?: unknown }[]) {
-      const input = form.querySelector<HTMLInputElement>(`#field-${String(detail.field)}`)
+      const input = root.querySelector<HTMLInputElement>(`#field-${String(detail.field)}`)
       const message = typeof detail.message === 'string' ? detail.message : ''
       if (input && input.name !== HONEYPOT) {
         input.setAttribute('aria-invalid', 'true')
-        form.querySelector(`#field-${input.name}-error`)!.textContent = message
+        root.querySelector(`#field-${input.name}-error`)!.textContent = message
         firstInvalid ??= input
       } else if (message) {
         general.push(message)
@@ -230,6 +267,7 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
   #showSuccess(form: HTMLFormElement, status: HTMLElement, view: SuccessView): void {
     this.#done = true
     form.hidden = true
+    widgetRoot(this).querySelector('.variants')?.setAttribute('hidden', '')
     const success = element('div', { class: 'success', part: 'success', tabindex: '-1' })
     const reference = element('p', {}, `${view.idLabel}: `)
     reference.append(element('code', { part: 'reference' }, view.id))

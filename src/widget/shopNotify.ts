@@ -1,5 +1,6 @@
 import type { RouteAnswer, RoutePath } from '../lib/routes.js'
 import { CustomerFormElement, type SuccessView } from './customerFormElement.js'
+import { fetchAvailability, variantChoice } from './variantChoice.js'
 
 /**
  * How the widget knows an address was already signed up: a repeated signup answers the pending
@@ -35,7 +36,11 @@ function remember(id: string): void {
   }
 }
 
-/** `<shop-notify product="SLUG" endpoint="…">`: the restock sign-up (POST /api/notify-signup). */
+/**
+ * `<shop-notify product="SLUG" endpoint="…">`: the restock sign-up (POST /api/notify-signup). A
+ * product with variants shows a radio group of them with each one's state (予約受付中 / 残り n点 /
+ * 在庫なし — 入荷お知らせ); `variant="ai"` pins the element to one variant (no choice shown).
+ */
 export class ShopNotifyElement extends CustomerFormElement<'notifySignup'> {
   protected readonly path: RoutePath<'notifySignup'> = '/api/notify-signup'
   protected readonly submitLabel = '入荷したら知らせる'
@@ -43,6 +48,20 @@ export class ShopNotifyElement extends CustomerFormElement<'notifySignup'> {
   protected readonly fields = [
     { name: 'email', label: 'メールアドレス', type: 'email' as const, autocomplete: 'email' },
   ]
+
+  #checked = false
+
+  override connectedCallback(): void {
+    super.connectedCallback()
+    if (this.#checked || this.getAttribute('variant')?.trim()) return
+    this.#checked = true
+    void this.#showVariants()
+  }
+
+  async #showVariants(): Promise<void> {
+    const lines = (await fetchAvailability(this))?.variants
+    if (lines) this.showVariants(variantChoice(lines, 'notify', () => {}))
+  }
 
   protected successView(answer: RouteAnswer<'notifySignup'>, sentAt: number): SuccessView {
     const id = answer.subscriptionId

@@ -1,19 +1,20 @@
 import { formatJst, formatReleaseDate } from '../lib/notifiers/jstTime.js'
 import type { RouteAnswer, RoutePath } from '../lib/routes.js'
 import { CustomerFormElement, type SuccessView } from './customerFormElement.js'
-import { apiUrl, callApi, type ApiAnswer } from './widgetApi.js'
+import {
+  fetchAvailability,
+  SHOW_REMAINING_BELOW,
+  variantChoice,
+  type Availability,
+  type VariantLine,
+} from './variantChoice.js'
+import type { ApiAnswer } from './widgetApi.js'
 
-/** Fewer units left than this: the widget shows how many. */
-const SHOW_REMAINING_BELOW = 10
-
-/** What GET /api/products/{slug}/availability answers (its response schema). */
-type Availability = RouteAnswer<'productAvailability'>
-
-function availabilityOf(answer: ApiAnswer | null): Availability | null {
-  const body = answer?.status === 200 ? answer.body : null
-  if (!body || body.success !== true || typeof body.reservable !== 'boolean') return null
-  return body as unknown as Availability
-}
+/** The pre-order state of a product, or of one of its variants. */
+type PreorderState = Pick<
+  Availability,
+  'reservable' | 'remaining' | 'opensAt' | 'closesAt' | 'releaseDate'
+>
 
 const SIGNUP_LEAD = '入荷・受付再開のお知らせをご希望の方は、メールアドレスをご登録ください。'
 
@@ -21,7 +22,10 @@ const SIGNUP_LEAD = '入荷・受付再開のお知らせをご希望の方は�
  * `<shop-reserve product="SLUG" endpoint="https://…">`: the reservation form (POST
  * /api/reservation) with a quantity. It asks the product's availability first: fewer than 10
  * units left are shown; when the cap is reached or the window is closed, the form gives way to
- * the restock sign-up (`<shop-notify>`) for the same product.
+ * the restock sign-up (`<shop-notify>`) for the same product. A product with variants shows a
+ * radio group of them with each one's state (予約受付中 / 残り n点 / 在庫なし — 入荷お知らせ);
+ * choosing one the shopper cannot reserve shows the sign-up for that variant, choosing another
+ * brings the form back. `variant="ai"` pins the element to one variant (no choice shown).
  */
 export class ShopReserveElement extends CustomerFormElement<'reservation'> {
   protected readonly path: RoutePath<'reservation'> = '/api/reservation'
@@ -67,34 +71,42 @@ export class ShopReserveElement extends CustomerFormElement<'reservation'> {
   }
 
   async #showAvailability(): Promise<void> {
-    const slug = this.getAttribute('product') ?? ''
-    if (!slug) return
-    let answer: ApiAnswer | null = null
-    try {
-      answer = await callApi(apiUrl(this, `/api/products/${encodeURIComponent(slug)}/availability`))
-    } catch {
-      // why: without an answer the form stays; the reservation itself says what is wrong
+    const availability = await fetchAvailability(this)
+    if (!availability) return
+    const lines = availability.variants
+    if (!lines) return this.#showState(availability)
+    const pinned = this.getAttribute('variant')?.trim()
+    if (pinned) {
+      const line = lines.find((each) => each.variant === pinned)
+      if (line) this.#showState(line)
       return
     }
-    const availability = availabilityOf(answer)
-    if (!availability) return
+    this.showVariants(variantChoice(lines, 'reserve', (line) => this.#chose(line)))
+  }
+
+  /** A variant was chosen: its state, and the form or the sign-up that goes with it. */
+  #chose(line: VariantLine): void {
+    this.restoreForm()
+    this.removeAttribute('state')
+    this.#showState(line)
+  }
+
+  #showState(state: PreorderState): void {
     const notes: string[] = []
-    if (availability.releaseDate) {
-      notes.push(`発売予定日: ${formatReleaseDate(availability.releaseDate)}`)
-    }
-    if (!availability.reservable) {
+    if (state.releaseDate) notes.push(`発売予定日: ${formatReleaseDate(state.releaseDate)}`)
+    if (!state.reservable) {
       const now = Date.now()
       let lead = 'この商品の予約は上限数に達しました。'
-      if (availability.opensAt && now < Date.parse(availability.opensAt)) {
-        lead = `予約受付は${formatJst(availability.opensAt)}からです。`
-      } else if (availability.closesAt && now >= Date.parse(availability.closesAt)) {
+      if (state.opensAt && now < Date.parse(state.opensAt)) {
+        lead = `予約受付は${formatJst(state.opensAt)}からです。`
+      } else if (state.closesAt && now >= Date.parse(state.closesAt)) {
         lead = '予約受付期間は終了しました。'
       }
       this.#switchToSignup([lead, ...notes].join(' '))
       return
     }
-    if (availability.remaining !== null && availability.remaining < SHOW_REMAINING_BELOW) {
-      notes.unshift(`残り${availability.remaining}点`)
+    if (state.remaining !== null && state.remaining < SHOW_REMAINING_BELOW) {
+      notes.unshift(`残り${state.remaining}点`)
     }
     this.showNotice(notes.join(' / '))
   }
@@ -103,6 +115,9 @@ export class ShopReserveElement extends CustomerFormElement<'reservation'> {
     this.showNotice(`${lead} ${SIGNUP_LEAD}`)
     const signup = document.createElement('shop-notify')
     signup.setAttribute('product', this.getAttribute('product') ?? '')
+    // why: the sign-up is for the variant the shopper could not reserve
+    const variant = this.chosenVariant()
+    if (variant) signup.setAttribute('variant', variant)
     const endpoint = this.getAttribute('endpoint')
     if (endpoint) signup.setAttribute('endpoint', endpoint)
     this.replaceForm(signup)

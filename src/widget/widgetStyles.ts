@@ -1,7 +1,8 @@
 /**
  * The widgets' shared styles. Everything a shop would change is a CSS custom property set on the
- * element or a `::part()` (form, field, label, input, button, error, status, notice, success, results,
- * result, result-link, excerpt, mark), so a theme restyles them without touching this file.
+ * element or a `::part()` (form, field, label, input, button, error, status, notice, success,
+ * variants, variant, variant-state, results, result, result-link, excerpt, mark), so a theme
+ * restyles them without touching this file.
  *
  * Readable on any host, light or dark: text on the host's own background takes the host's text
  * colour (links are told by their underline, not a colour of ours), and every part that draws a
@@ -58,6 +59,22 @@ button[disabled] { opacity: 0.6; cursor: progress; }
 .error:empty, .status:empty { display: none; }
 .status { margin: 0; }
 .notice { margin: 0 0 0.5rem; font-weight: var(--shop-widget-label-weight, 600); }
+/* the variant choice: its text is on the host's background, so it keeps the host's colour */
+.variants {
+  display: grid; gap: 0.375rem;
+  margin: 0 0 0.75rem; padding: 0.5rem 0.75rem 0.625rem;
+  border: var(--shop-widget-border, 1px solid #8a8a8a);
+  border-radius: var(--shop-widget-radius, 0.375rem);
+}
+.variants legend { padding: 0 0.25rem; font-weight: var(--shop-widget-label-weight, 600); }
+.variant-option { display: flex; align-items: center; gap: 0.5rem; }
+.variant-option input {
+  width: 1.125rem; height: 1.125rem; margin: 0; padding: 0;
+  accent-color: var(--shop-widget-accent, #2f5d3a);
+}
+.variant { display: flex; flex-wrap: wrap; gap: 0 0.75rem; font-weight: normal; cursor: pointer; }
+.variant-name { font-weight: var(--shop-widget-label-weight, 600); }
+.variant-state { font-size: 0.925em; }
 .consent { margin: 0; font-size: 0.85em; }
 .success {
   padding: 0.75rem 1rem;

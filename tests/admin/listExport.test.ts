@@ -375,3 +375,55 @@ describe('CSV export of a whole archive list (read by a scan of every product)',
     }
   })
 })
+
+describe('CSV export of the records of a product with variants', () => {
+  let scope: ReturnType<typeof isolatedScope>
+  let deploy: ReturnType<typeof deployOf>
+  beforeAll(async () => {
+    scope = isolatedScope()
+    deploy = deployOf(scope)
+    await deploy.start()
+  })
+  afterAll(() => deploy.stop())
+
+  async function exported(body: Record<string, unknown>): Promise<string[]> {
+    const context = scope.context()
+    const created = await readJson(
+      await createModule.default(deploy.request('/api/admin/exports', body), context),
+    )
+    await context.settled()
+    expect(created.status).toBe(200)
+    const exportId = created.body.export.exportId
+    expect((await scope.call(status, { exportId })).body.export.state).toBe('done')
+    const response = await download(scope, `exportId=${exportId}`)
+    return (await response.text()).replace(/^\uFEFF/, '').split('\r\n')
+  }
+
+  it('gains a 種類 column after 商品, with the variant and its SKU; a list without variants keeps its columns', async () => {
+    const ai = await scope.seedReservation({
+      productSlug: 'mino-mug',
+      variant: 'ai',
+      createdAt: at(1),
+    })
+    await scope.seedReservation({ productSlug: 'mino-mug', variant: 'shiro', createdAt: at(2) })
+    const plain = await scope.seedReservation({ productSlug: 'chasen-takayama', createdAt: at(3) })
+
+    const lines = await exported({ list: 'reservations', productSlug: 'mino-mug', variant: 'ai' })
+    expect(lines[0]).toBe(
+      '予約番号,受付日時,名前,メールアドレス,商品,種類,商品コード,数量,ステータス,メモ,対応日時,アーカイブ日時',
+    )
+    expect(lines.slice(1, -1)).toHaveLength(1)
+    expect(lines[1].split(',').slice(0, 1)).toEqual([ai.id])
+    expect(lines[1].split(',').slice(4, 7)).toEqual(['美濃焼 マグカップ', '藍', 'SKU-2001'])
+
+    const only = await exported({ list: 'reservations', productSlug: 'chasen-takayama' })
+    expect(only[0]).toBe(
+      '予約番号,受付日時,名前,メールアドレス,商品,商品コード,数量,ステータス,メモ,対応日時,アーカイブ日時',
+    )
+    expect(only[1].split(',')[0]).toBe(plain.id)
+
+    const every = await exported({ list: 'reservations' })
+    expect(every[0]).toContain(',商品,種類,商品コード,')
+    expect(every.slice(1, -1)).toHaveLength(3)
+  })
+})

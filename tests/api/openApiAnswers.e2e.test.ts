@@ -2,12 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createManageToken } from '../../src/lib/reservations/manageLink.js'
 import { createConfirmationToken } from '../../src/lib/compliance/confirmationToken.js'
 import { createUnsubscribeToken } from '../../src/lib/compliance/unsubscribeToken.js'
+import { createKeepToken } from '../../src/lib/compliance/keepToken.js'
+import { openRepositories } from '../../src/lib/storage/repositories.js'
+import { withDevServerBlobs } from '../helpers/seedDevServer.js'
 import { bounceEvent, signedWebhook, WEBHOOK_SECRET } from '../compliance/complianceTestKit.js'
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
 import { answerValidator } from './openApiValidator.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
 import { openTranscript } from './answerTranscript.js'
-import { stockSignature } from '../../src/lib/stock/stockSignature.js'
+import { webhookSignature } from '../../src/lib/signing/webhookSignature.js'
 
 /**
  * Real answers of the running service (Netlify's local emulation, over HTTP) checked against the
@@ -402,7 +405,7 @@ describe('the answers of the running service match /api/openapi.json', () => {
     // why: npm start's local secret (platform/dev-server.ts)
     const body = JSON.stringify({ id: 'evt_openapi', items: [{ sku: 'SKU-1001', quantity: 1 }] })
     const t = Math.floor(Date.now() / 1000)
-    const signature = `t=${t},v1=${stockSignature('local-stock-webhook-secret', t, body)}`
+    const signature = `t=${t},v1=${webhookSignature('local-stock-webhook-secret', t, body)}`
     const webhook = (header: string) =>
       fetch(new URL('/api/stock-webhook', service.url), {
         method: 'POST',
@@ -508,6 +511,118 @@ describe('the answers of the running service match /api/openapi.json', () => {
       expect((await call(download, { method: 'GET', query: { exportId } })).status).toBe(401)
     },
   )
+
+  it(
+    'variants: reserve, sign up, availability, stock, lists, statistics and a send per variant',
+    { timeout: 180_000 },
+    async () => {
+      const mug = { name: '藍 花子', email: 'variant@example.jp', productSlug: 'mino-mug' }
+      expect((await call('/api/reservation', { body: { ...mug, variant: 'ai' } })).status).toBe(200)
+      for (const body of [
+        mug,
+        { ...mug, variant: 'kuro' },
+        { ...mug, productSlug: 'chasen-takayama', variant: 'ai' },
+      ]) {
+        const refused = await call('/api/reservation', { body })
+        expect(refused.status).toBe(400)
+        expect(refused.body.details[0].field).toBe('variant')
+      }
+      const signup = { email: 'variant@example.jp', productSlug: 'mino-mug', variant: 'shiro' }
+      expect((await call('/api/notify-signup', { body: signup })).status).toBe(200)
+      expect(
+        (await call('/api/notify-signup', { body: { ...signup, variant: undefined } })).status,
+      ).toBe(400)
+
+      const availability = '/api/products/{slug}/availability'
+      const shirt = await call(availability, {
+        method: 'GET',
+        path: '/api/products/shop-tshirt/availability',
+      })
+      expect(shirt.body.variants).toHaveLength(4)
+
+      const stock = await admin('/api/admin/stock', {
+        items: [
+          { productSlug: 'mino-mug', variant: 'ame', quantity: 3 },
+
+          { productSlug: 'mino-mug', quantity: 1 },
+        ],
+      })
+      expect(stock.body.errors).toHaveLength(1)
+      const list = await admin('/api/admin-reservations-list', {
+        productSlug: 'mino-mug',
+        variant: 'ai',
+      })
+      expect(list.body.reservations).toHaveLength(1)
+      expect((await admin('/api/admin-reservations-list', { variant: 'ai' })).status).toBe(400)
+      expect((await admin('/api/admin-stats')).body.stats.notify.byVariant).toEqual({
+        'mino-mug': { shiro: 1 },
+      })
+      const send = await admin('/api/admin/notify/send', {
+        productSlug: 'mino-mug',
+        variant: 'shiro',
+        emailTitle: '白が再入荷しました',
+        emailBody: 'お待たせしました。',
+      })
+      expect(send.body.sentCount).toBe(1)
+      expect(
+        (
+          await admin('/api/admin/notify/send', {
+            productSlug: 'mino-mug',
+            variant: 'kuro',
+            emailTitle: 't',
+            emailBody: 'b',
+          })
+        ).status,
+      ).toBe(400)
+    },
+  )
+  // why: last, so that the ids it makes come after every other entry's in the transcript
+  it('storefront and service: the keep link of a long-waiting sign-up, the order webhook', async () => {
+    const signup = await call('/api/notify-signup', {
+      body: { email: 'keep@example.com', productSlug: 'hario-v60-dripper' },
+    })
+    const ref = { id: signup.body.subscriptionId as string, productSlug: 'hario-v60-dripper' }
+    // why: as the daily run leaves a sign-up it asked a day ago
+    const askedAt = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString()
+    await withDevServerBlobs(service.root, async (context) => {
+      await openRepositories(context).subscriptions.update(ref, (current) => ({
+        ...current,
+        keepAskedAt: askedAt,
+      }))
+    })
+    const token = createKeepToken(ref, askedAt, SECRET)
+    const keep = '/api/notify-keep'
+    const page = await call(keep, { method: 'GET', query: { token }, accept: 'text/html' })
+    expect(page.status).toBe(200)
+    expect((await call(keep, { query: { token } })).body).toEqual({
+      success: true,
+      alreadyKept: false,
+    })
+    expect((await call(keep, { query: { token } })).body.alreadyKept).toBe(true)
+    const broken = await call(keep, {
+      method: 'GET',
+      query: { token: 'broken' },
+      accept: 'text/html',
+    })
+    expect(broken.status).toBe(400)
+    const forged = createKeepToken(ref, askedAt, 'another-secret')
+    expect((await call(keep, { query: { token: forged } })).status).toBe(403)
+
+    // why: npm start's local secret (platform/dev-server.ts)
+    const body = JSON.stringify({
+      id: 'order_openapi',
+      email: 'keep@example.com',
+      items: [{ sku: 'SKU-1001', quantity: 1 }],
+      total: 6600,
+    })
+    const t = Math.floor(Date.now() / 1000)
+    const signed = `t=${t},v1=${webhookSignature('local-order-webhook-secret', t, body)}`
+    const order = (header: string) =>
+      call('/api/order-webhook', { body, headers: { 'X-Order-Signature': header } })
+    expect((await order(signed)).body.products).toMatchObject([{ closedSignups: 1 }])
+    expect((await order(signed)).body.duplicate).toBe(true)
+    expect((await order(`t=${t},v1=${'0'.repeat(64)}`)).status).toBe(401)
+  })
 
   it('called every operation for a success and a failure', () => {
     const missing: string[] = []

@@ -105,6 +105,7 @@ describe('POST /api/admin/people/export and /erase', () => {
         'consents',
         'email',
         'notices',
+        'orders',
         'reservations',
         'subscriptions',
         'success',
@@ -164,6 +165,7 @@ describe('POST /api/admin/people/export and /erase', () => {
       subscriptions: [],
       consents: [],
       notices: [],
+      orders: [],
       suppressed: true,
     })
     const kept = await post(

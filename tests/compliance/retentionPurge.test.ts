@@ -4,7 +4,7 @@ import { recordConsent } from '../../src/lib/compliance/recordConsent.js'
 import { purgeExpiredData } from '../../src/lib/compliance/retentionPurge.js'
 import { createLogger } from '../../src/lib/log.js'
 import type { NotifySubscription } from '../../src/lib/storage/records.js'
-import { stockEventKey } from '../../src/lib/storage/blobLayout.js'
+import { webhookEventKeys } from '../../src/lib/storage/blobLayout.js'
 import {
   noteUnconfirmedSignup,
   pendingConfirmations,
@@ -163,7 +163,7 @@ describe('retention purge', () => {
       [legacyOld, T0],
       [legacyRecent, T0 + 20 * DAY],
     ] as const) {
-      await store.setJSON(stockEventKey(eventId), {
+      await store.setJSON(webhookEventKeys('stock').mark(eventId), {
         eventId,
         receivedAt: at(ms),
         completedAt: at(ms),
@@ -173,8 +173,8 @@ describe('retention purge', () => {
     // 30 days after T0 + 1 day: the marks of T0 go, those of T0 + 20 days stay
     const summary = await purgeAt(T0 + 31 * DAY)
     expect(summary.stockEvents).toBeGreaterThanOrEqual(2)
-    expect(await store.get(stockEventKey(old))).toBeNull()
-    expect(await store.get(stockEventKey(legacyOld))).toBeNull()
+    expect(await store.get(webhookEventKeys('stock').mark(old))).toBeNull()
+    expect(await store.get(webhookEventKeys('stock').mark(legacyOld))).toBeNull()
     expect(await stockEvents.begin(recent, T0 + 31 * DAY)).toBe('duplicate')
     expect(await stockEvents.begin(legacyRecent, T0 + 31 * DAY)).toBe('duplicate')
     // the old event, arriving again, is applied again (its sender stopped retrying long before)
@@ -182,9 +182,9 @@ describe('retention purge', () => {
 
     // the legacy mark was indexed by the first run, so the next purge removes it in time
     await purgeAt(T0 + 51 * DAY)
-    expect(await store.get(stockEventKey(recent))).toBeNull()
-    expect(await store.get(stockEventKey(legacyRecent))).toBeNull()
-    expect(await store.get(stockEventKey(old))).not.toBeNull()
+    expect(await store.get(webhookEventKeys('stock').mark(recent))).toBeNull()
+    expect(await store.get(webhookEventKeys('stock').mark(legacyRecent))).toBeNull()
+    expect(await store.get(webhookEventKeys('stock').mark(old))).not.toBeNull()
   })
   it('deletes CSV exports a day after they were made, with their parts and spent tickets', async () => {
     const { store } = restock.repositories

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -103,6 +103,9 @@ describe('function bundles', () => {
       inputs.filter((input) => input.startsWith('src/build/') || input.startsWith('bench/')),
     ).toEqual([])
     expect(search).not.toContain('Intl.Segmenter')
+    // why: the readings are read at build time; the analyser and its dictionary stay out
+    expect(inputs.filter((input) => input.includes('node_modules/kuromoji/'))).toEqual([])
+    expect(search).not.toContain('kuromoji')
     // why: one character past ASCII (esbuild keeps them in comments inside expressions and in
     // regular expressions) makes V8 read the whole bundle as two-byte text, ~0.3 ms of its cold start
     expect([...search].filter((char) => char.charCodeAt(0) > 0x7f)).toEqual([])
@@ -116,6 +119,9 @@ describe('function bundles', () => {
   it('ship the search data file with the search function, which finds it where deployed', async () => {
     const packaged = await packageFunction('search')
     expect(existsSync(path.join(packaged, SEARCH_DATA_PATH))).toBe(true)
+    // why: kuromoji's dictionary (~18 MB) is the build's alone
+    const files = await readdir(packaged, { recursive: true })
+    expect(files.filter((file) => /kuromoji|\.dat\.gz$/.test(file))).toEqual([])
     // why: the sample content is under the text budget: every text whole in the function
     const generated = path.dirname(path.join(packaged, SEARCH_DATA_PATH))
     expect(existsSync(path.join(generated, SEARCH_TEXT_FOLDER))).toBe(false)

@@ -12,15 +12,13 @@ import { openRepositories, reservationRepository } from '../../src/lib/storage/r
 import { fakeContext } from './context.js'
 
 /**
- * Writes `records` into the Blobs data of a running `npm start` (tests/helpers' dev server), as
- * its own functions would (every write through the repository, dated two days back), through a
- * second Blobs server on the same folder; then builds and folds the record indexes, as a shop
- * that took these reservations over months would have them. Thousands of records in seconds instead of the
- * minutes thousands of API calls take through the local server's limiting proxy.
+ * Runs `work` against the Blobs data of a running `npm start` (tests/helpers' dev server) through
+ * a second Blobs server on the same folder, with a deploy context whose stores are the service's:
+ * what a test writes there, the service reads, as if its own functions had written it.
  */
-export async function seedDevServerReservations(
+export async function withDevServerBlobs(
   root: string,
-  records: readonly Reservation[],
+  work: (context: ReturnType<typeof fakeContext>) => Promise<void>,
 ): Promise<void> {
   const token = crypto.randomUUID()
   const blobs = new AtomicBlobsServer({
@@ -37,6 +35,27 @@ export async function seedDevServerReservations(
   })
   try {
     const context = fakeContext({ deployContext: 'dev' })
+    await work(context)
+    await context.settled()
+  } finally {
+    if (previous === undefined) delete process.env[LOCAL_BLOBS_SERVER_VARIABLE]
+    else process.env[LOCAL_BLOBS_SERVER_VARIABLE] = previous
+    await blobs.stop()
+  }
+}
+
+/**
+ * Writes `records` into the Blobs data of a running `npm start` (`withDevServerBlobs`), as its
+ * own functions would (every write through the repository, dated two days back); then builds and
+ * folds the record indexes, as a shop that took these reservations over months would have them.
+ * Thousands of records in seconds instead of the minutes thousands of API calls take through the
+ * local server's limiting proxy.
+ */
+export async function seedDevServerReservations(
+  root: string,
+  records: readonly Reservation[],
+): Promise<void> {
+  await withDevServerBlobs(root, async (context) => {
     const store = openStore(RECORDS_STORE, context)
     // why: a shop's records accumulate over months; their index deltas are long settled
     const writer = reservationRepository(store, {
@@ -60,12 +79,7 @@ export async function seedDevServerReservations(
     for (const productSlug of new Set(records.map((record) => record.productSlug))) {
       await writer.fold(productSlug)
     }
-    await context.settled()
-  } finally {
-    if (previous === undefined) delete process.env[LOCAL_BLOBS_SERVER_VARIABLE]
-    else process.env[LOCAL_BLOBS_SERVER_VARIABLE] = previous
-    await blobs.stop()
-  }
+  })
 }
 
 const DAY_MS = 86_400_000

@@ -156,6 +156,49 @@ describe('scripts/build-content.ts', () => {
     ])
   })
 
+  it('bakes a product’s variants with their own settings; their names find the product', async () => {
+    const variants = [
+      'variants:',
+      '  - {id: ai, name: 藍, sku: SKU-1}',
+      '  - {id: shiro, name: 白, sku: SKU-2, reservationLimit: 2}',
+    ].join('\n')
+    const dir = await contentDir({
+      'products/mug.md': page(
+        `title: 美濃焼 マグカップ\ntags: []\ncreatedAt: 2026-01-02\n${variants}`,
+      ),
+      'products/plate.md': page(`${VALID}\nsku: SKU-3`),
+    })
+    const { productCatalogue, data } = await buildInto(dir)
+    expect(productCatalogue.find((product) => product.slug === 'mug')?.variants).toEqual([
+      { id: 'ai', name: '藍', sku: 'SKU-1' },
+      { id: 'shiro', name: '白', sku: 'SKU-2', reservationLimit: 2 },
+    ])
+    expect(productCatalogue.find((product) => product.slug === 'plate')).not.toHaveProperty(
+      'variants',
+    )
+    const { results } = await createSiteSearch(() => data).search('藍 マグカップ', 200)
+    expect(results.map((result) => result.id)).toEqual(['products/mug'])
+  })
+
+  it('rejects variants that repeat an id, a sku of the catalogue, or a bad id', async () => {
+    const build = (pages: Record<string, string>) =>
+      contentDir(pages).then((dir) =>
+        buildSiteContent({ contentDir: dir, outFile: path.join(dir, 'out.ts') }),
+      )
+    await expect(
+      build({ 'products/a.md': page(`${VALID}\nvariants: [{id: x, name: X}, {id: x, name: Y}]`) }),
+    ).rejects.toThrow(/a\.md: variant id x is listed twice/)
+    await expect(
+      build({
+        'products/a.md': page(`${VALID}\nvariants: [{id: x, name: X, sku: S-1}]`),
+        'products/b.md': page(`${VALID}\nsku: S-1`),
+      }),
+    ).rejects.toThrow(/sku S-1 is already used by products\/a/)
+    await expect(
+      build({ 'products/a.md': page(`${VALID}\nvariants: [{id: Ai, name: 藍}]`) }),
+    ).rejects.toThrow(/variant id must be lower-case letters/)
+  })
+
   it('rejects a file name that is not a slug', async () => {
     const dir = await contentDir({ 'products/Bad_Name.md': page(VALID) })
     await expect(

@@ -54,11 +54,7 @@ describe('GET /api/search/suggest through synonyms', () => {
   it('completes through groups staff add, once the instance has read them', async () => {
     const added = await readJson(
       await addSynonyms(
-        jsonRequest(
-          '/api/admin/search/synonyms',
-          { words: ['急須', 'sencha-pot'] },
-          { token: TOKEN },
-        ),
+        jsonRequest('/api/admin/search/synonyms', { words: ['急須', 'teapot'] }, { token: TOKEN }),
         fakeContext(),
       ),
     )
@@ -67,19 +63,34 @@ describe('GET /api/search/suggest through synonyms', () => {
     const services = openServices(context, loadConfig(), createLogger('t'))
     // why: after every read the handler calls above started at the wall clock's time
     const start = Date.parse('2100-01-01T00:00:00Z')
-    const sencha = (now: number) =>
+    const teapot = (now: number) =>
       answerSuggest(
-        new URLSearchParams({ q: 'sencha' }),
+        new URLSearchParams({ q: 'teapot' }),
         spellingGroups(services, now),
       ).suggestions.map((suggestion) => suggestion.text)
     // why: the first use starts the read after the answer, as for searches
-    expect(sencha(start)).toEqual([])
+    expect(teapot(start)).toEqual([])
     await context.settled()
-    expect(sencha(start + 1_000)).toEqual([
+    expect(teapot(start + 1_000)).toEqual([
       '急須',
       '常滑の窯元を訪ねて — 急須ができるまで',
       '急須でおいしい煎茶を淹れる方法',
     ])
-    expect(sencha(start + SYNONYM_CACHE_MS - 1)).toContain('急須')
+    expect(teapot(start + SYNONYM_CACHE_MS - 1)).toContain('急須')
+  })
+})
+
+describe('GET /api/search/suggest by reading', () => {
+  it('completes kana and romaji with titles and tags holding a kanji word read so', async () => {
+    const kyu = await suggested('きゅ')
+    expect(kyu).toContain('急須')
+    expect(kyu).toContain('Tokoname 朱泥急須 360ml 平形')
+    expect(await suggested('キュ')).toEqual(kyu)
+    expect(await suggested('kyu')).toEqual(kyu)
+    const tetsu = await suggested('tetsu')
+    expect(tetsu).toContain('鉄瓶')
+    expect(tetsu).toContain('南部鉄器 鉄瓶 Arare あられ 1.2L')
+    // why: one kana starts too many words to be what the shopper means
+    expect(await suggested('ma')).not.toContain('珈琲豆')
   })
 })

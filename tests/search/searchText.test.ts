@@ -138,6 +138,10 @@ beforeAll(async () => {
       () => res.writeHead(404).end(),
     )
   })
+  // why: fetch drops an idle connection a second before the server's keep-alive ends (5 s); a
+  // search that holds the event loop past that second on a loaded machine met a socket the
+  // server had just closed (ECONNRESET). A CDN keeps idle connections far longer
+  server.keepAliveTimeout = 60_000
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 })

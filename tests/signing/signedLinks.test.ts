@@ -43,6 +43,11 @@ import { ExportJobStore } from '../../src/lib/storage/exportJobStore.js'
 import type { NotifySubscription, Reservation } from '../../src/lib/storage/records.js'
 import { answerConfirm } from '../../src/lib/subscriptions/confirmSignup.js'
 import { answerUnsubscribe } from '../../src/lib/subscriptions/unsubscribeRequest.js'
+import {
+  createKeepToken,
+  KEEP_ANSWER_MS,
+  verifyKeepToken,
+} from '../../src/lib/compliance/keepToken.js'
 import { PURPOSES as SIGNING } from '../../src/lib/signing/purposes.js'
 import { signatureFor } from '../../src/lib/signing/signedToken.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
@@ -350,6 +355,12 @@ const PURPOSES: Purpose[] = [
     make: (secret, now) => createConfirmationToken(RECORD, now + UNCONFIRMED_TTL_MS, secret),
     check: (token, secret, now) => outcome(verifyConfirmationToken(token, secret, now)),
     lifetimeMs: UNCONFIRMED_TTL_MS,
+  },
+  {
+    name: 'keep link',
+    make: (secret, now) => createKeepToken(RECORD, new Date(now).toISOString(), secret),
+    check: (token, secret, now) => outcome(verifyKeepToken(token, secret, now)),
+    lifetimeMs: KEEP_ANSWER_MS,
   },
   {
     name: 'unsubscribe link',

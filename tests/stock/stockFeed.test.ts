@@ -12,6 +12,8 @@ import {
   useStockEnvironment,
 } from './stockTestKit.js'
 
+/** The sweep's counts when nothing is due. */
+const NOTHING_DUE = { wavesSent: 0, scheduledSent: 0, quietHoursWaiting: 0, left: 0 }
 describe('stock tables (feed and dashboard import)', () => {
   it('reads RFC 4180 CSV with a BOM, CRLF, quotes and blank lines', () => {
     expect(parseCsvRows('\uFEFFsku,quantity\r\n"SKU-1001",3\r\n\r\n"a ""b""",4\n')).toEqual([
@@ -62,7 +64,7 @@ describe('the scheduled reconciliation (stock-reconcile)', () => {
       ]),
     }
     const answer = await run()
-    expect(answer.body).toEqual({ success: true, feed: 'read', wavesSent: 0, changed: 2 })
+    expect(answer.body).toEqual({ success: true, feed: 'read', ...NOTHING_DUE, changed: 2 })
     const { stock } = world.repositories()
     expect(await stock.get({ productSlug: PRODUCT })).toMatchObject({ quantity: 2, source: 'feed' })
     expect(await stock.get({ productSlug: OTHER_PRODUCT })).toMatchObject({ quantity: 0 })
@@ -77,7 +79,7 @@ describe('the scheduled reconciliation (stock-reconcile)', () => {
       unknownProducts: ['UNKNOWN'],
     })
     world.blobs.operations.length = 0
-    expect((await run()).body).toEqual({ success: true, feed: 'read', wavesSent: 0, changed: 0 })
+    expect((await run()).body).toEqual({ success: true, feed: 'read', ...NOTHING_DUE, changed: 0 })
     // why: a background fold may write an index base; no stock record is written
     const writes = world.blobs.operations.filter((op) => op.type === 'set')
     expect(writes.filter((op) => !/\/index(%2F|\/)/.test(op.url))).toEqual([])
@@ -86,22 +88,44 @@ describe('the scheduled reconciliation (stock-reconcile)', () => {
   it('reads a CSV feed with a header row', async () => {
     process.env.STOCK_FEED_URL = `${feed.url}/stock.csv`
     served = { type: 'text/csv', body: `sku,quantity\r\n${PRODUCT_SKU},7\r\n` }
-    expect((await run()).body).toEqual({ success: true, feed: 'read', wavesSent: 0, changed: 1 })
+    expect((await run()).body).toEqual({ success: true, feed: 'read', ...NOTHING_DUE, changed: 1 })
     expect(await world.repositories().stock.get({ productSlug: PRODUCT })).toMatchObject({
       quantity: 7,
     })
+  })
+
+  it('names variants by their sku or by a variant column beside the slug (CSV feed)', async () => {
+    process.env.STOCK_FEED_URL = `${feed.url}/stock.csv`
+    served = {
+      type: 'text/csv',
+      body: 'sku,productSlug,variant,quantity\r\nSKU-2001,,,3\r\n,mino-mug,shiro,1\r\n',
+    }
+    expect((await run()).body).toMatchObject({ success: true, feed: 'read', changed: 2 })
+    const stock = world.repositories().stock
+    expect(await stock.get({ productSlug: 'mino-mug', variant: 'ai' })).toMatchObject({
+      quantity: 3,
+    })
+    expect(await stock.get({ productSlug: 'mino-mug', variant: 'shiro' })).toMatchObject({
+      quantity: 1,
+    })
+    expect(await stock.get({ productSlug: 'mino-mug', variant: 'ame' })).toBeNull()
   })
 
   it('changes nothing and logs when the feed fails or is unreadable; nothing to do without a URL', async () => {
     expect((await run()).body).toEqual({
       success: true,
       feed: 'not-configured',
-      wavesSent: 0,
+      ...NOTHING_DUE,
       changed: 0,
     })
     process.env.STOCK_FEED_URL = `${feed.url}/stock.csv`
     served = { type: 'text/csv', body: 'name,price\nx,1\n' }
-    expect((await run()).body).toEqual({ success: true, feed: 'failed', wavesSent: 0, changed: 0 })
+    expect((await run()).body).toEqual({
+      success: true,
+      feed: 'failed',
+      ...NOTHING_DUE,
+      changed: 0,
+    })
     expect(await world.repositories().stock.get({ productSlug: PRODUCT })).toBeNull()
   })
 })

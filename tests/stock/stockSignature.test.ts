@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import webhook from '../../netlify/functions/stock-webhook.js'
-import { isValidStockSignature, stockSignature } from '../../src/lib/stock/stockSignature.js'
+import {
+  isValidWebhookSignature,
+  webhookSignature,
+} from '../../src/lib/signing/webhookSignature.js'
 import {
   PRODUCT,
   PRODUCT_SKU,
@@ -16,13 +19,13 @@ const BODY = '{"id":"evt_1","items":[{"sku":"SKU-1001","quantity":3}]}'
 function header(secrets: string[], seconds = SECONDS): string {
   return [
     `t=${seconds}`,
-    ...secrets.map((secret) => `v1=${stockSignature(secret, seconds, BODY)}`),
+    ...secrets.map((secret) => `v1=${webhookSignature(secret, seconds, BODY)}`),
   ].join(',')
 }
 
-describe('isValidStockSignature (the clock is a parameter)', () => {
+describe('isValidWebhookSignature (the clock is a parameter)', () => {
   const check = (value: string | null, now = NOW, rawBody = BODY) =>
-    isValidStockSignature({ header: value, rawBody, secret: WEBHOOK_SECRET, now })
+    isValidWebhookSignature({ header: value, rawBody, secret: WEBHOOK_SECRET, now })
 
   it('accepts the HMAC-SHA256 of "<t>.<body>" in hex', () => {
     expect(check(header([WEBHOOK_SECRET]))).toBe(true)
@@ -33,9 +36,9 @@ describe('isValidStockSignature (the clock is a parameter)', () => {
     expect(check(header([WEBHOOK_SECRET]), NOW, BODY.replace('3', '4'))).toBe(false)
     expect(check(null)).toBe(false)
     expect(check('')).toBe(false)
-    expect(check(`v1=${stockSignature(WEBHOOK_SECRET, SECONDS, BODY)}`)).toBe(false)
+    expect(check(`v1=${webhookSignature(WEBHOOK_SECRET, SECONDS, BODY)}`)).toBe(false)
     expect(check(`t=${SECONDS},v1=abc`)).toBe(false)
-    expect(check(`t=${SECONDS},v0=${stockSignature(WEBHOOK_SECRET, SECONDS, BODY)}`)).toBe(false)
+    expect(check(`t=${SECONDS},v0=${webhookSignature(WEBHOOK_SECRET, SECONDS, BODY)}`)).toBe(false)
   })
 
   it('accepts up to 5 minutes either way and refuses a stale or future timestamp', () => {

@@ -1,7 +1,7 @@
 import type { Context } from '@netlify/functions'
 import { beforeEach } from 'vitest'
 import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
-import { stockSignature } from '../../src/lib/stock/stockSignature.js'
+import { webhookSignature } from '../../src/lib/signing/webhookSignature.js'
 import { useBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 import { useLogCapture, type LogLine } from '../helpers/logs.js'
@@ -74,6 +74,6 @@ export function signatureHeader(
 ): string {
   return [
     `t=${seconds}`,
-    ...secrets.map((secret) => `v1=${stockSignature(secret, seconds, body)}`),
+    ...secrets.map((secret) => `v1=${webhookSignature(secret, seconds, body)}`),
   ].join(',')
 }

@@ -68,7 +68,7 @@ describe('automatic restock notices in waves (record-only: no e-mail provider)',
     await setStock(clock, 0)
 
     const raised = await setStock(clock, 3)
-    expect(raised.wavesStarted).toEqual([PRODUCT])
+    expect(raised.wavesStarted).toEqual([{ productSlug: PRODUCT }])
     let seen = await state()
     expect(seen.notified).toEqual(idsOf(subscribers.slice(0, 3)))
     expect(seen.history).toHaveLength(1)

@@ -40,6 +40,28 @@ describeInChromium('the search widget', shop, () => {
     expect(errors).toEqual([])
   })
 
+  it('finds a kanji product typed by its reading, in kana or romaji, marking the kanji', async () => {
+    const { page, errors } = await openShop()
+    const search = page.locator('shop-search')
+    const box = search.getByRole('combobox', { name: 'サイト内検索' })
+    for (const [query, path, word] of [
+      ['きゅうす', '/products/kyusu-tokoname', '急須'],
+      ['tetsubin', '/products/nambu-tekki-kettle', '鉄瓶'],
+    ] as const) {
+      await box.fill(query)
+      await box.press('Enter')
+      await expect
+        .poll(() => search.getByRole('status').textContent())
+        .toMatch(new RegExp(`^「${query}」の検索結果: \\d+件$`))
+      const first = search.locator('[part=result]').first()
+      await expect(
+        first.locator('[part=result-link]').evaluate((link) => (link as HTMLAnchorElement).href),
+      ).resolves.toBe(`${site.url}${path}`)
+      await expect(first.locator('mark').first().textContent()).resolves.toBe(word)
+    }
+    expect(errors).toEqual([])
+  })
+
   it('a query holding markup runs no script and shows as text', async () => {
     const { page, errors } = await openShop()
     const search = page.locator('shop-search')

@@ -11,6 +11,7 @@ import {
   invalidStatusMessage,
   listFiltersSchema,
   SEARCH_INVALID,
+  VARIANT_WITHOUT_PRODUCT,
   statusUpdateSchema,
 } from '../../lib/admin/adminSchemas.js'
 import { PAGE_INVALID, PAGE_SIZE_INVALID } from '../../lib/paging.js'
@@ -156,7 +157,7 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
       operationId: `list${Noun}s`,
       tag: 'Admin',
       summary: `Active ${r.noun}s, newest first`,
-      description: `Every ${r.noun} that is not archived, filtered by \`status\` and \`productSlug\` (\`""\` or \`null\` = no filter). Without \`pageSize\`, \`cursor\` and \`q\` the whole list, streamed (400 when it is larger than one answer may be: page it). With any of them one page (\`pageSize\` 1 to 500, default 50) with \`total\` and \`nextCursor\`; \`q\` finds the id, name or e-mail (NFKC, case and kana insensitive, spaces ignored). A cursor works only with the filters and \`q\` it was answered for.`,
+      description: `Every ${r.noun} that is not archived, filtered by \`status\`, \`productSlug\` and \`variant\` (a variant's id, sent with its \`productSlug\`; \`""\` or \`null\` = no filter). A record of a product with variants carries \`variant\`. Without \`pageSize\`, \`cursor\` and \`q\` the whole list, streamed (400 when it is larger than one answer may be: page it). With any of them one page (\`pageSize\` 1 to 500, default 50) with \`total\` and \`nextCursor\`; \`q\` finds the id, name or e-mail (NFKC, case and kana insensitive, spaces ignored). A cursor works only with the filters and \`q\` it was answered for.`,
       body: {
         schema: listFiltersSchema(r.statuses),
         view: 'input',
@@ -181,6 +182,8 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
           'A filter or paging field is not valid, or the whole list is too large for one answer.',
           invalidStatusMessage('shipped'),
           'productSlug must be a string',
+          'variant must be a string',
+          VARIANT_WITHOUT_PRODUCT,
           LIST_PAGE_SIZE_INVALID,
           CURSOR_INVALID,
           SEARCH_INVALID,
@@ -242,7 +245,7 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
       tag: 'Archive',
       summary: `Archived ${r.noun}s, most recently archived first, paged`,
       description:
-        'A page beyond the last is empty but reports the true `total` and `totalPages`. `q` finds the id, name or e-mail as in the active list.',
+        'A page beyond the last is empty but reports the true `total` and `totalPages`. `q` finds the id, name or e-mail, and `variant` (with `productSlug`) filters, as in the active list.',
       body: { schema: archiveListSchema, view: 'input', example: { page: 1, pageSize: 20 } },
       responses: admin({
         ...ok('One page.', r.archivePage, {
@@ -258,6 +261,8 @@ function resourceOperations(r: ResourceDoc): ApiOperation[] {
           PAGE_INVALID,
           PAGE_SIZE_INVALID,
           'productSlug must be a string',
+          'variant must be a string',
+          VARIANT_WITHOUT_PRODUCT,
           'status must be a string',
           SEARCH_INVALID,
         ),

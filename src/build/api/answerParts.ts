@@ -11,6 +11,8 @@ export const timestamp = z
   .meta({ format: 'date-time', examples: ['2026-11-22T02:25:00.000Z'] })
 export const count = z.int().min(0)
 export const slug = z.string().meta({ examples: ['chasen-takayama'] })
+/** A variant's id (docs/api.md "Variants"): unique in its product, named in its front matter. */
+export const variantId = z.string().meta({ examples: ['ai'] })
 export const unreadable = z.int().min(1).optional().meta({
   description:
     'Stored blobs that are not readable records (skipped and logged); absent when there are none.',

@@ -38,6 +38,13 @@ URL for the machine-readable form.
   body of ours; limits in the README). The customer forms carry a honeypot field \`website\`: leave
   it empty.
 - **Tracing.** Every response has \`X-Request-Id\`; every log line of that request has the same id.
+- **Variants.** A product's front matter may list \`variants\` (\`{id, name, sku?}\` plus any
+  pre-order setting of its own). Such a product is reserved, waited for, stocked and notified per
+  variant: the forms need \`variant\` (the variant's id; missing, unknown, or sent for a product
+  without variants → 400 with \`details\` on \`variant\`), its records carry \`variant\`, its
+  stock lines and automatic notices are per variant, and sends, lists, exports and the history
+  take an optional \`variant\`. A product without variants answers exactly as it did before
+  variants existed: no \`variant\` field anywhere.
 `
 
 function resolve(document: Json, schema: Json | undefined): Json {

@@ -35,6 +35,12 @@ export const personExport = z.strictObject({
   notices: z.array(
     z.strictObject({ notificationId: z.string(), productSlug: slug, sentAt: timestamp }),
   ),
+  orders: z
+    .array(z.strictObject({ orderId: z.string(), productSlug: slug, notificationId: z.string() }))
+    .meta({
+      description:
+        'Orders of the address the order webhook counted for a restock notice (linked by the address hash only).',
+    }),
   suppressed: z.boolean(),
 })
 
@@ -47,6 +53,10 @@ export const personErased = z.strictObject({
     notices: count.meta({ description: 'Notification histories the address was removed from.' }),
     claims: count,
     deliveries: count.meta({ description: 'Delivery snapshots the address was removed from.' }),
+    orders: count.meta({
+      description:
+        'Links between the address (its hash) and orders counted for restock notices, removed; the counts stay, naming nobody.',
+    }),
     suppressionKept: z
       .boolean()
       .meta({ description: 'The address stays suppressed, as its hash only.' }),
@@ -80,6 +90,25 @@ export const confirmedAnswer = z.strictObject({
   alreadyConfirmed: z.boolean(),
 })
 
+export const keptAnswer = z.strictObject({
+  success: z.literal(true),
+  alreadyKept: z.boolean().meta({ description: 'The link had kept the sign-up before.' }),
+})
+
+export const signupExpiryAnswer = z.strictObject({
+  success: z.literal(true),
+  asked: count.meta({
+    description: 'Sign-ups e-mailed 「引き続き入荷のお知らせを希望されますか」.',
+  }),
+  expired: count.meta({
+    description: 'Sign-ups ended unanswered (`unsubscribed`, `unsubscribeReason: "expired"`).',
+  }),
+  deferred: count.meta({
+    description:
+      'Questions due but not sent (quiet hours, or the provider refused): the next run asks.',
+  }),
+})
+
 export const purgeAnswer = z.strictObject({
   success: z.literal(true),
   deleted: z.strictObject({
@@ -87,6 +116,7 @@ export const purgeAnswer = z.strictObject({
     unconfirmed: count,
     consents: count,
     stockEvents: count.meta({ description: 'Stock webhook replay marks older than 30 days.' }),
+    orderEvents: count.meta({ description: 'Order webhook replay marks older than 30 days.' }),
     exports: count.meta({ description: 'CSV exports of lists made more than a day ago.' }),
     idempotencyKeys: count.meta({
       description: 'Idempotency-Key marks of days before yesterday (UTC).',

@@ -39,6 +39,24 @@ function confirmResponses(success: Responses): Responses {
   )
 }
 
+function keepResponses(success: Responses): Responses {
+  return signedLinkResponses(
+    success,
+    {
+      invalid: 'Invalid keep link',
+      forged: 'Keep link signature is not valid',
+      unavailable: 'Keep link is not available right now',
+    },
+    {
+      410: failure(
+        'The 14 days to answer are over, or the sign-up has ended (or was asked again since).',
+        'Keep link has expired',
+        'Subscription has ended',
+      ),
+    },
+  )
+}
+
 export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
   {
     method: 'get',
@@ -72,6 +90,38 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
         body: answers.confirmedAnswer,
         alsoHtml: true,
         examples: { success: { success: true, alreadyConfirmed: false } },
+      },
+    }),
+  },
+  {
+    method: 'get',
+    route: 'notifyKeep',
+    operationId: 'showKeepPage',
+    tag: 'Storefront',
+    summary: 'Keep page (the link in the 「引き続き入荷のお知らせを希望されますか」 e-mail)',
+    description:
+      'An HTML page asking whether the shopper still wants the restock e-mail, with one button that POSTs the same token; a link already used says the sign-up was kept. Changes nothing (mail scanners follow links).',
+    query: z.object({ token: z.string().meta({ description: 'The signed token of the link.' }) }),
+    responses: keepResponses({ 200: { description: 'The keep page.', body: 'html' } }),
+  },
+  {
+    method: 'post',
+    route: 'notifyKeep',
+    operationId: 'keepSignup',
+    tag: 'Storefront',
+    summary: 'Keep a long-waiting restock sign-up',
+    description:
+      'Sets `keptAt` on the sign-up the link names, once, while its question is open (within 14 days of the e-mail): it waits on and is asked again only after another `SIGNUP_EXPIRY_DAYS`. A link used again changes nothing (`alreadyKept: true`). The token is in the query or in an urlencoded body. Answers the done page, or JSON when `Accept` asks for JSON only.',
+    query: z.object({
+      token: z.string().optional().meta({ description: 'The signed token of the link.' }),
+    }),
+    formBody: z.object({ token: z.string().optional() }),
+    responses: keepResponses({
+      200: {
+        description: 'Kept: the done page, or JSON for `Accept: application/json`.',
+        body: answers.keptAnswer,
+        alsoHtml: true,
+        examples: { success: { success: true, alreadyKept: false } },
       },
     }),
   },
@@ -117,7 +167,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Everything stored about an e-mail address (APPI Art. 33)',
     description:
-      'Reservations, subscriptions (archived too), consent records with their wording, restock e-mails sent, and whether the address is suppressed. Logged with the request id, without the address.',
+      'Reservations, subscriptions (archived too), consent records with their wording, restock e-mails sent, orders counted for a restock notice, and whether the address is suppressed. Logged with the request id, without the address.',
     body: { schema: personRequest, view: 'input', example: { email: EMAIL } },
     responses: admin({
       200: {
@@ -131,6 +181,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
             subscriptions: [],
             consents: [],
             notices: [],
+            orders: [],
             suppressed: false,
           },
         },
@@ -145,7 +196,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Erase an e-mail address everywhere (APPI Art. 35)',
     description:
-      'Removes its reservations, subscriptions, claims, consent records, its entries in notification histories (replaced by a count) and delivery snapshots, and every listing snapshot. A suppression stays as the hash only. Cannot be undone.',
+      'Removes its reservations, subscriptions, claims, consent records, its entries in notification histories (replaced by a count) and delivery snapshots, the links of its orders counted for restock notices (the counts stay, naming nobody), and every listing snapshot. A suppression stays as the hash only. Cannot be undone.',
     body: { schema: personRequest, view: 'input', example: { email: EMAIL } },
     responses: admin({
       200: {
@@ -161,6 +212,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
               notices: 1,
               claims: 2,
               deliveries: 1,
+              orders: 1,
               suppressionKept: false,
             },
           },
@@ -250,12 +302,38 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
                 unconfirmed: 1,
                 consents: 4,
                 stockEvents: 12,
+                orderEvents: 5,
                 exports: 2,
                 idempotencyKeys: 3,
                 legacyListing: 0,
               },
             },
           },
+        },
+      },
+      jsonPostErrors(),
+    ),
+  },
+  {
+    method: 'post',
+    route: 'signupExpiry',
+    operationId: 'expireLongWaitingSignups',
+    tag: 'Service',
+    summary: 'Long-waiting sign-ups (scheduled daily)',
+    description:
+      'E-mails every waiting sign-up that has waited `SIGNUP_EXPIRY_DAYS` (default 180; 0: never) since it was made, consented to again or kept 「引き続き入荷のお知らせを希望されますか」 with a signed keep link (`/api/notify-keep`), once; ends every sign-up whose question went unanswered for 14 days (`unsubscribed`, `unsubscribeReason: "expired"`, never e-mailed again, purged after `RETENTION_DAYS`). Inside the quiet hours, or without an e-mail provider, it asks nobody. Running it again changes nothing.' +
+      SCHEDULED_NOTE,
+    body: {
+      schema: scheduledRequest,
+      view: 'input',
+      example: { next_run: '2026-11-24T00:00:00.000Z' },
+    },
+    responses: mergeResponses(
+      {
+        200: {
+          description: 'What this run did.',
+          body: answers.signupExpiryAnswer,
+          examples: { success: { success: true, asked: 4, expired: 1, deferred: 0 } },
         },
       },
       jsonPostErrors(),

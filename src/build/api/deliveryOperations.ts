@@ -56,7 +56,7 @@ export const DELIVERY_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Past restock notices, newest first, paged, with delivery progress',
     description:
-      'Each notice with its counts so far (read from the delivery’s progress record while it is delivering: one blob, whatever its size), filtered by `productSlug` (`""` or `null` = all). With `notificationId`: just that notice with its `failedRecipients` (while delivering, the first 100; an empty page when there is none), what a progress view polls. Read-only.',
+      'Each notice with its counts so far (read from the delivery’s progress record while it is delivering: one blob, whatever its size), filtered by `productSlug` and `variant` (a variant’s sends and waves; `""` or `null` = all). With `notificationId`: just that notice with its `failedRecipients` (while delivering, the first 100; an empty page when there is none), what a progress view polls. Read-only.',
     body: {
       schema: historyListSchema,
       view: 'input',
@@ -97,6 +97,7 @@ export const DELIVERY_OPERATIONS: ApiOperation[] = [
         PAGE_INVALID,
         PAGE_SIZE_INVALID,
         'productSlug must be a string',
+        'variant must be a string',
         'notificationId must be a string',
       ),
     }),

@@ -18,7 +18,7 @@ export const DEMAND_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Pictures of demand: per-day series, demand per product, notices, search trends',
     description:
-      'Counted on the server from day rollups and listings, never from every record: per JST day reservations created, restock sign-ups, restock e-mails sent and failed, searches and zero-result searches; per product waiting subscribers and reserved units against the cap; per restock notice of the period (newest 50) e-mails sent, failed and clicks on the product link, and its `deliveryMode` (`record-only`: no e-mail provider, nobody was e-mailed); the top 20 and zero-result queries (UTC days of the keyword log) with their count in the period before.',
+      'Counted on the server from day rollups and listings, never from every record: per JST day reservations created, restock sign-ups, restock e-mails sent and failed, searches and zero-result searches; per product waiting subscribers and reserved units against the cap; per restock notice of the period (newest 50) e-mails sent, failed, clicks on the product link, the orders counted for it by the order webhook (`orders`, `ordersAfterClick`, `units`, `revenue` per currency, `conversionRate` = orders per e-mail sent), and its `deliveryMode` (`record-only`: no e-mail provider, nobody was e-mailed); the top 20 and zero-result queries (UTC days of the keyword log) with their count in the period before.',
     body: { schema: overviewRequestSchema, view: 'input', example: { days: 7 } },
     responses: mergeResponses(
       {
@@ -60,6 +60,11 @@ export const DEMAND_OPERATIONS: ApiOperation[] = [
                   sent: 10,
                   failed: 1,
                   clicks: 4,
+                  orders: 2,
+                  ordersAfterClick: 1,
+                  units: 2,
+                  revenue: { JPY: 13200 },
+                  conversionRate: 0.2,
                   deliveryMode: 'email',
                 },
               ],

@@ -6,6 +6,7 @@ import {
   exportRequestSchema,
   invalidStatusMessage,
   SEARCH_INVALID,
+  VARIANT_WITHOUT_PRODUCT,
 } from '../../lib/admin/adminSchemas.js'
 import { EXPORT_NOT_FOUND, EXPORT_NOT_READY } from '../../lib/admin/listExports.js'
 import {
@@ -72,6 +73,8 @@ export const EXPORT_OPERATIONS: ApiOperation[] = [
         EXPORT_LIST_INVALID,
         invalidStatusMessage('shipped'),
         'productSlug must be a string',
+        'variant must be a string',
+        VARIANT_WITHOUT_PRODUCT,
         SEARCH_INVALID,
       ),
       503: failure(

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { count, deliveryMode, timestamp } from './answerParts.js'
+import { count, deliveryMode, timestamp, variantId } from './answerParts.js'
 
 /**
  * The answer of the dashboard overview: the pictures of demand (docs/dashboard.md;
@@ -37,6 +37,21 @@ export const overviewAnswer = z.strictObject({
       waiting: count,
       reservedUnits: count,
       cap: count.nullable(),
+      variants: z
+        .array(
+          z.strictObject({
+            variant: variantId,
+            name: z.string(),
+            waiting: count,
+            reservedUnits: count,
+            cap: count.nullable(),
+          }),
+        )
+        .optional()
+        .meta({
+          description:
+            'A product with variants: the demand of each variant; the product’s fields sum them (`cap` when every variant has one). Absent for a product without variants.',
+        }),
     }),
   ),
   notices: z.array(
@@ -48,6 +63,21 @@ export const overviewAnswer = z.strictObject({
       sent: count,
       failed: count,
       clicks: count,
+      orders: count.meta({
+        description:
+          'Orders counted for the notice: the order webhook found it the latest notice that reached the buyer for this product within ATTRIBUTION_DAYS.',
+      }),
+      ordersAfterClick: count.meta({
+        description: "Of those, orders whose buyer had followed the notice's product link.",
+      }),
+      units: count.meta({ description: "Units those orders bought of the notice's product." }),
+      revenue: z.record(z.string().regex(/^[A-Z]{3}$/), z.number().min(0)).meta({
+        description:
+          'Their revenue per ISO 4217 currency (each order’s `total` shared over its units); `{}` when no order gave a total.',
+      }),
+      conversionRate: z.number().min(0).nullable().meta({
+        description: 'Orders per e-mail sent, 0–1; null when nothing was e-mailed (record-only).',
+      }),
       deliveryMode,
     }),
   ),

@@ -1,10 +1,12 @@
 import { z } from 'zod'
 import {
+  fieldError,
   formValidationError,
   FORM_INTERNAL_ERROR_MESSAGE,
   PRODUCT_NOT_FOUND_MESSAGE,
   reservationForm,
   signupForm,
+  VARIANT_MESSAGES,
 } from '../../lib/forms/customerForm.js'
 import { withHoneypot } from '../../lib/forms/honeypot.js'
 import {
@@ -41,17 +43,26 @@ function validationExample(schema: z.ZodType, body: unknown): unknown {
   return { success: false, error: error.message, ...error.details }
 }
 
+/** The 400 of a `variant` the product cannot take (checked with the product, after the fields). */
+function variantExample(message: string): unknown {
+  const error = fieldError('variant', message)
+  return { success: false, error: error.message, ...error.details }
+}
+
 function formResponses(schema: z.ZodType, invalidBody: unknown, created: Responses): Responses {
   return mergeResponses(
     {
       ...created,
       400: {
         description:
-          'Invalid fields (`details`, one per field, Japanese), an unknown product, or a body that is not a JSON object.',
+          'Invalid fields (`details`, one per field, Japanese), an unknown product, a `variant` missing or unknown for a product with variants or sent for a product without (`details` on `variant`), or a body that is not a JSON object.',
         body: answers.formErrorBody,
         examples: {
           validation: validationExample(schema, invalidBody),
           'unknown product': { success: false, error: PRODUCT_NOT_FOUND_MESSAGE },
+          'variant missing': variantExample(VARIANT_MESSAGES.required),
+          'unknown variant': variantExample(VARIANT_MESSAGES.unknown),
+          'product without variants': variantExample(VARIANT_MESSAGES.unexpected),
         },
       },
       429: RATE_LIMITED,
@@ -71,7 +82,7 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
     tag: 'Storefront',
     summary: 'Reserve a product',
     description:
-      'Stores a pending reservation of `quantity` units (default 1, at most the product’s `maxPerReservation`), answers its id, then notifies the reservation channel and e-mails a confirmation with a signed link to `/reservation/manage` (their failures never change the answer). The same address may reserve again: every request without an `Idempotency-Key` header is a new reservation. With the header (as Stripe and the IETF draft define it; the widgets send one per submission), the same key and the same body answer the first reservation’s id again and make nothing; the same key with another body is refused (422); a repeat that arrives while the first request runs waits for its answer (409 after 5 s). Only a reservation made is remembered (24 to 48 hours): a refused or failed request may be sent again with its key. A product with `reservationLimit` takes reservations only while units are left (409 with `remaining`), and one with a window only inside it (409 `予約受付期間外です。`, with `opensAt` before it opens).' +
+      'Stores a pending reservation of `quantity` units (default 1, at most the product’s `maxPerReservation`), answers its id, then notifies the reservation channel and e-mails a confirmation with a signed link to `/reservation/manage` (their failures never change the answer). The same address may reserve again: every request without an `Idempotency-Key` header is a new reservation. With the header (as Stripe and the IETF draft define it; the widgets send one per submission), the same key and the same body answer the first reservation’s id again and make nothing; the same key with another body is refused (422); a repeat that arrives while the first request runs waits for its answer (409 after 5 s). Only a reservation made is remembered (24 to 48 hours): a refused or failed request may be sent again with its key. A product with `reservationLimit` takes reservations only while units are left (409 with `remaining`), and one with a window only inside it (409 `予約受付期間外です。`, with `opensAt` before it opens). A product with variants needs `variant` (the variant’s id): its cap, window and `maxPerReservation` are the variant’s own where its front matter sets them, else the product’s, and each variant’s units are counted on their own; the record carries `variant`.' +
       HONEYPOT_NOTE,
     headers: z.object({
       [IDEMPOTENCY_KEY_HEADER]: z
@@ -143,9 +154,10 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
     route: 'productAvailability',
     operationId: 'getProductAvailability',
     tag: 'Storefront',
-    summary: 'Whether a product can be reserved, and how many units are left',
+    summary:
+      'Whether a product (each of its variants) can be reserved, and how many units are left',
     description:
-      'Read only. `remaining` is null for a product without `reservationLimit`; `reservable` is false outside the window or when no unit is left. `Cache-Control: public, max-age=30`.',
+      'Read only. `remaining` is null for a product without `reservationLimit`; `reservable` is false outside the window or when no unit is left. A product with variants answers `variants`, one line per variant with its own state and its `stock`; the widgets draw their variant choice from it. `Cache-Control: public, max-age=30`.',
     pathParameters: z.object({
       slug: z.string().meta({ description: 'The product slug.', examples: ['chasen-takayama'] }),
     }),
@@ -162,6 +174,37 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
             opensAt: null,
             closesAt: null,
             releaseDate: '2027-01-20',
+          },
+          'with variants': {
+            success: true,
+            productSlug: 'shop-tshirt',
+            reservable: true,
+            remaining: 18,
+            opensAt: null,
+            closesAt: null,
+            releaseDate: '2027-03-01',
+            variants: [
+              {
+                variant: 'm',
+                name: 'M',
+                reservable: true,
+                remaining: 18,
+                opensAt: null,
+                closesAt: null,
+                releaseDate: '2027-03-01',
+                stock: null,
+              },
+              {
+                variant: 'xl',
+                name: 'XL',
+                reservable: false,
+                remaining: 0,
+                opensAt: null,
+                closesAt: null,
+                releaseDate: '2027-04-01',
+                stock: 0,
+              },
+            ],
           },
         },
       },
@@ -210,7 +253,7 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
     tag: 'Storefront',
     summary: 'Ask for a restock e-mail',
     description:
-      'One pending subscription per address and product: signing up again while one is pending answers its id (its `ntf_<ms>` shows when it was made) and sends nothing. So a retry needs no `Idempotency-Key`; the header (the widgets send one) is accepted and changes nothing.' +
+      'One pending subscription per address and product (and variant: a product with variants needs `variant`, and the subscription waits for that variant alone): signing up again while one is pending answers its id (its `ntf_<ms>` shows when it was made) and sends nothing. So a retry needs no `Idempotency-Key`; the header (the widgets send one) is accepted and changes nothing.' +
       HONEYPOT_NOTE,
     body: {
       schema: withHoneypot(signupForm),

@@ -1,6 +1,10 @@
 import { z } from 'zod'
-import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../../lib/storage/records.js'
-import { count, paging, rebuilding, slug, timestamp, unreadable } from './answerParts.js'
+import {
+  RESERVATION_STATUSES,
+  SUBSCRIPTION_STATUSES,
+  UNSUBSCRIBE_REASONS,
+} from '../../lib/storage/records.js'
+import { count, paging, rebuilding, slug, timestamp, unreadable, variantId } from './answerParts.js'
 
 /**
  * Answers about reservations and restock subscriptions: the records, lists, statistics, bulk
@@ -31,6 +35,9 @@ export const reservationRecord = z
     name: z.string(),
     email: z.string(),
     productSlug: slug,
+    variant: variantId.optional().meta({
+      description: 'The variant reserved (its id); absent for a product without variants.',
+    }),
     status: z.string().meta({
       description: `One of ${RESERVATION_STATUSES.join(', ')}; archived imports may carry the legacy \`responded\` / \`reserved\`.`,
       examples: ['pending'],
@@ -69,6 +76,9 @@ export const subscriptionRecord = z
       .meta({ examples: ['ntf_1763778300000-4f9c2a7b1e'] }),
     email: z.string(),
     productSlug: slug,
+    variant: variantId.optional().meta({
+      description: 'The variant waited for (its id); absent for a product without variants.',
+    }),
     status: z.enum(SUBSCRIPTION_STATUSES),
     createdAt: timestamp,
     notifiedAt: timestamp.nullable(),
@@ -80,6 +90,17 @@ export const subscriptionRecord = z
     }),
     confirmedAt: timestamp.nullable().optional().meta({
       description: 'Double opt-in: null until confirmed; absent when no confirmation was asked.',
+    }),
+    unsubscribeReason: z.enum(UNSUBSCRIBE_REASONS).optional().meta({
+      description:
+        'Why it ended without its subscriber asking: `expired` (the 「引き続き…」 e-mail went unanswered 14 days; 期限切れ), `purchased` (the order webhook reported a purchase). Dropped when staff change the status.',
+    }),
+    keepAskedAt: timestamp.optional().meta({
+      description:
+        'When it was e-mailed 「引き続き入荷のお知らせを希望されますか」 after SIGNUP_EXPIRY_DAYS of waiting.',
+    }),
+    keptAt: timestamp.optional().meta({
+      description: 'When its subscriber answered that e-mail with the keep link.',
     }),
     isArchived: z.boolean().optional(),
     archivedAt: timestamp.optional(),
@@ -103,14 +124,35 @@ export const outsideWindowBody = z
   })
   .meta({ description: 'Outside the product’s reservation window.' })
 
-export const availabilityAnswer = z.strictObject({
-  success: z.literal(true),
-  productSlug: slug,
+const availabilityState = {
   reservable: z.boolean().meta({ description: 'Whether one unit could be reserved now.' }),
   remaining: count.nullable().meta({ description: 'Units left under the cap; null: no cap.' }),
   opensAt: z.string().nullable(),
   closesAt: z.string().nullable(),
   releaseDate: z.string().nullable(),
+}
+
+export const availabilityAnswer = z.strictObject({
+  success: z.literal(true),
+  productSlug: slug,
+  ...availabilityState,
+  variants: z
+    .array(
+      z.strictObject({
+        variant: variantId,
+        name: z.string().meta({ description: 'The variant’s name, shown to people.' }),
+        ...availabilityState,
+        stock: count.nullable().meta({
+          description:
+            'Units in stock (POST /api/admin/stock, the stock webhook or feed); null while none is known. The widgets show 在庫なし at 0.',
+        }),
+      }),
+    )
+    .optional()
+    .meta({
+      description:
+        'A product with variants: each variant’s state (its own cap, window and release date, else the product’s), in catalogue order; the fields above then sum them up (`reservable` when one variant is, `remaining` the sum when every variant has a cap). Absent for a product without variants.',
+    }),
 })
 
 export const reservationCreated = z.strictObject({
@@ -131,6 +173,10 @@ const recordStats = z.strictObject({
   total: count,
   byStatus: z.record(z.string(), count),
   byProduct: z.record(z.string(), count),
+  byVariant: z.record(z.string(), z.record(z.string(), count)).optional().meta({
+    description:
+      'Records of products with variants, per product slug and variant id (`{"mino-mug": {"ai": 3}}`); present only when some record has a variant.',
+  }),
   unreadable,
 })
 
@@ -229,7 +275,13 @@ export const preorderProducts = z.strictObject({
   products: z.array(
     z.strictObject({
       productSlug: slug,
-      title: z.string(),
+      variant: variantId.optional().meta({
+        description:
+          'A product with variants has one line per variant (its own settings, else the product’s).',
+      }),
+      title: z
+        .string()
+        .meta({ description: 'A variant’s line names it: 「美濃焼 マグカップ（藍）」.' }),
       reservationLimit: count.nullable().meta({ description: '予約上限数; null: no cap.' }),
       heldUnits: count
         .nullable()

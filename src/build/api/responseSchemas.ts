@@ -14,6 +14,7 @@ export * from './searchAnswers.js'
 export * from './complianceAnswers.js'
 export * from './stockAnswers.js'
 export * from './overviewAnswers.js'
+export * from './orderAnswers.js'
 
 export const openApiAnswer = z
   .looseObject({ openapi: z.string() })

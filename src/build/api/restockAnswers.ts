@@ -1,7 +1,15 @@
 import { z } from 'zod'
 import { AUDIT_ACTIONS, AUDIT_RECORD_TYPES } from '../../lib/storage/auditRepository.js'
 import { DELIVERY_STATES } from '../../lib/storage/records.js'
-import { count, deliveryMode, notificationId, paging, slug, timestamp } from './answerParts.js'
+import {
+  count,
+  deliveryMode,
+  notificationId,
+  paging,
+  slug,
+  timestamp,
+  variantId,
+} from './answerParts.js'
 
 /**
  * Answers about restock notices: the send, the history, the audit trail and the resumption of
@@ -20,11 +28,24 @@ export const sendSummary = z.strictObject({
   }),
   recipientEmails: z.array(z.string()),
   timestamp,
+  sendAt: timestamp.optional().meta({
+    description:
+      'A scheduled send: when it goes (it has reached nobody yet: `sentCount` 0). Absent on a send made now.',
+  }),
+  scheduledSendId: z
+    .string()
+    .regex(/^sch_/)
+    .optional()
+    .meta({ description: 'A scheduled send: its id. Absent on a send made now.' }),
 })
 
 const notificationSummary = z.strictObject({
   id: notificationId,
   productSlug: slug,
+  variant: variantId.optional().meta({
+    description:
+      'The variant the notice was for (a variant’s send or wave: only those waiting for it); absent for a whole product.',
+  }),
   title: z.string().meta({ description: 'The e-mail subject (`emailTitle`).' }),
   timestamp,
   completedAt: timestamp.nullable(),
@@ -76,7 +97,7 @@ const auditEntry = z.strictObject({
   record: z.strictObject({
     type: z.enum(AUDIT_RECORD_TYPES).meta({
       description:
-        'A record; a `product` (stock, automatic notice: `id` is the slug); a `person` (a personal-data request: `id` is the request id, never the address); a `suppression` (`id`: the first 12 digits of the address hash); a `synonym` group.',
+        'A record; a `product` (stock, automatic notice: `id` is the slug, or `slug/variantId` for a variant); a `person` (a personal-data request: `id` is the request id, never the address); a `suppression` (`id`: the first 12 digits of the address hash); a `synonym` group.',
     }),
     id: z.string(),
     productSlug: slug

@@ -8,7 +8,8 @@ import {
 } from '../../lib/search/synonyms/staffSynonyms.js'
 import { CONFLICT_MESSAGE } from '../../lib/errors.js'
 import { SEND_IN_PROGRESS } from '../../lib/restock/sendRestockNotification.js'
-import { SEND_LIMITS } from '../../lib/restock/sendRequest.js'
+import { SEND_AT_INVALID, SEND_LIMITS, VARIANT_TEXTS } from '../../lib/restock/sendRequest.js'
+import { SEND_AT_PAST, SEND_AT_TOO_FAR } from '../../lib/restock/scheduledSend.js'
 import {
   adminErrors,
   failure,
@@ -21,8 +22,20 @@ import * as answers from './responseSchemas.js'
 /** §4.8: checked by hand in the spec's order (parseSendRequest); this documents the shape. */
 const sendRequestBody = z.object({
   productSlug: z.string().min(1).max(SEND_LIMITS.productSlug),
+  variant: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'A product with variants: only the subscribers waiting for this variant (its id); left out, every waiting subscriber of the product, each e-mail naming their own variant.',
+      examples: ['ai'],
+    }),
   emailTitle: z.string().min(1).max(SEND_LIMITS.emailTitle),
   emailBody: z.string().min(1).max(SEND_LIMITS.emailBody),
+  sendAt: z.iso.datetime({ offset: true }).nullish().meta({
+    description:
+      'Send later: an ISO 8601 time with its offset, after now and at most 30 days ahead. Absent or null: now.',
+  }),
 })
 
 const noBody = z.object({}).meta({ description: 'Empty object, or no body at all.' })
@@ -59,14 +72,20 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
     route: 'adminStats',
     operationId: 'getStats',
     tag: 'Admin',
-    summary: 'Counts by status and product',
-    description: 'Over every stored record, archived ones included.',
+    summary: 'Counts by status and product (and variant)',
+    description:
+      'Over every stored record, archived ones included (§2.4); `byVariant` beside `byProduct` counts the records of products with variants per variant, present only when some record has one.',
     body: { schema: noBody, view: 'input', example: {} },
     responses: admin(
       ok('The statistics.', answers.statsAnswer, {
         success: true,
         stats: {
-          notify: { total: 1, byStatus: { pending: 1 }, byProduct: { 'hario-v60-dripper': 1 } },
+          notify: {
+            total: 3,
+            byStatus: { pending: 3 },
+            byProduct: { 'hario-v60-dripper': 1, 'mino-mug': 2 },
+            byVariant: { 'mino-mug': { ai: 2 } },
+          },
           reservations: { total: 1, byStatus: { pending: 1 }, byProduct: { 'chasen-takayama': 1 } },
         },
       }),
@@ -77,9 +96,9 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
     route: 'adminNotifySend',
     operationId: 'sendRestockNotification',
     tag: 'Admin',
-    summary: 'Restock e-mail to every pending subscriber of a product',
+    summary: 'Restock e-mail to every pending subscriber of a product (or of one variant)',
     description:
-      "Without an e-mail provider: records the notification and marks the subscribers notified. With Resend: queues delivery in a background function (10 per batch, 1 s apart) and answers at once; `sentCount` = recipients queued. An identical send while one is delivering answers the same notification. One send per product at a time: the recipients are chosen under the product's send lock, and a different send (or an automatic wave) meanwhile answers 409; a subscriber an open notice (e.g. a wave still delivering) holds is left out.",
+      "A product with variants: `variant` sends to those waiting for that variant only, each e-mail naming it (「美濃焼 マグカップ（藍）」); without it, to every waiting subscriber of the product. Without an e-mail provider: records the notification and marks the subscribers notified. With Resend: queues delivery in a background function (10 per batch, 1 s apart) and answers at once; `sentCount` = recipients queued. An identical send while one is delivering answers the same notification. One send per product at a time: the recipients are chosen under the product's send lock, and a different send (or an automatic wave) meanwhile answers 409; a subscriber an open notice (e.g. a wave still delivering) holds is left out. With `sendAt` the send is scheduled: stored now (the configuration is checked now), sent by the scheduled sweep (`stock-reconcile`, every 10 minutes) within 10 minutes after that time, to whoever is waiting then, as the `notificationId` answered now. A manual send is never held back by the quiet hours (`QUIET_HOURS`); the dashboard asks at night whether to send now or at their end.",
     body: {
       schema: sendRequestBody,
       view: 'input',
@@ -105,7 +124,13 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
         `productSlug must be at most ${SEND_LIMITS.productSlug} characters`,
         `emailTitle must be at most ${SEND_LIMITS.emailTitle} characters`,
         `emailBody must be at most ${SEND_LIMITS.emailBody} characters`,
+        VARIANT_TEXTS.notText,
+        VARIANT_TEXTS.noVariants,
+        VARIANT_TEXTS.unknown('koi', ['ai', 'shiro', 'ame']),
         'No pending subscribers found for this product',
+        SEND_AT_INVALID,
+        SEND_AT_PAST,
+        SEND_AT_TOO_FAR,
       ),
       409: failure(
         "Another send is choosing this product's recipients right now; nothing was sent. Try again in a moment.",

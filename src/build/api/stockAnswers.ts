@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { count, notificationId, timestamp } from './answerParts.js'
+import { count, notificationId, timestamp, variantId } from './answerParts.js'
 
 /**
  * Answers about stock and automatic restock notices, and the upkeep of the record indexes
@@ -18,6 +18,10 @@ export const autoNoticeAnswer = z.strictObject({
 
 export const stockRow = z.strictObject({
   productSlug: z.string(),
+  variant: variantId.optional().meta({
+    description:
+      'The variant of this line: a product with variants has one line per variant (its SKU is in the catalogue); absent for a product without variants.',
+  }),
   quantity: count.nullable().meta({ description: 'null while no source has reported one.' }),
   updatedAt: timestamp.nullable().meta({ description: 'When the quantity last changed.' }),
   waiting: count.meta({
@@ -28,14 +32,27 @@ export const stockRow = z.strictObject({
     .strictObject({ optedOut: count, unconfirmed: count, suppressed: count })
     .meta({ description: 'Pending subscribers who are not waiting, by reason.' }),
   auto: autoNoticeAnswer.nullable(),
-  nextWaveAt: timestamp
-    .nullable()
-    .meta({ description: 'When the next automatic wave is due, or null when none is.' }),
+  nextWaveAt: timestamp.nullable().meta({
+    description:
+      'When the next automatic wave goes (its due time, or the end of the quiet hours it falls in), or null when none is due.',
+  }),
 })
+
+const quietHours = z
+  .strictObject({
+    from: z.int().min(0).max(23).meta({ description: 'The hour quiet hours start, JST.' }),
+    until: z.int().min(0).max(24).meta({ description: 'The hour they end, JST.' }),
+  })
+  .nullable()
+  .meta({
+    description:
+      '`QUIET_HOURS`: automatic waves wait from `from`:00 until `until`:00 Japan time; null when off.',
+  })
 
 export const stockListAnswer = z.strictObject({
   success: z.literal(true),
   stock: z.array(stockRow),
+  quietHours,
 })
 
 const startedWave = z
@@ -50,16 +67,23 @@ const startedWave = z
       nextAt: timestamp.meta({ description: 'When the next wave is due while stock lasts.' }),
     }),
     z.strictObject({ state: z.literal('nobody-waiting') }),
+    z.strictObject({
+      state: z.literal('quiet-hours'),
+      sendsAt: timestamp.meta({ description: 'The end of the quiet hours: when the wave goes.' }),
+    }),
     z.strictObject({ state: z.literal('later') }),
   ])
   .optional()
   .meta({
     description:
-      'Present when this change started the automatic waves: what the first wave did. `later`: another send held the product or the wave failed; it stays due for the scheduled sweep.',
+      'Present when this change started the automatic waves: what the first wave did. `quiet-hours`: the change came inside the quiet hours; the wave goes at their end (`sendsAt`). `later`: another send held the product or the wave failed; it stays due for the scheduled sweep.',
   })
 
 const stockChange = z.strictObject({
   productSlug: z.string(),
+  variant: variantId.optional().meta({
+    description: 'The variant whose stock changed; absent for a product without variants.',
+  }),
   quantity: count,
   previous: count.nullable().meta({ description: 'The quantity before (null: unknown).' }),
   wave: startedWave,
@@ -70,11 +94,15 @@ const stockErrors = z
     z.strictObject({
       productSlug: z.string().optional(),
       sku: z.string().optional(),
+      variant: z.string().optional(),
       error: z.string(),
     }),
   )
   .optional()
-  .meta({ description: 'Items naming no product (`Product not found`); omitted when none.' })
+  .meta({
+    description:
+      'Items naming no product (`Product not found`), a product with variants without its `variant` (`variant is required: this product has variants`), or a variant the product does not have (`Variant not found`); omitted when none.',
+  })
 
 export const stockUpdated = z.strictObject({
   success: z.literal(true),
@@ -87,6 +115,7 @@ export const stockPreviewAnswer = z.strictObject({
   changes: z.array(
     z.strictObject({
       productSlug: z.string(),
+      variant: variantId.optional(),
       previous: count.nullable().meta({ description: 'The quantity now (null: unknown).' }),
       quantity: count.meta({ description: 'The quantity the change would set.' }),
       notify: count.meta({
@@ -111,13 +140,34 @@ export const stockWebhookAnswer = z.union([
 export const autoSaved = z.strictObject({
   success: z.literal(true),
   productSlug: z.string(),
-  auto: autoNoticeAnswer,
+  variant: variantId.optional().meta({ description: 'The variant whose settings were saved.' }),
+  auto: autoNoticeAnswer.meta({
+    description:
+      'The settings saved (a product with variants named without `variant`: those of its first variant; `variants` lists each).',
+  }),
+  variants: z
+    .array(z.strictObject({ variant: variantId, auto: autoNoticeAnswer }))
+    .optional()
+    .meta({
+      description:
+        'A product with variants named without `variant`: the settings saved on each variant (each keeps its own texts when none were sent).',
+    }),
 })
 
 export const stockReconciled = z.strictObject({
   success: z.literal(true),
   feed: z.enum(['read', 'failed', 'not-configured']),
   wavesSent: count.meta({ description: 'Automatic waves this run sent.' }),
+  scheduledSent: count.meta({
+    description: 'Sends staff scheduled that this run sent (or found failed).',
+  }),
+  quietHoursWaiting: count.meta({
+    description: 'Automatic waves due but waiting for the end of the quiet hours.',
+  }),
+  left: count.meta({
+    description:
+      'Sends still due after this run (another send held the product, or past its time budget): the next run takes them first.',
+  }),
   changed: count.meta({ description: 'Products whose quantity the feed changed.' }),
 })
 

@@ -53,7 +53,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Stock, waiting subscribers and automatic-notice settings of every product',
     description:
-      'One line per product of the catalogue. `waiting` counts who a send or the next wave would e-mail, by the one rule both use: pending, not archived, not opted out (or consented again after), confirmed where double opt-in asked for it, address not suppressed; `notWaiting` counts the pending subscribers left out, by reason. Read-only; the body is `{}`.',
+      'One line per product of the catalogue; a product with variants has one line per variant (`variant`), each with its own stock, waiting subscribers and automatic notice. `waiting` counts who a send or the next wave would e-mail, by the one rule both use: pending, not archived, not opted out (or consented again after), confirmed where double opt-in asked for it, address not suppressed; `notWaiting` counts the pending subscribers left out, by reason. `quietHours` is the window of `QUIET_HOURS` (null when off): the dashboard asks before a manual send inside it. Read-only; the body is `{}`.',
     body: { schema: z.object({}), view: 'input', example: {} },
     responses: admin({
       200: {
@@ -72,7 +72,18 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
                 auto: AUTO,
                 nextWaveAt: '2026-11-23T03:25:00.000Z',
               },
+              {
+                productSlug: 'mino-mug',
+                variant: 'ai',
+                quantity: 0,
+                updatedAt: '2026-11-23T02:25:00.000Z',
+                waiting: 4,
+                notWaiting: { optedOut: 0, unconfirmed: 0, suppressed: 0 },
+                auto: null,
+                nextWaveAt: null,
+              },
             ],
+            quietHours: { from: 21, until: 8 },
           },
         },
       },
@@ -85,11 +96,16 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Set stock quantities (by hand or a CSV import)',
     description:
-      '1–500 items `{productSlug, quantity}` (an integer, 0 to 1,000,000). Nothing changes unless every item has that shape; an item naming no product is reported in `errors` and the others are stored. A product going from 0 (or unknown) to more than 0 with its automatic notice on starts the waves (see `POST /api/admin/notify/auto`). A product named twice takes its last quantity. A change that started the waves says in `wave` what the first one did (how many it e-mailed, when the next is due).',
+      '1–500 items `{productSlug, variant?, quantity}` (an integer, 0 to 1,000,000). A product with variants keeps stock per variant: its items need `variant` (the variant’s id); a product without variants refuses one. Nothing changes unless every item has that shape; an item naming no product, no variant of a product with variants, or a variant the product does not have is reported in `errors` and the others are stored. A product going from 0 (or unknown) to more than 0 with its automatic notice on starts the waves (see `POST /api/admin/notify/auto`). A product named twice takes its last quantity. A change that started the waves says in `wave` what the first one did (how many it e-mailed, when the next is due).',
     body: {
       schema: adminStockSchema,
       view: 'input',
-      example: { items: [{ productSlug: 'hario-v60-dripper', quantity: 3 }] },
+      example: {
+        items: [
+          { productSlug: 'hario-v60-dripper', quantity: 3 },
+          { productSlug: 'mino-mug', variant: 'ai', quantity: 2 },
+        ],
+      },
     },
     responses: admin({
       200: {
@@ -152,7 +168,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     tag: 'Service',
     summary: 'Signed stock webhook for an inventory system or POS',
     description:
-      'Header `X-Stock-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with `STOCK_WEBHOOK_SECRET` (Stripe\'s scheme): compared in constant time, the timestamp within 5 minutes of the server\'s clock, several `v1` allowed while a secret is rotated. The signature is checked before the body is parsed. Items name a product by `productSlug` or by the `sku:` of its front matter; quantities are absolute. An event `id` seen before (or being applied right now) answers `duplicate: true` and changes nothing. See README for a curl walk-through.',
+      'Header `X-Stock-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with `STOCK_WEBHOOK_SECRET` (Stripe\'s scheme): compared in constant time, the timestamp within 5 minutes of the server\'s clock, several `v1` allowed while a secret is rotated. The signature is checked before the body is parsed. Items name a product by `productSlug` or by the `sku:` of its front matter; a variant of a product with variants by its own `sku:`, or by `productSlug` and `variant`; quantities are absolute. An event `id` seen before (or being applied right now) answers `duplicate: true` and changes nothing. See README for a curl walk-through.',
     body: {
       schema: stockWebhookSchema,
       view: 'input',
@@ -191,9 +207,9 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     route: 'adminNotifyAuto',
     operationId: 'saveAutoNotice',
     tag: 'Admin',
-    summary: "Set a product's automatic restock notice",
+    summary: "Set a product's (or a variant's) automatic restock notice",
     description:
-      "When the product's stock rises from 0 (or unknown) to N and `enabled`, a wave e-mails the N × `perUnit` oldest pending subscribers (by sign-up) through the same send and delivery as `POST /api/admin/notify/send`, one history record per wave. While stock stays above 0 and subscribers wait, the next wave goes `intervalMinutes` later, sized by the stock read just before it; stock 0 stops the waves, a later rise starts them again. `{product}` and `{url}` in the title and body are replaced by the product name and page. `perUnit` defaults to 1 (1–100), `intervalMinutes` to 60 (10–10080). Turning it on acts at the next rise; turning it off cancels the waves still due. Left out while off, the texts stored before are kept.",
+      "A product with variants has the settings per variant, as its stock: `variant` saves one variant's, none saves every variant's (answered in `variants`). When the product's (variant's) stock rises from 0 (or unknown) to N and `enabled`, a wave e-mails the N × `perUnit` oldest pending subscribers (by sign-up) through the same send and delivery as `POST /api/admin/notify/send`, one history record per wave. While stock stays above 0 and subscribers wait, the next wave goes `intervalMinutes` later, sized by the stock read just before it; stock 0 stops the waves, a later rise starts them again. `{product}` and `{url}` in the title and body are replaced by the product name (with the variant: 「美濃焼 マグカップ（藍）」) and page; a variant's waves e-mail only those waiting for that variant. `perUnit` defaults to 1 (1–100), `intervalMinutes` to 60 (10–10080). Turning it on acts at the next rise; turning it off cancels the waves still due. Left out while off, the texts stored before are kept.",
     body: {
       schema: autoNoticeSchema,
       view: 'input',
@@ -203,7 +219,10 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
       200: {
         description: 'The settings as saved.',
         body: answers.autoSaved,
-        examples: { success: { success: true, productSlug: 'hario-v60-dripper', auto: AUTO } },
+        examples: {
+          success: { success: true, productSlug: 'hario-v60-dripper', auto: AUTO },
+          'one variant': { success: true, productSlug: 'mino-mug', variant: 'ai', auto: AUTO },
+        },
       },
       400: failure(
         'A missing or invalid field.',
@@ -214,7 +233,11 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
         'perUnit must be an integer from 1 to 100',
         'intervalMinutes must be an integer from 10 to 10080',
       ),
-      404: failure('No product has this slug.', 'Product not found'),
+      404: failure(
+        'No product has this slug, or the product no such variant.',
+        'Product not found',
+        'Variant not found',
+      ),
     }),
   },
   {
@@ -222,9 +245,9 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     route: 'stockReconcile',
     operationId: 'reconcileStock',
     tag: 'Service',
-    summary: 'Read the stock feed and send due waves (scheduled every 10 minutes)',
+    summary: 'Read the stock feed and send what is due (scheduled every 10 minutes)',
     description:
-      'Reads `STOCK_FEED_URL` (JSON `[{sku|productSlug, quantity}]` or CSV with a header row) when it is set and applies what differs, logging each change, so a lost webhook is caught within 10 minutes; then sends the automatic waves that are due. Netlify runs it on the published deploy; it has no public path.',
+      'Reads `STOCK_FEED_URL` (JSON `[{sku|productSlug, variant?, quantity}]` or CSV with a header row; a variant by its sku, or by a `variant` column beside the slug) when it is set and applies what differs, logging each change, so a lost webhook is caught within 10 minutes; then sends everything due, the one due first first: the automatic waves (outside the quiet hours, `QUIET_HOURS`: those due inside them go at the first run after they end) and the sends staff scheduled with `sendAt`, within a 20-second budget (the rest at the next run). Netlify runs it on the published deploy; it has no public path.',
     body: {
       schema: z.object({ next_run: z.string().optional() }),
       view: 'input',
@@ -235,7 +258,17 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
         200: {
           description: 'What the feed and the waves did.',
           body: answers.stockReconciled,
-          examples: { success: { success: true, feed: 'read', wavesSent: 1, changed: 2 } },
+          examples: {
+            success: {
+              success: true,
+              feed: 'read',
+              wavesSent: 1,
+              scheduledSent: 1,
+              quietHoursWaiting: 0,
+              left: 0,
+              changed: 2,
+            },
+          },
         },
       },
       jsonPostErrors(),

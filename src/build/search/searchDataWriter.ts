@@ -16,6 +16,7 @@ import {
   type SectionName,
 } from '../../lib/search/index/searchDataReader.js'
 import type { TermTreeArrays } from '../../lib/search/index/termTree.js'
+import { encodeReadings, type WordReading } from '../../lib/search/index/readingTable.js'
 import { encodeAlias, encodePostings } from '../../lib/search/index/postingsCoding.js'
 import {
   TEXT_HEAD_CHARS,
@@ -139,13 +140,15 @@ const MAX_MIXED_PAIRS = 32
 
 /**
  * The data file's bytes, and the text shards of the pages longer than `headChars` (at least
- * TEXT_HEAD_CHARS; default `Infinity`: every text whole in the file, no shards).
+ * TEXT_HEAD_CHARS; default `Infinity`: every text whole in the file, no shards). `readings`: the
+ * readings of the site's kanji words (build/search/wordReadings.ts; default none).
  */
 export function encodeSiteSearchData(
   formatVersion: string,
   index: PackedIndexParts,
   pages: readonly StoredPage[],
   headChars = Infinity,
+  readings: readonly WordReading[] = [],
 ): { bytes: Buffer; dataId: string; eagerBytes: number; textShards: Map<number, TextShard> } {
   if (!(headChars >= TEXT_HEAD_CHARS)) {
     // why: an excerpt from the start (up to 500 characters) is taken from the head alone
@@ -199,6 +202,7 @@ export function encodeSiteSearchData(
     postings,
     pages: Buffer.concat(pageBlobs),
     pageIds,
+    readings: encodeReadings(readings),
   }
   const sections = {} as Header['sections']
   const body: Buffer[] = []

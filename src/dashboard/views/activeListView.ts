@@ -6,7 +6,9 @@ import { CursorTrail, pagerControls, refocusPager } from '../pager.js'
 import { isAllowedReservationTransition } from '../../lib/admin/statusRules.js'
 import { foldForSearch, searchText } from '../../lib/storage/listing/recordSearch.js'
 import { exportList } from './listExport.js'
+import { csvHasVariants } from '../../lib/admin/recordCsv.js'
 import {
+  productFilterOf,
   productOptions,
   recordsOf,
   rowKey,
@@ -153,7 +155,7 @@ export function activeListView(context: ViewContext, resource: DashboardResource
     const q = textFilter.value.trim()
     return {
       status: statusFilter.value,
-      productSlug: productFilter.value,
+      ...productFilterOf(productFilter.value),
       ...(q ? { q } : {}),
     }
   }
@@ -359,7 +361,9 @@ export function activeListView(context: ViewContext, resource: DashboardResource
   })
   csvButton.addEventListener('click', () => {
     if (trail.page === 1 && !hasNext) {
-      downloadCsv(csvFileName(resource.title), toCsv(visible(), resource.csvColumns))
+      const rows = visible()
+      const columns = resource.csvColumns(csvHasVariants(rows, filters().productSlug))
+      downloadCsv(csvFileName(resource.title), toCsv(rows, columns))
       return
     }
     void exportList(context, resource, 'active', filters(), csvButton)

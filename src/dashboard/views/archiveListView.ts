@@ -3,7 +3,9 @@ import { confirmAction } from '../dialogs.js'
 import { el, field, replaceChildren, select } from '../elements.js'
 import { rebuildingNotice } from './rebuildingNotice.js'
 import { serverPager } from '../pager.js'
+import { csvHasVariants } from '../../lib/admin/recordCsv.js'
 import {
+  productFilterOf,
   productOptions,
   recordsOf,
   rowKey,
@@ -85,7 +87,11 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
   /** The filters and the search, as the API names them. */
   function filters() {
     const q = textFilter.value.trim()
-    return { status: statusFilter.value, productSlug: productFilter.value, ...(q ? { q } : {}) }
+    return {
+      status: statusFilter.value,
+      ...productFilterOf(productFilter.value),
+      ...(q ? { q } : {}),
+    }
   }
 
   function renderSelection(): void {
@@ -164,7 +170,7 @@ export function archiveListView(context: ViewContext, resource: DashboardResourc
   csvButton.addEventListener('click', () => {
     downloadCsv(
       csvFileName(`${resource.title}-アーカイブ-${page}ページ`),
-      toCsv(rows, resource.csvColumns),
+      toCsv(rows, resource.csvColumns(csvHasVariants(rows, filters().productSlug))),
     )
   })
   if (exportButton) {

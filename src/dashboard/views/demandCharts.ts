@@ -1,6 +1,7 @@
 import uPlot from 'uplot'
 import { el } from '../elements.js'
 import type { RouteAnswer } from '../../lib/routes.js'
+import { targetTitle } from '../../lib/productCatalogue.js'
 
 /**
  * The charts of the overview (docs/dashboard.md "Overview"). Lines are drawn by uPlot (small,
@@ -139,9 +140,18 @@ function drawLines(container: HTMLElement, overview: Overview): void {
 export function productBars(overview: Overview, label: (slug: string) => string): HTMLElement {
   if (overview.products.length === 0)
     return el('p', { class: 'empty' }, ['商品別の需要: まだありません。'])
+  // why: a product with variants is followed by a line per variant (「美濃焼 マグカップ（藍）」)
+  const lines = overview.products.flatMap((row) => [
+    { ...row, name: label(row.productSlug), variantLine: false },
+    ...(row.variants ?? []).map((line) => ({
+      ...line,
+      name: targetTitle({ productSlug: row.productSlug, variant: line.variant }),
+      variantLine: true,
+    })),
+  ])
   const largest = Math.max(
     1,
-    ...overview.products.map((p) => Math.max(p.waiting, p.cap ?? p.reservedUnits, p.reservedUnits)),
+    ...lines.map((p) => Math.max(p.waiting, p.cap ?? p.reservedUnits, p.reservedUnits)),
   )
   const bar = (value: number, kind: string) =>
     el('span', {
@@ -161,9 +171,9 @@ export function productBars(overview: Overview, label: (slug: string) => string)
     el(
       'tbody',
       {},
-      overview.products.map((row) =>
-        el('tr', {}, [
-          el('th', { scope: 'row' }, [label(row.productSlug)]),
+      lines.map((row) =>
+        el('tr', row.variantLine ? { class: 'variant-line' } : {}, [
+          el('th', { scope: 'row' }, [row.name]),
           el('td', { class: 'bar-cell' }, [
             bar(row.waiting, 'waiting'),
             el('span', { class: 'bar-value' }, [row.waiting]),

@@ -21,7 +21,7 @@ export async function exportList(
   context: ViewContext,
   resource: DashboardResource,
   kind: 'active' | 'archive',
-  filters: { status?: string; productSlug?: string; q?: string },
+  filters: { status?: string; productSlug?: string; variant?: string; q?: string },
   button: HTMLButtonElement,
 ): Promise<void> {
   const list =

@@ -1,7 +1,8 @@
 import { csvFileName, downloadCsv, toCsv, type CsvColumn } from '../csvExport.js'
 import { el, replaceChildren } from '../elements.js'
 import { serverPager } from '../pager.js'
-import { productLabel } from '../recordResources.js'
+import { targetTitle } from '../../lib/productCatalogue.js'
+import { productFilterOf } from '../recordResources.js'
 import { DELIVERY_STATE_LABELS, formatTime, RECORD_ONLY } from '../texts.js'
 import type { NotificationSummary } from './deliveryProgress.js'
 import type { ViewContext } from './viewContext.js'
@@ -29,7 +30,7 @@ const HISTORY_COLUMNS: CsvColumn<NotificationSummary>[] = [
   { header: 'ID', value: (n) => n.id },
   { header: '送信日時', value: (n) => formatTime(n.timestamp) },
   { header: '件名', value: (n) => n.title },
-  { header: '商品', value: (n) => productLabel(n.productSlug) },
+  { header: '商品', value: (n) => targetTitle(n) },
   { header: '対象', value: (n) => n.recipients },
   { header: '送信済み', value: sentText },
   { header: '失敗', value: (n) => n.failedCount },
@@ -40,8 +41,11 @@ const HISTORY_COLUMNS: CsvColumn<NotificationSummary>[] = [
 
 export interface NoticeHistory {
   element: HTMLElement
-  /** Shows the notices of `productSlug` ('' = every product) from the first page. */
-  show(productSlug: string): void
+  /**
+   * Shows the notices of a product filter's value (productOptions: a slug, or `slug/variantId`
+   * for one variant's; '' = every product) from the first page.
+   */
+  show(product: string): void
   /** Reloads the page shown. */
   reload(): void
   /** Redraws the row of `notice` when it is shown (the progress panel's latest answer). */
@@ -53,7 +57,7 @@ export function noticeHistory(
   context: ViewContext,
   openProgress: (notificationId: string) => void,
 ): NoticeHistory {
-  let productSlug = ''
+  let product = ''
   let page = 1
   let shown: NotificationSummary[] = []
   /** The progress panel's latest answer (one panel at a time: the last notice it reported). */
@@ -75,7 +79,7 @@ export function noticeHistory(
     area.setAttribute('aria-busy', 'true')
     const answer = await context.attempt(() =>
       context.api.post('adminNotifyHistory', {
-        productSlug,
+        ...productFilterOf(product),
         page,
         pageSize: PAGE_SIZE,
       }),
@@ -119,7 +123,7 @@ export function noticeHistory(
         notice.title,
         notice.trigger !== undefined && el('span', { class: 'tag' }, [triggerText(notice)]),
       ]),
-      cell('商品', [productLabel(notice.productSlug)]),
+      cell('商品', [targetTitle(notice)]),
       cell('対象', [notice.recipients]),
       cell('送信済み', [sentText(notice)]),
       cell('失敗', [notice.failedCount]),
@@ -136,8 +140,8 @@ export function noticeHistory(
 
   return {
     element,
-    show(slug) {
-      productSlug = slug
+    show(value) {
+      product = value
       page = 1
       void load()
     },

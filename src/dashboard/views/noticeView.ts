@@ -1,10 +1,11 @@
 import { renderRestockEmail } from '../../lib/messages/restockMessages.js'
-import { productUrl } from '../../lib/productCatalogue.js'
+import { productUrl, targetKey, targetTitle } from '../../lib/productCatalogue.js'
+import { sendableAt, type QuietHours } from '../../lib/quietHours.js'
 import { ROUTES } from '../../lib/routes.js'
-import { confirmAction } from '../dialogs.js'
+import { chooseAction, confirmAction } from '../dialogs.js'
 import { el, field, replaceChildren, select } from '../elements.js'
-import { productLabel, productOptions } from '../recordResources.js'
-import { notWaitingText } from '../texts.js'
+import { productFilterOf, productOptions } from '../recordResources.js'
+import { formatTime, notWaitingText } from '../texts.js'
 import { deliveryProgress } from './deliveryProgress.js'
 import { noticeHistory } from './noticeHistory.js'
 import type { ViewContext } from './viewContext.js'
@@ -14,12 +15,16 @@ const TITLE_MAX = 200
 const BODY_MAX = 20000
 
 /**
- * Send a restock notice: product, subject, body; a preview rendered by the very template the
- * delivery uses (src/lib/messages/restockMessages.ts, bundled in); the number of recipients
- * before confirming; then the delivery's progress, and the product's history below.
+ * Send a restock notice: product (a product with variants: all of them, or one variant),
+ * subject, body; a preview rendered by the very template the delivery uses
+ * (src/lib/messages/restockMessages.ts, bundled in); the number of recipients before confirming
+ * (inside the quiet hours: send now, or at their end); then the delivery's progress, and the
+ * product's history below.
  */
 export function noticeView(context: ViewContext): HTMLElement {
   let recipients: number | null = null
+  /** The shop's quiet hours (`QUIET_HOURS`), as the stock list last answered them. */
+  let quietHours: QuietHours | null = null
   const product = select([['', '商品を選んでください'], ...productOptions()], '', {
     required: true,
   })
@@ -60,11 +65,12 @@ export function noticeView(context: ViewContext): HTMLElement {
       ])
     }
     const origin = window.location.origin
+    const target = productFilterOf(product.value)
     const email = renderRestockEmail({
       emailTitle: title.value.trim(),
       emailBody: body.value,
-      productTitle: productLabel(product.value),
-      productUrl: productUrl(product.value, origin),
+      productTitle: targetTitle(target),
+      productUrl: productUrl(target.productSlug, origin),
       unsubscribeUrl: `${origin}${ROUTES.notifyUnsubscribe.path}?token=（受信者ごとの署名付きリンク）`,
       // why: the server fills in the shop's configured sender details when it sends
       sender: {
@@ -106,10 +112,22 @@ export function noticeView(context: ViewContext): HTMLElement {
     // why: the stock list counts who is waiting by the rule the send itself applies
     const answer = await context.attempt(() => context.api.post('adminStockList', {}))
     if (asked !== product.value) return
-    const row = answer?.stock.find((line) => line.productSlug === asked)
-    recipients = row?.waiting ?? null
+    // why: a whole product with variants counts every variant's line
+    const rows = (answer?.stock ?? []).filter(
+      (line) => targetKey(line) === asked || (!asked.includes('/') && line.productSlug === asked),
+    )
+    recipients =
+      answer && rows.length > 0 ? rows.reduce((sum, line) => sum + line.waiting, 0) : null
+    quietHours = answer?.quietHours ?? null
     recipientInfo.setAttribute('aria-busy', 'false')
-    const why = row ? notWaitingText(row.notWaiting) : null
+    const why =
+      rows.length > 0
+        ? notWaitingText({
+            optedOut: rows.reduce((sum, line) => sum + line.notWaiting.optedOut, 0),
+            unconfirmed: rows.reduce((sum, line) => sum + line.notWaiting.unconfirmed, 0),
+            suppressed: rows.reduce((sum, line) => sum + line.notWaiting.suppressed, 0),
+          })
+        : null
     const count =
       recipients === 0
         ? '送信対象（通知を待っている購読者）はいません'
@@ -134,25 +152,58 @@ export function noticeView(context: ViewContext): HTMLElement {
     progressArea.scrollIntoView({ block: 'nearest' })
   }
 
+  /**
+   * When to send: `now`, an ISO time (inside the quiet hours, when staff choose their end), or
+   * null when staff cancel.
+   */
+  async function askWhen(): Promise<'now' | string | null> {
+    const what = `「${targetTitle(productFilterOf(product.value))}」の購読者 ${recipients} 人に「${title.value.trim()}」を送信します。送信後は取り消せません。`
+    // why: the staff member's clock, in Japan time: the question is about their evening
+    const now = Date.now()
+    const end = quietHours ? sendableAt(quietHours, now) : now
+    if (!quietHours || end <= now) {
+      const confirmed = await confirmAction(
+        '再入荷メールを送信しますか？',
+        what,
+        `${recipients} 人に送信する`,
+      )
+      return confirmed ? 'now' : null
+    }
+    const at = `${quietHours.until}:00`
+    const chosen = await chooseAction(
+      '夜間の送信',
+      [`夜間です。今すぐ送信しますか、${at} に予約しますか`, what],
+      [
+        { value: 'now', label: '今すぐ送信' },
+        { value: 'later', label: `${at} に予約`, look: 'primary' },
+      ],
+    )
+    if (chosen === null) return null
+    return chosen === 'later' ? new Date(end).toISOString() : 'now'
+  }
+
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
     if (!ready()) return
-    const confirmed = await confirmAction(
-      '再入荷メールを送信しますか？',
-      `「${productLabel(product.value)}」の購読者 ${recipients} 人に「${title.value.trim()}」を送信します。送信後は取り消せません。`,
-      `${recipients} 人に送信する`,
-    )
-    if (!confirmed) return
+    const when = await askWhen()
+    if (when === null) return
     send.disabled = true
     const answer = await context.attempt(() =>
       context.api.post('adminNotifySend', {
-        productSlug: product.value,
+        ...productFilterOf(product.value),
         emailTitle: title.value,
         emailBody: body.value,
+        ...(when === 'now' ? {} : { sendAt: when }),
       }),
     )
     send.disabled = !ready()
     if (!answer) return
+    if (answer.sendAt) {
+      context.notify(
+        `${formatTime(answer.sendAt)} に送信を予約しました。その時点で通知を待っている購読者に送ります。`,
+      )
+      return
+    }
     context.notify('送信を受け付けました。配信状況を表示しています。')
     showProgress(answer.notificationId)
     history.reload()

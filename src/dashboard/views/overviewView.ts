@@ -1,14 +1,10 @@
 import { el, replaceChildren } from '../elements.js'
 import { productLabel } from '../recordResources.js'
-import {
-  formatTime,
-  RECORD_ONLY,
-  RESERVATION_STATUS_LABELS,
-  SUBSCRIPTION_STATUS_LABELS,
-} from '../texts.js'
+import { RESERVATION_STATUS_LABELS, SUBSCRIPTION_STATUS_LABELS } from '../texts.js'
 import type { RouteAnswer } from '../../lib/routes.js'
 import type { ViewContext } from './viewContext.js'
 import { dailyChart, productBars } from './demandCharts.js'
+import { noticeResults } from './noticeResults.js'
 
 type RecordStats = RouteAnswer<'adminStats'>['stats']['notify']
 type Overview = RouteAnswer<'adminOverview'>
@@ -111,59 +107,11 @@ function trendTable(caption: string, list: QueryTrend[]): HTMLElement {
   ])
 }
 
-function noticeTable(notices: Overview['notices']): HTMLElement {
-  if (notices.length === 0)
-    return el('p', { class: 'empty' }, ['この期間の再入荷通知はありません。'])
-  const rate = (clicks: number, sent: number) =>
-    sent === 0 ? '—' : `${Math.round((clicks / sent) * 100)}%`
-  return el(
-    'div',
-    {
-      class: 'table-scroll',
-      tabindex: '0',
-      role: 'region',
-      'aria-label': '再入荷通知ごとの結果の表',
-    },
-    [
-      el('table', { class: 'counts notices' }, [
-        el('caption', {}, ['再入荷通知ごとの結果（新しい順）']),
-        el('thead', {}, [
-          el(
-            'tr',
-            {},
-            ['送信日時', '商品', '送信', '失敗', 'クリック', 'クリック率'].map((h) =>
-              el('th', { scope: 'col' }, [h]),
-            ),
-          ),
-        ]),
-        el(
-          'tbody',
-          {},
-          notices.map((notice) => {
-            // why: a notice recorded without an e-mail provider reached nobody
-            const recordOnly = notice.deliveryMode === 'record-only'
-            return el('tr', {}, [
-              el('td', { class: 'time' }, [formatTime(notice.timestamp)]),
-              el('td', { class: 'product' }, [notice.title]),
-              recordOnly
-                ? el('td', { class: 'record-only' }, [RECORD_ONLY])
-                : el('td', { class: 'number' }, [notice.sent]),
-              el('td', { class: 'number' }, [notice.failed]),
-              el('td', { class: 'number' }, [notice.clicks]),
-              el('td', { class: 'number' }, [recordOnly ? '—' : rate(notice.clicks, notice.sent)]),
-            ])
-          }),
-        ),
-      ]),
-    ],
-  )
-}
-
 const PERIODS = [7, 30, 90] as const
 
 /**
  * The overview: pictures of demand for the last 7/30/90 JST days (daily lines, demand per
- * product, restock notices with clicks, searches with their trend), all counted on the server
+ * product, restock notices with clicks and orders, searches with their trend), all counted on the server
  * (POST /api/admin/overview), and the §4.9 statistics.
  */
 export function overviewView(context: ViewContext): HTMLElement {
@@ -228,9 +176,9 @@ export function overviewView(context: ViewContext): HTMLElement {
       el('section', { class: 'card wide', 'aria-labelledby': 'notices-title' }, [
         el('h3', { id: 'notices-title' }, ['再入荷通知の結果']),
         el('p', { class: 'hint' }, [
-          'クリックは、メール内の商品リンクを開いた人の数です（1 人 1 回）。',
+          'クリックは、メール内の商品リンクを開いた人の数です（1 人 1 回）。注文は、通知が届いてから一定の日数（既定 7 日）以内にその商品を買った注文で、注文連携（Webhook）から数えます。購入率は送信したメールあたりの注文です。',
         ]),
-        noticeTable(answer.notices),
+        noticeResults(answer.notices),
       ]),
       el('section', { class: 'card', 'aria-labelledby': 'top-title' }, [
         el('h3', { id: 'top-title' }, ['よく検索された言葉']),

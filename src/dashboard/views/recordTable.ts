@@ -1,6 +1,6 @@
 import { el, select } from '../elements.js'
+import { targetTitle } from '../../lib/productCatalogue.js'
 import {
-  productLabel,
   rowKey,
   rowLabel,
   statusText,
@@ -8,7 +8,7 @@ import {
   type RecordRow,
 } from '../recordResources.js'
 import { waitingState } from '../../lib/compliance/waitingRule.js'
-import { formatTime, NOT_WAITING_LABELS } from '../texts.js'
+import { formatTime, NOT_WAITING_LABELS, UNSUBSCRIBE_REASON_LABELS } from '../texts.js'
 
 export interface RecordTableOptions {
   /** Keys (`rowKey`) of the selected rows; the checkboxes change it. */
@@ -112,7 +112,7 @@ function recordRow(
     cell(resource.hasName ? '受付日時' : '登録日時', [formatTime(row.createdAt)]),
     resource.hasName && cell('名前', [row.name]),
     cell('メール', [row.email]),
-    cell('商品', [productLabel(row.productSlug)]),
+    cell('商品', [targetTitle(row)]),
     resource.hasName && cell('数量', [String(row.quantity ?? 1)]),
     cell('ステータス', [statusCell(resource, row, label, options)]),
     resource.hasNotes && cell('メモ', [notesCell(row, label, options)]),
@@ -134,6 +134,13 @@ function notWaitingMark(resource: DashboardResource, row: RecordRow): HTMLElemen
   return el('span', { class: 'tag not-waiting' }, [`${word}（送信されません）`])
 }
 
+/** Why a subscription ended when no person ended it (期限切れ, 購入済み), or null. */
+function reasonMark(row: RecordRow): HTMLElement | null {
+  const reason = row.unsubscribeReason
+  if (row.status !== 'unsubscribed' || !reason) return null
+  return el('span', { class: 'tag not-waiting' }, [UNSUBSCRIBE_REASON_LABELS[reason] ?? reason])
+}
+
 function statusCell(
   resource: DashboardResource,
   row: RecordRow,
@@ -141,7 +148,7 @@ function statusCell(
   options: RecordTableOptions,
 ): Node | string {
   const onStatus = options.onStatus
-  const mark = notWaitingMark(resource, row)
+  const mark = notWaitingMark(resource, row) ?? reasonMark(row)
   if (!onStatus) {
     return mark
       ? el('span', {}, [statusText(resource, row.status), mark])

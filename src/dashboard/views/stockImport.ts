@@ -1,4 +1,4 @@
-import { findProduct, findProductBySku } from '../../lib/productCatalogue.js'
+import { findProduct, findSku, findVariant, targetTitle } from '../../lib/productCatalogue.js'
 import type { RouteAnswer } from '../../lib/routes.js'
 import { stockTableFromCsv, StockTableFormatError } from '../../lib/stock/stockTable.js'
 import { el, field, replaceChildren } from '../elements.js'
@@ -6,7 +6,7 @@ import { productLabel } from '../recordResources.js'
 import { startedWaveText } from '../texts.js'
 import type { ViewContext } from './viewContext.js'
 
-type StockItem = { productSlug: string; quantity: number }
+type StockItem = { productSlug: string; variant?: string; quantity: number }
 type PreviewLine = RouteAnswer<'adminStockPreview'>['changes'][number]
 
 /** Items per stock request (the endpoints take at most 500). */
@@ -14,7 +14,7 @@ const IMPORT_CHUNK = 500
 
 /** The column names a POS export may use, as staff read them (src/lib/stock/stockTable.ts). */
 const COLUMNS_HINT =
-  '1 行目に列名が必要です: 商品は「SKU」または「商品コード」、在庫数は「在庫数」または「quantity」。'
+  '1 行目に列名が必要です: 商品は「SKU」または「商品コード」（種類ごとの SKU で種類も決まります）、在庫数は「在庫数」または「quantity」。'
 
 /**
  * The CSV import of the 在庫 screen, in two steps: a file chosen is only read and shown (product,
@@ -45,9 +45,24 @@ export function stockImport(context: ViewContext, onApplied: () => Promise<void>
     )
     const items: StockItem[] = []
     for (const line of table.lines) {
-      const slug = line.productSlug ?? findProductBySku(line.sku ?? '')?.slug
-      if (slug) items.push({ productSlug: slug, quantity: line.quantity })
-      else problems.push(`SKU ${line.sku}: 該当する商品がありません`)
+      if (line.productSlug) {
+        items.push({
+          productSlug: line.productSlug,
+          ...(line.variant ? { variant: line.variant } : {}),
+          quantity: line.quantity,
+        })
+        continue
+      }
+      // why: a variant's SKU names the product and the variant
+      const owner = findSku(line.sku ?? '')
+      if (!owner) problems.push(`SKU ${line.sku}: 該当する商品がありません`)
+      else {
+        items.push({
+          productSlug: owner.product.slug,
+          ...(owner.variant ? { variant: owner.variant.id } : {}),
+          quantity: line.quantity,
+        })
+      }
     }
     const changes: PreviewLine[] = []
     for (let start = 0; start < items.length; start += IMPORT_CHUNK) {
@@ -60,9 +75,7 @@ export function stockImport(context: ViewContext, onApplied: () => Promise<void>
       )
       if (!answer) return
       changes.push(...answer.changes)
-      for (const error of answer.errors ?? []) {
-        problems.push(`${error.sku ?? error.productSlug}: 該当する商品がありません`)
-      }
+      for (const error of answer.errors ?? []) problems.push(problemText(error))
     }
     showPreview(items, changes, problems)
   }
@@ -124,10 +137,10 @@ export function stockImport(context: ViewContext, onApplied: () => Promise<void>
   }
 
   function previewRow(change: PreviewLine): HTMLElement {
-    const sku = findProduct(change.productSlug)?.sku
+    const sku = skuOf(change)
     const from = change.previous === null ? '未設定' : String(change.previous)
     return el('tr', {}, [
-      el('td', { class: 'product' }, [productLabel(change.productSlug)]),
+      el('td', { class: 'product' }, [targetTitle(change)]),
       el('td', { class: 'code' }, [sku ?? '—']),
       el('td', { class: 'change' }, [
         change.previous === change.quantity
@@ -152,12 +165,10 @@ export function stockImport(context: ViewContext, onApplied: () => Promise<void>
       updated += answer.updated.length
       for (const change of answer.updated) {
         if (change.wave) {
-          waves.push(`「${productLabel(change.productSlug)}」: ${startedWaveText(change.wave)}`)
+          waves.push(`「${targetTitle(change)}」: ${startedWaveText(change.wave)}`)
         }
       }
-      for (const error of answer.errors ?? []) {
-        problems.push(`${error.productSlug ?? error.sku}: 該当する商品がありません`)
-      }
+      for (const error of answer.errors ?? []) problems.push(problemText(error))
     }
     fileInput.value = ''
     replaceChildren(result, [
@@ -180,6 +191,23 @@ export function stockImport(context: ViewContext, onApplied: () => Promise<void>
     ]),
     result,
   ])
+}
+
+/** The SKU of a product or of its variant, if the catalogue has one. */
+function skuOf(target: { productSlug: string; variant?: string }): string | undefined {
+  const product = findProduct(target.productSlug)
+  if (!product) return undefined
+  if (target.variant === undefined) return product.sku
+  return findVariant(product, target.variant)?.sku
+}
+
+/** What staff read for a line the server could not use. */
+function problemText(error: { productSlug?: string; variant?: string; sku?: string }): string {
+  const name = error.sku ? `SKU ${error.sku}` : (error.productSlug ?? '')
+  if (error.productSlug && findProduct(error.productSlug)) {
+    return `${productLabel(error.productSlug)}: 該当する種類がありません`
+  }
+  return `${name}: 該当する商品がありません`
 }
 
 function problemList(problems: string[]): HTMLElement | false {

@@ -1,7 +1,7 @@
-import { findProduct } from '../../lib/productCatalogue.js'
+import { findProduct, findVariant, targetKey, targetTitle } from '../../lib/productCatalogue.js'
+import { quietHoursLabel } from '../../lib/quietHours.js'
 import type { RouteAnswer } from '../../lib/routes.js'
 import { el, field, replaceChildren } from '../elements.js'
-import { productLabel } from '../recordResources.js'
 import { formatTime, notWaitingText, startedWaveText } from '../texts.js'
 import { stockImport } from './stockImport.js'
 import type { ViewContext } from './viewContext.js'
@@ -9,7 +9,7 @@ import type { ViewContext } from './viewContext.js'
 type StockRow = RouteAnswer<'adminStockList'>['stock'][number]
 
 /**
- * Stock per product: its SKU, the quantity (edited in place; a change that starts an automatic
+ * Stock per product (one row per variant of a product with variants, 「美濃焼 マグカップ（藍）」): its SKU, the quantity (edited in place; a change that starts an automatic
  * wave says what the wave did), who is waiting and why the others are not counted, the automatic
  * notice's settings; and a CSV import in the shape a POS exports, previewed before it is applied.
  */
@@ -21,7 +21,14 @@ export function stockView(context: ViewContext): HTMLElement {
     const answer = await context.attempt(() => context.api.post('adminStockList', {}))
     area.setAttribute('aria-busy', 'false')
     if (!answer) return
-    replaceChildren(area, [stockTable(answer.stock)])
+    const quiet = answer.quietHours
+    replaceChildren(area, [
+      quiet &&
+        el('p', { class: 'hint quiet-hours' }, [
+          `夜間（${quietHoursLabel(quiet)}）は自動通知を送りません。夜間に配信の時刻になったものは、${quiet.until}:00 から時刻の早い順に配信します。`,
+        ]),
+      stockTable(answer.stock),
+    ])
   }
 
   function stockTable(rows: StockRow[]): HTMLElement {
@@ -40,7 +47,11 @@ export function stockView(context: ViewContext): HTMLElement {
   }
 
   function stockLine(row: StockRow): HTMLElement {
-    const label = productLabel(row.productSlug)
+    const label = targetTitle(row)
+    const target = {
+      productSlug: row.productSlug,
+      ...(row.variant ? { variant: row.variant } : {}),
+    }
     const quantity = el('input', {
       type: 'number',
       min: 0,
@@ -62,7 +73,7 @@ export function stockView(context: ViewContext): HTMLElement {
       save.disabled = true
       const answer = await context.attempt(() =>
         context.api.post('adminStock', {
-          items: [{ productSlug: row.productSlug, quantity: value }],
+          items: [{ ...target, quantity: value }],
         }),
       )
       save.disabled = false
@@ -74,12 +85,10 @@ export function stockView(context: ViewContext): HTMLElement {
       )
     })
     const why = notWaitingText(row.notWaiting)
-    return el('tr', { 'data-product': row.productSlug }, [
+    return el('tr', { 'data-product': targetKey(row) }, [
       el('th', { scope: 'row' }, [
         label,
-        el('span', { class: 'sku' }, [
-          `商品コード: ${findProduct(row.productSlug)?.sku ?? '未設定'}`,
-        ]),
+        el('span', { class: 'sku' }, [`商品コード: ${skuOf(row) ?? '未設定'}`]),
       ]),
       el('td', { 'data-label': '在庫数' }, [form]),
       el('td', { class: 'waiting', 'data-label': '通知待ち' }, [
@@ -122,6 +131,7 @@ export function stockView(context: ViewContext): HTMLElement {
       const answer = await context.attempt(() =>
         context.api.post('adminNotifyAuto', {
           productSlug: row.productSlug,
+          ...(row.variant ? { variant: row.variant } : {}),
           enabled: enabled.checked,
           emailTitle: title.value,
           emailBody: body.value,
@@ -155,4 +165,11 @@ export function stockView(context: ViewContext): HTMLElement {
     stockImport(context, load),
     area,
   ])
+}
+
+/** The SKU of a row's product, or of its variant. */
+function skuOf(row: { productSlug: string; variant?: string }): string | undefined {
+  const product = findProduct(row.productSlug)
+  if (!product) return undefined
+  return row.variant === undefined ? product.sku : findVariant(product, row.variant)?.sku
 }

@@ -9,6 +9,8 @@ export interface AdminRecord extends ProductRecordRef, Archivable {
   /** What the lists' search (`q`) finds a record by, with its id (recordSearch.ts). */
   email: string
   name?: string
+  /** The variant of the record (its id), for a product with variants. */
+  variant?: string
 }
 
 /** What the work after a deletion may use: the records store and the request's clock. */

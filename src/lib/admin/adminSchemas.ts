@@ -68,32 +68,54 @@ const searchField = z
   .transform((value) => value || undefined)
 
 /**
- * Active lists (§4.1, §4.2): optional `status` (one of `statuses`) and `productSlug`; and the
- * paging fields: `pageSize` (1..500), `cursor` (from a previous page's
+ * `variant`: only records of this variant (its id) of the product; `null` and `''` mean "no
+ * filter". Sent with `productSlug` (a variant id names a variant of one product).
+ */
+const variantFilter = optionalFilter('variant must be a string')
+
+/** 400 when a `variant` filter comes without the `productSlug` it belongs to. */
+export const VARIANT_WITHOUT_PRODUCT = 'variant must be sent with productSlug'
+
+/** A filter object whose `variant` needs its `productSlug`. */
+function variantNeedsProduct<T extends { productSlug?: string; variant?: string }>(
+  filters: T,
+  context: z.RefinementCtx,
+): void {
+  if (filters.variant !== undefined && filters.productSlug === undefined) {
+    context.addIssue({ code: 'custom', message: VARIANT_WITHOUT_PRODUCT, path: ['variant'] })
+  }
+}
+
+/**
+ * Active lists (§4.1, §4.2): optional `status` (one of `statuses`), `productSlug` and `variant`;
+ * and the paging fields: `pageSize` (1..500), `cursor` (from a previous page's
  * `nextCursor`), `q`. Without any of the three the answer is the whole list, as the spec says.
  */
 export function listFiltersSchema<S extends string>(statuses: readonly [S, ...S[]]) {
-  return z.object({
-    status: z.preprocess(
-      (value) => (value === '' || value === null ? undefined : value),
-      knownStatus(statuses).optional(),
-    ),
-    productSlug: optionalFilter('productSlug must be a string'),
-    pageSize: z
-      .number({ error: LIST_PAGE_SIZE_INVALID })
-      .int({ error: LIST_PAGE_SIZE_INVALID })
-      .min(1, { error: LIST_PAGE_SIZE_INVALID })
-      .max(MAX_LIST_PAGE_SIZE, { error: LIST_PAGE_SIZE_INVALID })
-      .nullish()
-      .transform((value) => value ?? undefined),
-    cursor: z
-      .string({ error: CURSOR_INVALID })
-      .min(1, { error: CURSOR_INVALID })
-      .max(1000, { error: CURSOR_INVALID })
-      .nullish()
-      .transform((value) => value ?? undefined),
-    q: searchField,
-  })
+  return z
+    .object({
+      status: z.preprocess(
+        (value) => (value === '' || value === null ? undefined : value),
+        knownStatus(statuses).optional(),
+      ),
+      productSlug: optionalFilter('productSlug must be a string'),
+      variant: variantFilter,
+      pageSize: z
+        .number({ error: LIST_PAGE_SIZE_INVALID })
+        .int({ error: LIST_PAGE_SIZE_INVALID })
+        .min(1, { error: LIST_PAGE_SIZE_INVALID })
+        .max(MAX_LIST_PAGE_SIZE, { error: LIST_PAGE_SIZE_INVALID })
+        .nullish()
+        .transform((value) => value ?? undefined),
+      cursor: z
+        .string({ error: CURSOR_INVALID })
+        .min(1, { error: CURSOR_INVALID })
+        .max(1000, { error: CURSOR_INVALID })
+        .nullish()
+        .transform((value) => value ?? undefined),
+      q: searchField,
+    })
+    .superRefine(variantNeedsProduct)
 }
 
 /**
@@ -101,12 +123,15 @@ export function listFiltersSchema<S extends string>(statuses: readonly [S, ...S[
  * archived records may carry legacy statuses (`responded`, `reserved`). Numbers must be JSON
  * numbers: `"2"` is refused like any other non-integer.
  */
-export const archiveListSchema = z.object({
-  ...pagingFields,
-  productSlug: optionalFilter('productSlug must be a string'),
-  status: optionalFilter('status must be a string'),
-  q: searchField,
-})
+export const archiveListSchema = z
+  .object({
+    ...pagingFields,
+    productSlug: optionalFilter('productSlug must be a string'),
+    variant: variantFilter,
+    status: optionalFilter('status must be a string'),
+    q: searchField,
+  })
+  .superRefine(variantNeedsProduct)
 
 const requiredText = z.string({ error: MISSING_STATUS_FIELDS }).min(1, MISSING_STATUS_FIELDS)
 
@@ -191,14 +216,17 @@ function usableRecordId() {
  * POST /api/admin/exports: which list (`list`) and its filters, as the list endpoints take them.
  * The status of an active list is checked against its statuses by the service (listExports.ts).
  */
-export const exportRequestSchema = z.object({
-  list: z.enum(['reservations', 'notify', 'reservations-archive', 'notify-archive'], {
-    error: EXPORT_LIST_INVALID,
-  }),
-  status: optionalFilter('status must be a string'),
-  productSlug: optionalFilter('productSlug must be a string'),
-  q: searchField,
-})
+export const exportRequestSchema = z
+  .object({
+    list: z.enum(['reservations', 'notify', 'reservations-archive', 'notify-archive'], {
+      error: EXPORT_LIST_INVALID,
+    }),
+    status: optionalFilter('status must be a string'),
+    productSlug: optionalFilter('productSlug must be a string'),
+    variant: variantFilter,
+    q: searchField,
+  })
+  .superRefine(variantNeedsProduct)
 
 /** POST /api/admin/exports/status and the background run: `{exportId}`. */
 export const exportIdSchema = z.object({

@@ -23,8 +23,9 @@ import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.
 import type { AdminRecord } from './adminResources.js'
 import { invalidStatusMessage } from './adminSchemas.js'
 import {
-  RESERVATION_CSV_COLUMNS,
-  SUBSCRIPTION_CSV_COLUMNS,
+  csvHasVariants,
+  reservationCsvColumns,
+  subscriptionCsvColumns,
   TIME_FORMAT,
   type CsvRecord,
 } from './recordCsv.js'
@@ -51,7 +52,8 @@ interface ListShape {
   field: 'reservations' | 'subscriptions'
   archived: boolean
   statuses: readonly string[]
-  columns: CsvColumn<CsvRecord>[]
+  /** The columns, with the 種類 column or without (recordCsv.ts `csvHasVariants`). */
+  columns: (withVariants: boolean) => CsvColumn<CsvRecord>[]
   repository(repositories: Repositories): ProductRecordRepository<AdminRecord & CsvRecord>
 }
 
@@ -61,7 +63,7 @@ const LISTS: Record<ExportList, ListShape> = {
     field: 'reservations',
     archived: false,
     statuses: RESERVATION_STATUSES,
-    columns: RESERVATION_CSV_COLUMNS,
+    columns: reservationCsvColumns,
     repository: (repositories) => repositories.reservations,
   },
   notify: {
@@ -69,7 +71,7 @@ const LISTS: Record<ExportList, ListShape> = {
     field: 'subscriptions',
     archived: false,
     statuses: SUBSCRIPTION_STATUSES,
-    columns: SUBSCRIPTION_CSV_COLUMNS,
+    columns: subscriptionCsvColumns,
     repository: (repositories) => repositories.subscriptions,
   },
   'reservations-archive': {
@@ -77,7 +79,7 @@ const LISTS: Record<ExportList, ListShape> = {
     field: 'reservations',
     archived: true,
     statuses: [],
-    columns: RESERVATION_CSV_COLUMNS,
+    columns: reservationCsvColumns,
     repository: (repositories) => repositories.reservations,
   },
   'notify-archive': {
@@ -85,7 +87,7 @@ const LISTS: Record<ExportList, ListShape> = {
     field: 'subscriptions',
     archived: true,
     statuses: [],
-    columns: SUBSCRIPTION_CSV_COLUMNS,
+    columns: subscriptionCsvColumns,
     repository: (repositories) => repositories.subscriptions,
   },
 }
@@ -243,10 +245,11 @@ export async function runExport(exportId: string, services: ExportServices): Pro
       updatedAt: new Date(clock()).toISOString(),
     }))
     let part = 0
+    const columns = shape.columns(csvHasVariants(records, job.filters.productSlug))
     for (let start = 0; start === 0 || start < records.length; start += rowsPerPart) {
       const rows = records.slice(start, start + rowsPerPart)
       // why: a blob read as text loses a leading byte order mark, so the download adds it
-      const text = (start === 0 ? csvHeader(shape.columns) : '') + csvRows(rows, shape.columns)
+      const text = (start === 0 ? csvHeader(columns) : '') + csvRows(rows, columns)
       part += 1
       await jobs.writePart(exportId, part, text)
       const bytes = Buffer.byteLength(start === 0 ? CSV_BOM + text : text)

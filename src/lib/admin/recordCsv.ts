@@ -1,4 +1,4 @@
-import { findProduct } from '../productCatalogue.js'
+import { findProduct, findVariant } from '../productCatalogue.js'
 import type { CsvColumn } from '../csv.js'
 
 /**
@@ -20,6 +20,22 @@ export const SUBSCRIPTION_STATUS_LABELS: Record<string, string> = {
   pending: '未通知',
   notified: '通知済み',
   unsubscribed: '配信停止',
+}
+
+/**
+ * Why a subscription ended that its subscriber did not end, as staff read it: after its status,
+ * 「配信停止（期限切れ）」.
+ */
+export const UNSUBSCRIBE_REASON_LABELS: Record<string, string> = {
+  expired: '期限切れ',
+  purchased: '購入済み',
+}
+
+/** The status word of a subscription, with why it ended when no person ended it. */
+export function subscriptionStatusText(status: string, reason?: string | null): string {
+  const word = label(SUBSCRIPTION_STATUS_LABELS, status)
+  const why = reason ? UNSUBSCRIBE_REASON_LABELS[reason] : undefined
+  return why ? `${word}（${why}）` : word
 }
 
 /** Japan time, as staff read it (`2026/11/22 11:25`). */
@@ -47,8 +63,11 @@ export interface CsvRecord {
   name?: string | null
   email: string
   productSlug: string
+  variant?: string | null
   quantity?: number | null
   status: string
+  /** A subscription ended by no person: `expired`, `purchased`. */
+  unsubscribeReason?: string | null
   notes?: string | null
   respondedAt?: string | null
   notifiedAt?: string | null
@@ -64,13 +83,55 @@ function label(labels: Record<string, string>, status: string): string {
   return labels[status] ?? status
 }
 
-export const RESERVATION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
+/** The name of a record's variant (its id when the catalogue no longer lists it); '' for none. */
+function variantName(row: CsvRecord): string {
+  if (!row.variant) return ''
+  const product = findProduct(row.productSlug)
+  return (product && findVariant(product, row.variant)?.name) ?? row.variant
+}
+
+/** The record's SKU: its variant's, else its product's; '' when there is none. */
+function skuOf(row: CsvRecord): string {
+  const product = findProduct(row.productSlug)
+  if (!product) return ''
+  if (row.variant) return findVariant(product, row.variant)?.sku ?? ''
+  return product.sku ?? ''
+}
+
+/**
+ * Whether a CSV of `rows` has the 種類 (variant) column: when a row names a variant, or when the
+ * list is filtered to a product with variants (`productSlug`), so that even its empty export has
+ * it. A CSV of records without variants keeps exactly the columns it always had.
+ */
+export function csvHasVariants(rows: readonly CsvRecord[], productSlug?: string): boolean {
+  if (productSlug && findProduct(productSlug)?.variants !== undefined) return true
+  return rows.some((row) => Boolean(row.variant))
+}
+
+const VARIANT_COLUMN: CsvColumn<CsvRecord> = { header: '種類', value: variantName }
+
+/** The columns of a reservation CSV; `withVariants` adds 種類 after 商品 (csvHasVariants). */
+export function reservationCsvColumns(withVariants: boolean): CsvColumn<CsvRecord>[] {
+  return withVariants ? withVariantColumn(RESERVATION_CSV_COLUMNS) : RESERVATION_CSV_COLUMNS
+}
+
+/** The columns of a restock subscription CSV; `withVariants` as for reservations. */
+export function subscriptionCsvColumns(withVariants: boolean): CsvColumn<CsvRecord>[] {
+  return withVariants ? withVariantColumn(SUBSCRIPTION_CSV_COLUMNS) : SUBSCRIPTION_CSV_COLUMNS
+}
+
+function withVariantColumn(columns: CsvColumn<CsvRecord>[]): CsvColumn<CsvRecord>[] {
+  const after = columns.findIndex((column) => column.header === '商品') + 1
+  return [...columns.slice(0, after), VARIANT_COLUMN, ...columns.slice(after)]
+}
+
+const RESERVATION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
   { header: '予約番号', value: (row) => row.id },
   { header: '受付日時', value: (row) => formatTime(row.createdAt) },
   { header: '名前', value: (row) => row.name },
   { header: 'メールアドレス', value: (row) => row.email },
   { header: '商品', value: (row) => productLabel(row.productSlug) },
-  { header: '商品コード', value: (row) => findProduct(row.productSlug)?.sku ?? '' },
+  { header: '商品コード', value: skuOf },
   { header: '数量', value: (row) => String(row.quantity ?? 1) },
   { header: 'ステータス', value: (row) => label(RESERVATION_STATUS_LABELS, row.status) },
   { header: 'メモ', value: (row) => row.notes },
@@ -78,13 +139,16 @@ export const RESERVATION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
   { header: 'アーカイブ日時', value: (row) => formatTime(row.archivedAt) },
 ]
 
-export const SUBSCRIPTION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
+const SUBSCRIPTION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
   { header: '登録番号', value: (row) => row.id },
   { header: '登録日時', value: (row) => formatTime(row.createdAt) },
   { header: 'メールアドレス', value: (row) => row.email },
   { header: '商品', value: (row) => productLabel(row.productSlug) },
-  { header: '商品コード', value: (row) => findProduct(row.productSlug)?.sku ?? '' },
-  { header: 'ステータス', value: (row) => label(SUBSCRIPTION_STATUS_LABELS, row.status) },
+  { header: '商品コード', value: skuOf },
+  {
+    header: 'ステータス',
+    value: (row) => subscriptionStatusText(row.status, row.unsubscribeReason),
+  },
   { header: '通知日時', value: (row) => formatTime(row.notifiedAt) },
   { header: 'アーカイブ日時', value: (row) => formatTime(row.archivedAt) },
 ]

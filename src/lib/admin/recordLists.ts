@@ -11,6 +11,8 @@ export interface RecordFilters {
   status?: string
   /** Only records of this product. Default: every product. */
   productSlug?: string
+  /** Only records of this variant (its id) of the product. Default: any variant. */
+  variant?: string
   /** Only records whose id, name or e-mail contains this (folded, recordSearch.ts). Default: all. */
   q?: string
 }
@@ -49,6 +51,7 @@ async function sortedRecords<T extends AdminRecord>(
     keep(record) &&
     (filters.status === undefined || record.status === filters.status) &&
     (filters.productSlug === undefined || record.productSlug === filters.productSlug) &&
+    (filters.variant === undefined || record.variant === filters.variant) &&
     (!needle || matchesSearch(record, needle))
   if (read === 'scanned' && filters.productSlug === undefined) {
     const records: T[] = []
@@ -165,6 +168,8 @@ export async function activeListPage<T extends AdminRecord>(
     request.status,
     request.productSlug,
     request.q === undefined ? undefined : foldForSearch(request.q),
+    // why: a list without a variant filter keeps the cursors it always made
+    ...(request.variant === undefined ? [] : [request.variant]),
   ])
   const after = request.cursor === undefined ? null : decodeCursor(request.cursor, digest)
   if (request.productSlug === undefined) {

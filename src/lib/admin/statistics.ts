@@ -1,16 +1,25 @@
 import type { CollectionCounts } from '../storage/recordCollection.js'
+import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.js'
 import type { ProductRecordRepository, Repositories } from '../storage/repositories.js'
 import type { AdminRecord } from './adminResources.js'
 import { unreadableField } from './recordLists.js'
 
-/** §2.4. */
+/** §2.4, plus `byVariant`. */
 export interface RecordStats {
   total: number
   byStatus: Record<string, number>
   byProduct: Record<string, number>
+  /**
+   * Records of products with variants, per product slug and variant id
+   * (`{"mino-mug": {"ai": 3}}`); present only when some record has a variant.
+   */
+  byVariant?: Record<string, Record<string, number>>
   /** Blobs that could not be read as records (not counted above); present only when there are some. */
   unreadable?: number
 }
+
+/** What the statistics are made of: the tallies of an index, or the same built from counters. */
+type TalliedCounts = Pick<CollectionCounts, 'records' | 'tallies' | 'unreadable'>
 
 export interface ServiceStats {
   notify: RecordStats
@@ -23,15 +32,47 @@ export interface StatsAnswer {
   rebuilding?: true
 }
 
-/** The index's tallies as §2.4 counts: by status and by product, archived records too (D3). */
-function statsOf(counts: CollectionCounts): RecordStats {
+/**
+ * The index's tallies as §2.4 counts: by status and by product, archived records too (D3); and
+ * by variant beside them, when some record has one.
+ */
+function statsOf(counts: TalliedCounts, statuses: readonly string[]): RecordStats {
   const stats: RecordStats = { total: counts.records, byStatus: {}, byProduct: {} }
+  const byVariant: Record<string, Record<string, number>> = {}
   for (const [name, n] of Object.entries(counts.tallies)) {
     const [kind, value] = [name.slice(0, name.indexOf(':')), name.slice(name.indexOf(':') + 1)]
     if (kind === 'status') stats.byStatus[value] = n
     if (kind === 'product') stats.byProduct[value] = n
+    if (kind === 'variant' && n > 0) {
+      const [productSlug, variant] = [
+        value.slice(0, value.indexOf('/')),
+        value.slice(value.indexOf('/') + 1),
+      ]
+      byVariant[productSlug] = { ...byVariant[productSlug], [variant]: n }
+    }
+  }
+  // why: the indexes fold products in whatever order their reads finish; the answer is the same
+  // whatever that order was
+  stats.byStatus = inOrder(stats.byStatus, statuses)
+  stats.byProduct = inOrder(stats.byProduct, [])
+  // why: answers keep the §2.4 shape byte for byte where no product has variants
+  if (Object.keys(byVariant).length > 0) {
+    stats.byVariant = Object.fromEntries(
+      Object.entries(inOrder(byVariant, [])).map(([slug, ids]) => [slug, inOrder(ids, [])]),
+    )
   }
   return { ...stats, ...unreadableField(counts.unreadable) }
+}
+
+/** The same counts keyed in `first`'s order, then the other keys in code-point order. */
+function inOrder<T>(counts: Record<string, T>, first: readonly string[]): Record<string, T> {
+  const rank = (key: string) => {
+    const at = first.indexOf(key)
+    return at === -1 ? first.length : at
+  }
+  return Object.fromEntries(
+    Object.entries(counts).sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0)),
+  )
 }
 
 /**
@@ -41,27 +82,30 @@ function statsOf(counts: CollectionCounts): RecordStats {
  */
 async function countedStats<T extends AdminRecord>(
   repository: ProductRecordRepository<T>,
+  statuses: readonly string[],
 ): Promise<RecordStats | null> {
   const [groups, unreadable] = await Promise.all([
     repository.groupCounts(),
     repository.unreadableCount(),
   ])
   if (groups === null || unreadable === null) return null
-  const stats: RecordStats = { total: 0, byStatus: {}, byProduct: {} }
+  const counts: TalliedCounts = { records: 0, tallies: {}, unreadable }
+  const add = (name: string, n: number) => (counts.tallies[name] = (counts.tallies[name] ?? 0) + n)
   for (const { values, count } of groups) {
     if (count === 0) continue
-    stats.total += count
-    stats.byStatus[values.status] = (stats.byStatus[values.status] ?? 0) + count
-    stats.byProduct[values.product] = (stats.byProduct[values.product] ?? 0) + count
+    counts.records += count
+    add(`status:${values.status}`, count)
+    add(`product:${values.product}`, count)
+    if (values.variant) add(`variant:${values.product}/${values.variant}`, count)
   }
-  return { ...stats, ...unreadableField(unreadable) }
+  return statsOf(counts, statuses)
 }
 
 /** §4.9: aggregates over every stored subscription and reservation, from the counters (or the indexes' counts). */
 export async function collectStats(repositories: Repositories): Promise<StatsAnswer> {
   const [notify, reservations] = await Promise.all([
-    countedStats(repositories.subscriptions),
-    countedStats(repositories.reservations),
+    countedStats(repositories.subscriptions, SUBSCRIPTION_STATUSES),
+    countedStats(repositories.reservations, RESERVATION_STATUSES),
   ])
   if (notify && reservations) return { stats: { notify, reservations } }
   return indexedStats(repositories)
@@ -73,7 +117,10 @@ async function indexedStats(repositories: Repositories): Promise<StatsAnswer> {
     repositories.subscriptions.counts(),
     repositories.reservations.counts(),
   ])
-  const stats = { notify: statsOf(subscriptions), reservations: statsOf(reservations) }
+  const stats = {
+    notify: statsOf(subscriptions, SUBSCRIPTION_STATUSES),
+    reservations: statsOf(reservations, RESERVATION_STATUSES),
+  }
   return subscriptions.rebuilding || reservations.rebuilding
     ? { stats, rebuilding: true }
     : { stats }

@@ -51,7 +51,9 @@ export function applyReservationStatus(
  * (kept when it already was), null when it goes back to pending, and is kept on unsubscribe
  * (it records that a notification was sent). `unsubscribedAt` becomes now when it becomes
  * unsubscribed and is kept afterwards, also when it is set back to pending: a send still skips
- * it (docs/compliance.md, "Opt-out").
+ * it (docs/compliance.md, "Opt-out"). A change of status drops `unsubscribeReason` (the reason an
+ * automatic source ended it no longer holds once staff decide) and `keepAskedAt` (the question
+ * of a long-waiting sign-up is about the wait staff just ended or started again).
  */
 export function applySubscriptionStatus(
   record: NotifySubscription,
@@ -64,5 +66,10 @@ export function applySubscriptionStatus(
   if (status === 'pending') notifiedAt = null
   const optedOut =
     status === 'unsubscribed' && record.status !== 'unsubscribed' ? { unsubscribedAt: now } : {}
-  return { ...record, status, notifiedAt, ...optedOut }
+  const next: NotifySubscription = { ...record, status, notifiedAt, ...optedOut }
+  if (status !== record.status) {
+    delete next.unsubscribeReason
+    delete next.keepAskedAt
+  }
+  return next
 }

@@ -12,6 +12,7 @@ import {
   refoldIndexes,
 } from '../storage/personalDataBlobs.js'
 import type { NotificationHistory, NotifySubscription, Reservation } from '../storage/records.js'
+import type { BuyerAttribution } from '../storage/orderAttributions.js'
 import type { Repositories } from '../storage/repositories.js'
 
 /**
@@ -31,6 +32,7 @@ export interface PersonalDataDeps {
     | 'confirmationLimits'
     | 'indexes'
     | 'store'
+    | 'orderAttributions'
   >
   log: Logger
   /**
@@ -51,6 +53,8 @@ export interface PersonExport {
   subscriptions: NotifySubscription[]
   consents: ExportedConsent[]
   notices: { notificationId: string; productSlug: string; sentAt: string }[]
+  /** Orders counted for a restock notice, linked to the address by its hash. */
+  orders: { orderId: string; productSlug: string; notificationId: string }[]
   suppressed: boolean
 }
 
@@ -61,6 +65,8 @@ export interface ErasureSummary {
   notices: number
   claims: number
   deliveries: number
+  /** Links of the address's hash to orders counted for notices, removed (the counts stay). */
+  orders: number
   suppressionKept: boolean
 }
 
@@ -142,12 +148,14 @@ export async function exportPerson(email: string, deps: PersonalDataDeps): Promi
     }
   }
   const suppressed = (await deps.repositories.suppressions.forAddress(found.address)) !== null
+  const orders = await deps.repositories.orderAttributions.ofBuyer(emailHash(found.address))
   await recordRequest('export', found, deps)
   deps.log.info('people.exported', {
     reservations: found.reservations.length,
     subscriptions: found.subscriptions.length,
     consents: found.consents.length,
     notices: found.histories.length,
+    orders: orders.length,
     suppressed,
   })
   return {
@@ -165,6 +173,11 @@ export async function exportPerson(email: string, deps: PersonalDataDeps): Promi
         productSlug: history.productSlug,
         sentAt: history.completedAt ?? history.timestamp,
       })),
+    orders: orders.map(({ orderId, productSlug, noticeId }: BuyerAttribution) => ({
+      orderId,
+      productSlug,
+      notificationId: noticeId,
+    })),
     suppressed,
   }
 }
@@ -189,8 +202,9 @@ function withoutAddress(history: NotificationHistory, address: string): Notifica
 /**
  * POST /api/admin/people/erase: removes the address everywhere: reservations and subscriptions
  * (archived too) with their claims, consent records, the confirmation throttle, its entries in
- * notification histories (replaced by a count) and delivery snapshots, the record indexes
- * (folded again), every CSV export, and the listing snapshots an older deploy left. A
+ * notification histories (replaced by a count) and delivery snapshots, the links of its orders
+ * counted for restock notices (the counts stay, naming nobody), the record indexes (folded
+ * again), every CSV export, and the listing snapshots an older deploy left. A
  * suppression stays, as its hash only,
  * so that the address is still never e-mailed.
  */
@@ -202,7 +216,7 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
   let claims = 0
   const claimKeys = new Set<string>([
     ...found.reservations.map((r) => reservationClaimKey(r.productSlug, r.email, r.name)),
-    ...found.subscriptions.map((s) => signupClaimKey(s.productSlug, address)),
+    ...found.subscriptions.map((s) => signupClaimKey(s.productSlug, address, s.variant)),
     confirmationThrottleKey(address),
   ])
   await mapWithConcurrency(found.reservations, 10, (r) => repositories.reservations.remove(r))
@@ -223,6 +237,7 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
     address,
     found.histories.map((history) => history.id),
   )
+  const orders = await repositories.orderAttributions.forgetBuyer(emailHash(address))
   const suppression = await deps.repositories.suppressions.forAddress(address)
   if (suppression?.email) {
     await deps.repositories.suppressions.update(suppression, (current) => ({
@@ -242,6 +257,7 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
     notices: found.histories.length,
     claims,
     deliveries,
+    orders,
     suppressionKept: suppression !== null,
   }
   await recordRequest('erase', found, deps)

@@ -1,3 +1,4 @@
+import { targetKey } from '../productCatalogue.js'
 import { emailHash } from '../storage/emailHash.js'
 import type { NotifySubscription } from '../storage/records.js'
 import type { SubscriptionRepository } from '../storage/repositories.js'
@@ -29,7 +30,11 @@ export interface WaitingCount {
   notWaiting: Record<NotWaitingReason, number>
 }
 
-/** The count of every product with a pending subscriber (others wait for nobody). */
+/**
+ * The count of every product with a pending subscriber (others wait for nobody), keyed by
+ * `targetKey`: a subscription of a variant counts for that variant (`slug/variantId`), one
+ * without a variant for its product (`slug`).
+ */
 export async function waitingCounts(sources: {
   subscriptions: SubscriptionRepository
   suppressions: SuppressionRepository
@@ -42,10 +47,11 @@ export async function waitingCounts(sources: {
   for (const subscription of subscriptions.records) {
     const state = waitingState(subscription, suppressed.has(emailHash(subscription.email)))
     if (state === null) continue
-    const count = counts.get(subscription.productSlug) ?? emptyWaitingCount()
+    const key = targetKey(subscription)
+    const count = counts.get(key) ?? emptyWaitingCount()
     if (state === 'waiting') count.waiting++
     else count.notWaiting[state]++
-    counts.set(subscription.productSlug, count)
+    counts.set(key, count)
   }
   return counts
 }

@@ -19,7 +19,7 @@ import { dropLegacyListing } from '../storage/legacyListing.js'
  * - a subscription notified or unsubscribed more than RETENTION_DAYS ago goes, with its claim;
  * - an unconfirmed double opt-in sign-up goes 7 days after it was made, with its consent and its
  *   place in its address's list of sign-ups waiting for confirmation;
- * - a stock webhook event's replay mark goes STOCK_EVENT_RETENTION_DAYS after it arrived;
+ * - a stock or order webhook event's replay mark goes EVENT_RETENTION_DAYS after it arrived;
  * - a CSV export of a list (a copy of records) goes EXPORT_RETENTION_MS after it was made;
  * - an `Idempotency-Key` mark goes once its day and the next have passed (storage/idempotencyKeys.ts);
  * - the listing cache of older deploys (`snapshots/`, `journal/`) goes, the journal as far as
@@ -36,7 +36,13 @@ const LEGACY_LISTING_BUDGET_MS = 15_000
 export interface PurgeDeps {
   repositories: Pick<
     Repositories,
-    'reservations' | 'subscriptions' | 'consents' | 'store' | 'stockEvents' | 'idempotencyKeys'
+    | 'reservations'
+    | 'subscriptions'
+    | 'consents'
+    | 'store'
+    | 'stockEvents'
+    | 'orderEvents'
+    | 'idempotencyKeys'
   >
   log: Logger
   /** `RETENTION_DAYS`. */
@@ -53,6 +59,8 @@ export interface PurgeSummary {
   consents: number
   /** Stock webhook replay marks removed. */
   stockEvents: number
+  /** Order webhook replay marks removed. */
+  orderEvents: number
   /** CSV exports removed. */
   exports: number
   /** `Idempotency-Key` marks removed. */
@@ -137,13 +145,14 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
     if (subscription.confirmedAt === null) {
       await dropPendingConfirmation(deps.repositories.store, subscription.email, subscription.id)
     }
-    const claim = signupClaimKey(subscription.productSlug, subscription.email)
+    const claim = signupClaimKey(subscription.productSlug, subscription.email, subscription.variant)
     const held = await deps.repositories.store.get(claim, { type: 'json' })
     if ((held as { holderId?: string } | null)?.holderId === subscription.id) {
       await deps.repositories.store.delete(claim)
     }
   })
   const stockEvents = await deps.repositories.stockEvents.prune(now)
+  const orderEvents = await deps.repositories.orderEvents.prune(now)
   const store = deps.repositories.store
   const exports = await new ExportJobStore(store).dropOlderThan(now - EXPORT_RETENTION_MS, now)
   const idempotencyKeys = await deps.repositories.idempotencyKeys.prune(now)
@@ -154,6 +163,7 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
     unconfirmed: unconfirmed.length,
     consents: goneConsents.length,
     stockEvents,
+    orderEvents,
     exports,
     idempotencyKeys,
     legacyListing,

@@ -2,7 +2,7 @@ import type { AppConfig } from '../config.js'
 import type { Logger } from '../log.js'
 import { signupConfirmationLinkEmail } from '../messages/confirmationMessages.js'
 import type { EmailContent } from '../notifiers/resendMailer.js'
-import { findProduct, productUrl, type CatalogueProduct } from '../productCatalogue.js'
+import { productUrl, shownProductOf, type CatalogueProduct } from '../productCatalogue.js'
 import type { Repositories } from '../storage/repositories.js'
 import { noteUnconfirmedSignup } from '../storage/confirmationThrottle.js'
 import type { ConsentKind, ConsentSource } from '../storage/consentRepository.js'
@@ -113,9 +113,10 @@ async function linkEmail(
   const token = createConfirmationToken(subscription, expiresAt, deps.config.unsubscribeSecret)
   // why: this sign-up first, then the others still waiting, oldest first
   const others = pending.filter((item) => item.id !== subscription.id)
-  const products = [product, ...others.map((item) => findProduct(item.productSlug))]
+  // why: two variants of one product are two lines; the title names the variant
+  const products = [product, ...others.map((item) => shownProductOf(item))]
     .filter((found): found is CatalogueProduct => found !== null)
-    .filter((found, index, all) => all.findIndex((p) => p.slug === found.slug) === index)
+    .filter((found, index, all) => all.findIndex((p) => p.title === found.title) === index)
   return {
     kind: 'link',
     email: signupConfirmationLinkEmail({

@@ -23,9 +23,14 @@ export interface ClickLink {
   productSlug: string
 }
 
+/** How a click link names its recipient: a keyed digest of the subscription id (`r`). */
+export function clickRecipient(subscriptionId: string, secret: string): string {
+  return keyedDigest(PURPOSES.clickRecipient, secret, subscriptionId, RECIPIENT_LENGTH)
+}
+
 /** The tracked product link of one restock e-mail (`now`: when the e-mail is made, ms). */
 export function clickUrl(siteUrl: string, link: ClickLink, secret: string, now: number): string {
-  const r = keyedDigest(PURPOSES.clickRecipient, secret, link.subscriptionId, RECIPIENT_LENGTH)
+  const r = clickRecipient(link.subscriptionId, secret)
   const e = Math.floor((now + CLICK_LINK_TTL_MS) / 1000)
   const fields = { n: link.noticeId, r, u: link.productSlug }
   const sig = signatureFor(PURPOSES.clickLink, fields, secret, e * 1000)

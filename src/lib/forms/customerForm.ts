@@ -1,6 +1,11 @@
 import { z } from '../../generated/zod.js'
 import { InvalidInputError } from '../errors.js'
-import { findProduct, type CatalogueProduct } from '../productCatalogue.js'
+import {
+  findProduct,
+  findVariant,
+  type CatalogueProduct,
+  type CatalogueTarget,
+} from '../productCatalogue.js'
 
 /**
  * The customer forms (POST /api/reservation §4.10, POST /api/notify-signup D2): one set of field
@@ -9,6 +14,17 @@ import { findProduct, type CatalogueProduct } from '../productCatalogue.js'
 
 export const FORM_INVALID_MESSAGE = '入力内容に誤りがあります。'
 export const PRODUCT_NOT_FOUND_MESSAGE = '指定された商品が見つかりません。'
+/** The `variant` field's details (docs/api.md "Variants"). */
+export const VARIANT_MESSAGES = {
+  /** The product has variants and none was chosen. */
+  required: '種類を選択してください。',
+  /** The product has no variant of this id. */
+  unknown: '指定された種類が見つかりません。',
+  /** The product has no variants, and one was named. */
+  unexpected: 'この商品には種類の選択がありません。',
+  notText: '種類の指定は文字列で入力してください。',
+} as const
+
 export const FORM_INTERNAL_ERROR_MESSAGE =
   'サーバーエラーが発生しました。しばらくしてから再度お試しください。'
 
@@ -85,6 +101,23 @@ const productSlug = textField('商品を指定してください。', '商品の
     error: '商品の指定が正しくありません（半角英小文字・数字・ハイフンのみ）。',
   })
 
+/**
+ * `variant`: the id of one of the product's variants (docs/api.md "Variants"); not trimmed or
+ * lower-cased (an identifier, like productSlug). `null` and `""` count as not given; whether the
+ * product needs one is checked with the product (`requireTarget`).
+ */
+const variant = z
+  .string({ error: VARIANT_MESSAGES.notText })
+  .nullish()
+  .transform((value) => value || undefined)
+  .optional()
+  .meta({
+    type: 'string',
+    description:
+      'The id of one of the product’s variants (`GET /api/products/{slug}/availability` lists them): required for a product with variants, refused for one without.',
+    examples: ['ai'],
+  })
+
 /** Most units any reservation may ask for; a product's own `maxPerReservation` is checked later. */
 export const QUANTITY_CEILING = 100
 
@@ -126,13 +159,14 @@ const source = z.enum(['widget', 'form']).optional().catch(undefined)
 
 /**
  * Body of POST /api/reservation (§4.10): name trimmed, e-mail trimmed and lower-cased, optional
- * `quantity` (default 1; the product's `maxPerReservation` is checked by the service), `source`.
+ * `quantity` (default 1; the product's `maxPerReservation` is checked by the service), `variant`
+ * (required for a product with variants, checked by the service), `source`.
  */
-export const reservationForm = z.object({ name, email, productSlug, quantity, source })
+export const reservationForm = z.object({ name, email, productSlug, variant, quantity, source })
 export type ReservationForm = z.output<typeof reservationForm>
 
-/** Body of POST /api/notify-signup (D2): e-mail trimmed and lower-cased. */
-export const signupForm = z.object({ email, productSlug, source })
+/** Body of POST /api/notify-signup (D2): e-mail trimmed and lower-cased, `variant` as above. */
+export const signupForm = z.object({ email, productSlug, variant, source })
 export type SignupForm = z.output<typeof signupForm>
 
 /** The documented 400 with one detail (a check the service makes after the schema's). */
@@ -157,6 +191,23 @@ export function requireProduct(slug: string): CatalogueProduct {
   const product = findProduct(slug)
   if (!product) throw new InvalidInputError(PRODUCT_NOT_FOUND_MESSAGE)
   return product
+}
+
+/**
+ * The catalogue product and variant a form names, or the documented 400: the product as in
+ * `requireProduct`; then `details` on `variant` when a product with variants names none or one
+ * it does not have, or a product without variants names one.
+ */
+export function requireTarget(form: { productSlug: string; variant?: string }): CatalogueTarget {
+  const product = requireProduct(form.productSlug)
+  if (!product.variants) {
+    if (form.variant !== undefined) throw fieldError('variant', VARIANT_MESSAGES.unexpected)
+    return { product, variant: null }
+  }
+  if (form.variant === undefined) throw fieldError('variant', VARIANT_MESSAGES.required)
+  const variant = findVariant(product, form.variant)
+  if (!variant) throw fieldError('variant', VARIANT_MESSAGES.unknown)
+  return { product, variant }
 }
 
 /** What both public form endpoints share (endpoint options): POST only, no token, Japanese 400 and 500 texts. */

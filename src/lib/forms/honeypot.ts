@@ -1,7 +1,7 @@
 import { z } from '../../generated/zod.js'
 import type { Logger } from '../log.js'
 import { newReservationId, newSubscriptionId } from '../storage/blobLayout.js'
-import { requireProduct } from './customerForm.js'
+import { requireTarget } from './customerForm.js'
 
 /**
  * The honeypot of the public forms: a field `website` that the widgets render hidden from people
@@ -46,17 +46,17 @@ export function withoutHoneypot<Form extends { [HONEYPOT_FIELD]?: unknown }>(
 
 /**
  * The answer's fields to a request whose honeypot is filled, or `null` for a person's request. Called
- * after validation and before the service: an unknown product still gets its 400, as it would
- * without the honeypot; otherwise the answer is a success with a decoy id, and one log line
+ * after validation and before the service: an unknown product or variant still gets its 400, as
+ * it would without the honeypot; otherwise the answer is a success with a decoy id, and one log line
  * (`form.honeypot`, the form's name only: nothing the sender typed).
  */
 export function honeypotAnswer(
-  body: { productSlug: string; [HONEYPOT_FIELD]?: unknown },
+  body: { productSlug: string; variant?: string; [HONEYPOT_FIELD]?: unknown },
   form: 'reservation' | 'signup',
   services: { log: Logger; now: () => number },
 ): { reservationId: string } | { subscriptionId: string } | null {
   if (!isHoneypotFilled(body)) return null
-  requireProduct(body.productSlug)
+  requireTarget(body)
   services.log.info('form.honeypot', { form })
   // why: an id of the real form (storage's own format) that names nothing
   return form === 'reservation'

@@ -1,7 +1,7 @@
 import { z } from '../../generated/zod.js'
 import { mapWithConcurrency } from '../concurrency.js'
-import { findProduct, listProducts } from '../productCatalogue.js'
-import { holdsUnits, productUnits, unitsOf } from '../reservations/productUnits.js'
+import { listProducts, targetKey, targetTitle, type CatalogueTarget, type ProductTarget } from '../productCatalogue.js'
+import { holdsUnits, productUnits, unitsOf, type UnitsDeps } from '../reservations/productUnits.js'
 import { summarizeSearchKeywords } from '../search/analytics/searchAnalytics.js'
 import { answerFieldsOf, noticeStateOf } from '../restock/noticeState.js'
 import type { Services } from '../services.js'
@@ -24,15 +24,32 @@ export const overviewRequestSchema = z.object({
 
 export type DayCounts = { day: string } & Record<DemandKind, number>
 
-export interface ProductDemand {
-  productSlug: string
-  title: string
+/** The demand of a product, or of one variant of it. */
+export interface TargetDemand {
   /** Pending, confirmed (or never asked to confirm), not archived subscriptions. */
   waiting: number
   /** Units held by reservations that are not cancelled. */
   reservedUnits: number
-  /** The product's reservation cap, or null without one. */
+  /** The reservation cap, or null without one. */
   cap: number | null
+}
+
+/** One variant's line of a product's demand. */
+export interface VariantDemand extends TargetDemand {
+  /** The variant's id. */
+  variant: string
+  /** Its name, shown to people. */
+  name: string
+}
+
+export interface ProductDemand extends TargetDemand {
+  productSlug: string
+  title: string
+  /**
+   * A product with variants: each variant's demand, in catalogue order; the fields above sum
+   * them (`cap` when every variant has one). Absent for a product without variants.
+   */
+  variants?: VariantDemand[]
 }
 
 export interface NoticeDemand {
@@ -44,6 +61,16 @@ export interface NoticeDemand {
   failed: number
   /** Recipients who followed the product link (once each). */
   clicks: number
+  /** Orders counted for the notice (POST /api/order-webhook, within ATTRIBUTION_DAYS). */
+  orders: number
+  /** Of those, orders whose buyer had followed the notice's link. */
+  ordersAfterClick: number
+  /** Units those orders bought of the notice's product. */
+  units: number
+  /** Their revenue per currency (each order's total shared by units); empty when none gave one. */
+  revenue: Record<string, number>
+  /** Orders per e-mail sent (0–1, 4 decimals); null when nothing was e-mailed. */
+  conversionRate: number | null
   /** `record-only`: no e-mail provider, nobody was e-mailed (§4.8); null on older records. */
   deliveryMode: DeliveryMode | null
 }
@@ -76,7 +103,8 @@ export interface DemandOverview {
  * POST /api/admin/overview (docs/dashboard.md "Overview"): the pictures of demand, all counted on
  * the server from rollups and listings (never every record in the browser): per JST day
  * reservations, sign-ups, e-mails sent and failed, searches; demand per product; per notice
- * sent, failed and clicks; top and zero-result queries against the period before.
+ * sent, failed, clicks and the orders counted for it (units, revenue, conversion rate); top and
+ * zero-result queries against the period before.
  */
 export async function demandOverview(
   services: Pick<Services, 'repositories' | 'keywordLog' | 'now'>,
@@ -103,7 +131,7 @@ export async function demandOverview(
 }
 
 /**
- * Confirmed subscribers waiting and units reserved, by product: from the counters kept at every
+ * Confirmed subscribers waiting and units reserved, by product and variant: from the counters kept at every
  * write (a few blobs), or, while they are not exact (the lists and stats make them so), by
  * scanning both collections.
  */
@@ -114,30 +142,34 @@ async function waitingAndReserved(services: Pick<Services, 'repositories'>): Pro
   const { subscriptions, reservations } = services.repositories
   const waiting = new Map<string, number>()
   const reserved = new Map<string, number>()
-  const add = (map: Map<string, number>, product: string, n: number) =>
-    map.set(product, (map.get(product) ?? 0) + n)
+  // counted per product and, for a record with a variant, per variant too (`targetKey`)
+  const add = (map: Map<string, number>, target: ProductTarget, n: number) => {
+    map.set(target.productSlug, (map.get(target.productSlug) ?? 0) + n)
+    if (target.variant !== undefined) map.set(targetKey(target), (map.get(targetKey(target)) ?? 0) + n)
+  }
   const [subscribed, held] = await Promise.all([
     subscriptions.groupCounts({ completing: false }),
     reservations.groupCounts({ completing: false }),
   ])
   if (subscribed && held) {
     for (const { values, count } of subscribed) {
-      const { status, archived, confirmation, product } = values
+      const { status, archived, confirmation, product, variant } = values
       if (status === 'pending' && archived === 'active' && confirmation === 'given')
-        add(waiting, product, count)
+        add(waiting, { productSlug: product, variant: variant || undefined }, count)
     }
     for (const { values, sums } of held) {
-      if (holdsUnits(values.status)) add(reserved, values.product, sums.units ?? 0)
+      const target = { productSlug: values.product, variant: values.variant || undefined }
+      if (holdsUnits(values.status)) add(reserved, target, sums.units ?? 0)
     }
     return { waiting, reserved }
   }
   // why: scanned, not listed: at 100k records each collection would hold 34 MB of records
   await subscriptions.scan((record) => {
     if (record.status !== 'pending' || record.isArchived || record.confirmedAt === null) return
-    add(waiting, record.productSlug, 1)
+    add(waiting, record, 1)
   })
   await reservations.scan((record) => {
-    if (holdsUnits(record.status)) add(reserved, record.productSlug, unitsOf(record))
+    if (holdsUnits(record.status)) add(reserved, record, unitsOf(record))
   })
   return { waiting, reserved }
 }
@@ -145,19 +177,24 @@ async function waitingAndReserved(services: Pick<Services, 'repositories'>): Pro
 async function productDemand(
   services: Pick<Services, 'repositories' | 'now'>,
 ): Promise<ProductDemand[]> {
-  const { waiting, reserved } = await waitingAndReserved(services)
+  const counted = await waitingAndReserved(services)
   const rows = await Promise.all(
     listProducts().map(async (product): Promise<ProductDemand> => {
-      const units = productUnits(product, services)
-      // why: a capped product's held units come from its ledger (what the cap is checked against)
-      const held = units ? units.limit - (await units.remaining()) : null
-      return {
-        productSlug: product.slug,
-        title: product.title,
-        waiting: waiting.get(product.slug) ?? 0,
-        reservedUnits: held ?? reserved.get(product.slug) ?? 0,
-        cap: units?.limit ?? null,
+      if (!product.variants) {
+        return {
+          productSlug: product.slug,
+          title: product.title,
+          ...(await targetDemand({ product, variant: null }, counted, services)),
+        }
       }
+      const variants = await Promise.all(
+        product.variants.map(async (variant): Promise<VariantDemand> => ({
+          variant: variant.id,
+          name: variant.name,
+          ...(await targetDemand({ product, variant }, counted, services)),
+        })),
+      )
+      return { productSlug: product.slug, title: product.title, ...sumOf(variants) }
     }),
   )
   return rows
@@ -169,6 +206,34 @@ async function productDemand(
     )
 }
 
+/** The demand of a product without variants, or of one variant, from the counts scanned. */
+async function targetDemand(
+  target: CatalogueTarget,
+  counted: { waiting: Map<string, number>; reserved: Map<string, number> },
+  deps: UnitsDeps,
+): Promise<TargetDemand> {
+  const key = targetKey({ productSlug: target.product.slug, variant: target.variant?.id })
+  const units = productUnits(target, deps)
+  // why: a capped product's held units come from its ledger (what the cap is checked against)
+  const held = units ? units.limit - (await units.remaining()) : null
+  return {
+    waiting: counted.waiting.get(key) ?? 0,
+    reservedUnits: held ?? counted.reserved.get(key) ?? 0,
+    cap: units?.limit ?? null,
+  }
+}
+
+/** A product's demand as the sum of its variants', with the variants' lines. */
+function sumOf(variants: VariantDemand[]): TargetDemand & { variants: VariantDemand[] } {
+  const capped = variants.every((line) => line.cap !== null)
+  return {
+    waiting: variants.reduce((sum, line) => sum + line.waiting, 0),
+    reservedUnits: variants.reduce((sum, line) => sum + line.reservedUnits, 0),
+    cap: capped ? variants.reduce((sum, line) => sum + (line.cap ?? 0), 0) : null,
+    variants,
+  }
+}
+
 async function noticeDemand(
   services: Pick<Services, 'repositories'>,
   since: number,
@@ -178,19 +243,29 @@ async function noticeDemand(
     .filter((record) => Date.parse(record.timestamp) >= since)
     .sort((a, b) => b.timestamp.localeCompare(a.timestamp))
     .slice(0, NOTICES_SHOWN)
-  const clicks = await mapWithConcurrency(recent, 8, (record) =>
-    services.repositories.demand.countClicks(record.id),
-  )
-  return recent.map((record, i) => ({
-    id: record.id,
-    productSlug: record.productSlug,
-    title: findProduct(record.productSlug)?.title ?? record.productSlug,
-    timestamp: record.timestamp,
-    sent: record.sentCount,
-    failed: record.failedRecipients.length,
-    clicks: clicks[i],
-    deliveryMode: answerFieldsOf(noticeStateOf(record)).deliveryMode,
+  const counted = await mapWithConcurrency(recent, 8, async (record) => ({
+    clicks: await services.repositories.demand.countClicks(record.id),
+    orders: await services.repositories.orderAttributions.countForNotice(record.id),
   }))
+  return recent.map((record, i) => {
+    const { deliveryMode } = answerFieldsOf(noticeStateOf(record))
+    const { clicks, orders } = counted[i]
+    const emailed = deliveryMode !== 'record-only' && record.sentCount > 0
+    return {
+      id: record.id,
+      productSlug: record.productSlug,
+      title: targetTitle(record),
+      timestamp: record.timestamp,
+      sent: record.sentCount,
+      failed: record.failedRecipients.length,
+      clicks,
+      ...orders,
+      conversionRate: emailed
+        ? Math.round((orders.orders / record.sentCount) * 10_000) / 10_000
+        : null,
+      deliveryMode,
+    }
+  })
 }
 
 async function searchTrends(

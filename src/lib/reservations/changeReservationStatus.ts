@@ -5,7 +5,7 @@ import { updateRecordStatus } from '../admin/statusUpdates.js'
 import { NotFoundError } from '../errors.js'
 import { isMailedStatus, reservationStatusEmail } from '../messages/reservationStatusMessages.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
-import { findProduct, productUrl } from '../productCatalogue.js'
+import { asShown, productUrl, targetOfRecord } from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import type { Reservation } from '../storage/records.js'
 import { manageLinkFor } from './manageLink.js'
@@ -34,8 +34,8 @@ export async function changeReservationStatus(
   const ref = { id: change.id, productSlug: change.productSlug }
   const current = await reservations.get(ref)
   if (!current) throw new NotFoundError(reservationResource.notFoundMessage)
-  const product = findProduct(change.productSlug)
-  const units = product && productUnits(product, services)
+  const target = targetOfRecord(current)
+  const units = target && productUnits(target, services)
   if (
     units &&
     !holdsUnits(current.status) &&
@@ -79,7 +79,8 @@ export async function changeReservationStatus(
     })
     if (!config.reservationStatusEmails) {
       log.info('reservation.status_email_off', { reservationId: updated.id })
-    } else if (product) {
+    } else if (target) {
+      const product = asShown(target)
       const status = updated.status
       const changedAt = updated.statusChangedAt
       const mailer = services.notifiers.mailer

@@ -1,4 +1,4 @@
-import { requireProduct, type ReservationForm } from '../forms/customerForm.js'
+import { requireTarget, type ReservationForm } from '../forms/customerForm.js'
 import { answerOnce } from '../forms/idempotentRequest.js'
 import {
   reservationConfirmationEmail,
@@ -6,7 +6,7 @@ import {
 } from '../messages/reservationMessages.js'
 import { sendConfirmation } from '../notifiers/confirmationEmail.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
-import { productUrl, type CatalogueProduct } from '../productCatalogue.js'
+import { asShown, productUrl, settingsFor, type CatalogueTarget } from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import { newReservationId } from '../storage/blobLayout.js'
 import { isSuppressed, recordFormConsent } from '../compliance/signupCompliance.js'
@@ -31,7 +31,8 @@ type ReservationServices = Pick<
 >
 
 /**
- * POST /api/reservation (§4.10): checks the product exists (D1), its window and its cap (the
+ * POST /api/reservation (§4.10): checks the product exists (D1) and the variant for a product
+ * with variants, the window and the cap that apply (the variant's own, else the product's; the
  * units are taken before the record is stored: docs/architecture.md "The reservation cap"),
  * stores a new pending reservation, then sends the team-chat message and the customer's
  * confirmation without waiting for them (§6). The community chat gets nothing: a reservation is
@@ -42,7 +43,7 @@ export async function createReservation(
   services: ReservationServices,
   { idempotencyKey = null }: CreateReservationOptions = {},
 ): Promise<{ reservationId: string }> {
-  const product = requireProduct(form.productSlug)
+  const target = requireTarget(form)
   return answerOnce(
     {
       keys: services.repositories.idempotencyKeys,
@@ -52,24 +53,26 @@ export async function createReservation(
       now: services.now,
       log: services.log,
     },
-    () => reserve(form, product, services),
+    () => reserve(form, target, services),
   )
 }
 
 async function reserve(
   form: ReservationForm,
-  product: CatalogueProduct,
+  target: CatalogueTarget,
   services: ReservationServices,
 ): Promise<{ reservationId: string }> {
   const { config, log, context, now } = services
-  checkReservable(product, form.quantity, now())
+  const { product, variant } = target
+  checkReservable(settingsFor(product, variant), form.quantity, now())
   const { reservations } = services.repositories
-  const units = productUnits(product, services)
+  const units = productUnits(target, services)
   const reservation: Reservation = {
     id: newReservationId(),
     name: form.name,
     email: form.email,
     productSlug: product.slug,
+    ...(variant ? { variant: variant.id } : {}),
     status: 'pending',
     notes: '',
     createdAt: new Date(now()).toISOString(),
@@ -85,6 +88,7 @@ async function reserve(
   log.info('reservation.created', {
     reservationId: reservation.id,
     productSlug: product.slug,
+    ...(variant ? { variant: variant.id } : {}),
     quantity: form.quantity,
   })
   await markDemand(services, 'reservations', reservation.id, { at: now() })
@@ -108,7 +112,7 @@ async function reserve(
   const { notifiers } = services
   const input = {
     reservation,
-    product,
+    product: asShown(target),
     productUrl: productUrl(product.slug, config.storefrontUrl),
     manageUrl: manageLinkFor(reservation, config, log, now),
   }

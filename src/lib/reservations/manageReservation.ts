@@ -10,7 +10,7 @@ import {
   selfCancelTeamChatMessage,
 } from '../messages/reservationStatusMessages.js'
 import { dispatchNotifications } from '../notifiers/dispatch.js'
-import { findProduct, productUrl } from '../productCatalogue.js'
+import { asShown, productUrl, targetOfRecord } from '../productCatalogue.js'
 import type { AppConfig } from '../config.js'
 import { pageShopOf } from '../pages/htmlPage.js'
 import type { Services } from '../services.js'
@@ -74,7 +74,8 @@ export async function answerManage(input: ManageInput): Promise<Response> {
   const { reservations } = input.services.repositories
   const stored = await reservations.get(link)
   if (!stored) throw new NotFoundError('Reservation not found')
-  const product = findProduct(stored.productSlug)
+  const target = targetOfRecord(stored)
+  const product = target && asShown(target)
   const viewOf = (reservation: Reservation): ManageView => ({
     reservation,
     productTitle: product?.title ?? reservation.productSlug,
@@ -125,8 +126,8 @@ export async function answerManage(input: ManageInput): Promise<Response> {
     productSlug: updated.productSlug,
     quantity: updated.quantity ?? 1,
   })
-  if (product) {
-    const units = productUnits(product, input.services)
+  if (target && product) {
+    const units = productUnits(target, input.services)
     await units?.follow(updated, updated.id)
     const { notifiers } = input.services
     const receipt = reservationStatusEmail({

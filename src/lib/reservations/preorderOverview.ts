@@ -1,15 +1,19 @@
 import { z } from '../../generated/zod.js'
 import { NotFoundError } from '../errors.js'
-import { listProducts } from '../productCatalogue.js'
+import { asShown, listProducts, type CatalogueTarget } from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import { isUsableRecordId, UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
 import type { Reservation } from '../storage/records.js'
+import type { PreorderSettings } from '../catalogueProduct.js'
 import { maxPerReservation, windowState, type WindowState } from './preorderRules.js'
 import { productUnits } from './productUnits.js'
 
-/** One product's pre-order settings and units, for staff. */
+/** One product's (or one variant's) pre-order settings and units, for staff. */
 export interface PreorderProductRow {
   productSlug: string
+  /** The variant's id, on the rows of a product with variants (one row per variant). */
+  variant?: string
+  /** The product's title; a variant's row names the variant: 「美濃焼 マグカップ（藍）」. */
   title: string
   reservationLimit: number | null
   /** Units held by reservations that are not cancelled (null without a cap). */
@@ -24,35 +28,47 @@ export interface PreorderProductRow {
 
 /**
  * POST /api/admin/reservations/products: every product that has pre-order settings (a cap, a
- * window or a release date), with the units left; one ledger read per capped product.
+ * window or a release date; a product with variants: one row per variant, when the product or
+ * any variant has some), with the units left; one ledger read per capped product or variant.
  */
 export async function preorderOverview(
   services: Pick<Services, 'repositories' | 'now'>,
 ): Promise<PreorderProductRow[]> {
-  const products = listProducts().filter(
-    (product) =>
-      product.reservationLimit !== undefined ||
-      product.reservationOpensAt !== undefined ||
-      product.reservationClosesAt !== undefined ||
-      product.releaseDate !== undefined,
-  )
+  const targets = listProducts()
+    .filter((product) => [product, ...(product.variants ?? [])].some(hasPreorderSettings))
+    .flatMap((product): CatalogueTarget[] =>
+      product.variants
+        ? product.variants.map((variant) => ({ product, variant }))
+        : [{ product, variant: null }],
+    )
   return Promise.all(
-    products.map(async (product): Promise<PreorderProductRow> => {
-      const units = productUnits(product, services)
+    targets.map(async (target): Promise<PreorderProductRow> => {
+      const settings = asShown(target)
+      const units = productUnits(target, services)
       const remaining = units ? await units.remaining() : null
       return {
-        productSlug: product.slug,
-        title: product.title,
+        productSlug: settings.slug,
+        ...(target.variant ? { variant: target.variant.id } : {}),
+        title: settings.title,
         reservationLimit: units?.limit ?? null,
         heldUnits: units && remaining !== null ? units.limit - remaining : null,
         remaining,
-        maxPerReservation: maxPerReservation(product),
-        opensAt: product.reservationOpensAt ?? null,
-        closesAt: product.reservationClosesAt ?? null,
-        releaseDate: product.releaseDate ?? null,
-        window: windowState(product, services.now()),
+        maxPerReservation: maxPerReservation(settings),
+        opensAt: settings.reservationOpensAt ?? null,
+        closesAt: settings.reservationClosesAt ?? null,
+        releaseDate: settings.releaseDate ?? null,
+        window: windowState(settings, services.now()),
       }
     }),
+  )
+}
+
+function hasPreorderSettings(settings: PreorderSettings): boolean {
+  return (
+    settings.reservationLimit !== undefined ||
+    settings.reservationOpensAt !== undefined ||
+    settings.reservationClosesAt !== undefined ||
+    settings.releaseDate !== undefined
   )
 }
 

@@ -1,4 +1,9 @@
-import { findProduct, type CatalogueProduct } from '../productCatalogue.js'
+import {
+  findProduct,
+  settingsFor,
+  type CatalogueProduct,
+  type CatalogueTarget,
+} from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import type { ProductRecordRef, Reservation } from '../storage/records.js'
 import type { Repositories, ReservationRepository } from '../storage/repositories.js'
@@ -31,20 +36,24 @@ export interface UnitsDeps {
 }
 
 /**
- * The units of one capped product (a product without `reservationLimit` has none to count). The
- * ledger is built from the stored reservations the first time it is needed.
+ * The units of one capped product, or of one capped variant of a product with variants (each
+ * variant counts on its own ledger; a product or variant without `reservationLimit` has none to
+ * count). The ledger is built from the stored reservations the first time it is needed.
  */
 export class ProductUnits {
   readonly limit: number
   readonly #ledger: UnitLedgerStore
   readonly #reservations: ReservationRepository
   readonly #productSlug: string
+  readonly #variant: string | undefined
 
-  constructor(limit: number, productSlug: string, deps: UnitsDeps) {
+  constructor(limit: number, productSlug: string, deps: UnitsDeps, variant?: string) {
     this.limit = limit
     this.#productSlug = productSlug
+    this.#variant = variant
     this.#reservations = deps.repositories.reservations
     this.#ledger = deps.repositories.unitLedger(productSlug, {
+      ...(variant === undefined ? {} : { variant }),
       now: deps.now,
       initial: () => this.#holdsFromRecords(deps.now()),
     })
@@ -95,14 +104,14 @@ export class ProductUnits {
 
   async #stillHolds(id: string): Promise<boolean> {
     const record = await this.#reservations.get({ id, productSlug: this.#productSlug })
-    return record !== null && holdsUnits(record.status)
+    return record !== null && record.variant === this.#variant && holdsUnits(record.status)
   }
 
   async #holdsFromRecords(now: number): Promise<UnitLedger['holds']> {
     const { records } = await this.#reservations.listProduct(this.#productSlug)
     const holds: UnitLedger['holds'] = {}
     for (const record of records) {
-      if (holdsUnits(record.status)) {
+      if (record.variant === this.#variant && holdsUnits(record.status)) {
         holds[record.id] = {
           units: unitsOf(record),
           at: new Date(now).toISOString(),
@@ -114,18 +123,38 @@ export class ProductUnits {
   }
 }
 
-/** The product's units, or null when it has no cap. */
-export function productUnits(product: CatalogueProduct, deps: UnitsDeps): ProductUnits | null {
-  const limit = reservationLimit(product)
-  return limit === null ? null : new ProductUnits(limit, product.slug, deps)
+/**
+ * The units of a product without variants, or of one variant (its own cap, else the product's,
+ * counted for the variant alone); null when it has no cap, or for a product with variants named
+ * without one (its units are its variants').
+ */
+export function productUnits(
+  { product, variant }: CatalogueTarget,
+  deps: UnitsDeps,
+): ProductUnits | null {
+  if (product.variants && !variant) return null
+  const limit = reservationLimit(settingsFor(product, variant))
+  if (limit === null) return null
+  return new ProductUnits(limit, product.slug, deps, variant?.id)
 }
 
-/** After a reservation was deleted: its units are free again (§3.4 "deleting frees"). */
+/** The units of every ledger of `product`: its own, or each capped variant's. */
+export function everyProductUnits(product: CatalogueProduct, deps: UnitsDeps): ProductUnits[] {
+  const targets = product.variants
+    ? product.variants.map((variant) => ({ product, variant }))
+    : [{ product, variant: null }]
+  return targets.flatMap((target) => productUnits(target, deps) ?? [])
+}
+
+/**
+ * After a reservation was deleted: its units are free again (§3.4 "deleting frees"). The record
+ * is gone, so for a product with variants every variant's ledger lets go of its id.
+ */
 export async function freeUnitsOfRemoved(
   ref: ProductRecordRef,
   services: Pick<Services, 'repositories' | 'now'>,
 ): Promise<void> {
   const product = findProduct(ref.productSlug)
   if (!product) return
-  await productUnits(product, services)?.free(ref.id)
+  await Promise.all(everyProductUnits(product, services).map((units) => units.free(ref.id)))
 }

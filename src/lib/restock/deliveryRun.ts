@@ -1,7 +1,7 @@
 import { senderIdentity } from '../compliance/senderIdentity.js'
 import { DEFAULT_DELIVERY_BUDGET_MS } from '../config.js'
 import type { Logger } from '../log.js'
-import { findProduct } from '../productCatalogue.js'
+import { targetTitle } from '../productCatalogue.js'
 import { markDelivered, restockProductLink } from '../demand/restockClicks.js'
 import { renderRestockEmail } from '../messages/restockMessages.js'
 import type { Mailer, OutgoingEmail } from '../notifiers/resendMailer.js'
@@ -89,7 +89,11 @@ export function restockEmailFor(
   const rendered = renderRestockEmail({
     emailTitle: job.emailTitle,
     emailBody: job.emailBody,
-    productTitle: findProduct(job.productSlug)?.title ?? job.productSlug,
+    // why: 「美濃焼 マグカップ（藍）」: the variant the recipient waits for, else the notice's
+    productTitle: targetTitle({
+      productSlug: job.productSlug,
+      variant: recipient.variant ?? job.variant,
+    }),
     productUrl: restockProductLink(job, recipient, siteUrl, unsubscribeSecret, now),
     unsubscribeUrl: link,
     sender: job.sender ?? senderIdentity({ shopName: null, shopAddress: null, shopContact: null }),

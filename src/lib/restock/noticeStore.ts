@@ -52,9 +52,11 @@ export async function storeNotice(
   const { repositories, log } = options
   const { notificationId } = notice
   const timestamp = new Date(options.now()).toISOString()
+  const variant = notice.variant === undefined ? {} : { variant: notice.variant }
   const history: NotificationHistory = {
     id: notificationId,
     productSlug: notice.productSlug,
+    ...variant,
     emailTitle: notice.emailTitle,
     emailBody: notice.emailBody,
     recipientEmails: subscribers.map((subscription) => subscription.email),
@@ -70,9 +72,15 @@ export async function storeNotice(
     await repositories.deliveries.saveJob({
       notificationId,
       productSlug: notice.productSlug,
+      ...variant,
       emailTitle: notice.emailTitle,
       emailBody: notice.emailBody,
-      recipients: subscribers.map(({ id, email }) => ({ subscriptionId: id, email })),
+      // why: a whole product's notice names each recipient's own variant in its e-mail
+      recipients: subscribers.map(({ id, email, variant: waitsFor }) => ({
+        subscriptionId: id,
+        email,
+        ...(waitsFor === undefined ? {} : { variant: waitsFor }),
+      })),
       createdAt: timestamp,
       sender: notice.sender,
     } satisfies DeliveryJob)

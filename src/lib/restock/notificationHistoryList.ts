@@ -33,6 +33,8 @@ function optionalText(message: string) {
 /** Body of POST /api/admin/notify/history. */
 export const historyListSchema = z.object({
   productSlug: optionalText(PRODUCT_SLUG_INVALID),
+  /** Only notices for this variant (its id): a variant's sends and waves. */
+  variant: optionalText('variant must be a string').optional(),
   notificationId: optionalText(NOTIFICATION_ID_INVALID),
   ...pagingFields,
 })
@@ -43,6 +45,8 @@ export type HistoryListRequest = z.output<typeof historyListSchema>
 export interface NotificationSummary {
   id: string
   productSlug: string
+  /** The variant the notice was for (its id); absent for a whole product. */
+  variant?: string
   /** The e-mail subject (`emailTitle`). */
   title: string
   /** When it was sent (the §4.8 answer's timestamp). */
@@ -96,12 +100,12 @@ export async function listNotificationHistory(
   const { page, pageSize } = request
   if (request.notificationId) {
     const record = await sources.history.get({ id: request.notificationId })
-    const matches = record && (!request.productSlug || record.productSlug === request.productSlug)
+    const matches = record && matchesRequest(record, request)
     const notifications = matches ? [await summarize(sources, record, true)] : []
     return { notifications, total: notifications.length, page: 1, pageSize, totalPages: 1 }
   }
   const records = (await sources.history.list()).records
-    .filter((record) => !request.productSlug || record.productSlug === request.productSlug)
+    .filter((record) => matchesRequest(record, request))
     .sort((a, b) => compareText(b.timestamp, a.timestamp) || compareText(b.id, a.id))
   const start = (page - 1) * pageSize
   const notifications = await mapWithConcurrency(
@@ -118,6 +122,13 @@ export async function listNotificationHistory(
   }
 }
 
+function matchesRequest(record: NotificationHistory, request: HistoryListRequest): boolean {
+  return (
+    (!request.productSlug || record.productSlug === request.productSlug) &&
+    (!request.variant || record.variant === request.variant)
+  )
+}
+
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
@@ -131,6 +142,7 @@ async function summarize(
   const summary: NotificationSummary = {
     id: record.id,
     productSlug: record.productSlug,
+    ...(record.variant === undefined ? {} : { variant: record.variant }),
     title: record.emailTitle,
     timestamp: record.timestamp,
     completedAt: progress.completedAt,

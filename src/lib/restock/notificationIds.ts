@@ -3,6 +3,7 @@ import type { NotificationHistory } from '../storage/records.js'
 import type { HistoryRepository } from '../storage/repositories.js'
 import { isRunning, noticeStateOf } from './noticeState.js'
 import type { SendRequest } from './sendRequest.js'
+import type { ProductTarget } from '../productCatalogue.js'
 
 /**
  * The ids of restock notices: `notif_<uuid>` derived from what is sent, so that two identical
@@ -15,15 +16,26 @@ import type { SendRequest } from './sendRequest.js'
  * identical notices were delivered before.
  */
 export function restockNotificationId(request: SendRequest, earlierIdenticalSends: number): string {
-  return notificationIdOf(
-    JSON.stringify([request.productSlug, request.emailTitle, request.emailBody]),
-    `\n${earlierIdenticalSends}`,
-  )
+  const notice = [request.productSlug, request.emailTitle, request.emailBody]
+  // why: a product without variants keeps the ids it always had
+  if (request.variant !== undefined) notice.push(request.variant)
+  return notificationIdOf(JSON.stringify(notice), `\n${earlierIdenticalSends}`)
 }
 
-/** The notification id of wave `wave` of the `episode`-th rise of a product's stock. */
-export function waveNotificationId(productSlug: string, episode: number, wave: number): string {
-  return notificationIdOf(JSON.stringify(['stock-wave', productSlug, episode, wave]))
+/** The notification id of wave `wave` of the `episode`-th rise of a product's (or variant's) stock. */
+export function waveNotificationId(
+  { productSlug, variant }: ProductTarget,
+  episode: number,
+  wave: number,
+): string {
+  const parts: (string | number)[] = ['stock-wave', productSlug, episode, wave]
+  if (variant !== undefined) parts.push(variant)
+  return notificationIdOf(JSON.stringify(parts))
+}
+
+/** The notification id of the send staff scheduled as `scheduledSendId` (storage/scheduledSends.ts). */
+export function scheduledNotificationId(scheduledSendId: string): string {
+  return notificationIdOf(JSON.stringify(['scheduled-send', scheduledSendId]))
 }
 
 /** `notif_<uuid>` (version-4 shaped) from the SHA-256 of `parts`. */

@@ -7,8 +7,10 @@ import {
 } from '../storage/sendClaims.js'
 
 /**
- * Who one send (manual or wave) e-mails: under the product's send lock, the waiting subscribers
- * (`isWaiting`, the rule of the stock list's count), oldest sign-up first, that no other open
+ * Who one send (manual or wave) e-mails: under the product's send lock (one lock per product,
+ * whether the send is for the whole product or one variant), the waiting subscribers of the
+ * product, or of one variant (`isWaiting`, the rule of the stock list's count), oldest sign-up
+ * first, that no other open
  * notice holds, each claimed for this notice. A manual send takes everyone it can claim; a wave at
  * most `limit`. A notice that is over holds nobody: whoever it notified is no longer pending, and
  * whoever is pending again (set back to 未通知 by staff, or not reached) is waiting, for a manual
@@ -17,6 +19,8 @@ import {
 
 export interface RecipientRequest {
   productSlug: string
+  /** Only subscribers waiting for this variant. Default: every subscriber of the product. */
+  variant?: string
   /** The notification that will e-mail them (the claims' holder). */
   notificationId: string
   /** At most this many (waves). Default: all. */
@@ -39,14 +43,23 @@ export type RecipientChoice =
   | { state: 'busy' }
   | { state: 'chosen'; subscribers: NotifySubscription[]; release: () => Promise<void> }
 
-/** Pending, non-archived subscribers of one product, oldest sign-up first. */
+/**
+ * Pending, non-archived subscribers of one product (of one variant of it, when `variant` is
+ * given), oldest sign-up first.
+ */
 export async function pendingSubscribers(
   subscriptions: SubscriptionRepository,
   productSlug: string,
+  variant?: string,
 ): Promise<NotifySubscription[]> {
   const { records } = await subscriptions.listProduct(productSlug)
   return records
-    .filter((subscription) => subscription.status === 'pending' && !subscription.isArchived)
+    .filter(
+      (subscription) =>
+        subscription.status === 'pending' &&
+        !subscription.isArchived &&
+        (variant === undefined || subscription.variant === variant),
+    )
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
 }
 
@@ -60,7 +73,7 @@ export async function chooseRecipients(
   if (!lock.taken) return { state: 'busy' }
   const release = () => sendClaims.releaseLock(productSlug, notificationId, request.now)
   try {
-    const listed = await pendingSubscribers(sources.subscriptions, productSlug)
+    const listed = await pendingSubscribers(sources.subscriptions, productSlug, request.variant)
     const pending = sources.mayReceive ? listed.filter(sources.mayReceive) : listed
     // why: per holder, whether its claims are free: a notice that never got stored (its claimer
     // died and its lock expired) holds nobody; a finished one holds nobody either

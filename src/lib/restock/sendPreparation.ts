@@ -86,6 +86,7 @@ export async function prepareNotice(
   const choice = await chooseRecipients(
     {
       productSlug: notice.productSlug,
+      ...(notice.variant === undefined ? {} : { variant: notice.variant }),
       notificationId: notice.notificationId,
       ...(limit === undefined ? {} : { limit }),
       now: options.now(),

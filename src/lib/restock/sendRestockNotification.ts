@@ -3,15 +3,29 @@ import type { NotificationHistory } from '../storage/records.js'
 import { DeliveryStartError } from './deliveryStarter.js'
 import { notificationIdFor } from './notificationIds.js'
 import { isRunning, noticeStateOf, storedState } from './noticeState.js'
-import { prepareNotice, sendReadiness, type SendOptions } from './sendPreparation.js'
+import { scheduleRestockSend, type ScheduleOptions } from './scheduledSend.js'
+import {
+  prepareNotice,
+  sendReadiness,
+  type SendOptions,
+  type SendReadiness,
+} from './sendPreparation.js'
 import type { SendRequest } from './sendRequest.js'
 
-/** The §4.8 answer's fields. With e-mail delivery, `sentCount` is the number of recipients queued. */
+/**
+ * The §4.8 answer's fields. With e-mail delivery, `sentCount` is the number of recipients queued.
+ * A scheduled send (`sendAt`) answers the notice id it will have, nobody yet, and `sendAt` and
+ * `scheduledSendId`.
+ */
 export interface SendSummary {
   notificationId: string
   sentCount: number
   recipientEmails: string[]
   timestamp: string
+  /** When a scheduled send goes (ISO); absent on a send made now. */
+  sendAt?: string
+  /** The scheduled send's id (`sch_…`); absent on a send made now. */
+  scheduledSendId?: string
 }
 
 /** 409 while another send chooses the same product's recipients. */
@@ -27,11 +41,28 @@ export const SEND_IN_PROGRESS = 'A send for this product is already in progress'
  */
 export async function sendRestockNotification(
   request: SendRequest,
+  options: ScheduleOptions,
+): Promise<SendSummary> {
+  if (request.sendAt !== undefined) return scheduleRestockSend(request, request.sendAt, options)
+  const readiness = sendReadiness(options)
+  const { id, open } = await notificationIdFor(request, options.repositories.history)
+  return sendNotice(request, { id, open }, readiness, options)
+}
+
+/**
+ * Sends `request` now as the notice `notice.id`: `open` is the history stored under that id
+ * before, if any (a notice still delivering is the same send repeated; one whose delivery never
+ * started is sent again). The one path of a staff member's send, made now or when its scheduled
+ * time has come (restock/dueSends.ts).
+ */
+export async function sendNotice(
+  request: SendRequest,
+  notice: { id: string; open: NotificationHistory | null },
+  readiness: SendReadiness,
   options: SendOptions,
 ): Promise<SendSummary> {
   const { repositories, log } = options
-  const readiness = sendReadiness(options)
-  const { id: notificationId, open } = await notificationIdFor(request, repositories.history)
+  const { id: notificationId, open } = notice
   if (open && isRunning(noticeStateOf(open))) return repeated(open, options)
 
   const prepared = await prepareNotice(
@@ -70,7 +101,8 @@ export async function sendRestockNotification(
   return summary
 }
 
-function summaryOf(history: NotificationHistory): SendSummary {
+/** The §4.8 answer of a stored notice. */
+export function summaryOf(history: NotificationHistory): SendSummary {
   return {
     notificationId: history.id,
     sentCount: history.sentCount,

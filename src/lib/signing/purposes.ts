@@ -19,6 +19,8 @@ export const PURPOSES = {
   confirmLink: 'restock-confirm/v1',
   /** A restock subscription's unsubscribe link (compliance/unsubscribeToken.ts). */
   unsubscribeLink: 'restock-unsubscribe/v1',
+  /** The keep link of a long-waiting sign-up's 「引き続き…」 e-mail (compliance/keepToken.ts). */
+  keepLink: 'restock-keep/v1',
   /** A restock e-mail's counted product link (demand/clickLink.ts). */
   clickLink: 'restock-click/v1',
   /** The recipient named by a click link: a keyed digest, not a token (`keyedDigest`). */
@@ -40,6 +42,7 @@ export const TOKEN_FIELDS: Readonly<Record<Purpose, readonly string[]>> = {
   [PURPOSES.manageLink]: RECORD,
   [PURPOSES.confirmLink]: RECORD,
   [PURPOSES.unsubscribeLink]: RECORD,
+  [PURPOSES.keepLink]: [...RECORD, 'a'],
   [PURPOSES.clickLink]: ['n', 'r', 'u'],
   [PURPOSES.clickRecipient]: [],
 }

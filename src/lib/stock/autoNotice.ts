@@ -1,14 +1,16 @@
 import { z } from '../../generated/zod.js'
 import type { AuditRecorder } from '../audit/auditTrail.js'
 import { InvalidInputError, NotFoundError } from '../errors.js'
-import { findProduct } from '../productCatalogue.js'
+import { findProduct, findVariant, targetKey } from '../productCatalogue.js'
 import { isUsableRecordId, UNUSABLE_ID_MESSAGE } from '../storage/recordIds.js'
-import type { AutoNotice, StockRecord, StockRepository } from '../storage/stockRecords.js'
+import type { AutoNotice, StockRecord, StockRef, StockRepository } from '../storage/stockRecords.js'
 
 /**
  * A product's automatic restock notice (POST /api/admin/notify/auto): when its stock rises from 0
  * (or unknown) the waves start, `perUnit` subscribers per unit in stock each, `intervalMinutes`
- * apart. Turning it off stops the waves still due; turning it on acts at the next rise.
+ * apart. Turning it off stops the waves still due; turning it on acts at the next rise. A
+ * product with variants has the settings per variant (its stock and waves are per variant): a
+ * request naming a `variant` saves that variant's, one naming none saves every variant's.
  */
 
 /** Subscribers per unit in stock, by default. */
@@ -46,6 +48,11 @@ export const autoNoticeSchema = z
       .trim()
       .min(1, { error: 'productSlug is required' })
       .refine(isUsableRecordId, { error: UNUSABLE_ID_MESSAGE }),
+    variant: z
+      .string({ error: 'variant must be a string' })
+      .nullish()
+      .transform((value) => value || undefined)
+      .optional(),
     enabled: z.boolean({ error: 'enabled must be true or false' }),
     emailTitle: text('emailTitle'),
     emailBody: text('emailBody'),
@@ -72,20 +79,53 @@ export type AutoNoticeRequest = z.output<typeof autoNoticeSchema>
 
 const onOff = (auto: AutoNotice | null | undefined) => (auto ? (auto.enabled ? 'on' : 'off') : null)
 
+/** What was saved: for each product or variant (`variant` absent for a product without). */
+export interface SavedAutoNotice {
+  variant?: string
+  auto: AutoNotice
+}
+
 /**
- * Saves the settings by compare-and-swap and records the change (`settings`, from and to `on` /
- * `off`) in `audit` when given. NotFoundError when no product has this slug; InvalidInputError
+ * Saves the settings of the product, of the variant the request names, or of every variant of a
+ * product with variants named without one (one after another, each its own compare-and-swap),
+ * and records each change (`settings`, from and to `on` / `off`) in `audit` when given.
+ * NotFoundError when no product has this slug or the product no such variant; InvalidInputError
  * when turning on without a title or body (sent now or stored before).
  */
 export async function saveAutoNotice(
   request: AutoNoticeRequest,
   stock: StockRepository,
   audit?: AuditRecorder,
+): Promise<SavedAutoNotice[]> {
+  const product = findProduct(request.productSlug)
+  if (!product) throw new NotFoundError('Product not found')
+  const { productSlug, variant } = request
+  if (variant !== undefined && (!product.variants || !findVariant(product, variant))) {
+    throw new NotFoundError('Variant not found')
+  }
+  const refs: StockRef[] =
+    variant !== undefined
+      ? [{ productSlug, variant }]
+      : product.variants
+        ? product.variants.map((each) => ({ productSlug, variant: each.id }))
+        : [{ productSlug }]
+  const saved: SavedAutoNotice[] = []
+  for (const ref of refs) {
+    const auto = await saveOne(request, ref, stock, audit)
+    saved.push(ref.variant === undefined ? { auto } : { variant: ref.variant, auto })
+  }
+  return saved
+}
+
+async function saveOne(
+  request: AutoNoticeRequest,
+  ref: StockRef,
+  stock: StockRepository,
+  audit?: AuditRecorder,
 ): Promise<AutoNotice> {
-  if (!findProduct(request.productSlug)) throw new NotFoundError('Product not found')
   let saved: AutoNotice | null = null
   let previous: AutoNotice | null = null
-  await stock.change(request.productSlug, (current: StockRecord) => {
+  await stock.change(ref, (current: StockRecord) => {
     const before = current.auto
     previous = before ?? null
     const auto: AutoNotice = {
@@ -103,11 +143,10 @@ export async function saveAutoNotice(
     return { ...current, auto, waves }
   })
   if (!saved) throw new Error('saveAutoNotice: the change never ran')
-  const { productSlug } = request
   await audit?.record([
     {
       action: 'settings',
-      record: { type: 'product', id: productSlug, productSlug },
+      record: { type: 'product', id: targetKey(ref), productSlug: ref.productSlug },
       from: onOff(previous),
       to: onOff(saved),
     },

@@ -1,4 +1,4 @@
-import type { StockEventLog } from '../storage/stockEvents.js'
+import type { WebhookEventLog } from '../storage/webhookEvents.js'
 import type { StockLine } from './stockSchemas.js'
 import { applyStockLines, type StockUpdateOptions, type StockUpdateResult } from './stockUpdates.js'
 
@@ -11,7 +11,7 @@ export interface StockEvent {
 export type StockEventOutcome = { duplicate: true } | ({ duplicate: false } & StockUpdateResult)
 
 export interface StockEventOptions extends Omit<StockUpdateOptions, 'source' | 'eventId'> {
-  events: StockEventLog
+  events: WebhookEventLog
 }
 
 /**

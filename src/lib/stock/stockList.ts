@@ -1,13 +1,16 @@
 import { emptyWaitingCount, waitingCounts } from '../compliance/restockRecipients.js'
 import type { NotWaitingReason } from '../compliance/waitingRule.js'
-import { listProducts } from '../productCatalogue.js'
+import { listProducts, targetKey, type ProductTarget } from '../productCatalogue.js'
+import { sendableAt, type QuietHours } from '../quietHours.js'
 import type { SubscriptionRepository } from '../storage/repositories.js'
 import { emptyStockRecord, type AutoNotice, type StockRepository } from '../storage/stockRecords.js'
 import type { SuppressionRepository } from '../storage/suppressionRepository.js'
 
-/** One product's line of POST /api/admin/stock/list. */
+/** One product's (or one variant's) line of POST /api/admin/stock/list. */
 export interface StockRow {
   productSlug: string
+  /** The variant (its id): a product with variants has one line per variant. */
+  variant?: string
   /** Units in stock, or null while no source has reported one. */
   quantity: number | null
   /** When the quantity last changed, or null. */
@@ -18,29 +21,47 @@ export interface StockRow {
   notWaiting: Record<NotWaitingReason, number>
   /** Automatic-notice settings, or null while none are set. */
   auto: AutoNotice | null
-  /** When the next automatic wave is due, or null when none is. */
+  /**
+   * When the next automatic wave goes, or null when none is due: its due time, or the end of the
+   * quiet hours it falls in.
+   */
   nextWaveAt: string | null
 }
 
-/** Every product of the catalogue with its stock, waiting subscribers and automatic notice. */
-export async function listStock(sources: {
-  stock: StockRepository
-  subscriptions: SubscriptionRepository
-  suppressions: SuppressionRepository
-}): Promise<StockRow[]> {
+/**
+ * Every product of the catalogue (each variant of a product with variants, in catalogue order)
+ * with its stock, waiting subscribers and automatic notice; `quietHours` (config) moves a wave
+ * due inside them to their end.
+ */
+export async function listStock(
+  sources: {
+    stock: StockRepository
+    subscriptions: SubscriptionRepository
+    suppressions: SuppressionRepository
+  },
+  quietHours: QuietHours | null,
+): Promise<StockRow[]> {
   const [stock, counts] = await Promise.all([sources.stock.list(), waitingCounts(sources)])
-  const records = new Map(stock.records.map((record) => [record.productSlug, record]))
-  return listProducts().map(({ slug }) => {
-    const record = records.get(slug) ?? emptyStockRecord(slug)
-    const count = counts.get(slug) ?? emptyWaitingCount()
+  const records = new Map(stock.records.map((record) => [targetKey(record), record]))
+  const targets = listProducts().flatMap(({ slug, variants }): ProductTarget[] =>
+    variants
+      ? variants.map((variant) => ({ productSlug: slug, variant: variant.id }))
+      : [{ productSlug: slug }],
+  )
+  return targets.map((target) => {
+    const key = targetKey(target)
+    const record = records.get(key) ?? emptyStockRecord(target)
+    const count = counts.get(key) ?? emptyWaitingCount()
+    const dueAt = record.auto?.enabled ? record.waves.dueAt : null
     return {
-      productSlug: slug,
+      ...target,
       quantity: record.quantity,
       updatedAt: record.updatedAt,
       waiting: count.waiting,
       notWaiting: count.notWaiting,
       auto: record.auto,
-      nextWaveAt: record.auto?.enabled ? record.waves.dueAt : null,
+      nextWaveAt:
+        dueAt === null ? null : new Date(sendableAt(quietHours, Date.parse(dueAt))).toISOString(),
     }
   })
 }

@@ -1,4 +1,5 @@
 import { emptyWaitingCount, waitingCounts } from '../compliance/restockRecipients.js'
+import { targetKey } from '../productCatalogue.js'
 import type { SubscriptionRepository } from '../storage/repositories.js'
 import { emptyStockRecord, type StockRepository } from '../storage/stockRecords.js'
 import type { SuppressionRepository } from '../storage/suppressionRepository.js'
@@ -15,6 +16,8 @@ import { resolveStockLines, withQuantity, type StockItemError } from './stockUpd
 
 export interface StockPreviewLine {
   productSlug: string
+  /** The variant (its id); absent for a product without variants. */
+  variant?: string
   /** The quantity now, or null when it is unknown. */
   previous: number | null
   quantity: number
@@ -23,7 +26,7 @@ export interface StockPreviewLine {
 }
 
 export interface StockPreview {
-  /** One per product, in the order the lines last named it. */
+  /** One per product (or variant), in the order the lines last named it. */
   changes: StockPreviewLine[]
   errors: StockItemError[]
 }
@@ -37,18 +40,18 @@ export async function previewStockLines(
   },
   now: () => number,
 ): Promise<StockPreview> {
-  const { bySlug, errors } = resolveStockLines(lines)
+  const { byTarget, errors } = resolveStockLines(lines)
   const [stock, counts] = await Promise.all([sources.stock.list(), waitingCounts(sources)])
-  const records = new Map(stock.records.map((record) => [record.productSlug, record]))
+  const records = new Map(stock.records.map((record) => [targetKey(record), record]))
   const stamp = { at: new Date(now()).toISOString(), source: 'admin' as const, eventId: null }
-  const changes = [...bySlug].map(([productSlug, quantity]): StockPreviewLine => {
-    const current = records.get(productSlug) ?? emptyStockRecord(productSlug)
+  const changes = [...byTarget].map(([key, { target, quantity }]): StockPreviewLine => {
+    const current = records.get(key) ?? emptyStockRecord(target)
     const after = withQuantity(current, quantity, stamp)
     const startsWave = after.waves.episode > current.waves.episode
-    const waiting = (counts.get(productSlug) ?? emptyWaitingCount()).waiting
+    const waiting = (counts.get(key) ?? emptyWaitingCount()).waiting
     const perUnit = after.auto?.perUnit ?? 0
     return {
-      productSlug,
+      ...target,
       previous: current.quantity,
       quantity,
       notify: startsWave ? Math.min(quantity * perUnit, waiting) : 0,

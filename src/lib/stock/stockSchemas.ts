@@ -43,11 +43,28 @@ function itemsOf<T extends z.ZodType>(item: T) {
     .pipe(z.array(item))
 }
 
-/** POST /api/admin/stock: `{items: [{productSlug, quantity}]}`. */
+/**
+ * `variant` of a stock item: the variant's id, for a product with variants (a sku names its
+ * variant by itself). `null` and `""` count as not given.
+ */
+function variantField(message: string) {
+  return z
+    .string({ error: message })
+    .trim()
+    .nullish()
+    .transform((value) => value || undefined)
+    .optional()
+}
+
+/** POST /api/admin/stock: `{items: [{productSlug, variant?, quantity}]}`. */
 export const adminStockSchema = z.object({
   items: itemsOf(
     z.object(
-      { productSlug: usable(ADMIN_ITEM_INVALID), quantity: quantity(ADMIN_ITEM_INVALID) },
+      {
+        productSlug: usable(ADMIN_ITEM_INVALID),
+        variant: variantField(ADMIN_ITEM_INVALID),
+        quantity: quantity(ADMIN_ITEM_INVALID),
+      },
       { error: ADMIN_ITEM_INVALID },
     ),
   ),
@@ -61,21 +78,26 @@ const webhookItem = z
         .union([z.string(), z.number()], { error: WEBHOOK_ITEM_INVALID })
         .transform((value) => String(value).trim())
         .optional(),
+      variant: variantField(WEBHOOK_ITEM_INVALID),
       quantity: quantity(WEBHOOK_ITEM_INVALID),
     },
     { error: WEBHOOK_ITEM_INVALID },
   )
   .refine((item) => Boolean(item.productSlug || item.sku), { error: WEBHOOK_ITEM_INVALID })
 
-/** POST /api/stock-webhook: `{id, items: [{productSlug | sku, quantity}]}`. */
+/** POST /api/stock-webhook: `{id, items: [{productSlug (+ variant) | sku, quantity}]}`. */
 export const stockWebhookSchema = z.object({
   id: usable(EVENT_ID_REQUIRED),
   items: itemsOf(webhookItem),
 })
 
-/** A stock line from any source: a product named by slug or by sku, and its quantity. */
+/**
+ * A stock line from any source: a product or variant named by sku, or a product by slug (and,
+ * for a product with variants, the variant by its id), and its quantity.
+ */
 export interface StockLine {
   productSlug?: string
+  variant?: string
   sku?: string
   quantity: number
 }

@@ -2,7 +2,8 @@ import type { StockLine } from './stockSchemas.js'
 
 /**
  * Stock lines from the shape a POS or inventory system exports: CSV with a header row (or a JSON
- * array of objects), naming each product by `sku` or by slug, with a quantity. Shared by the
+ * array of objects), naming each product or variant by `sku`, or by slug (and `variant`, the
+ * variant's id, for a product with variants), with a quantity. Shared by the
  * scheduled feed reconciliation and the dashboard's CSV import, so both read a file alike.
  */
 
@@ -10,6 +11,7 @@ import type { StockLine } from './stockSchemas.js'
 const COLUMN_NAMES = {
   sku: ['sku', 'skucode', 'code', '商品コード', 'sku番号'],
   productSlug: ['productslug', 'slug', 'product', '商品スラッグ'],
+  variant: ['variant', 'variantid', '種類', 'バリエーション'],
   quantity: ['quantity', 'qty', 'stock', '在庫', '在庫数', '数量'],
 } as const
 
@@ -79,16 +81,19 @@ function quantityOf(value: unknown): number | null {
 function lineOf(fields: {
   sku?: unknown
   productSlug?: unknown
+  variant?: unknown
   quantity?: unknown
 }): StockLine | null {
   const quantity = quantityOf(fields.quantity)
   const productSlug = typeof fields.productSlug === 'string' ? fields.productSlug.trim() : ''
+  const variant = typeof fields.variant === 'string' ? fields.variant.trim() : ''
   const sku =
     typeof fields.sku === 'string' || typeof fields.sku === 'number'
       ? String(fields.sku).trim()
       : ''
   if (quantity === null || (!productSlug && !sku)) return null
-  return productSlug ? { productSlug, quantity } : { sku, quantity }
+  if (!productSlug) return { sku, quantity }
+  return variant ? { productSlug, variant, quantity } : { productSlug, quantity }
 }
 
 /** Lines of CSV text with a header row. */
@@ -99,6 +104,7 @@ export function stockTableFromCsv(text: string): StockTable {
     names.findIndex((name) => candidates.includes(name))
   const sku = column(COLUMN_NAMES.sku)
   const productSlug = column(COLUMN_NAMES.productSlug)
+  const variant = column(COLUMN_NAMES.variant)
   const quantity = column(COLUMN_NAMES.quantity)
   if (quantity < 0 || (sku < 0 && productSlug < 0)) {
     throw new StockTableFormatError(
@@ -110,6 +116,7 @@ export function stockTableFromCsv(text: string): StockTable {
     const line = lineOf({
       sku: sku >= 0 ? cells[sku] : undefined,
       productSlug: productSlug >= 0 ? cells[productSlug] : undefined,
+      variant: variant >= 0 ? cells[variant] : undefined,
       quantity: cells[quantity],
     })
     if (line) table.lines.push(line)
@@ -118,7 +125,7 @@ export function stockTableFromCsv(text: string): StockTable {
   return table
 }
 
-/** Lines of a JSON array `[{sku | productSlug, quantity}]`. */
+/** Lines of a JSON array `[{sku | productSlug (+ variant), quantity}]`. */
 export function stockTableFromJson(value: unknown): StockTable {
   if (!Array.isArray(value)) {
     throw new StockTableFormatError(

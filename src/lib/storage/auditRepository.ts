@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'delete',
   'send',
   'send-record-only',
+  'schedule',
   'stock',
   'settings',
   'export',

@@ -12,17 +12,20 @@ import { createHash } from 'node:crypto'
  * | `notif-history:{id}`                   | a restock notice's history (§2.3)         | CAS               |
  * | `reservation-claims/{slug}/{sha256}`   | no longer written; erased with a person   | deleted only      |
  * | `idempotency-keys/{op}/{day}/{sha256}` | an Idempotency-Key's request and answer   | onlyIfNew / CAS   |
- * | `notify-claims/{slug}/{sha256(email)}` | which subscription is the pending one     | onlyIfNew / CAS   |
- * | `reservation-units/{productSlug}`      | units held under a product's cap (ledger) | onlyIfNew / CAS   |
+ * | `notify-claims/{target}/{sha256(email)}` | which subscription is the pending one   | onlyIfNew / CAS   |
+ * | `reservation-units/{target}`           | units held under a target's cap (ledger)  | onlyIfNew / CAS   |
  * | `notif-delivery/{id}/job`              | who a delivery sends what to              | onlyIfNew, once   |
  * | `notif-delivery/{id}/batches/{n}`      | what happened to batch n                  | onlyIfNew, once   |
  * | `notif-delivery/{id}/progress`         | a delivery's settled batches, summed      | onlyIfNew / CAS   |
  * | `delivery-tickets/{nonce}`             | a spent delivery ticket (replay guard)    | onlyIfNew, once   |
- * | `stock/{productSlug}`                  | stock, auto-notice settings, wave ledger  | onlyIfNew / CAS   |
+ * | `stock/{target}`                       | stock, auto-notice settings, wave ledger  | onlyIfNew / CAS   |
  * | `stock-events/{eventId}`               | a stock webhook event seen (replay guard) | onlyIfNew / CAS   |
  * | `stock-event-days/{day}/{eventId}`     | the day it arrived (for the purge)        | overwritten       |
+ * | `order-events/{eventId}`               | an order webhook event seen (replay guard) | onlyIfNew / CAS  |
+ * | `order-event-days/{day}/{eventId}`     | the day it arrived (for the purge)        | overwritten       |
  * | `send-locks/{productSlug}`             | the send choosing a product's recipients  | onlyIfNew / CAS   |
  * | `send-claims/{slug}/{subscriptionId}`  | the notice a subscriber is claimed by     | onlyIfNew / CAS   |
+ * | `scheduled-sends/{sch_id}`             | a restock send staff scheduled (`sendAt`) | onlyIfNew / CAS   |
  * | `index/{collection}/v{n}/p/{partition}` | a partition's index: records + ETags     | onlyIfNew / CAS   |
  * | `index/{collection}/v{n}/complete`     | every partition of the collection indexed | onlyIfNew, once   |
  * | `index-deltas/{collection}/{part}/{d}` | a record write not yet folded in an index | onlyIfNew, once   |
@@ -40,9 +43,16 @@ import { createHash } from 'node:crypto'
  * | `demand-rollups/v1/{kind}/{day}`       | a closed JST day's total                  | onlyIfNew, once   |
  * | `demand-clicks/{noticeId}/{recipient}` | a recipient's first click on a notice     | onlyIfNew, once   |
  * (storage/demandLog.ts builds these keys.)
+ * | `order-attributions/{noticeId}/{order}~{product}~{units}~{revenue}~{currency}~{c|n}` | an order counted for a notice | onlyIfNew, once |
+ * | `order-buyers/{emailHash}/{noticeId}/{order}~{product}` | whose attribution it is (erased with the person) | overwritten |
+ * (storage/orderAttributions.ts builds these keys.)
  * | `list-exports/{exportId}/job`          | a CSV export: what, state, progress       | onlyIfNew / CAS   |
  * | `list-exports/{exportId}/parts/{n}`    | part n (1-based) of the export's CSV text | overwritten       |
  * | `export-tickets/{nonce}`               | a spent export ticket (replay guard)      | onlyIfNew, once   |
+ *
+ *
+ * `{target}` is `targetSegment`: the product slug, or `{productSlug}~{variantId}` for one variant
+ * of a product with variants.
  *
  * Store `audit-trail`: `all/{n}`, `record/{recordId}/{n}`, `actor/{actor}/{n}`, the same entry
  * three times, each onlyIfNew, never rewritten; `{n}` = the time counted down + a UUID.
@@ -95,10 +105,22 @@ export function reservationClaimKey(productSlug: string, email: string, name: st
   return `reservation-claims/${productSlug}/${digest}`
 }
 
-/** The claim of a (product, e-mail) pair; the e-mail is hashed so that no address appears in a key listing. */
-export function signupClaimKey(productSlug: string, email: string): string {
+/**
+ * The key segment of a product, or of one variant of it: `{productSlug}~{variantId}`. Never a
+ * folder of its own (`{productSlug}/{variantId}`): the product's blob and its variants' would
+ * then be a file and a folder of one name on a file-backed store.
+ */
+export function targetSegment(productSlug: string, variant?: string): string {
+  return variant === undefined ? productSlug : `${productSlug}~${variant}`
+}
+
+/**
+ * The claim of a (product or variant, e-mail) pair; the e-mail is hashed so that no address
+ * appears in a key listing.
+ */
+export function signupClaimKey(productSlug: string, email: string, variant?: string): string {
   const emailHash = createHash('sha256').update(email.trim().toLowerCase()).digest('hex')
-  return `notify-claims/${productSlug}/${emailHash}`
+  return `notify-claims/${targetSegment(productSlug, variant)}/${emailHash}`
 }
 
 /** Prefix of the Idempotency-Key marks (storage/idempotencyKeys.ts). */
@@ -113,9 +135,9 @@ export function idempotencyKeyMark(operation: string, day: string, key: string):
   return `${IDEMPOTENCY_KEYS_PREFIX}${operation}/${day}/${digest}`
 }
 
-/** The unit ledger of a capped product (storage/reservationUnits.ts). */
-export function unitLedgerKey(productSlug: string): string {
-  return `reservation-units/${productSlug}`
+/** The unit ledger of a capped product, or of a capped variant (storage/reservationUnits.ts). */
+export function unitLedgerKey(productSlug: string, variant?: string): string {
+  return `reservation-units/${targetSegment(productSlug, variant)}`
 }
 
 const DELIVERY_PREFIX = 'notif-delivery'
@@ -250,22 +272,31 @@ export const LEGACY_LISTING_PREFIXES = {
   names: ['journal/', 'index-deltas/notif-history/all/'],
 } as const
 
-/** Prefix of stock records: `stock/{productSlug}`. */
+/** Prefix of stock records: `stock/{productSlug}`, `stock/{productSlug}~{variantId}`. */
 export const STOCK_PREFIX = 'stock/'
 
-/** A stock webhook event seen (stock-events/{eventId}). */
-export function stockEventKey(eventId: string): string {
-  return `stock-events/${eventId}`
+/** The stock record of a product without variants, or of one variant (`targetSegment`). */
+export function stockKey(productSlug: string, variant?: string): string {
+  return `${STOCK_PREFIX}${targetSegment(productSlug, variant)}`
 }
 
-/** Prefix of every stock webhook event seen. */
-export const STOCK_EVENTS_PREFIX = 'stock-events/'
-/** Prefix of the day index of stock webhook events: `stock-event-days/{YYYY-MM-DD}/{eventId}`. */
-export const STOCK_EVENT_DAYS_PREFIX = 'stock-event-days/'
+/** The signed webhooks whose events are marked as seen: the stock webhook and the order webhook. */
+export type WebhookSource = 'stock' | 'order'
 
-/** The day index entry of a stock webhook event that arrived on `day` (UTC, YYYY-MM-DD). */
-export function stockEventDayKey(day: string, eventId: string): string {
-  return `${STOCK_EVENT_DAYS_PREFIX}${day}/${eventId}`
+/**
+ * Keys of the events a signed webhook delivered: `{source}-events/{eventId}` (the mark: arrived,
+ * applied) and `{source}-event-days/{YYYY-MM-DD}/{eventId}` (the UTC day it arrived, for the
+ * purge).
+ */
+export function webhookEventKeys(source: WebhookSource) {
+  const marks = `${source}-events/`
+  const days = `${source}-event-days/`
+  return {
+    marks,
+    days,
+    mark: (eventId: string) => `${marks}${eventId}`,
+    day: (day: string, eventId: string) => `${days}${day}/${eventId}`,
+  }
 }
 
 /** The send lock of a product. */
@@ -295,4 +326,12 @@ export const exportKeys = {
 /** A new export id: `exp_<uuid>`. */
 export function newExportId(): string {
   return `exp_${crypto.randomUUID()}`
+}
+
+/** Prefix of the scheduled restock sends: `scheduled-sends/{id}`. */
+export const SCHEDULED_SENDS_PREFIX = 'scheduled-sends/'
+
+/** A new scheduled send id: `sch_<uuid>`. */
+export function newScheduledSendId(): string {
+  return `sch_${crypto.randomUUID()}`
 }

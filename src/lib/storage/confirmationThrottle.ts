@@ -13,6 +13,8 @@ import type { ProductRecordRef } from './records.js'
 
 /** A sign-up of the address that waits for its confirmation. */
 export interface PendingConfirmation extends ProductRecordRef {
+  /** The variant signed up for (its id); absent for a product without variants. */
+  variant?: string
   /** When it was noted (ISO). */
   at: string
 }
@@ -75,7 +77,7 @@ export interface NotedSignup {
 export async function noteUnconfirmedSignup(
   store: Store,
   email: string,
-  signup: ProductRecordRef,
+  signup: ProductRecordRef & { variant?: string },
   options: { now: number; intervalMs: number; keepMs: number },
 ): Promise<NotedSignup> {
   const { now } = options
@@ -87,6 +89,7 @@ export async function noteUnconfirmedSignup(
     pending.push({
       id: signup.id,
       productSlug: signup.productSlug,
+      ...(signup.variant === undefined ? {} : { variant: signup.variant }),
       at: new Date(now).toISOString(),
     })
     const last = state.lastSentAt ? Date.parse(state.lastSentAt) : null

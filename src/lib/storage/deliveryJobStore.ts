@@ -28,12 +28,16 @@ export interface SenderIdentity {
 export interface DeliveryRecipient {
   subscriptionId: string
   email: string
+  /** The variant the subscriber waits for (its id); absent for a product without variants. */
+  variant?: string
 }
 
 /** The immutable snapshot of what to send to whom. */
 export interface DeliveryJob {
   notificationId: string
   productSlug: string
+  /** The variant the notice is for (its id); absent for a whole product. */
+  variant?: string
   emailTitle: string
   emailBody: string
   recipients: DeliveryRecipient[]

@@ -49,6 +49,8 @@ export interface DemandLog {
   markClick(noticeId: string, recipient: string): Promise<boolean>
   /** Recipients who clicked a notice's link. */
   countClicks(noticeId: string): Promise<number>
+  /** Whether `recipient` clicked the notice's link. */
+  hasClicked(noticeId: string, recipient: string): Promise<boolean>
 }
 
 /** The count a marker key carries (1 for a key without one). */
@@ -63,6 +65,8 @@ export function demandLog(store: Store): DemandLog {
     const { blobs } = await store.list({ prefix })
     return blobs.reduce((sum, { key }) => sum + countOf(key), 0)
   }
+  const clickKey = (noticeId: string, recipient: string) =>
+    `${CLICK_PREFIX}/${segment(noticeId)}/${segment(recipient)}`
   const log: DemandLog = {
     async mark(kind, day, eventId, count = 1) {
       if (count <= 0) return
@@ -97,10 +101,12 @@ export function demandLog(store: Store): DemandLog {
       return modified ? rollup : ((await log.readRollup(kind, rollup.day)) ?? rollup)
     },
     async markClick(noticeId, recipient) {
-      const key = `${CLICK_PREFIX}/${segment(noticeId)}/${segment(recipient)}`
-      return (await store.set(key, '', { onlyIfNew: true })).modified
+      return (await store.set(clickKey(noticeId, recipient), '', { onlyIfNew: true })).modified
     },
     countClicks: (noticeId) => countKeys(`${CLICK_PREFIX}/${segment(noticeId)}/`, () => 1),
+    async hasClicked(noticeId, recipient) {
+      return (await store.getMetadata(clickKey(noticeId, recipient))) !== null
+    },
   }
   return log
 }

@@ -9,6 +9,8 @@ export type ExportList = 'reservations' | 'notify' | 'reservations-archive' | 'n
 export interface ExportFilters {
   status?: string
   productSlug?: string
+  /** Only records of this variant (its id) of the product. */
+  variant?: string
   q?: string
 }
 

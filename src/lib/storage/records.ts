@@ -19,6 +19,8 @@ export interface Reservation extends Archivable {
   name: string
   email: string
   productSlug: string
+  /** The variant reserved (its id), for a product with variants; absent otherwise. */
+  variant?: string
   status: ReservationStatus | (string & {})
   notes: string
   createdAt: string
@@ -43,6 +45,8 @@ export interface NotifySubscription extends Archivable {
   id: string
   email: string
   productSlug: string
+  /** The variant waited for (its id), for a product with variants; absent otherwise. */
+  variant?: string
   status: SubscriptionStatus
   createdAt: string
   notifiedAt: string | null
@@ -52,7 +56,21 @@ export interface NotifySubscription extends Archivable {
   consentedAt?: string
   /** Double opt-in: null until the confirmation link was used; absent when none was asked. */
   confirmedAt?: string | null
+  /**
+   * Why it was ended without the subscriber asking: `expired` (unanswered 14 days after the
+   * 「引き続き…」 e-mail), `purchased` (the buyer's order closed it). Absent otherwise, and dropped
+   * when staff change its status.
+   */
+  unsubscribeReason?: UnsubscribeReason
+  /** When the 「引き続き入荷のお知らせを希望されますか」 e-mail was sent for it; absent: never. */
+  keepAskedAt?: string
+  /** When the subscriber answered it with the keep link; absent: never. */
+  keptAt?: string
 }
+
+/** Why a subscription ended that its subscriber did not end. */
+export const UNSUBSCRIBE_REASONS = ['expired', 'purchased'] as const
+export type UnsubscribeReason = (typeof UNSUBSCRIBE_REASONS)[number]
 
 /** Where a restock delivery is: `queued` (not started) → `delivering` → `complete`. */
 export const DELIVERY_STATES = ['queued', 'delivering', 'complete'] as const
@@ -69,6 +87,11 @@ export type DeliveryMode = 'email' | 'record-only'
 export interface NotificationHistory {
   id: string
   productSlug: string
+  /**
+   * The variant whose subscribers the notice was for (a variant's wave or send); absent for a
+   * whole product (every subscriber of it, whatever variant they wait for).
+   */
+  variant?: string
   emailTitle: string
   emailBody: string
   recipientEmails: string[]

@@ -12,6 +12,7 @@ import { openStore, storeScope } from './blobStore.js'
 import { confirmationLimits, type ConfirmationLimits } from './confirmationLimits.js'
 import { DeliveryJobStore } from './deliveryJobStore.js'
 import { demandLog, type DemandLog } from './demandLog.js'
+import { orderAttributionStore, type OrderAttributionStore } from './orderAttributions.js'
 import { claimBook, type ClaimBook } from './recordClaims.js'
 import { idempotencyKeyBook, type IdempotencyKeyBook } from './idempotencyKeys.js'
 import { UnitLedgerStore, type UnitLedgerOptions } from './reservationUnits.js'
@@ -42,7 +43,8 @@ import type {
 } from './records.js'
 import type { RequestContext } from '../requestContext.js'
 import { sendClaimBook, type SendClaimBook } from './sendClaims.js'
-import { stockEventLog, type StockEventLog } from './stockEvents.js'
+import { scheduledSendRepository, type ScheduledSendRepository } from './scheduledSends.js'
+import { webhookEventLog, type WebhookEventLog } from './webhookEvents.js'
 import { stockRepository, type StockRepository } from './stockRecords.js'
 
 export type { ListPageAnswer, ListPageQuery } from './listing/listPages.js'
@@ -176,11 +178,16 @@ const productTimeLayout = (prefix: string): TimeLayout => ({
   searchText: (record) => searchText(record as ProductRecord & { email: string }),
 })
 
-/** What every product record is counted by: status, product and whether it is archived. */
+/** What every product record is counted by: status, product, variant and whether it is archived. */
 const PRODUCT_DIMENSIONS: CounterLayout['dimensions'] = {
   status: (record) => (record as ProductRecord).status,
   product: (record) => (record as ProductRecord).productSlug,
   archived: (record) => ((record as ProductRecord).isArchived === true ? 'archived' : 'active'),
+  // why: `byVariant` (statistics) counts a product's records per variant; '' for none
+  variant: (record) => {
+    const { variant } = record as { variant?: unknown }
+    return typeof variant === 'string' ? variant : ''
+  },
 }
 
 function productLayout<T extends ProductRecord>(
@@ -196,13 +203,18 @@ function productLayout<T extends ProductRecord>(
         : null,
     isRecord: (value): value is T => hasStringFields(value, PRODUCT_RECORD_FIELDS),
     partitioning: folderPartitions(`${prefix}/`),
-    // why: statistics (§4.9) count by status and by product, archived records too (D3); and
-    // active or archived by status, so that a whole active list knows its size before reading
-    tally: (record) => [
-      `status:${record.status}`,
-      `product:${record.productSlug}`,
-      `${(record as { isArchived?: unknown }).isArchived === true ? 'archived' : 'active'}:${record.status}`,
-    ],
+    // why: statistics (§4.9) count by status, by product and by variant (`variant:{slug}/{id}`),
+    // archived records too (D3); and active or archived by status, so that a whole active list
+    // knows its size before reading
+    tally: (record) => {
+      const { variant } = record as { variant?: unknown }
+      return [
+        `status:${record.status}`,
+        `product:${record.productSlug}`,
+        ...(typeof variant === 'string' ? [`variant:${record.productSlug}/${variant}`] : []),
+        `${(record as { isArchived?: unknown }).isArchived === true ? 'archived' : 'active'}:${record.status}`,
+      ]
+    },
     counters: {
       dimensions: { ...PRODUCT_DIMENSIONS, ...counted.dimensions },
       sums: counted.sums,
@@ -290,11 +302,17 @@ export interface Repositories {
   store: Store
   stock: StockRepository
   /** Stock webhook events seen (replay protection). */
-  stockEvents: StockEventLog
+  stockEvents: WebhookEventLog
+  /** Order webhook events seen (replay protection). */
+  orderEvents: WebhookEventLog
   /** Which send chooses a product's recipients now, and which notice holds each subscriber. */
   sendClaims: SendClaimBook
+  /** Restock sends staff scheduled for later (`sendAt`). */
+  scheduledSends: ScheduledSendRepository
   /** Day markers, closed-day rollups and click markers of the pictures of demand. */
   demand: DemandLog
+  /** Orders counted for the restock notice that led to them, and whose they are. */
+  orderAttributions: OrderAttributionStore
 }
 
 /** What the index upkeep of a request may do. */
@@ -340,13 +358,20 @@ export function openRepositories(context: RequestContext, upkeep: IndexUpkeep = 
   const consents = consentRepository(store, options)
   const suppressions = suppressionRepository(store, options)
   const stock = stockRepository(store, options)
+  const scheduledSends = scheduledSendRepository(store, options)
   return {
     reservations,
     subscriptions,
     history,
-    indexes: [reservations, subscriptions, history, consents, suppressions, stock].map(
-      (collection) => collection.index,
-    ),
+    indexes: [
+      reservations,
+      subscriptions,
+      history,
+      consents,
+      suppressions,
+      stock,
+      scheduledSends,
+    ].map((collection) => collection.index),
     deliveries: new DeliveryJobStore(store),
     claims: claimBook(store),
     idempotencyKeys: idempotencyKeyBook(store),
@@ -357,8 +382,11 @@ export function openRepositories(context: RequestContext, upkeep: IndexUpkeep = 
     suppressions,
     store,
     stock,
-    stockEvents: stockEventLog(store),
+    stockEvents: webhookEventLog(store, 'stock'),
+    orderEvents: webhookEventLog(store, 'order'),
     sendClaims: sendClaimBook(store),
+    scheduledSends,
     demand: demandLog(store),
+    orderAttributions: orderAttributionStore(store),
   }
 }

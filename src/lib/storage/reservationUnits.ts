@@ -6,7 +6,8 @@ import { isUsableRecordId } from './recordIds.js'
 
 /**
  * The units a capped product's reservations hold, in one ledger blob per product
- * (`reservation-units/{productSlug}`): `{holds: {<reservationId>: {units, at, checked?}}}`.
+ * (`reservation-units/{productSlug}`), or per variant of a product with variants
+ * (`reservation-units/{productSlug}~{variantId}`, each variant counted on its own): `{holds: {<reservationId>: {units, at, checked?}}}`.
  * Every change is a compare-and-swap on that blob, so of any number of simultaneous reservations
  * exactly as many win as there are units (docs/architecture.md "The reservation cap"). Entries
  * are keyed by reservation id, so taking or freeing the same reservation twice changes nothing.
@@ -48,6 +49,8 @@ export class UnitLedgerBusyError extends ConcurrentChangeError {
 export type TakeOutcome = { taken: true; remaining: number } | { taken: false; remaining: number }
 
 export interface UnitLedgerOptions {
+  /** The variant whose ledger this is (its id). Default: the product's own ledger. */
+  variant?: string
   /** The clock, ms since the epoch. */
   now: () => number
   /** Reads and writes a change may take before it gives up. Default: 60. */
@@ -64,7 +67,7 @@ export const UNCHECKED_HOLD_GRACE_MS = 60_000
 
 type Change = (ledger: UnitLedger) => UnitLedger | null
 
-/** One product's ledger. */
+/** One product's, or one variant's, ledger. */
 export class UnitLedgerStore {
   readonly #store: Store
   readonly #key: string
@@ -73,7 +76,11 @@ export class UnitLedgerStore {
   constructor(store: Store, productSlug: string, options: UnitLedgerOptions) {
     this.#store = store
     if (!isUsableRecordId(productSlug)) throw new Error(`Unusable product slug ${productSlug}`)
-    this.#key = unitLedgerKey(productSlug)
+    const { variant } = options
+    if (variant !== undefined && !isUsableRecordId(variant)) {
+      throw new Error(`Unusable variant id ${variant}`)
+    }
+    this.#key = unitLedgerKey(productSlug, variant)
     this.#options = options
   }
 

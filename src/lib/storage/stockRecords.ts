@@ -1,13 +1,15 @@
 import type { Store } from '@netlify/blobs'
-import { STOCK_PREFIX } from './blobLayout.js'
+import { STOCK_PREFIX, stockKey } from './blobLayout.js'
 import { singlePartition } from './listing/partitioning.js'
 import { RecordCollection, type RecordCollectionOptions } from './recordCollection.js'
 import { isUsableRecordId } from './recordIds.js'
 
 /**
- * Stock per product, `stock/{productSlug}`: one record holding the quantity, where it came from,
- * the product's automatic-notice settings and its wave ledger, so that a stock change, the
- * decision to start waves and the progress of the waves are one compare-and-swap write.
+ * Stock per product, `stock/{productSlug}`, or per variant of a product with variants,
+ * `stock/{productSlug}~{variantId}`: one record holding the quantity, where it came from, the
+ * automatic-notice settings and the wave ledger of that product or variant, so that a stock
+ * change, the decision to start waves and the progress of the waves are one compare-and-swap
+ * write.
  */
 
 /** Where a quantity came from. */
@@ -40,6 +42,8 @@ export interface WaveLedger {
 
 export interface StockRecord {
   productSlug: string
+  /** The variant this record is of (its id); absent for a product without variants. */
+  variant?: string
   /** Units in stock, or null while no source has reported one. */
   quantity: number | null
   /** When the quantity was last set (ISO), or null. */
@@ -52,14 +56,17 @@ export interface StockRecord {
   waves: WaveLedger
 }
 
+/** A product without variants, or one variant of a product. */
 export interface StockRef {
   productSlug: string
+  variant?: string
 }
 
-/** The record of a product nothing has been stored for yet. */
-export function emptyStockRecord(productSlug: string): StockRecord {
+/** The record of a product (or variant) nothing has been stored for yet. */
+export function emptyStockRecord({ productSlug, variant }: StockRef): StockRecord {
   return {
     productSlug,
+    ...(variant === undefined ? {} : { variant }),
     quantity: null,
     updatedAt: null,
     source: null,
@@ -74,6 +81,7 @@ function isStockRecord(value: unknown): value is StockRecord {
   const record = value as Record<string, unknown>
   return (
     typeof record.productSlug === 'string' &&
+    (record.variant === undefined || typeof record.variant === 'string') &&
     (record.quantity === null || typeof record.quantity === 'number') &&
     typeof record.waves === 'object' &&
     record.waves !== null
@@ -87,8 +95,10 @@ export class StockRepository extends RecordCollection<StockRecord, StockRef> {
       {
         name: 'stock',
         prefix: STOCK_PREFIX,
-        keyOf: ({ productSlug }) =>
-          isUsableRecordId(productSlug) ? `${STOCK_PREFIX}${productSlug}` : null,
+        keyOf: ({ productSlug, variant }) =>
+          isUsableRecordId(productSlug) && (variant === undefined || isUsableRecordId(variant))
+            ? stockKey(productSlug, variant)
+            : null,
         isRecord: isStockRecord,
         partitioning: singlePartition(STOCK_PREFIX),
       },
@@ -97,24 +107,25 @@ export class StockRepository extends RecordCollection<StockRecord, StockRef> {
   }
 
   /**
-   * Applies `change` to the product's record by compare-and-swap, creating the record
-   * (`onlyIfNew`) from `emptyStockRecord` when there is none. Answers what was read and what is
-   * stored afterwards; `change` may run more than once, each time on the record as it then is.
+   * Applies `change` to the record of the product (or variant) `ref` names by compare-and-swap,
+   * creating the record (`onlyIfNew`) from `emptyStockRecord` when there is none. Answers what
+   * was read and what is stored afterwards; `change` may run more than once, each time on the
+   * record as it then is.
    */
   async change(
-    productSlug: string,
+    ref: StockRef,
     change: (current: StockRecord) => StockRecord,
   ): Promise<{ before: StockRecord; after: StockRecord }> {
     for (;;) {
       let before: StockRecord | null = null
-      const after = await this.update({ productSlug }, (current) => {
+      const after = await this.update(ref, (current) => {
         before = current
         return change(current)
       })
       if (after && before) return { before, after }
-      const empty = emptyStockRecord(productSlug)
+      const empty = emptyStockRecord(ref)
       const created = change(empty)
-      if (await this.create({ productSlug }, created)) return { before: empty, after: created }
+      if (await this.create(ref, created)) return { before: empty, after: created }
     }
   }
 }

@@ -7,7 +7,7 @@ import {
   NotConfiguredError,
   NotFoundError,
 } from '../errors.js'
-import { findProduct } from '../productCatalogue.js'
+import { targetTitle } from '../productCatalogue.js'
 import type { AppConfig } from '../config.js'
 import { pageShopOf } from '../pages/htmlPage.js'
 import type { Services } from '../services.js'
@@ -44,8 +44,7 @@ export interface ConfirmInput {
   services: Pick<Services, 'repositories' | 'config' | 'log' | 'now'>
 }
 
-const titleOf = (subscription: NotifySubscription) =>
-  findProduct(subscription.productSlug)?.title ?? subscription.productSlug
+const titleOf = (subscription: NotifySubscription) => targetTitle(subscription)
 const choiceValue = (subscription: NotifySubscription) =>
   `${subscription.productSlug}/${subscription.id}`
 

@@ -1,4 +1,4 @@
-import { requireProduct, type SignupForm } from '../forms/customerForm.js'
+import { requireTarget, type SignupForm } from '../forms/customerForm.js'
 import {
   signupCommunityChatMessage,
   signupConfirmationEmail,
@@ -6,7 +6,7 @@ import {
 } from '../messages/signupMessages.js'
 import { sendConfirmation } from '../notifiers/confirmationEmail.js'
 import { dispatchNotifications, type Delivery } from '../notifiers/dispatch.js'
-import { productUrl } from '../productCatalogue.js'
+import { asShown, productUrl } from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import { newSubscriptionId, signupClaimKey } from '../storage/blobLayout.js'
 import {
@@ -27,18 +27,23 @@ export interface SignupOutcome {
   confirmationRequired: boolean
 }
 
-/** A subscription that the next restock notification would reach. */
-function isLivePending(subscription: NotifySubscription, email: string): boolean {
+/** A subscription of this address and variant that the next restock notification would reach. */
+function isLivePending(
+  subscription: NotifySubscription,
+  email: string,
+  variant: string | undefined,
+): boolean {
   return (
     subscription.email === email &&
+    subscription.variant === variant &&
     subscription.status === 'pending' &&
     subscription.isArchived !== true
   )
 }
 
 /**
- * POST /api/notify-signup (D2): one pending subscription per (e-mail, product), decided by an
- * atomic claim (storage/recordClaims.ts); only a newly created subscription sends the restock
+ * POST /api/notify-signup (D2): one pending subscription per (e-mail, product, variant), decided
+ * by an atomic claim (storage/recordClaims.ts); only a newly created subscription sends the restock
  * team-chat message, the community-chat message (product only) and the confirmation e-mail.
  */
 export async function notifySignup(
@@ -46,23 +51,25 @@ export async function notifySignup(
   services: Pick<Services, 'repositories' | 'notifiers' | 'config' | 'log' | 'context' | 'now'>,
 ): Promise<SignupOutcome> {
   const { config, log, context, now } = services
-  const product = requireProduct(form.productSlug)
+  const target = requireTarget(form)
+  const { product } = target
+  const variant = target.variant?.id
   const { subscriptions, claims } = services.repositories
   const refOf = (id: string) => ({ id, productSlug: product.slug })
   const created = new Map<string, NotifySubscription>()
 
   const outcome = await claims.claimAndCreate({
-    key: signupClaimKey(product.slug, form.email),
+    key: signupClaimKey(product.slug, form.email, variant),
     now,
     holderState: async ({ holderId }) => {
       const holder = await subscriptions.get(refOf(holderId))
       if (!holder) return 'missing'
-      return isLivePending(holder, form.email) ? 'live' : 'ended'
+      return isLivePending(holder, form.email, variant) ? 'live' : 'ended'
     },
     adopt: async () => {
       const { records } = await subscriptions.listProduct(product.slug)
       const live = records
-        .filter((found) => isLivePending(found, form.email))
+        .filter((found) => isLivePending(found, form.email, variant))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
       return live[0]?.id ?? null
     },
@@ -74,6 +81,7 @@ export async function notifySignup(
         id,
         email: form.email,
         productSlug: product.slug,
+        ...(variant === undefined ? {} : { variant }),
         status: 'pending',
         createdAt: new Date(at).toISOString(),
         notifiedAt: null,
@@ -102,7 +110,7 @@ export async function notifySignup(
       compliance,
       subscriptions,
       outcome.holderId,
-      product,
+      asShown(target),
       form.source,
     )
     const key = `${outcome.holderId}/${now()}`
@@ -110,18 +118,23 @@ export async function notifySignup(
     return { subscriptionId: outcome.holderId, created: false, confirmationRequired }
   }
   const subscription = created.get(outcome.holderId)!
-  log.info('signup.created', { subscriptionId: subscription.id, productSlug: product.slug })
+  log.info('signup.created', {
+    subscriptionId: subscription.id,
+    productSlug: product.slug,
+    ...(variant === undefined ? {} : { variant }),
+  })
   await markDemand(services, 'signups', subscription.id, { at: now() })
-  const email = await onSignupCreated(compliance, subscription, product, form.source)
+  const shown = asShown(target)
+  const email = await onSignupCreated(compliance, subscription, shown, form.source)
 
   const { notifiers } = services
   const url = productUrl(product.slug, config.storefrontUrl)
-  const input = { subscription, product, productUrl: url }
+  const input = { subscription, product: shown, productUrl: url }
   dispatchNotifications(context, log, [
     () => notifiers.teamchatRestock.send(signupTeamChatMessage(input).slackText),
     () =>
       notifiers.communitychat.send(
-        signupCommunityChatMessage({ product, productUrl: url }).discordContent,
+        signupCommunityChatMessage({ product: shown, productUrl: url }).discordContent,
       ),
     ...(email.kind === 'welcome'
       ? [

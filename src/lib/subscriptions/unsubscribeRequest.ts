@@ -5,7 +5,7 @@ import {
   NotConfiguredError,
   NotFoundError,
 } from '../errors.js'
-import { findProduct } from '../productCatalogue.js'
+import { targetTitle } from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import type { AppConfig } from '../config.js'
 import { pageShopOf } from '../pages/htmlPage.js'
@@ -67,7 +67,7 @@ export async function answerUnsubscribe(input: UnsubscribeInput): Promise<Respon
   const { subscriptions } = input.services.repositories
   const subscription = await subscriptions.get(check.ref)
   if (!subscription) throw new NotFoundError('Subscription not found')
-  const productTitle = findProduct(subscription.productSlug)?.title ?? subscription.productSlug
+  const productTitle = targetTitle(subscription)
   const already = subscription.status === 'unsubscribed'
   const shop = pageShopOf(config)
   if (req.method === 'GET') {

@@ -4,6 +4,7 @@ import type { IndexCommon, PackedIndexParts } from './packedIndex.js'
 import type { TermTreeArrays } from './termTree.js'
 import type { StoredPage } from '../siteContentTypes.js'
 import { aliasOf, decodePostings } from './postingsCoding.js'
+import { decodeReadings, type WordReading } from './readingTable.js'
 
 /**
  * The search data file (`src/generated/site-search.bin`): the packed index and the pages.
@@ -15,7 +16,8 @@ import { aliasOf, decodePostings } from './postingsCoding.js'
  * the postings (varints, postingsCoding.ts; decoded once per term and instance), the pages
  * (each the byte length of its fields as u32 LE, its fields as JSON with an empty `text`, then
  * its text, both UTF-16LE: it decodes several times faster than UTF-8 for Japanese text) and
- * the page ids (UTF-16LE, read one by one as a search's hits name them).
+ * the page ids (UTF-16LE, read one by one as a search's hits name them) and the readings of the
+ * site's kanji words (readingTable.ts, read at the first query looking one up).
  *
  * why: V8 reads every byte of an imported module, so an index inside a module made a cold start
  * grow with the site. From this file a cold start reads the sections before `postings` (a small
@@ -42,6 +44,7 @@ export const LAZY_SECTIONS = [
   'postings',
   'pages',
   'pageIds',
+  'readings',
 ] as const
 export type SectionName = (typeof EAGER_SECTIONS)[number] | (typeof LAZY_SECTIONS)[number]
 
@@ -61,6 +64,8 @@ export interface SiteSearchData {
   index: PackedIndexParts
   /** The stored fields of a page, or null for an id the data does not hold. */
   page(id: string): StoredPage | null
+  /** The readings of the site's kanji words (readingTable.ts), read when first asked for. */
+  readings(): WordReading[]
   /**
    * The folder beside the data file holding its text shards (`search-text/`), or null where
    * they are read from elsewhere (the deployed function: the site's origin).
@@ -204,6 +209,11 @@ export function decodeSiteSearchData(source: ByteSource): SiteSearchData {
       // why: set in the place the fields keep for it, so the page's keys keep the writer's order
       page.text = buffer.toString('utf16le', textStart)
       return page
+    },
+    readings() {
+      const readings = decodeReadings(lazy('readings', 0, header.sections.readings[1]))
+      if (!readings) throw new InvalidSearchDataError('has damaged readings')
+      return readings
     },
     textFolder: null,
     close: () => source.close(),
@@ -406,6 +416,7 @@ const SECTION_UNITS: Record<SectionName, number> = {
   postings: 1,
   pages: 1,
   pageIds: 2,
+  readings: 1,
 }
 
 function parseHeader(bytes: Uint8Array): Header {

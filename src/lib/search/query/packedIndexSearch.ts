@@ -12,13 +12,15 @@ export interface PackedIndex {
    * Words (split at spaces) are alternatives (OR), the terms of one word must all match (AND);
    * the best `limit` hits (default all) with MiniSearch's scores and order. `listsTerm`: which
    * matched index terms the hits list in `terms` (default all). `alternativesOf`: other
-   * spellings each word also matches (default none).
+   * spellings each word also matches (default none); `readingsOf`: the spellings each word
+   * finds through readings, ranked below it (default none).
    */
   search(
     query: string,
     limit?: number,
     listsTerm?: TermFilter,
     alternativesOf?: AlternativesOf,
+    readingsOf?: AlternativesOf,
   ): IndexAnswer
 }
 
@@ -89,7 +91,7 @@ export function loadPackedIndex<T>(
     textFieldId: common.fieldIds.text,
   }
   return {
-    search: (query, limit = Number.POSITIVE_INFINITY, listsTerm, alternativesOf) =>
+    search: (query, limit = Number.POSITIVE_INFINITY, listsTerm, alternativesOf, readingsOf) =>
       searchWords(
         workspace,
         query.split(' ').filter(Boolean),
@@ -97,6 +99,7 @@ export function loadPackedIndex<T>(
         limit,
         listsTerm,
         alternativesOf,
+        readingsOf,
       ),
   }
 }

@@ -62,7 +62,9 @@ interface WordMatches extends Matches, WordTerms {}
 /**
  * The search of `words` (OR) of terms (AND), scored as MiniSearch 7 scores them, then, given a
  * `titleFieldId`, re-ranked title-first; the best `limit`. `listsTerm`: which matched index terms
- * the hits list (default all); `alternativesOf`: other spellings of each word (default none).
+ * the hits list (default all); `alternativesOf`: other spellings of each word (default none);
+ * `readingsOf`: the spellings each word finds through readings, ranked below it (default none).
+ * A word with no terms (`-`, `・`) is no part of the query.
  */
 export function searchWords(
   work: SearchWorkspace,
@@ -71,9 +73,10 @@ export function searchWords(
   limit: number,
   listsTerm: TermFilter = () => true,
   alternativesOf: AlternativesOf = () => [],
+  readingsOf: AlternativesOf = () => [],
 ): IndexAnswer {
   try {
-    return rankWords(work, words, scored, limit, listsTerm, alternativesOf)
+    return rankWords(work, words, scored, limit, listsTerm, alternativesOf, readingsOf)
   } finally {
     work.matches.release()
   }
@@ -86,6 +89,7 @@ function rankWords(
   limit: number,
   listsTerm: TermFilter,
   alternativesOf: AlternativesOf,
+  readingsOf: AlternativesOf,
 ): IndexAnswer {
   const { documents } = scored
   const size = scored.stats.slots
@@ -94,7 +98,10 @@ function rankWords(
   // deoptimized the search every few hundred answers, the p99's spikes
   const allTerms: WordTerms[] = []
   for (const word of words) {
-    allTerms.push(wordTerms(work.titleDistances, word, scored, alternativesOf))
+    const terms = wordTerms(work.titleDistances, word, scored, alternativesOf, readingsOf)
+    // why: a word without terms (a stand-alone `-`, `・`, `「`) matches no page; kept, it left
+    // an empty match set that made every page's tier NaN and emptied the answer
+    if (terms.termLists.length > 0) allTerms.push(terms)
   }
   if (allTerms.length === 0) return { hits: [], total: 0 }
   const top =

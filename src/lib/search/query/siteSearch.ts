@@ -2,7 +2,7 @@ import type { Options } from 'minisearch'
 import type { SiteSearchData } from '../index/searchDataReader.js'
 import { MissingSearchTextError, type SearchTextSource } from '../index/searchText.js'
 import type { StoredPage } from '../siteContentTypes.js'
-import { cjkRuns } from '../terms/cjkTokenizer.js'
+import { cjkRuns, textRuns } from '../terms/cjkTokenizer.js'
 import { SEARCH_INDEX_FORMAT, searchOptions, type IndexedPage } from '../terms/indexOptions.js'
 import { foldJapaneseRun } from '../terms/kanaFolding.js'
 import { isLatinIndexTerm } from '../terms/termEncoding.js'
@@ -12,6 +12,7 @@ import { excerptFromHead, makeExcerpt, type Excerpt } from './excerpt.js'
 import type { KnownFirstMatches } from './firstMatch.js'
 import { highlight } from './highlight.js'
 import { loadPackedIndex, type PackedIndex } from './packedIndexSearch.js'
+import { readingAlternatives } from './readingAlternatives.js'
 import {
   pageTexts,
   plainness,
@@ -114,6 +115,8 @@ export function createSiteSearch(
     }
     return loaded
   }
+  // why: the site's readings are read at the first word that may be a reading, not at load
+  const findReadings = readingAlternatives(() => load().data.readings())
   const texts = pageTexts()
   const pages = new Map<string, StoredPage | null>()
   const readPage = (data: SiteSearchData, id: string): StoredPage | null => {
@@ -129,12 +132,27 @@ export function createSiteSearch(
     load: () => void load(),
     async search(query, excerptLength, findAlternatives = () => [], remoteText) {
       const { data, index } = load()
-      const words = query.split(' ').filter(Boolean)
+      const typed = query.split(' ').filter(Boolean)
       // why: each word's alternatives are looked up once, here and for the index
-      const known = new Map(words.map((word) => [word, findAlternatives(word)]))
+      const known = new Map(typed.map((word) => [word, findAlternatives(word)]))
       const alternativesOf = (word: string) => known.get(word) ?? findAlternatives(word)
-      const spellings = words.map((word) => [word, ...alternativesOf(word)])
-      const adjacency = spellings.map(adjacentRuns)
+      // why: a word without terms (a stand-alone `-`, `・`) matches nothing and needs no check;
+      // kept, it let every page through the adjacency check (as the index search drops it)
+      const words = typed.filter(
+        (word) => textRuns(normalizeSearchText(word)).length > 0 || alternativesOf(word).length > 0,
+      )
+      // why: what the word's readings find beside its spellings, ranked below them (wordTerms.ts)
+      const knownReadings = new Map(
+        words.map((word) => {
+          const spelled = alternativesOf(word)
+          return [word, findReadings(word).filter((reading) => !spelled.includes(reading))]
+        }),
+      )
+      const readingsOf = (word: string) => knownReadings.get(word) ?? []
+      const spellings = words.map((word) => [word, ...alternativesOf(word), ...readingsOf(word)])
+      const adjacency = words.map((word) =>
+        withReadings(adjacentRuns([word, ...alternativesOf(word)]), readingsOf(word)),
+      )
       const checked = adjacency.some((runs) => runs !== null)
       const queryRuns = [...new Set(spellings.flat().flatMap(foldedRuns))]
       // why: a run of two or more characters in a page's text puts its bigrams in the text's
@@ -152,7 +170,7 @@ export function createSiteSearch(
         let answer = answers.get(limit)
         if (!answer) {
           // why: Japanese index terms are bigrams; the query's own Japanese runs are marked instead
-          answer = index.search(query, limit, isLatinIndexTerm, alternativesOf)
+          answer = index.search(query, limit, isLatinIndexTerm, alternativesOf, readingsOf)
           answers.set(limit, answer)
         }
         return answer
@@ -273,6 +291,15 @@ function excerptOf(
     page.textShard === undefined ? knownIn(page, false) : undefined,
     page.textSpellings,
   )
+}
+
+/**
+ * A word's runs to hold whole (adjacentRuns) with its reading spellings' runs beside them: a
+ * page holding the kanji word a reading found holds the word (`てつびん`: `テツビン` or `鉄瓶`).
+ */
+function withReadings(runs: string[][] | null, readings: readonly string[]): string[][] | null {
+  if (runs === null || readings.length === 0) return runs
+  return [...runs, ...readings.map(foldedRuns).filter((found) => found.length > 0)]
 }
 
 function foldedRuns(text: string): string[] {

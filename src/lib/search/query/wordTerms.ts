@@ -27,10 +27,21 @@ export interface WordTerms {
 }
 
 /**
- * Other spellings a query word also matches (variants, synonyms: docs/search.md), as text the
- * index's tokenizer splits into terms.
+ * Other spellings a query word also matches (variants, synonyms, readings: docs/search.md), as
+ * text the index's tokenizer splits into terms.
  */
 export type AlternativesOf = (word: string) => readonly string[]
+
+/**
+ * How much a term reached only through a reading (readingAlternatives.ts) weighs beside the
+ * word's own terms (1) and a fuzzy match (at most 0.45).
+ * why: a reading match ranks below the word as written and above a typo's match; its title
+ * counts as a title "within one edit" for the tiers (titleFirstRanking.ts), below one holding
+ * the word as typed
+ */
+const READING_WEIGHT = 0.6
+/** The distance a reading match counts as for the title tiers (see READING_WEIGHT). */
+const READING_DISTANCE = 1
 
 // why: a word with alternatives is an OR of ANDs of terms; it is searched as the AND of ORs it
 // distributes to (every term slot takes one term of each alternative), which keeps one word a
@@ -43,6 +54,7 @@ export function wordTerms(
   word: string,
   scored: ScoredIndex,
   alternativesOf: AlternativesOf,
+  readingsOf: AlternativesOf = () => [],
 ): WordTerms {
   const terms = tokenTerms(word, scored.termOptions)
   // why: a term in several slots (`nasomori` beside each of its parts `naso`, `mori`) walks the
@@ -51,8 +63,14 @@ export function wordTerms(
   // why: the word's own terms first: a fuzzy walk reads the whole term tree at once, where the
   // look-ups of a joined word's parts (alternativeTerms) read it subtree by subtree before it
   for (let i = 0; i < terms.length; i++) reach(terms[i]!, i, terms, scored, reached, false)
-  const { alternatives, exact } = alternativeTerms(word, terms, scored, alternativesOf)
-  const known: WordMemo = { reached, lists: new Map(), exact }
+  const { alternatives, exact, viaReading } = alternativeTerms(
+    word,
+    terms,
+    scored,
+    alternativesOf,
+    readingsOf,
+  )
+  const known: WordMemo = { reached, lists: new Map(), exact, viaReading }
   const slots = termSlots(terms, alternatives)
   const expansions: Expansion[] = []
   const lists: ScoringList[][] = []
@@ -87,14 +105,16 @@ function tokenTerms(text: string, { tokenize, processTerm }: SearchOptions): str
 
 /**
  * The terms of each alternative spelling of a word, its Latin parts (`githubactions`) included,
- * and the terms among them matched without fuzziness: the parts no other spelling holds.
+ * the terms among them matched without fuzziness (the parts no other spelling holds) and those
+ * only its readings hold (`readingsOf`, weighed as READING_WEIGHT says).
  */
 function alternativeTerms(
   word: string,
   terms: readonly string[],
   scored: ScoredIndex,
   alternativesOf: AlternativesOf,
-): { alternatives: string[][]; exact: Set<string> } {
+  readingsOf: AlternativesOf,
+): { alternatives: string[][]; exact: Set<string>; viaReading: Set<string> } {
   const alternatives: string[][] = []
   const add = (candidate: string[]): void => {
     if (candidate.length === 0 || sameTerms(candidate, terms)) return
@@ -115,7 +135,19 @@ function alternativeTerms(
     }
     add(parts)
   }
-  return { alternatives, exact }
+  const viaReading = new Set<string>()
+  const spelled = alternatives.length
+  for (const reading of readingsOf(word)) {
+    add([...new Set(tokenTerms(reading, scored.termOptions))])
+  }
+  for (const alternative of alternatives.slice(spelled)) {
+    for (const term of alternative) {
+      if (!terms.includes(term) && !alternatives.slice(0, spelled).some((a) => a.includes(term))) {
+        viaReading.add(term)
+      }
+    }
+  }
+  return { alternatives, exact, viaReading }
 }
 
 function sameTerms(a: readonly string[], b: readonly string[]): boolean {
@@ -188,6 +220,9 @@ function termLists(
   }
   const termBoost = typeof options.boostTerm === 'function' ? options.boostTerm(term, i, terms) : 1
   const reached = reach(term, i, terms, scored, known.reached, known.exact.has(term))
+  const viaReading = known.viaReading.has(term)
+  const readingWeight = viaReading ? READING_WEIGHT : 1
+  const readingDistance = viaReading ? READING_DISTANCE : 0
   // why: a term in several slots (`nasomori` beside each of its parts) scores the same lists in
   // each; they are made once (the lists of its many fuzzy terms)
   const listsKey = `${term} ${termBoost}`
@@ -225,18 +260,19 @@ function termLists(
     }
   }
 
-  add(term, 1, scored.terms.get(term))
+  add(term, readingWeight, scored.terms.get(term), readingDistance)
   for (const { term: derivedTerm, data, distance } of reached) {
     if (distance === null) {
       const extra = derivedTerm.length - term.length
       add(
         derivedTerm,
-        (prefixWeight * derivedTerm.length) / (derivedTerm.length + 0.3 * extra),
+        (readingWeight * prefixWeight * derivedTerm.length) / (derivedTerm.length + 0.3 * extra),
         data,
+        readingDistance,
       )
     } else {
       const weight = (fuzzyWeight * derivedTerm.length) / (derivedTerm.length + distance)
-      add(derivedTerm, weight, data, distance)
+      add(derivedTerm, readingWeight * weight, data, Math.max(distance, readingDistance))
     }
   }
   known.lists.set(listsKey, { reached, lists, expansions: expansions.slice(firstExpansion) })
@@ -249,6 +285,8 @@ interface WordMemo {
   lists: Map<string, { reached: DerivedTerm[]; lists: ScoringList[]; expansions: Expansion[] }>
   /** The word's terms matched without fuzziness (alternativeTerms). */
   exact: ReadonlySet<string>
+  /** The terms only its readings hold (alternativeTerms). */
+  viaReading: ReadonlySet<string>
 }
 
 /**

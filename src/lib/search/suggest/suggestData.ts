@@ -23,6 +23,12 @@ export interface SuggestData {
   kinds: SuggestionKind[]
   slugs: (string | null)[]
   weights: number[]
+  /**
+   * Reading keys (terms/readingKey.ts) of the kanji words of titles and tags, sorted; entry n of
+   * the completions above is `readingEntries[i]` for `readingKeys[i]`.
+   */
+  readingKeys: string[]
+  readingEntries: number[]
 }
 
 /** The completions file is missing; the build writes it. */

@@ -1,7 +1,14 @@
 import { normalizeQuery } from '../textNormalization.js'
 import { spellingKey, type KeyedWordGroups } from '../query/searchAlternatives.js'
 import { readSuggestData, type SuggestData, type SuggestionKind } from './suggestData.js'
+import { isKanaWord, readingKey } from '../terms/readingKey.js'
+import { mayBeRomaji, romajiPrefixToKana } from '../terms/romaji.js'
 
+/**
+ * The fewest kana of a reading completed by reading.
+ * why: one kana starts too many words (`ma` → 豆, 抹茶, 窓…) to be what the shopper means
+ */
+const MIN_READING_PREFIX = 2
 /** Most completions one answer carries. */
 const MAX_SUGGESTIONS = 8
 
@@ -29,8 +36,10 @@ let deployedData: SuggestData | null = null
  * (tags on more pages, product titles), then in key order. Also at a title's later words. When
  * fewer than 8 are found, the rest come through `groups` (spelling variants and synonyms, each
  * word with its spelling key): a word of a group that starts with what was typed completes as
- * the group's other words do (`matc` → `matcha` = `抹茶` → titles and tags starting with 抹茶).
- * `data`: the completions; default this deploy's file (SUGGEST_DATA_PATH), read once per instance.
+ * the group's other words do (`matc` → `matcha` = `抹茶` → titles and tags starting with 抹茶);
+ * then, typed in kana or romaji, titles and tags holding a kanji word whose reading starts so
+ * (`きゅ`, `kyu` → `急須`; `tetsu` → `鉄瓶`). `data`: the completions; default this deploy's file
+ * (SUGGEST_DATA_PATH), read once per instance.
  */
 export function answerSuggest(
   params: URLSearchParams,
@@ -47,6 +56,15 @@ export function answerSuggest(
     const others = synonymKeys(groups, key)
     if (others.length > 0) {
       best.push(...bestInRanges(source, others, seen).slice(0, MAX_SUGGESTIONS - best.length))
+    }
+  }
+  if (best.length < MAX_SUGGESTIONS) {
+    const kana = isKanaWord(key) ? key : mayBeRomaji(query) ? romajiPrefixToKana(query) : ''
+    const prefix = kana ? readingKey(kana) : ''
+    if (prefix.length >= MIN_READING_PREFIX) {
+      const { readingKeys, readingEntries } = source
+      const byReading = bestInRanges(source, [prefix], seen, readingKeys, (i) => readingEntries[i]!)
+      best.push(...byReading.slice(0, MAX_SUGGESTIONS - best.length))
     }
   }
   const { texts, kinds, slugs } = source
@@ -72,13 +90,23 @@ function synonymKeys(groups: KeyedWordGroups, prefix: string): string[] {
   return keys
 }
 
-/** The best 8 entries (by weight, then key order) whose keys start with one of `prefixes`. */
-function bestInRanges(data: SuggestData, prefixes: readonly string[], seen: Set<string>): number[] {
-  const { keys, texts } = data
+/**
+ * The best 8 entries (by weight, then key order) whose keys start with one of `prefixes`; `keys`
+ * and `entryOf`: the sorted keys looked in and the entry each names (default the completions').
+ */
+function bestInRanges(
+  data: SuggestData,
+  prefixes: readonly string[],
+  seen: Set<string>,
+  keys: readonly string[] = data.keys,
+  entryOf: (i: number) => number = (i) => i,
+): number[] {
+  const { texts } = data
   const best: number[] = []
   const found = new Set<string>()
   for (const prefix of prefixes) {
-    for (let n = lowerBound(keys, prefix); n < keys.length && keys[n]!.startsWith(prefix); n++) {
+    for (let i = lowerBound(keys, prefix); i < keys.length && keys[i]!.startsWith(prefix); i++) {
+      const n = entryOf(i)
       const text = texts[n]!
       if (seen.has(text) || found.has(text)) continue
       found.add(text)

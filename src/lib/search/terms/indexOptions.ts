@@ -17,7 +17,7 @@ export interface IndexedPage {
  * file layout (index/searchDataReader.ts) change.
  */
 export const SEARCH_INDEX_FORMAT =
-  '13-bigram-folded-varint-alias-notplain-subtrees-spellings-textapart'
+  '14-bigram-folded-varint-alias-notplain-subtrees-spellings-textapart-readings'
 
 /** Query-time options (MiniSearch `searchOptions`). */
 function createQueryOptions(): SearchOptions {

@@ -1,22 +1,27 @@
 import { createHmac } from 'node:crypto'
-import { sameSignature } from '../signing/purposes.js'
+import { sameSignature } from './purposes.js'
 
 /**
- * The stock webhook's signature, Stripe's scheme: header
- * `X-Stock-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with
- * `STOCK_WEBHOOK_SECRET`. Several `v1` may be sent (while a secret is being rotated the sender
- * signs with both); one match is enough. Compared in constant time; a timestamp further than the
- * tolerance from now (either way) is refused, so a captured request cannot be replayed later.
+ * The signature of the webhooks a shop's own systems send us (the stock webhook of an inventory
+ * system or POS, the order webhook of a checkout), Stripe's scheme: a header
+ * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the webhook's own
+ * secret. Several `v1` may be sent (while a secret is being rotated the sender signs with both);
+ * one match is enough. Compared in constant time; a timestamp further than the tolerance from now
+ * (either way) is refused, so a captured request cannot be replayed later (within the tolerance,
+ * the event id refuses it: stock/stockEvent.ts, orders/receiveOrder.ts).
  */
 
-/** Header carrying the signature. */
-export const STOCK_SIGNATURE_HEADER = 'X-Stock-Signature'
+/** The header each webhook carries its signature in. */
+export const WEBHOOK_SIGNATURE_HEADERS = {
+  stock: 'X-Stock-Signature',
+  order: 'X-Order-Signature',
+} as const
 
 /** How far a signature's timestamp may be from now, in seconds (Stripe's default). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300
 
 /** The signature `v1` of `body` signed at `timestamp` (unix seconds) with `secret`. */
-export function stockSignature(secret: string, timestamp: number, body: string): string {
+export function webhookSignature(secret: string, timestamp: number, body: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex')
 }
 
@@ -52,13 +57,13 @@ export interface SignatureCheck {
 }
 
 /** Whether the request is signed with `secret`, recently. */
-export function isValidStockSignature(check: SignatureCheck): boolean {
+export function isValidWebhookSignature(check: SignatureCheck): boolean {
   if (!check.header) return false
   const parsed = parseHeader(check.header)
   if (!parsed) return false
   const tolerance = check.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS
   if (Math.abs(check.now / 1000 - parsed.timestamp) > tolerance) return false
-  const expected = stockSignature(check.secret, parsed.timestamp, check.rawBody)
+  const expected = webhookSignature(check.secret, parsed.timestamp, check.rawBody)
   let matched = false
   for (const signature of parsed.signatures) {
     // why: every candidate is compared, so the time taken does not tell which one matched

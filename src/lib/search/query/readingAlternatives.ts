@@ -1,0 +1,210 @@
+import type { WordReading } from '../index/readingTable.js'
+import { isCjkTerm, textRuns } from '../terms/cjkTokenizer.js'
+import { foldJapaneseRun, isKana } from '../terms/kanaFolding.js'
+import { isKanaWord, readingKey } from '../terms/readingKey.js'
+import { mayBeRomaji, romajiToKana } from '../terms/romaji.js'
+import type { AlternativesOf } from './wordTerms.js'
+
+/*
+ * The spellings a query word finds through the readings of the site's kanji words (docs/search.md,
+ * "Readings"): a word typed in kana finds the kanji words read so (`きゅうす` → `急須`), romaji is
+ * tried as kana too (`kyuusu` → `キュウス`, `急須`), and a word written with other okurigana finds
+ * the site's spelling of the same reading (`引出す` → `引き出す`).
+ */
+
+// why: each spelling widens every term slot of the word; the likeliest few are enough
+const MAX_READING_SPELLINGS = 4
+// why: a reading of one kana is no word a shopper looks for by its reading
+const MIN_READING_KEY = 2
+const MAX_COVER_PARTS = 3
+
+interface Entry {
+  /** As pages write it (NFKC). */
+  word: string
+  /** Folded: what the okurigana of a query word is compared with. */
+  folded: string
+  reading: string
+  /** The kanji of the word, in order. */
+  skeleton: string
+}
+
+/** The lookups of one data file's readings, each made at the first word needing it. */
+interface ReadingLookups {
+  readings: readonly WordReading[]
+  /** By reading key, made at the first word in kana or romaji. */
+  byKey: Map<string, Entry[]> | null
+  /** The words of two kanji or more, by their first kanji, made for the kanji a word asks for. */
+  byFirstKanji: Map<string, Entry[]>
+}
+
+/**
+ * What each query word also finds through `readings` (read by `load` at the first word that
+ * may need them: kana, romaji, or kanji).
+ * why: a word's lookups are made only for what it asks (a kanji word reads no reading key), as
+ * they lie on the first answer of an instance
+ */
+export function readingAlternatives(load: () => readonly WordReading[]): AlternativesOf {
+  let lookups: ReadingLookups | null = null
+  const lookupsNow = (): ReadingLookups =>
+    (lookups ??= { readings: load(), byKey: null, byFirstKanji: new Map() })
+  return (word) => {
+    const normalized = word.normalize('NFKC').toLowerCase()
+    if (mayBeRomaji(normalized)) {
+      const kana = romajiToKana(normalized)
+      if (kana === null || readingKey(kana).length < MIN_READING_KEY) return []
+      return [kana, ...wordsReadAs(readingIndex(lookupsNow()), kana)].slice(
+        0,
+        MAX_READING_SPELLINGS,
+      )
+    }
+    const runs = textRuns(normalized)
+    if (runs.length !== 1 || !isCjkTerm(runs[0]!)) return []
+    const run = runs[0]!
+    if (isKanaWord(run)) return wordsReadAs(readingIndex(lookupsNow()), run)
+    return otherOkurigana(lookupsNow(), foldJapaneseRun(run))
+  }
+}
+
+function entryOf({ word, reading }: WordReading): Entry {
+  const folded = foldJapaneseRun(word)
+  let skeleton = ''
+  for (const char of folded) if (!isKana(char.charCodeAt(0)) && char !== 'ー') skeleton += char
+  return { word, folded, reading, skeleton }
+}
+
+function readingIndex(lookups: ReadingLookups): Map<string, Entry[]> {
+  if (lookups.byKey) return lookups.byKey
+  const map = new Map<string, Entry[]>()
+  for (const reading of lookups.readings) {
+    const key = readingKey(reading.reading)
+    if (key.length < MIN_READING_KEY) continue
+    const list = map.get(key) ?? []
+    list.push(entryOf(reading))
+    map.set(key, list)
+  }
+  return (lookups.byKey = map)
+}
+
+function startingWith(lookups: ReadingLookups, kanji: string): Entry[] {
+  let entries = lookups.byFirstKanji.get(kanji)
+  if (!entries) {
+    entries = []
+    for (const reading of lookups.readings) {
+      if (!reading.word.includes(kanji)) continue
+      const entry = entryOf(reading)
+      if (entry.skeleton.length >= 2 && entry.skeleton[0] === kanji) entries.push(entry)
+    }
+    lookups.byFirstKanji.set(kanji, entries)
+  }
+  return entries
+}
+
+/**
+ * The kanji words read as `kana`; when none is, the words whose readings written one after
+ * another make it (`なんぶてつびん` → `南部 鉄瓶`), the longest first part first.
+ */
+function wordsReadAs(byKey: ReadonlyMap<string, Entry[]>, kana: string): string[] {
+  const key = readingKey(kana)
+  if (key.length < MIN_READING_KEY) return []
+  const whole = byKey.get(key)
+  if (whole) return preferred(whole)
+  const parts = cover(byKey, key, 0)
+  return parts ? [parts.join(' ')] : []
+}
+
+/** The words of one reading, the shortest spellings first (the word, not a phrase holding it). */
+function preferred(entries: readonly Entry[]): string[] {
+  const words = [...new Set(entries.map((entry) => entry.word))]
+  words.sort((a, b) => a.length - b.length)
+  return words.slice(0, MAX_READING_SPELLINGS)
+}
+
+function cover(byKey: ReadonlyMap<string, Entry[]>, key: string, depth: number): string[] | null {
+  if (depth >= MAX_COVER_PARTS) return null
+  for (let cut = key.length - MIN_READING_KEY; cut >= MIN_READING_KEY; cut--) {
+    const head = byKey.get(key.slice(0, cut))
+    if (!head) continue
+    const tail = byKey.get(key.slice(cut))
+    if (tail) return [preferred(head)[0]!, preferred(tail)[0]!]
+    const rest = cover(byKey, key.slice(cut), depth + 1)
+    if (rest) return [preferred(head)[0]!, ...rest]
+  }
+  return null
+}
+
+/**
+ * The word with a site word of the same kanji and reading but other okurigana in its place
+ * (`引出す` → `引き出す`, `見積り方法` → `見積もり方法`); `run` is folded.
+ * why: both spellings have one reading, and the build read the site's spelling; the query's is
+ * checked against that reading (its kana where the reading has them, each kanji at least a kana)
+ */
+function otherOkurigana(lookups: ReadingLookups, run: string): string[] {
+  const found: string[] = []
+  for (let start = 0; start < run.length && found.length < MAX_READING_SPELLINGS; start++) {
+    if (isKana(run.charCodeAt(start))) continue
+    for (const entry of startingWith(lookups, run[start]!)) {
+      const end = spanEnd(run, start, entry)
+      if (end === -1) continue
+      const replaced = run.slice(0, start) + entry.word + run.slice(end)
+      if (foldJapaneseRun(replaced) !== run && !found.includes(replaced)) found.push(replaced)
+      if (found.length === MAX_READING_SPELLINGS) break
+    }
+  }
+  return found
+}
+
+/**
+ * Where the span of `run` from `start` written as `entry` with other okurigana ends, or -1: the
+ * same kanji with only kana between them, each group of kana (between two kanji, and after the
+ * last) one that ends the other (`引き出す`/`引出す`, `見積もり`/`見積り`), read as `entry` is.
+ */
+function spanEnd(run: string, start: number, entry: Entry): number {
+  const theirs = kanaGroups(entry.folded)
+  if (!theirs || theirs.skeleton !== entry.skeleton) return -1
+  const ours: string[] = []
+  let i = start
+  for (let k = 0; k < entry.skeleton.length; k++) {
+    if (run[i] !== entry.skeleton[k]) return -1
+    i++
+    let kana = ''
+    while (i < run.length && isKana(run.charCodeAt(i))) kana += run[i++]
+    ours.push(kana)
+  }
+  // why: the kana after the last kanji may run on into the next word (`出すと`): the longest
+  // ending that fits the reading
+  const last = ours.length - 1
+  const trailing = ours[last]!
+  for (let keep = trailing.length; keep >= 0; keep--) {
+    ours[last] = trailing.slice(0, keep)
+    if (!ours.every((group, g) => endsOneAnother(group, theirs.groups[g]!))) continue
+    // why: written as the site writes it: nothing to replace (a shorter ending would cut its kana)
+    if (ours.every((group, g) => group === theirs.groups[g])) return -1
+    if (!readAs(entry.skeleton, ours, entry.reading)) continue
+    return i - trailing.length + keep
+  }
+  return -1
+}
+
+function kanaGroups(folded: string): { skeleton: string; groups: string[] } | null {
+  let skeleton = ''
+  const groups: string[] = []
+  for (const char of folded) {
+    if (isKana(char.charCodeAt(0))) {
+      if (groups.length === 0) return null
+      groups[groups.length - 1] += char
+    } else {
+      skeleton += char
+      groups.push('')
+    }
+  }
+  return { skeleton, groups }
+}
+
+const endsOneAnother = (a: string, b: string): boolean => a.endsWith(b) || b.endsWith(a)
+
+/** Whether kanji each read as one kana or more, with `groups` of kana after each, read `reading`. */
+function readAs(skeleton: string, groups: readonly string[], reading: string): boolean {
+  let pattern = '^'
+  for (let k = 0; k < skeleton.length; k++) pattern += `.+${groups[k]}`
+  return new RegExp(`${pattern}$`, 'u').test(reading)
+}
