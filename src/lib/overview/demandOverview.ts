@@ -1,6 +1,12 @@
 import { z } from '../../generated/zod.js'
 import { mapWithConcurrency } from '../concurrency.js'
-import { listProducts, targetKey, targetTitle, type CatalogueTarget, type ProductTarget } from '../productCatalogue.js'
+import {
+  listProducts,
+  targetKey,
+  targetTitle,
+  type CatalogueTarget,
+  type ProductTarget,
+} from '../productCatalogue.js'
 import { holdsUnits, productUnits, unitsOf, type UnitsDeps } from '../reservations/productUnits.js'
 import { summarizeSearchKeywords } from '../search/analytics/searchAnalytics.js'
 import { answerFieldsOf, noticeStateOf } from '../restock/noticeState.js'
@@ -145,7 +151,8 @@ async function waitingAndReserved(services: Pick<Services, 'repositories'>): Pro
   // counted per product and, for a record with a variant, per variant too (`targetKey`)
   const add = (map: Map<string, number>, target: ProductTarget, n: number) => {
     map.set(target.productSlug, (map.get(target.productSlug) ?? 0) + n)
-    if (target.variant !== undefined) map.set(targetKey(target), (map.get(targetKey(target)) ?? 0) + n)
+    if (target.variant !== undefined)
+      map.set(targetKey(target), (map.get(targetKey(target)) ?? 0) + n)
   }
   const [subscribed, held] = await Promise.all([
     subscriptions.groupCounts({ completing: false }),
