@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { getStore, type Store } from '@netlify/blobs'
 import { mapWithConcurrency } from '../../src/lib/concurrency.js'
 import { clearInstanceIndexes } from '../../src/lib/storage/recordCollection.js'
-import type { Reservation } from '../../src/lib/storage/records.js'
+import type { NotificationHistory, Reservation } from '../../src/lib/storage/records.js'
 import {
+  historyRepository,
   reservationRepository,
   type ListPageQuery,
   type ReservationRepository,
@@ -193,5 +194,55 @@ describe('the counters', () => {
     const units = (counts ?? []).reduce((sum, group) => sum + (group.sums.units ?? 0), 0)
     expect(units).toBe(50)
     await settle()
+  })
+
+  it('keep every notice line of 50 simultaneous writers in the history’s one shard', async () => {
+    const store = newStore()
+    const pending: Promise<unknown>[] = []
+    const history = historyRepository(store, {
+      scope: 'history-test',
+      now: () => T0,
+      defer: (work) => void pending.push(work),
+    })
+    expect(await history.groupCounts()).toEqual([])
+    const notices = Array.from({ length: 50 }, (_, i): NotificationHistory => ({
+      id: `notif_${String(i).padStart(4, '0')}`,
+      productSlug: i % 2 ? 'kyusu' : 'chawan',
+      ...(i % 5 === 0 ? { variant: 'm' } : {}),
+      emailTitle: '再入荷',
+      emailBody: '',
+      recipientEmails: [],
+      sentCount: 0,
+      timestamp: new Date(T0 + i * 1000).toISOString(),
+      status: 'sent',
+      failedRecipients: [],
+      deliveryState: 'queued',
+      deliveryMode: 'email',
+    }))
+    await mapWithConcurrency(notices, 50, (notice) => history.create(notice, notice))
+    // a delivery run's batches settle on the records at the same time
+    await mapWithConcurrency(notices, 50, (notice, i) =>
+      history.update(notice, (current) => ({
+        ...current,
+        sentCount: i,
+        failedRecipients: i % 3 ? [] : [{ email: `f${i}@example.jp`, error: 'bounced' }],
+        deliveryState: 'complete',
+      })),
+    )
+    const lines = (await history.groupCounts({ completing: false })) ?? []
+    expect(lines.length).toBe(50)
+    expect(lines.every((line) => line.count === 1)).toBe(true)
+    const byId = new Map(lines.map((line) => [line.values.id, line]))
+    notices.forEach((notice, i) => {
+      const line = byId.get(notice.id)
+      expect(line?.values).toMatchObject({
+        timestamp: notice.timestamp,
+        product: notice.productSlug,
+        variant: notice.variant ?? '',
+        state: JSON.stringify(['sent', 'complete', 'email']),
+      })
+      expect(line?.sums).toEqual({ sent: i, failed: i % 3 ? 0 : 1 })
+    })
+    await Promise.all(pending)
   })
 })

@@ -135,9 +135,12 @@ export function idempotencyKeyMark(operation: string, day: string, key: string):
   return `${IDEMPOTENCY_KEYS_PREFIX}${operation}/${day}/${digest}`
 }
 
+/** Where the unit ledgers are kept (`unitLedgerKey`). */
+export const UNIT_LEDGER_PREFIX = 'reservation-units/'
+
 /** The unit ledger of a capped product, or of a capped variant (storage/reservationUnits.ts). */
 export function unitLedgerKey(productSlug: string, variant?: string): string {
-  return `reservation-units/${targetSegment(productSlug, variant)}`
+  return `${UNIT_LEDGER_PREFIX}${targetSegment(productSlug, variant)}`
 }
 
 const DELIVERY_PREFIX = 'notif-delivery'

@@ -6,6 +6,7 @@ import type { Partitioning } from './listing/partitioning.js'
 import {
   RecordCounters,
   type CountedChange,
+  type CountedGroup,
   type CounterLayout,
   type CountsRead,
 } from './listing/recordCounters.js'
@@ -312,6 +313,18 @@ export class RecordCollection<T extends object, Ref> {
   /** The counters when exact (null: not ready, or none: read the index's counts instead). */
   protected readyCounts(options?: { completing?: boolean }): Promise<CountsRead | null> {
     return this.index.readyCounts(options)
+  }
+
+  /**
+   * Counts by group (every dimension counted), or null while the counters are not exact.
+   * `completing` (default true): a small collection's counters are made exact here, a larger
+   * one's rebuild started; false: neither.
+   */
+  async groupCounts(options?: { completing?: boolean }): Promise<CountedGroup[] | null> {
+    const counters = this.#counters
+    const counts = counters ? await this.readyCounts(options) : null
+    if (!counters || !counts) return null
+    return [...counts.groups].map(([key, amounts]) => counters.describe(key, amounts))
   }
 
   /** The counters of this collection (null: none). */

@@ -15,7 +15,7 @@ import { demandLog, type DemandLog } from './demandLog.js'
 import { orderAttributionStore, type OrderAttributionStore } from './orderAttributions.js'
 import { claimBook, type ClaimBook } from './recordClaims.js'
 import { idempotencyKeyBook, type IdempotencyKeyBook } from './idempotencyKeys.js'
-import { UnitLedgerStore, type UnitLedgerOptions } from './reservationUnits.js'
+import { storedLedgerKeys, UnitLedgerStore, type UnitLedgerOptions } from './reservationUnits.js'
 import {
   RecordCollection,
   type CollectionLayout,
@@ -31,7 +31,7 @@ import {
   type ListPageQuery,
 } from './listing/listPages.js'
 import { folderPartitions, idHexPartitions } from './listing/partitioning.js'
-import type { CountedGroup, CounterLayout } from './listing/recordCounters.js'
+import type { CounterLayout } from './listing/recordCounters.js'
 import type { RecordIndex } from './listing/recordIndex.js'
 import { searchText } from './listing/recordSearch.js'
 import type { TimeLayout } from './listing/timeView.js'
@@ -136,18 +136,6 @@ export class ProductRecordRepository<T extends ProductRecord> extends RecordColl
       if (entry === undefined || entry?.record === null) unreadable += 1
     }
     return unreadable
-  }
-
-  /**
-   * Counts by group (every dimension counted), or null while the counters are not exact.
-   * `completing` (default true): a small collection's counters are made exact here, a larger
-   * one's rebuild started; false: neither (one read when they are not exact).
-   */
-  async groupCounts(options?: { completing?: boolean }): Promise<CountedGroup[] | null> {
-    const { counters } = this
-    const counts = counters ? await this.readyCounts(options) : null
-    if (!counters || !counts) return null
-    return [...counts.groups].map(([key, amounts]) => counters.describe(key, amounts))
   }
 }
 
@@ -256,19 +244,50 @@ export function subscriptionRepository(store: Store, options?: RecordCollectionO
   )
 }
 
-/** Notification history under `notif-history:{id}` (§2.3). */
+/**
+ * Notification history under `notif-history:{id}` (§2.3), counted per notice (one group each,
+ * in one shard blob) by what a notice's summary line shows: id, time, product, variant, the
+ * stored state fields (`state`, as JSON) and the sent and failed counts, so the overview's
+ * recent notices read that blob, never a record (a record lists its recipients).
+ */
 export function historyRepository(store: Store, options?: RecordCollectionOptions) {
+  // why: a history record lists its recipients (a 50,000-recipient notice is ~1.3 MB), so
+  // one partition would pass 5 MB after a few large notices
+  const partitioning = idHexPartitions(HISTORY_PREFIX, 'notif_')
+  const keyOf = ({ id }: { id: string }) => (isUsableRecordId(id) ? `${HISTORY_PREFIX}${id}` : null)
+  const field = (name: keyof NotificationHistory) => (record: unknown) => {
+    const value = (record as NotificationHistory)[name]
+    return typeof value === 'string' ? value : ''
+  }
   return new RecordCollection<NotificationHistory, { id: string }>(
     store,
     {
       name: 'notif-history',
       prefix: HISTORY_PREFIX,
-      keyOf: ({ id }) => (isUsableRecordId(id) ? `${HISTORY_PREFIX}${id}` : null),
+      keyOf,
       isRecord: (value): value is NotificationHistory =>
         hasStringFields(value, ['id', 'productSlug', 'timestamp']),
-      // why: a history record lists its recipients (a 50,000-recipient notice is ~1.3 MB), so
-      // one partition would pass 5 MB after a few large notices
-      partitioning: idHexPartitions(HISTORY_PREFIX, 'notif_'),
+      partitioning,
+      counters: {
+        dimensions: {
+          partition: (record) => partitioning.of(keyOf(record as NotificationHistory) ?? '') ?? '',
+          id: field('id'),
+          timestamp: field('timestamp'),
+          product: field('productSlug'),
+          variant: field('variant'),
+          state: (record) => {
+            const { status, deliveryState, deliveryMode } = record as NotificationHistory
+            return JSON.stringify([status ?? null, deliveryState ?? null, deliveryMode ?? null])
+          },
+        },
+        sums: {
+          sent: (record) => (record as NotificationHistory).sentCount ?? 0,
+          failed: (record) => (record as NotificationHistory).failedRecipients?.length ?? 0,
+        },
+        partition: 'partition',
+        // why: notices are written a batch at a time by one delivery run: one blob, read whole
+        shards: 1,
+      },
     },
     options,
   )
@@ -291,6 +310,8 @@ export interface Repositories {
   confirmationLimits: ConfirmationLimits
   /** The unit ledger of a capped product (storage/reservationUnits.ts). */
   unitLedger(productSlug: string, options: UnitLedgerOptions): UnitLedgerStore
+  /** The keys of the ledgers stored (`unitLedgerKey`), in one listing. */
+  unitLedgerKeys(): Promise<Set<string>>
   /** Consent records and wording versions (docs/compliance.md). */
   consents: ConsentRepository
   /** Addresses no e-mail may go to (bounces, complaints). */
@@ -378,6 +399,7 @@ export function openRepositories(context: RequestContext, upkeep: IndexUpkeep = 
     confirmationLimits: confirmationLimits(store),
     unitLedger: (productSlug, ledgerOptions) =>
       new UnitLedgerStore(store, productSlug, ledgerOptions),
+    unitLedgerKeys: () => storedLedgerKeys(store),
     consents,
     suppressions,
     store,

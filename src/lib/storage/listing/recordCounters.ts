@@ -25,6 +25,11 @@ export interface CounterLayout {
   sums?: Readonly<Record<string, (record: unknown) => number>>
   /** The dimension whose value is the record's index partition (counts are checked a partition at a time). */
   partition: string
+  /**
+   * Shard blobs writes spread over (a read adds them all up). Default: 4; 1 for a collection
+   * written rarely and read whole (the notice history).
+   */
+  shards?: number
 }
 
 /** One group: the dimension values its records share, how many they are, and their sums. */
@@ -54,7 +59,7 @@ export interface CountedChange {
 export interface RecordCountersOptions {
   collection: string
   layout: CounterLayout
-  /** Shard blobs writes spread over. Default: 4. */
+  /** Shard blobs writes spread over. Default: the layout's, else 4. */
   shards?: number
   /** Clock (ms). Default: `Date.now`. */
   now?: () => number
@@ -108,7 +113,7 @@ export class RecordCounters {
       .update(JSON.stringify([SHARD_FORMAT, this.#dimensions, this.#sums]))
       .digest('hex')
       .slice(0, 10)
-    this.#shards = options.shards ?? 4
+    this.#shards = options.shards ?? options.layout.shards ?? 4
     this.#now = options.now ?? Date.now
   }
 
@@ -191,9 +196,11 @@ export class RecordCounters {
     })
   }
 
-  /** Every shard added up when shard 0 says the counts are exact; null (after one read) when not. */
+  /**
+   * Every shard added up when shard 0 says the counts are exact; null when not. The shards are
+   * read together (shard 0 once), so exact counts cost one read of each shard.
+   */
   async readIfReady(): Promise<CountsRead | null> {
-    if (!(await this.isReady())) return null
     const read = await this.read()
     return read.ready ? read : null
   }

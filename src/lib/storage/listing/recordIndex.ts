@@ -53,12 +53,16 @@ export class RecordIndex extends PartitionIndex {
 
   /**
    * The counters when they are exact (`ready`); a small collection's are reconciled here, a
-   * larger one's by the background rebuild, started here. `completing: false`: neither (null
-   * after one read of shard 0 when they are not exact).
+   * larger one's by the background rebuild, started here. `completing: false`: null when they
+   * are not exact, the background rebuild started.
    */
   async readyCounts(options: { completing?: boolean } = {}): Promise<CountsRead | null> {
     if (!this.#counters) return null
-    if (options.completing === false) return this.#counters.readIfReady()
+    if (options.completing === false) {
+      const exact = await this.#counters.readIfReady()
+      if (!exact) this.kickRebuild()
+      return exact
+    }
     const read = await this.#counters.read()
     if (read.ready) return read
     if (!(await this.adoptSmall()) || !(await this.#completeCounters())) {
