@@ -29,6 +29,7 @@ import {
 import { mapWithConcurrency } from '../src/lib/concurrency.js'
 import type { NotifySubscription } from '../src/lib/storage/records.js'
 import { openRepositories } from '../src/lib/storage/repositories.js'
+import { rebuildIndexes } from '../src/lib/storage/listing/indexMaintenance.js'
 import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
 import { startRecordingServer } from '../platform/recordingServer.js'
 import { figure, printGrowth, progress, type Figures } from './benchReport.js'
@@ -48,6 +49,9 @@ function blobsContextFor(url: string): string {
 const directory = await mkdtemp(join(tmpdir(), 'bench-delivery-'))
 let time = Date.UTC(2026, 10, 24, 3, 0, 0)
 let counting = true
+/** Requests of a poll, counted apart from the delivery's. */
+let polling = false
+let pollRequests = 0
 let requests = 0
 const byKind = new Map<string, number>()
 const blobs = new AtomicBlobsServer({
@@ -55,6 +59,7 @@ const blobs = new AtomicBlobsServer({
   token: TOKEN,
   port: 0,
   onRequest: ({ type }: { type: string }) => {
+    if (polling) pollRequests += 1
     if (!counting) return
     requests += 1
     byKind.set(type, (byKind.get(type) ?? 0) + 1)
@@ -69,6 +74,14 @@ const log = { ...createLogger('bench'), info: () => undefined }
 const context = { requestId: 'bench', deploy: { context: 'bench' }, waitUntil: () => undefined }
 const repositories = openRepositories(context)
 const DAY_MS = 86_400_000
+// why: a shop's indexes are complete (the background rebuild of its first records): so are these
+while (
+  (await rebuildIndexes(repositories.store, repositories.indexes, {
+    now: Date.now,
+    deadline: Infinity,
+    owner: 'bench',
+  })) !== 'complete'
+);
 
 /**
  * Writes `count` pending subscriptions of `productSlug` through the repository (dated back a
@@ -148,18 +161,20 @@ async function deliver(count: number): Promise<Figures> {
       if (key.endsWith(`batch-${half}`)) {
         // why: what a poll costs halfway through, kept out of the delivery's time and requests
         counting = false
-        const before = requests
+        polling = true
+        pollRequests = 0
         await listNotificationHistory(
           { history: repositories.history, jobs: repositories.deliveries },
           historyListSchema.parse({ notificationId: id }),
         )
-        polls.history = requests - before
+        polls.history = pollRequests
+        pollRequests = 0
         await readBatchProgress(id, {
           history: repositories.history,
           jobs: repositories.deliveries,
         })
-        polls.resume = requests - before - polls.history
-        requests = before
+        polls.resume = pollRequests
+        polling = false
         counting = true
       }
       resend.requests.length = 0

@@ -45,7 +45,8 @@ export async function writeDelta(
     return key
   }
   const content = recordKeys.join('\n')
-  const key = `${start}#${sha256(content)}`
+  // why: `~~` (base64url has no `~`); a `#` would end the request's path, cutting the key there
+  const key = `${start}~~${sha256(content)}`
   await store.set(key, content, { onlyIfNew: true })
   return key
 }
@@ -80,7 +81,7 @@ async function deltaOf(store: Store, root: string, key: string): Promise<IndexDe
     if (!isRecordKey(recordKey)) return null
     return { key, partition, at: Number(plain[1]), recordKeys: [recordKey] }
   }
-  const hashed = /^(\d{15})-[a-z0-9]*#([0-9a-f]{64})$/.exec(name)
+  const hashed = /^(\d{15})-[a-z0-9]*~~([0-9a-f]{64})$/.exec(name)
   if (!hashed) return null
   const content = await store.get(key, { type: 'text' })
   if (content === null || sha256(content) !== hashed[2]) return null
