@@ -168,6 +168,34 @@ describe('the time view', () => {
   })
 })
 
+describe('a batch of writes', () => {
+  it('is seen by a one-product list through its one delta before any fold', async () => {
+    const store = newStore()
+    const clock = { now: T0 }
+    const { repo, settle } = open(store, clock)
+    const records = Array.from({ length: 5 }, (_, i) => reservation(i + 1))
+    for (const record of records) await repo.create(record, record)
+    await repo.fold('kyusu')
+    clock.now += SETTLED
+    await repo.fold('kyusu')
+    await repo.listProduct('kyusu')
+    const written = await repo.updateMany(records.slice(0, 3), (current) => ({
+      ...current,
+      status: 'confirmed',
+    }))
+    expect(written?.entries.size).toBe(3)
+    // why: a fresh instance holds nothing: it knows the batch only from the delta's listing
+    const reader = open(store, clock, 'time-test-reader').repo
+    const { records: listed } = await reader.listProduct('kyusu')
+    expect(listed.filter((record) => record.status === 'confirmed').length).toBe(3)
+    const deltas = await store.list({ prefix: 'index-deltas/reservations/kyusu/' })
+    expect(deltas.blobs.map(({ key }) => key)).toEqual([
+      expect.stringMatching(/~~[0-9a-f]{64}$/) as unknown as string,
+    ])
+    await settle()
+  })
+})
+
 describe('the counters', () => {
   it('count exactly what 50 simultaneous writers did', async () => {
     const store = newStore()
