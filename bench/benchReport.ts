@@ -6,9 +6,10 @@
  *   figure('cold start', 31.2, 'ms', { below: 50 })       → `cold start  31.2 ms  ✓ goal < 50 ms`
  */
 
-/** A figure's goal: below (<) or at least (≥) a value, in the figure's unit. */
+/** A figure's goal: below (<), at most (≤) or at least (≥) a value, in the figure's unit. */
 export interface Goal {
   below?: number
+  atMost?: number
   atLeast?: number
 }
 
@@ -53,6 +54,10 @@ export function mark(name: string | null, value: number, unit: string, goal?: Go
   if (goal.below !== undefined) {
     parts.push(`< ${goal.below}${unit ? ` ${unit}` : ''}`)
     met &&= value < goal.below
+  }
+  if (goal.atMost !== undefined) {
+    parts.push(`≤ ${goal.atMost}${unit ? ` ${unit}` : ''}`)
+    met &&= value <= goal.atMost
   }
   if (goal.atLeast !== undefined) {
     parts.push(`≥ ${goal.atLeast}${unit ? ` ${unit}` : ''}`)

@@ -1,14 +1,29 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
+/** The path that answers the proxy's counters (not passed on, not counted). */
+export const COUNTERS_PATH = '/__bench/counters'
+
+/** What the proxy has counted: requests, answer bytes, and the bytes of key listings alone. */
+export interface ProxyCounter {
+  requests: number
+  bytes: number
+  listedBytes: number
+}
+
 /**
  * A proxy in front of a local Blobs server that holds every request `latencyMs` before passing
- * it on (a network round trip on Netlify) and counts them. Benchmarks only.
+ * it on (a network round trip on Netlify) and counts them. `GET {url}/__bench/counters` answers
+ * the counters so far (a child process measures one call of several). Benchmarks only.
  */
 export async function startLatencyProxy(target: string, latencyMs: number) {
   // why: `bytes` is every answer body; `listedBytes` the bodies of key listings alone
-  const counter = { requests: 0, bytes: 0, listedBytes: 0 }
+  const counter: ProxyCounter = { requests: 0, bytes: 0, listedBytes: 0 }
   const server = http.createServer((req, res) => {
+    if (req.url === COUNTERS_PATH) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(counter))
+      return
+    }
     counter.requests += 1
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -37,4 +52,9 @@ export async function startLatencyProxy(target: string, latencyMs: number) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return { url, counter, close: () => new Promise((resolve) => server.close(resolve)) }
+}
+
+/** The counters of the proxy at `url` so far. */
+export async function readProxyCounter(url: string): Promise<ProxyCounter> {
+  return (await (await fetch(url + COUNTERS_PATH)).json()) as ProxyCounter
 }

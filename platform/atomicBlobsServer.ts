@@ -28,6 +28,12 @@ const stock = BlobsServer as unknown as { generateETag(path: string): Promise<st
  *   compare-and-swap had nothing to compare). A read of a key waits for that key's writes, so the
  *   ETag it answers is the one of the content it answers.
  *
+ * - **Keys listed as written.** The stock server keeps a key's non-ASCII characters
+ *   percent-encoded in its file names (as they arrive in the request's path) and lists those
+ *   names, so `ううう/1` was listed as `%E3%81%86…/1` and a prefix of non-ASCII text matched
+ *   nothing. Here a listing's prefix is encoded as a path is, and the keys and folders it
+ *   answers are decoded again, as Netlify lists them.
+ *
  * Listings are not serialised: they answer each blob's current ETag.
  */
 export class AtomicBlobsServer extends BlobsServer {
@@ -44,13 +50,20 @@ export class AtomicBlobsServer extends BlobsServer {
   #handle(req: Request, handle: (req: Request) => Promise<Response>): Promise<Response> {
     const method = req.method?.toUpperCase() ?? ''
     const internals = this as unknown as StockInternals
-    const { dataPath, key } = internals.getLocalPaths(new URL(req.url ?? '', internals.address))
+    const url = new URL(req.url ?? '', internals.address)
+    const { dataPath, key } = internals.getLocalPaths(url)
+    if (dataPath && !key && method === 'GET') return listed(req, url, handle)
     if (!dataPath || !key || !['GET', 'HEAD', 'PUT', 'DELETE'].includes(method)) return handle(req)
     return this.#inTurn(dataPath, async () => {
       const response = await handle(req)
       if (response.status !== 200 || method === 'DELETE') return response
       if (method === 'PUT') await this.#stamp(dataPath)
-      return withEtag(response, await stock.generateETag(dataPath))
+      const etag = await stock.generateETag(dataPath)
+      if (method === 'GET' && req.headers.get('if-none-match') === etag) {
+        await response.body?.cancel()
+        return notModified(response, etag)
+      }
+      return withEtag(response, etag)
     })
   }
 
@@ -71,6 +84,53 @@ export class AtomicBlobsServer extends BlobsServer {
     this.#lastStamp = stamp
     await utimes(dataPath, new Date(stamp), new Date(stamp))
   }
+}
+
+// why: runs of escaped bytes of 0x80 and above are what the URL parser made of non-ASCII
+// characters; escapes of ASCII (`%25`, `%2F`) are kept, as a key may hold them literally
+const ENCODED_NON_ASCII = /(?:%[89A-Fa-f][0-9A-Fa-f])+/g
+const NON_ASCII = /[^\p{ASCII}]+/gu
+
+function decodeNonAscii(name: string): string {
+  return name.replace(ENCODED_NON_ASCII, (run) => {
+    try {
+      return decodeURIComponent(run)
+    } catch {
+      return run
+    }
+  })
+}
+
+/** A listing with its prefix encoded as the stock server's file names are, its keys decoded. */
+async function listed(
+  req: Request,
+  url: URL,
+  handle: (req: Request) => Promise<Response>,
+): Promise<Response> {
+  const prefix = url.searchParams.get('prefix')
+  if (prefix !== null) {
+    url.searchParams.set(
+      'prefix',
+      prefix.replace(NON_ASCII, (run) => encodeURIComponent(run)),
+    )
+  }
+  const response = await handle(new Request(url, { method: req.method, headers: req.headers }))
+  if (response.status !== 200) return response
+  const body = (await response.json()) as {
+    blobs?: { key: string }[]
+    directories?: string[]
+  }
+  const blobs = body.blobs?.map((blob) => ({ ...blob, key: decodeNonAscii(blob.key) }))
+  const directories = body.directories?.map(decodeNonAscii)
+  return Response.json({ ...body, blobs, directories }, { headers: response.headers })
+}
+
+/** 304 with the blob's ETag and metadata headers, without its content. */
+function notModified(response: Response, etag: string): Response {
+  const headers = new Headers(response.headers)
+  headers.set('etag', etag)
+  headers.delete('content-length')
+  return new Response(null, { status: 304, headers })
 }
 
 function withEtag(response: Response, etag: string): Response {

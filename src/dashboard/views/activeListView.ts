@@ -4,7 +4,7 @@ import { rebuildingNotice } from './rebuildingNotice.js'
 import { confirmAction } from '../dialogs.js'
 import { CursorTrail, pagerControls, refocusPager } from '../pager.js'
 import { isAllowedReservationTransition } from '../../lib/admin/statusRules.js'
-import { foldForSearch, searchText } from '../../lib/admin/recordSearch.js'
+import { foldForSearch, searchText } from '../../lib/storage/listing/recordSearch.js'
 import { exportList } from './listExport.js'
 import { csvHasVariants } from '../../lib/admin/recordCsv.js'
 import {

@@ -1,7 +1,7 @@
 import type { ProductRecordRepository } from '../storage/repositories.js'
 import type { AdminRecord } from './adminResources.js'
 import { decodeCursor, encodeCursor, filterDigest, type ListPosition } from './listCursor.js'
-import { foldForSearch, matchesSearch } from './recordSearch.js'
+import { foldForSearch, matchesSearch } from '../storage/listing/recordSearch.js'
 import { compareNewestFirst, compareText, SortedOrders, type SortField } from './sortedOrder.js'
 
 export interface RecordFilters {
@@ -81,14 +81,22 @@ async function sortedRecords<T extends AdminRecord>(
 
 /**
  * How many active records of the whole collection match `filters` (status only; a product's
- * list is bounded by its one base), from the index counts alone: no base is read. Null when a
- * base predates the `active:` / `archived:` tallies (written before them; the next write of
- * that product rewrites it): the count is then only known by reading the records.
+ * list is bounded by its one base), from the counters, or from the index counts while they are
+ * not complete: no base is read. Null when a base predates the `active:` / `archived:` tallies
+ * (written before them; the next write of that product rewrites it): the count is then only
+ * known by reading the records.
  */
 export async function activeRecordCount<T extends AdminRecord>(
   repository: ProductRecordRepository<T>,
   filters: Pick<RecordFilters, 'status'>,
 ): Promise<number | null> {
+  const groups = await repository.groupCounts()
+  if (groups !== null) {
+    return groups
+      .filter(({ values }) => values.archived === 'active')
+      .filter(({ values }) => filters.status === undefined || values.status === filters.status)
+      .reduce((sum, group) => sum + group.count, 0)
+  }
   const { records, tallies } = await repository.counts()
   let tallied = 0
   let active = 0
@@ -148,7 +156,8 @@ export interface CursorPage<T> extends RecordList<T> {
 /**
  * One page of an active list: the `pageSize` records after `cursor` (from the start
  * without one), newest first, and the cursor of the page after it. `list` names the list in the
- * cursor, so a cursor of another list or other filters answers 400.
+ * cursor, so a cursor of another list or other filters answers 400. A page of every product is
+ * read from the time view (the few segments that hold it), one product's from its index.
  */
 export async function activeListPage<T extends AdminRecord>(
   repository: ProductRecordRepository<T>,
@@ -163,6 +172,26 @@ export async function activeListPage<T extends AdminRecord>(
     ...(request.variant === undefined ? [] : [request.variant]),
   ])
   const after = request.cursor === undefined ? null : decodeCursor(request.cursor, digest)
+  if (request.productSlug === undefined) {
+    const viewed = await repository.page({
+      list: 'active',
+      status: request.status,
+      needle: request.q ? foldForSearch(request.q) : undefined,
+      start: { after: after && { time: after.time, id: after.id } },
+      limit: request.pageSize,
+    })
+    if (viewed) {
+      const last = viewed.records.at(-1)
+      return {
+        records: viewed.records,
+        total: viewed.total,
+        unreadable: viewed.unreadable,
+        rebuilding: false,
+        nextCursor:
+          viewed.more && last ? encodeCursor({ time: last.createdAt, id: last.id }, digest) : null,
+      }
+    }
+  }
   const list = await listActiveRecords(repository, request)
   const start = after ? firstAfter(list.records, after) : 0
   const records = list.records.slice(start, start + request.pageSize)

@@ -1,6 +1,7 @@
 import type { CollectionCounts } from '../storage/recordCollection.js'
 import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.js'
-import type { Repositories } from '../storage/repositories.js'
+import type { ProductRecordRepository, Repositories } from '../storage/repositories.js'
+import type { AdminRecord } from './adminResources.js'
 import { unreadableField } from './recordLists.js'
 
 /** §2.4, plus `byVariant`. */
@@ -17,6 +18,9 @@ export interface RecordStats {
   unreadable?: number
 }
 
+/** What the statistics are made of: the tallies of an index, or the same built from counters. */
+type TalliedCounts = Pick<CollectionCounts, 'records' | 'tallies' | 'unreadable'>
+
 export interface ServiceStats {
   notify: RecordStats
   reservations: RecordStats
@@ -32,7 +36,7 @@ export interface StatsAnswer {
  * The index's tallies as §2.4 counts: by status and by product, archived records too (D3); and
  * by variant beside them, when some record has one.
  */
-function statsOf(counts: CollectionCounts, statuses: readonly string[]): RecordStats {
+function statsOf(counts: TalliedCounts, statuses: readonly string[]): RecordStats {
   const stats: RecordStats = { total: counts.records, byStatus: {}, byProduct: {} }
   const byVariant: Record<string, Record<string, number>> = {}
   for (const [name, n] of Object.entries(counts.tallies)) {
@@ -71,8 +75,44 @@ function inOrder<T>(counts: Record<string, T>, first: readonly string[]): Record
   )
 }
 
-/** §4.9: aggregates over every stored subscription and reservation, from the indexes' counts. */
+/**
+ * §2.4 from the counters kept at every write (recordCounters.ts) and the time view's list of
+ * unreadable blobs: a few blobs whatever the size of the shop. Null while either is not
+ * complete (the index's counts answer instead).
+ */
+async function countedStats<T extends AdminRecord>(
+  repository: ProductRecordRepository<T>,
+  statuses: readonly string[],
+): Promise<RecordStats | null> {
+  const [groups, unreadable] = await Promise.all([
+    repository.groupCounts(),
+    repository.unreadableCount(),
+  ])
+  if (groups === null || unreadable === null) return null
+  const counts: TalliedCounts = { records: 0, tallies: {}, unreadable }
+  const add = (name: string, n: number) => (counts.tallies[name] = (counts.tallies[name] ?? 0) + n)
+  for (const { values, count } of groups) {
+    if (count === 0) continue
+    counts.records += count
+    add(`status:${values.status}`, count)
+    add(`product:${values.product}`, count)
+    if (values.variant) add(`variant:${values.product}/${values.variant}`, count)
+  }
+  return statsOf(counts, statuses)
+}
+
+/** §4.9: aggregates over every stored subscription and reservation, from the counters (or the indexes' counts). */
 export async function collectStats(repositories: Repositories): Promise<StatsAnswer> {
+  const [notify, reservations] = await Promise.all([
+    countedStats(repositories.subscriptions, SUBSCRIPTION_STATUSES),
+    countedStats(repositories.reservations, RESERVATION_STATUSES),
+  ])
+  if (notify && reservations) return { stats: { notify, reservations } }
+  return indexedStats(repositories)
+}
+
+/** §4.9 from the indexes' counts (the bases' metadata): while the counters are not complete. */
+async function indexedStats(repositories: Repositories): Promise<StatsAnswer> {
   const [subscriptions, reservations] = await Promise.all([
     repositories.subscriptions.counts(),
     repositories.reservations.counts(),

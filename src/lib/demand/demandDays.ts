@@ -64,14 +64,19 @@ interface DayCounter {
 }
 
 /**
- * One listing per marker kind and one of the keyword log's days tell which days have events, so
- * a fresh shop's 90-day picture costs a handful of requests.
+ * One listing of the marker kinds, one per kind that has markers and one of the keyword log's
+ * days tell which days have events, so a fresh shop's 90-day picture costs a handful of requests.
  */
 async function dayCounter(sources: DemandSources): Promise<DayCounter> {
-  const [searchDays, ...marked] = await Promise.all([
+  const [searchDays, kinds] = await Promise.all([
     sources.keywordLog.listDays(),
-    ...MARKED_KINDS.map((kind) => sources.demand.markedDays(kind)),
+    sources.demand.markedKinds(),
   ])
+  const marked = await Promise.all(
+    MARKED_KINDS.map((kind) =>
+      kinds.has(kind) ? sources.demand.markedDays(kind) : new Set<string>(),
+    ),
+  )
   const markedDays = new Map(MARKED_KINDS.map((kind, i) => [kind, marked[i]]))
   const utcDaysOf = (day: string) => {
     const start = jstDayStart(day)

@@ -1,12 +1,20 @@
 import { z } from '../../generated/zod.js'
 import { mapWithConcurrency } from '../concurrency.js'
-import { listProducts, targetKey, targetTitle, type CatalogueTarget } from '../productCatalogue.js'
+import {
+  listProducts,
+  targetKey,
+  targetTitle,
+  type CatalogueTarget,
+  type ProductTarget,
+} from '../productCatalogue.js'
 import { holdsUnits, productUnits, unitsOf, type UnitsDeps } from '../reservations/productUnits.js'
 import { summarizeSearchKeywords } from '../search/analytics/searchAnalytics.js'
 import { answerFieldsOf, noticeStateOf } from '../restock/noticeState.js'
 import type { Services } from '../services.js'
+import { unitLedgerKey } from '../storage/blobLayout.js'
 import type { DemandKind } from '../storage/demandLog.js'
-import type { DeliveryMode } from '../storage/records.js'
+import { readOnce } from '../storage/keywordLogRepository.js'
+import type { DeliveryMode, NotificationHistory } from '../storage/records.js'
 import { dailySeries, jstDayStart, lastJstDays } from '../demand/demandDays.js'
 
 const DAYS_MESSAGE = 'days must be 7, 30 or 90'
@@ -112,12 +120,14 @@ export async function demandOverview(
 ): Promise<DemandOverview> {
   const at = services.now()
   const periodDays = lastJstDays(at, days)
-  const sources = { demand: services.repositories.demand, keywordLog: services.keywordLog }
+  // why: the series, the period and the period before count from the same rollups: read once
+  const keywordLog = readOnce(services.keywordLog)
+  const sources = { demand: services.repositories.demand, keywordLog }
   const [counts, products, notices, searches] = await Promise.all([
     dailySeries(sources, periodDays, at),
     productDemand(services),
     noticeDemand(services, jstDayStart(periodDays[0])),
-    searchTrends(services, days, at),
+    searchTrends({ keywordLog }, days, at),
   ])
   return {
     days,
@@ -130,26 +140,66 @@ export async function demandOverview(
   }
 }
 
+/**
+ * Confirmed subscribers waiting and units reserved, by product and variant: from the counters kept at every
+ * write (a few blobs), or, while they are not exact (the lists and stats make them so), by
+ * scanning both collections.
+ */
+async function waitingAndReserved(services: Pick<Services, 'repositories'>): Promise<{
+  waiting: Map<string, number>
+  reserved: Map<string, number>
+  /** Units held by reservations of exactly this target (a product's own: without a variant). */
+  ownReserved: Map<string, number>
+}> {
+  const { subscriptions, reservations } = services.repositories
+  const waiting = new Map<string, number>()
+  const reserved = new Map<string, number>()
+  const ownReserved = new Map<string, number>()
+  // counted per product and, for a record with a variant, per variant too (`targetKey`)
+  const add = (map: Map<string, number>, target: ProductTarget, n: number) => {
+    map.set(target.productSlug, (map.get(target.productSlug) ?? 0) + n)
+    if (target.variant !== undefined)
+      map.set(targetKey(target), (map.get(targetKey(target)) ?? 0) + n)
+  }
+  const addHeld = (target: ProductTarget, n: number) => {
+    add(reserved, target, n)
+    ownReserved.set(targetKey(target), (ownReserved.get(targetKey(target)) ?? 0) + n)
+  }
+  const [subscribed, held] = await Promise.all([
+    subscriptions.groupCounts({ completing: false }),
+    reservations.groupCounts({ completing: false }),
+  ])
+  if (subscribed && held) {
+    for (const { values, count } of subscribed) {
+      const { status, archived, confirmation, product, variant } = values
+      if (status === 'pending' && archived === 'active' && confirmation === 'given')
+        add(waiting, { productSlug: product, variant: variant || undefined }, count)
+    }
+    for (const { values, sums } of held) {
+      const target = { productSlug: values.product, variant: values.variant || undefined }
+      if (holdsUnits(values.status)) addHeld(target, sums.units ?? 0)
+    }
+    return { waiting, reserved, ownReserved }
+  }
+  // why: scanned, not listed: at 100k records each collection would hold 34 MB of records
+  await subscriptions.scan((record) => {
+    if (record.status !== 'pending' || record.isArchived || record.confirmedAt === null) return
+    add(waiting, record, 1)
+  })
+  await reservations.scan((record) => {
+    if (holdsUnits(record.status)) addHeld(record, unitsOf(record))
+  })
+  return { waiting, reserved, ownReserved }
+}
+
 async function productDemand(
   services: Pick<Services, 'repositories' | 'now'>,
 ): Promise<ProductDemand[]> {
-  // why: scanned, not listed: at 100k records each collection would hold 34 MB of records
-  // (counted per product and per variant: `targetKey`)
-  const waiting = new Map<string, number>()
-  const reserved = new Map<string, number>()
-  const add = (counts: Map<string, number>, key: string, n: number) =>
-    counts.set(key, (counts.get(key) ?? 0) + n)
-  await services.repositories.subscriptions.scan((record) => {
-    if (record.status !== 'pending' || record.isArchived || record.confirmedAt === null) return
-    add(waiting, record.productSlug, 1)
-    if (record.variant !== undefined) add(waiting, targetKey(record), 1)
-  })
-  await services.repositories.reservations.scan((record) => {
-    if (!holdsUnits(record.status)) return
-    add(reserved, record.productSlug, unitsOf(record))
-    if (record.variant !== undefined) add(reserved, targetKey(record), unitsOf(record))
-  })
-  const counted = { waiting, reserved }
+  const [scanned, ledgers] = await Promise.all([
+    waitingAndReserved(services),
+    services.repositories.unitLedgerKeys(),
+  ])
+  const counted = { ...scanned, ledgers }
   const rows = await Promise.all(
     listProducts().map(async (product): Promise<ProductDemand> => {
       if (!product.variants) {
@@ -178,21 +228,26 @@ async function productDemand(
     )
 }
 
-/** The demand of a product without variants, or of one variant, from the counts scanned. */
+/**
+ * The demand of a product without variants, or of one variant, from the counts scanned. A
+ * capped target's held units come from its ledger (what the cap is checked against), read only
+ * when one is stored (`ledgers`): a missing ledger is built from the target's reservations that
+ * hold units, which is what the counts counted.
+ */
 async function targetDemand(
   target: CatalogueTarget,
-  counted: { waiting: Map<string, number>; reserved: Map<string, number> },
+  counted: Awaited<ReturnType<typeof waitingAndReserved>> & { ledgers: Set<string> },
   deps: UnitsDeps,
 ): Promise<TargetDemand> {
   const key = targetKey({ productSlug: target.product.slug, variant: target.variant?.id })
   const units = productUnits(target, deps)
-  // why: a capped product's held units come from its ledger (what the cap is checked against)
-  const held = units ? units.limit - (await units.remaining()) : null
-  return {
-    waiting: counted.waiting.get(key) ?? 0,
-    reservedUnits: held ?? counted.reserved.get(key) ?? 0,
-    cap: units?.limit ?? null,
+  let held = counted.reserved.get(key) ?? 0
+  if (units) {
+    const stored = counted.ledgers.has(unitLedgerKey(target.product.slug, target.variant?.id))
+    const own = counted.ownReserved.get(key) ?? 0
+    held = stored ? units.limit - (await units.remaining()) : Math.min(units.limit, own)
   }
+  return { waiting: counted.waiting.get(key) ?? 0, reservedUnits: held, cap: units?.limit ?? null }
 }
 
 /** A product's demand as the sum of its variants', with the variants' lines. */
@@ -206,34 +261,85 @@ function sumOf(variants: VariantDemand[]): TargetDemand & { variants: VariantDem
   }
 }
 
+/** A notice's line as the history counters keep it (one group per notice), or its record. */
+interface NoticeLine {
+  id: string
+  productSlug: string
+  variant?: string
+  timestamp: string
+  sentCount: number
+  failed: number
+  state: Parameters<typeof noticeStateOf>[0]
+}
+
+/**
+ * The notices of the period: from the history's counters (one blob), or, while they are not
+ * exact (the background rebuild makes them so), from the records.
+ */
+async function noticeLines(history: Services['repositories']['history']): Promise<NoticeLine[]> {
+  const groups = await history.groupCounts({ completing: false })
+  if (!groups) {
+    const { records } = await history.list()
+    return records.map((record) => ({
+      ...record,
+      failed: record.failedRecipients.length,
+      state: record,
+    }))
+  }
+  return groups
+    .filter((group) => group.count > 0)
+    .map(({ values, sums }) => {
+      const [status, deliveryState, deliveryMode] = JSON.parse(values.state) as (string | null)[]
+      return {
+        id: values.id,
+        productSlug: values.product,
+        ...(values.variant ? { variant: values.variant } : {}),
+        timestamp: values.timestamp,
+        sentCount: sums.sent ?? 0,
+        failed: sums.failed ?? 0,
+        state: {
+          status: status as NotificationHistory['status'],
+          deliveryState: (deliveryState ?? undefined) as NotificationHistory['deliveryState'],
+          deliveryMode: (deliveryMode ?? undefined) as NotificationHistory['deliveryMode'],
+        },
+      }
+    })
+}
+
 async function noticeDemand(
   services: Pick<Services, 'repositories'>,
   since: number,
 ): Promise<NoticeDemand[]> {
-  const { records } = await services.repositories.history.list()
-  const recent = records
-    .filter((record) => Date.parse(record.timestamp) >= since)
+  const { demand, orderAttributions, history } = services.repositories
+  const recent = (await noticeLines(history))
+    .filter((line) => Date.parse(line.timestamp) >= since)
     .sort((a, b) => b.timestamp.localeCompare(a.timestamp))
     .slice(0, NOTICES_SHOWN)
-  const counted = await mapWithConcurrency(recent, 8, async (record) => ({
-    clicks: await services.repositories.demand.countClicks(record.id),
-    orders: await services.repositories.orderAttributions.countForNotice(record.id),
+  // why: one listing each names the notices with any click or order; only theirs are counted
+  const [clicked, ordered] =
+    recent.length > 0
+      ? await Promise.all([demand.clickedNotices(), orderAttributions.orderedNotices()])
+      : [new Set<string>(), new Set<string>()]
+  const none = { orders: 0, ordersAfterClick: 0, units: 0, revenue: {} }
+  const counted = await mapWithConcurrency(recent, 8, async (line) => ({
+    clicks: clicked.has(line.id) ? await demand.countClicks(line.id) : 0,
+    orders: ordered.has(line.id) ? await orderAttributions.countForNotice(line.id) : none,
   }))
-  return recent.map((record, i) => {
-    const { deliveryMode } = answerFieldsOf(noticeStateOf(record))
+  return recent.map((line, i) => {
+    const { deliveryMode } = answerFieldsOf(noticeStateOf(line.state))
     const { clicks, orders } = counted[i]
-    const emailed = deliveryMode !== 'record-only' && record.sentCount > 0
+    const emailed = deliveryMode !== 'record-only' && line.sentCount > 0
     return {
-      id: record.id,
-      productSlug: record.productSlug,
-      title: targetTitle(record),
-      timestamp: record.timestamp,
-      sent: record.sentCount,
-      failed: record.failedRecipients.length,
+      id: line.id,
+      productSlug: line.productSlug,
+      title: targetTitle(line),
+      timestamp: line.timestamp,
+      sent: line.sentCount,
+      failed: line.failed,
       clicks,
       ...orders,
       conversionRate: emailed
-        ? Math.round((orders.orders / record.sentCount) * 10_000) / 10_000
+        ? Math.round((orders.orders / line.sentCount) * 10_000) / 10_000
         : null,
       deliveryMode,
     }

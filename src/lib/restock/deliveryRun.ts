@@ -1,6 +1,5 @@
 import { senderIdentity } from '../compliance/senderIdentity.js'
 import { DEFAULT_DELIVERY_BUDGET_MS } from '../config.js'
-import { mapWithConcurrency } from '../concurrency.js'
 import type { Logger } from '../log.js'
 import { targetTitle } from '../productCatalogue.js'
 import { markDelivered, restockProductLink } from '../demand/restockClicks.js'
@@ -13,6 +12,7 @@ import {
   type DeliveryRecipient,
 } from '../storage/deliveryJobStore.js'
 import type { NotificationHistory } from '../storage/records.js'
+import type { WrittenBatch } from '../storage/recordCollection.js'
 import type { Repositories } from '../storage/repositories.js'
 import { createUnsubscribeToken, unsubscribeUrl } from '../compliance/unsubscribeToken.js'
 import { formatJst } from '../notifiers/jstTime.js'
@@ -148,6 +148,10 @@ export async function runDelivery(
   const allowanceMs = options.batchAllowanceMs ?? batchAllowanceFor(5000)
   const { log } = options
   const jobs = options.repositories.deliveries
+  // why: batches marked since the last fold, taken into the product's index together (one base
+  // write and one time view change for several batches); what a run that dies leaves is folded
+  // from the deltas by the next reader
+  const unabsorbed: WrittenBatch[] = []
   const startedAt = now()
 
   const history = await options.repositories.history.get({ id: notificationId })
@@ -320,22 +324,29 @@ export async function runDelivery(
 
   async function markNotified(productSlug: string, record: BatchRecord): Promise<void> {
     const { subscriptions } = options.repositories
-    await mapWithConcurrency(record.deliveredIds, BATCH_SIZE, (id) =>
-      subscriptions.update({ id, productSlug }, (subscription) =>
+    // why: one delta for the batch, each record written by compare-and-swap with the ETag the
+    // product's index holds (no read), and the batch taken into the index without reading again
+    const written = await subscriptions.updateMany(
+      record.deliveredIds.map((id) => ({ id, productSlug })),
+      (subscription) =>
         // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
         subscription.status === 'pending'
           ? { ...subscription, status: 'notified', notifiedAt: record.finishedAt }
           : subscription,
-      ),
     )
     await jobs.saveMarked(notificationId, record.batch)
+    if (written) unabsorbed.push(written)
     // why: a delivery changes thousands of subscriptions; folding as it goes keeps the product's
     // pending index deltas (what every list reads) to a few hundred instead of every recipient
     if ((record.batch + 1) % FOLD_EVERY_BATCHES === 0) await foldSubscriptions(productSlug)
   }
 
   async function foldSubscriptions(productSlug: string): Promise<void> {
-    await options.repositories.subscriptions.fold(productSlug).catch((error: unknown) =>
+    const batches = unabsorbed.splice(0)
+    const { subscriptions } = options.repositories
+    const work =
+      batches.length > 0 ? subscriptions.absorb(batches) : subscriptions.fold(productSlug)
+    await work.catch((error: unknown) =>
       log.warn('storage.index_fold_failed', {
         productSlug,
         error: error instanceof Error ? error.message : String(error),

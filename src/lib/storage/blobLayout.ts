@@ -29,6 +29,9 @@ import { createHash } from 'node:crypto'
  * | `index/{collection}/v{n}/p/{partition}` | a partition's index: records + ETags     | onlyIfNew / CAS   |
  * | `index/{collection}/v{n}/complete`     | every partition of the collection indexed | onlyIfNew, once   |
  * | `index-deltas/{collection}/{part}/{d}` | a record write not yet folded in an index | onlyIfNew, once   |
+ * | `index/{collection}/t1/catalog`        | the time view of a list: its blobs, counts | onlyIfNew / CAS   |
+ * | `index/{collection}/t1/{s|q|d}/{ms}-…` | a time segment, search rows, a directory  | onlyIfNew, once   |
+ * | `counters/{collection}/{layout}/{n}`   | counts by group, shard n, kept at writes  | onlyIfNew / CAS   |
  * | `index-rebuild/claim`                  | the one index rebuild running (a lease)   | onlyIfNew / CAS   |
  * | `index-rebuild/verified`               | where the index verifier continues        | overwritten       |
  * | `consents/{emailHash}/{cns_id}`        | a consent record (docs/compliance.md)     | onlyIfNew         |
@@ -132,9 +135,12 @@ export function idempotencyKeyMark(operation: string, day: string, key: string):
   return `${IDEMPOTENCY_KEYS_PREFIX}${operation}/${day}/${digest}`
 }
 
+/** Where the unit ledgers are kept (`unitLedgerKey`). */
+export const UNIT_LEDGER_PREFIX = 'reservation-units/'
+
 /** The unit ledger of a capped product, or of a capped variant (storage/reservationUnits.ts). */
 export function unitLedgerKey(productSlug: string, variant?: string): string {
-  return `reservation-units/${targetSegment(productSlug, variant)}`
+  return `${UNIT_LEDGER_PREFIX}${targetSegment(productSlug, variant)}`
 }
 
 const DELIVERY_PREFIX = 'notif-delivery'
@@ -226,6 +232,37 @@ export const indexKeys = {
   rebuildClaim: 'index-rebuild/claim',
   verifyCursor: 'index-rebuild/verified',
 }
+/** What the blobs of a time view hold: time segments of records, search rows, directories. */
+export type TimeBlobKind = 's' | 'q' | 'd'
+
+/**
+ * Keys of the time view of a list (storage/listing/timeView.ts): one catalog blob names every
+ * blob of the view, each written once under a new key (a change writes new blobs and then the
+ * catalog by compare-and-swap), so a reader holding a blob never needs to read it again.
+ */
+export const timeViewKeys = {
+  folder: (collection: string) => `index/${collection}/t1/`,
+  catalog: (collection: string) => `index/${collection}/t1/catalog`,
+  /** A new blob of `kind`, named by its writer's clock `at` (ms) and a random part. */
+  blob: (collection: string, kind: TimeBlobKind, at: number) =>
+    `index/${collection}/t1/${kind}/${String(at).padStart(15, '0')}-${crypto.randomUUID().slice(0, 8)}`,
+  /** When the blob under `key` was written (ms), or null when it is no blob of a time view. */
+  writtenAt: (key: string): number | null => {
+    const match = /\/t1\/[sqd]\/(\d{15})-[0-9a-f]{8}$/.exec(key)
+    return match ? Number(match[1]) : null
+  },
+}
+
+/**
+ * Keys of the counters of a collection (storage/listing/recordCounters.ts): `shards` blobs
+ * changed by compare-and-swap at every write. `layout` names what they count by (a digest of the
+ * dimensions), so counting by something new starts new counters instead of misreading old ones.
+ */
+export const counterKeys = {
+  shard: (collection: string, layout: string, shard: number) =>
+    `counters/${collection}/${layout}/${shard}`,
+}
+
 /**
  * What older deploys left of their listings, read by nothing now; an erase and the retention
  * purge delete it (storage/legacyListing.ts). `copies`: blobs holding whole records (personal

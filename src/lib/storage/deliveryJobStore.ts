@@ -107,6 +107,12 @@ const READ_CONCURRENCY = 50
 
 export class DeliveryJobStore {
   readonly #store: Store
+  /**
+   * The progress record of each delivery as this instance last wrote it, with its ETag: the next
+   * fold of a worker tries its compare-and-swap on it without reading (another writer's change
+   * makes it fail, and the record is read).
+   */
+  readonly #written = new Map<string, { record: DeliveryProgressRecord; etag: string }>()
 
   constructor(store: Store) {
     this.#store = store
@@ -167,24 +173,39 @@ export class DeliveryJobStore {
   ): Promise<DeliveryProgressRecord> {
     const key = deliveryKeys.progress(notificationId)
     const records = new Map(known.map((record) => [record.batch, record] as const))
+    // why: a worker folding the batch it settled reads no batch after it: the one it sends next
+    // is not settled (another worker's is counted by the next fold or the completion)
+    const lastKnown = known.length > 0 ? Math.max(...records.keys()) : Infinity
     for (let attempt = 0; attempt < FOLD_ATTEMPTS; attempt++) {
-      const found = await this.#store.getWithMetadata(key, { type: 'text' })
-      const current = (found && asProgress(parseObject(found.data))) ?? NO_PROGRESS
+      const held = attempt === 0 ? this.#written.get(notificationId) : undefined
+      const found = held
+        ? { current: held.record, etag: held.etag }
+        : await this.#store.getWithMetadata(key, { type: 'text' }).then((read) => ({
+            current: (read && asProgress(parseObject(read.data))) ?? NO_PROGRESS,
+            etag: read?.etag,
+          }))
+      const { current } = found
       const next = {
         ...current,
         failed: [...current.failed],
         failedBatches: [...current.failedBatches],
       }
-      while (next.foldedBatches < batchCount) {
+      while (next.foldedBatches < batchCount && next.foldedBatches <= lastKnown) {
         const batch = next.foldedBatches
         const record = records.get(batch) ?? (await this.#readBatch(notificationId, batch))
         if (record === 'missing') break
         if (record) records.set(batch, record)
         foldBatch(next, batch, record)
       }
-      if (next.foldedBatches === current.foldedBatches) return current
-      const condition = found?.etag ? { onlyIfMatch: found.etag } : { onlyIfNew: true as const }
-      if ((await this.#store.setJSON(key, next, condition)).modified) return next
+      if (next.foldedBatches === current.foldedBatches && !held) return current
+      if (next.foldedBatches === current.foldedBatches) continue
+      const condition = found.etag ? { onlyIfMatch: found.etag } : { onlyIfNew: true as const }
+      const written = await this.#store.setJSON(key, next, condition)
+      if (written.modified) {
+        if (written.etag) this.#written.set(notificationId, { record: next, etag: written.etag })
+        return next
+      }
+      this.#written.delete(notificationId)
     }
     throw new ProgressContentionError(notificationId)
   }

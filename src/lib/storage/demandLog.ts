@@ -35,6 +35,8 @@ const segment = (value: string) => encodeURIComponent(value).replace(/~/g, '%7E'
 export interface DemandLog {
   /** Records `count` events of `kind` on `day` under `eventId` (idempotent: a repeat writes nothing). */
   mark(kind: MarkedKind, day: string, eventId: string, count?: number): Promise<void>
+  /** The kinds that have markers at all (one listing of their folders). */
+  markedKinds(): Promise<Set<string>>
   /** The days with markers of `kind` (one listing of their folders). */
   markedDays(kind: MarkedKind): Promise<Set<string>>
   /** The events of `kind` on `day`, counted from the listing of its markers. */
@@ -47,6 +49,8 @@ export interface DemandLog {
   createRollup(kind: DemandKind, rollup: DemandRollup): Promise<DemandRollup>
   /** Counts a recipient's click on a notice once: true when this click was the first. */
   markClick(noticeId: string, recipient: string): Promise<boolean>
+  /** The notices with any click (one listing of their folders). */
+  clickedNotices(): Promise<Set<string>>
   /** Recipients who clicked a notice's link. */
   countClicks(noticeId: string): Promise<number>
   /** Whether `recipient` clicked the notice's link. */
@@ -57,6 +61,17 @@ export interface DemandLog {
 function countOfMarker(key: string): number {
   const count = Number(/~(\d{1,7})$/.exec(key)?.[1] ?? 1)
   return Number.isSafeInteger(count) ? count : 1
+}
+
+/** The notice ids of the folders under `prefix` (every page of one listing). */
+export async function noticeFolders(store: Store, prefix: string): Promise<Set<string>> {
+  const ids = new Set<string>()
+  for await (const page of store.list({ prefix, directories: true, paginate: true })) {
+    for (const folder of page.directories) {
+      ids.add(decodeURIComponent(folder.slice(prefix.length).replace(/\/$/, '')))
+    }
+  }
+  return ids
 }
 
 export function demandLog(store: Store): DemandLog {
@@ -72,6 +87,13 @@ export function demandLog(store: Store): DemandLog {
       if (count <= 0) return
       const key = `${MARKER_PREFIX}/${kind}/${day}/${segment(eventId)}~${count}`
       await store.set(key, '', { onlyIfNew: true })
+    },
+    async markedKinds() {
+      const prefix = `${MARKER_PREFIX}/`
+      const { directories } = await store.list({ prefix, directories: true })
+      return new Set(
+        directories.map((directory) => directory.slice(prefix.length).replace(/\/$/, '')),
+      )
     },
     async markedDays(kind) {
       const prefix = `${MARKER_PREFIX}/${kind}/`
@@ -103,6 +125,7 @@ export function demandLog(store: Store): DemandLog {
     async markClick(noticeId, recipient) {
       return (await store.set(clickKey(noticeId, recipient), '', { onlyIfNew: true })).modified
     },
+    clickedNotices: () => noticeFolders(store, `${CLICK_PREFIX}/`),
     countClicks: (noticeId) => countKeys(`${CLICK_PREFIX}/${segment(noticeId)}/`, () => 1),
     async hasClicked(noticeId, recipient) {
       return (await store.getMetadata(clickKey(noticeId, recipient))) !== null

@@ -213,3 +213,41 @@ function isKeywordRollup(value: unknown): value is KeywordRollup {
     (rollup.hours === undefined || Array.isArray(rollup.hours))
   )
 }
+
+/**
+ * The repository as one answer reads it: the listing of days and each rollup and listing of
+ * rollups is read once however many summaries of one request ask (the overview counts the
+ * period, the period before and its days from the same rollups). Entries are listed afresh each
+ * time (a roller lists again after writing); writes go through, and a rollup or late marker
+ * written makes the next read of rollups or late entries ask the store again.
+ */
+export function readOnce(repository: KeywordLogRepository): KeywordLogRepository {
+  const memo = new Map<string, Promise<unknown>>()
+  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    let found = memo.get(key) as Promise<T> | undefined
+    if (!found) memo.set(key, (found = read()))
+    return found
+  }
+  const forget = (start: string) => {
+    for (const key of [...memo.keys()]) if (key.startsWith(start)) memo.delete(key)
+  }
+  return {
+    ...repository,
+    listDays: () => once('days', () => repository.listDays()),
+    listRollups: (kind, prefix) =>
+      once(`rollups ${kind} ${prefix}`, () => repository.listRollups(kind, prefix)),
+    readRollup: (kind, period) =>
+      once(`rollup ${kind} ${period}`, () => repository.readRollup(kind, period)),
+    async createRollup(kind, rollup) {
+      const stored = await repository.createRollup(kind, rollup)
+      forget('rollups ')
+      memo.set(`rollup ${kind} ${rollup.period}`, Promise.resolve(stored))
+      return stored
+    },
+    async markLate(key, entry) {
+      await repository.markLate(key, entry)
+      forget('late')
+    },
+    lateEntries: () => once('late', () => repository.lateEntries()),
+  }
+}

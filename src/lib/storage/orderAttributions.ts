@@ -1,5 +1,6 @@
 import type { Store } from '@netlify/blobs'
 import { mapWithConcurrency } from '../concurrency.js'
+import { noticeFolders } from './demandLog.js'
 
 /**
  * Orders counted for the restock notice that led to them (orders/receiveOrder.ts), one tiny blob
@@ -58,6 +59,8 @@ export interface BuyerAttribution {
 export interface OrderAttributionStore {
   /** Stores one attribution for `buyer` (an address hash); false when it was stored before. */
   record(attribution: OrderAttribution, buyer: string): Promise<boolean>
+  /** The notices with any attribution (one listing of their folders). */
+  orderedNotices(): Promise<Set<string>>
   /** What the attributions of a notice add up to (one listing). */
   countForNotice(noticeId: string): Promise<NoticeOrders>
   /** The attributions linked to an address hash. */
@@ -98,6 +101,7 @@ export function orderAttributionStore(store: Store): OrderAttributionStore {
       await store.set(`${buyerPrefix(buyer)}${segment(attribution.noticeId)}/${name}`, '')
       return modified
     },
+    orderedNotices: () => noticeFolders(store, `${ATTRIBUTIONS}/`),
     async countForNotice(noticeId) {
       const counted: NoticeOrders = { orders: 0, ordersAfterClick: 0, units: 0, revenue: {} }
       const orders = new Map<string, boolean>()

@@ -1,15 +1,32 @@
 import type { Store } from '@netlify/blobs'
+import { mapWithConcurrency } from '../concurrency.js'
 import { ConcurrentChangeError } from '../errors.js'
+import { clearInstanceIndexes as clearBases, type IndexEntry } from './listing/indexBase.js'
 import type { Partitioning } from './listing/partitioning.js'
+import {
+  RecordCounters,
+  type CountedChange,
+  type CountedGroup,
+  type CounterLayout,
+  type CountsRead,
+} from './listing/recordCounters.js'
 import {
   RecordIndex,
   type CollectionCounts,
   type Listing,
   type RecordIndexOptions,
 } from './listing/recordIndex.js'
+import { clearTimeViewBlobs } from './listing/timeBlobs.js'
+import type { ViewSnapshot } from './listing/timeReads.js'
+import { TimeView, type TimeLayout } from './listing/timeView.js'
 
 export type { CollectionCounts, Listing } from './listing/recordIndex.js'
-export { clearInstanceIndexes } from './listing/indexBase.js'
+
+/** Forgets every index blob this instance holds, as a cold start would (tests and benchmarks). */
+export function clearInstanceIndexes(): void {
+  clearBases()
+  clearTimeViewBlobs()
+}
 
 /**
  * A set of JSON records, one blob each, under one key prefix. The record blobs are the source of
@@ -38,6 +55,10 @@ export interface CollectionLayout<T, Ref> {
   partitioning: Partitioning
   /** What a record counts as in the index's counts (statistics). Default: nothing. */
   tally?(record: T): readonly string[]
+  /** What the collection's counters count records by, kept at every write (recordCounters.ts). Default: no counters. */
+  counters?: CounterLayout
+  /** How the collection's lists order and split records (timeView.ts). Default: no time view. */
+  timeView?: TimeLayout
 }
 
 /**
@@ -60,6 +81,17 @@ export interface RecordCollectionOptions extends Partial<
 > {
   /** Reads and writes an update may take before it gives up. Default: 5. */
   updateAttempts?: number
+  /** Records per time segment at most (timeView.ts). Default: 1,000. */
+  maxSegment?: number
+  /** Search rows per chunk at most (timeView.ts). Default: 16,000. */
+  maxChunk?: number
+}
+
+/** What `updateMany` wrote: the records' new entries and the delta that announced them (for `absorb`). */
+export interface WrittenBatch {
+  partition: string
+  entries: Map<string, IndexEntry>
+  delta: string
 }
 
 /** What `update` does with a record: the record to write, or the same object to write nothing. */
@@ -97,6 +129,9 @@ export class RecordCollection<T extends object, Ref> {
   readonly index: RecordIndex
   readonly #onUnreadable: (key: string) => void
   readonly #updateAttempts: number
+  readonly #counters: RecordCounters | null
+  readonly #timeView: TimeView | null
+  readonly #onCountFailed: (error: unknown) => void
 
   constructor(
     store: Store,
@@ -107,15 +142,35 @@ export class RecordCollection<T extends object, Ref> {
     this.#layout = layout
     this.#onUnreadable = options.onUnreadable ?? (() => undefined)
     this.#updateAttempts = options.updateAttempts ?? DEFAULT_UPDATE_ATTEMPTS
+    const scope = options.scope ?? crypto.randomUUID()
+    const now = options.now ?? Date.now
+    this.#counters = layout.counters
+      ? new RecordCounters(store, { collection: layout.name, layout: layout.counters, now })
+      : null
+    this.#timeView = layout.timeView
+      ? new TimeView(store, {
+          collection: layout.name,
+          scope,
+          layout: layout.timeView,
+          now,
+          maxSegment: options.maxSegment,
+          maxChunk: options.maxChunk,
+          onDamaged: options.onDamagedIndex,
+        })
+      : null
+    const report = options.onBackgroundError ?? (() => undefined)
+    this.#onCountFailed = (error) => report('counters.add', error)
     this.index = new RecordIndex(store, {
       ...options,
-      scope: options.scope ?? crypto.randomUUID(),
+      scope,
       collection: layout.name,
       prefix: layout.prefix,
       partitioning: layout.partitioning,
       tally: (record) => layout.tally?.(record as T) ?? [],
       parse: (text) => this.#parse(text),
       onUnreadable: this.#onUnreadable,
+      timeView: this.#timeView,
+      counters: this.#counters,
     })
   }
 
@@ -129,8 +184,9 @@ export class RecordCollection<T extends object, Ref> {
   /** Stores a new record; false (and nothing written) when its key already exists. */
   async create(ref: Ref, record: T): Promise<boolean> {
     const key = this.#requireKey(ref)
-    await this.index.announce(key)
+    const delta = await this.index.announce(key)
     const { modified } = await this.#store.setJSON(key, record, { onlyIfNew: true })
+    if (modified) await this.#count([{ before: null, after: record, delta }])
     return modified
   }
 
@@ -142,31 +198,160 @@ export class RecordCollection<T extends object, Ref> {
   async update(ref: Ref, change: RecordChange<T>): Promise<T | null> {
     const key = this.#layout.keyOf(ref)
     if (key === null) return null
-    let announced = false
+    const updated = await this.#update(key, change, null)
+    if (updated?.written) {
+      await this.#count([
+        { before: updated.written.before, after: updated.record, delta: updated.written.delta },
+      ])
+    }
+    return updated?.record ?? null
+  }
+
+  /**
+   * `update` of the record under `key`; `delta`: the delta that announced it already (else it
+   * is announced before the first write). The record as written (or found unchanged), its ETag
+   * and, when it wrote, what it replaced and the delta; null when there is no record.
+   */
+  async #update(
+    key: string,
+    change: RecordChange<T>,
+    delta: string | null,
+  ): Promise<{
+    record: T
+    etag: string | null
+    written?: { before: T; delta: string }
+  } | null> {
+    let announced = delta
     for (let attempt = 1; attempt <= this.#updateAttempts; attempt++) {
       const found = await this.#read(key)
       if (!found) return null
       const next = change(found.record)
-      if (next === found.record) return found.record
+      if (next === found.record) return { record: found.record, etag: found.etag ?? null }
       if (!found.etag) throw new MissingEtagError(key)
-      if (!announced) await this.index.announce(key)
-      announced = true
-      const { modified } = await this.#store.setJSON(key, next, { onlyIfMatch: found.etag })
-      if (modified) return next
+      announced ??= await this.index.announce(key)
+      const { modified, etag } = await this.#store.setJSON(key, next, { onlyIfMatch: found.etag })
+      if (modified) {
+        return {
+          record: next,
+          etag: etag ?? null,
+          written: { before: found.record, delta: announced },
+        }
+      }
       // why: contenders that collided retry at different moments instead of colliding again
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt))
     }
     throw new RecordUpdateConflictError(key, this.#updateAttempts)
   }
 
+  /**
+   * `update` of many records of one partition at once (a delivery marking its recipients): one
+   * delta announces them all, and each record is written by compare-and-swap with the ETag the
+   * instance's index holds for it, without a read; a record changed since (the ETag no longer
+   * matches) is read and changed as `update` does. Hand the answer to `absorb`, so the index
+   * takes the records without reading them again.
+   */
+  async updateMany(refs: readonly Ref[], change: RecordChange<T>): Promise<WrittenBatch | null> {
+    const keys = refs.map((ref) => this.#layout.keyOf(ref)).filter((key) => key !== null)
+    const partition = keys.length > 0 ? this.#layout.partitioning.of(keys[0]) : null
+    if (partition === null) return null
+    const held = await this.index.heldEntries(partition)
+    const delta = await this.index.announceMany(keys)
+    const entries = new Map<string, IndexEntry>()
+    const changes: CountedChange[] = []
+    await mapWithConcurrency(keys, 10, async (key) => {
+      const entry = held?.get(key)
+      if (entry?.etag && entry.record !== null) {
+        const current = entry.record as T
+        const next = change(current)
+        // why: a copy that asks for no change may be older than the record: it is read
+        const written =
+          next === current
+            ? { modified: false, etag: undefined }
+            : await this.#store.setJSON(key, next, { onlyIfMatch: entry.etag })
+        if (written.modified && written.etag) {
+          entries.set(key, { etag: written.etag, record: next })
+          changes.push({ before: current, after: next })
+          return
+        }
+      }
+      const updated = await this.#update(key, change, delta)
+      if (updated?.written) changes.push({ before: updated.written.before, after: updated.record })
+      if (updated?.etag) entries.set(key, { etag: updated.etag, record: updated.record })
+    })
+    await this.#count(changes.length > 0 ? [...changes, { before: null, after: null, delta }] : [])
+    return { partition, entries, delta }
+  }
+
+  /**
+   * Takes batches `updateMany` wrote into the index of their partition without reading their
+   * records again (one base write and one view change for all of them), or folds the partition
+   * when its base changed meanwhile.
+   */
+  async absorb(batches: readonly WrittenBatch[]): Promise<void> {
+    const byPartition = new Map<string, WrittenBatch[]>()
+    for (const batch of batches) {
+      byPartition.set(batch.partition, [...(byPartition.get(batch.partition) ?? []), batch])
+    }
+    for (const [partition, written] of byPartition) {
+      const entries = new Map(written.flatMap((batch) => [...batch.entries]))
+      const deltas = written.map((batch) => batch.delta)
+      if (!(await this.index.absorb(partition, entries, deltas))) await this.index.fold(partition)
+    }
+  }
+
+  /** Adds the changes of writes to the counters; a failure leaves them not ready (reconciled later). */
+  async #count(changes: readonly CountedChange[]): Promise<void> {
+    if (!this.#counters || changes.length === 0) return
+    try {
+      await this.#counters.add(changes)
+    } catch (error) {
+      this.#onCountFailed(error)
+      await this.#counters.setReady(false).catch(() => undefined)
+    }
+  }
+
+  /** The counters when exact (null: not ready, or none: read the index's counts instead). */
+  protected readyCounts(options?: { completing?: boolean }): Promise<CountsRead | null> {
+    return this.index.readyCounts(options)
+  }
+
+  /**
+   * Counts by group (every dimension counted), or null while the counters are not exact.
+   * `completing` (default true): a small collection's counters are made exact here, a larger
+   * one's rebuild started; false: neither.
+   */
+  async groupCounts(options?: { completing?: boolean }): Promise<CountedGroup[] | null> {
+    const counters = this.#counters
+    const counts = counters ? await this.readyCounts(options) : null
+    if (!counters || !counts) return null
+    return [...counts.groups].map(([key, amounts]) => counters.describe(key, amounts))
+  }
+
+  /** The counters of this collection (null: none). */
+  protected get counters(): RecordCounters | null {
+    return this.#counters
+  }
+
+  /**
+   * The time view with a complete catalog and the records of pending writes, to read a list
+   * from (timeReads.ts); null while the view is not complete (read the index instead).
+   */
+  protected async viewSnapshot(): Promise<ViewSnapshot | null> {
+    if (!this.#timeView) return null
+    const catalog = await this.index.viewCatalog()
+    if (!catalog) return null
+    return { view: this.#timeView, catalog, pending: await this.index.pendingEntries() }
+  }
+
   /** Deletes the record (readable or not); false when there was none. */
   async remove(ref: Ref): Promise<boolean> {
     const key = this.#layout.keyOf(ref)
     if (key === null) return false
-    const existing = await this.#store.getMetadata(key)
-    if (!existing) return false
-    await this.index.announce(key)
+    const existing = await this.#store.get(key, { type: 'text' })
+    if (existing === null) return false
+    const delta = await this.index.announce(key)
     await this.#store.delete(key)
+    await this.#count([{ before: this.#parse(existing), after: null, delta }])
     return true
   }
 

@@ -15,7 +15,7 @@ import { demandLog, type DemandLog } from './demandLog.js'
 import { orderAttributionStore, type OrderAttributionStore } from './orderAttributions.js'
 import { claimBook, type ClaimBook } from './recordClaims.js'
 import { idempotencyKeyBook, type IdempotencyKeyBook } from './idempotencyKeys.js'
-import { UnitLedgerStore, type UnitLedgerOptions } from './reservationUnits.js'
+import { storedLedgerKeys, UnitLedgerStore, type UnitLedgerOptions } from './reservationUnits.js'
 import {
   RecordCollection,
   type CollectionLayout,
@@ -23,8 +23,18 @@ import {
   type RecordCollectionOptions,
 } from './recordCollection.js'
 import { isUsableRecordId } from './recordIds.js'
+import {
+  findKeyById,
+  readListPage,
+  visitList,
+  type ListPageAnswer,
+  type ListPageQuery,
+} from './listing/listPages.js'
 import { folderPartitions, idHexPartitions } from './listing/partitioning.js'
+import type { CounterLayout } from './listing/recordCounters.js'
 import type { RecordIndex } from './listing/recordIndex.js'
+import { searchText } from './listing/recordSearch.js'
+import type { TimeLayout } from './listing/timeView.js'
 import type {
   NotificationHistory,
   NotifySubscription,
@@ -37,14 +47,34 @@ import { scheduledSendRepository, type ScheduledSendRepository } from './schedul
 import { webhookEventLog, type WebhookEventLog } from './webhookEvents.js'
 import { stockRepository, type StockRepository } from './stockRecords.js'
 
-/** Records keyed `{prefix}/{productSlug}/{id}` (§2.1, §2.2), indexed per product. */
-export class ProductRecordRepository<
-  T extends ProductRecordRef & { status: string },
-> extends RecordCollection<T, ProductRecordRef> {
+export type { ListPageAnswer, ListPageQuery } from './listing/listPages.js'
+export type { CountedGroup } from './listing/recordCounters.js'
+
+/** What every product record has that the lists read (§2.1, §2.2). */
+type ProductRecord = ProductRecordRef & {
+  status: string
+  createdAt: string
+  isArchived?: boolean
+  archivedAt?: string
+}
+
+/**
+ * Records keyed `{prefix}/{productSlug}/{id}` (§2.1, §2.2), indexed per product, with a time
+ * view of their lists and counters by status, product and archived (plus what `counted` adds).
+ */
+export class ProductRecordRepository<T extends ProductRecord> extends RecordCollection<
+  T,
+  ProductRecordRef
+> {
   readonly #prefix: string
 
-  constructor(store: Store, prefix: string, options?: RecordCollectionOptions) {
-    super(store, productLayout<T>(prefix), options)
+  constructor(
+    store: Store,
+    prefix: string,
+    counted: Omit<CounterLayout, 'partition'>,
+    options?: RecordCollectionOptions,
+  ) {
+    super(store, productLayout<T>(prefix, counted), options)
     this.#prefix = prefix
   }
 
@@ -52,6 +82,60 @@ export class ProductRecordRepository<
   listProduct(productSlug: string): Promise<Listing<T>> {
     if (!isUsableRecordId(productSlug)) return Promise.resolve({ records: [], unreadableKeys: [] })
     return this.listUnder(`${this.#prefix}/${productSlug}/`)
+  }
+
+  /**
+   * One page of the active or archived list of every product, in its order, read from the
+   * time view; null while the view (or, for a page after a cursor, the counters) is not
+   * complete: read the whole listing instead.
+   */
+  async page(query: ListPageQuery): Promise<ListPageAnswer<T> | null> {
+    const snapshot = await this.viewSnapshot()
+    if (!snapshot) return null
+    return readListPage<T>(
+      { snapshot, counters: this.counters, counts: () => this.readyCounts() },
+      query,
+    )
+  }
+
+  /**
+   * Visits every record of a list of every product in its order, a segment at a time (exports);
+   * false (nothing visited) while the view is not complete, or when it was found damaged.
+   */
+  async visitList(
+    query: Pick<ListPageQuery, 'list' | 'status' | 'needle'>,
+    visit: (record: T) => void | Promise<void>,
+  ): Promise<boolean> {
+    const snapshot = await this.viewSnapshot()
+    return snapshot ? visitList<T>(snapshot, query, visit) : false
+  }
+
+  /** The record with this id, whatever its product; undefined while the view is not complete. */
+  async findById(id: string): Promise<T | null | undefined> {
+    const snapshot = await this.viewSnapshot()
+    if (!snapshot) return undefined
+    const key = await findKeyById(snapshot, id)
+    if (key === null || key === undefined) return key
+    const [productSlug, recordId] = key.slice(this.#prefix.length + 1).split('/')
+    return this.get({ productSlug, id: recordId })
+  }
+
+  /**
+   * Blobs of the collection that are not readable records, or null while the time view is not
+   * complete. Reads only the pending records the view knows as unreadable (a deleted or
+   * repaired blob), not every pending record.
+   */
+  async unreadableCount(): Promise<number | null> {
+    const catalog = await this.index.viewCatalog()
+    if (!catalog) return null
+    const known = new Set(Object.values(catalog.partitions).flatMap((ref) => ref.unreadable))
+    const pending = await this.index.pendingEntries((key) => known.has(key))
+    let unreadable = 0
+    for (const key of known) {
+      const entry = pending.get(key)
+      if (entry === undefined || entry?.record === null) unreadable += 1
+    }
+    return unreadable
   }
 }
 
@@ -64,8 +148,39 @@ function hasStringFields(value: unknown, fields: readonly string[]): boolean {
 /** The fields every product record has; a blob without them is not a record (issue: damaged blobs). */
 const PRODUCT_RECORD_FIELDS = ['id', 'productSlug', 'status', 'createdAt'] as const
 
-function productLayout<T extends ProductRecordRef & { status: string }>(
+/** The lists' order and split of product records: active by creation, archived by archiving; one family per status. */
+const productTimeLayout = (prefix: string): TimeLayout => ({
+  family: (record) => {
+    const { isArchived, status } = record as ProductRecord
+    return [isArchived === true ? 'archived' : 'active', status]
+  },
+  sortTime: (record) => {
+    const { isArchived, archivedAt, createdAt } = record as ProductRecord
+    return isArchived === true ? (archivedAt ?? '') : createdAt
+  },
+  id: (record) => (record as ProductRecord).id,
+  key: (record) => {
+    const { productSlug, id } = record as ProductRecord
+    return `${prefix}/${productSlug}/${id}`
+  },
+  searchText: (record) => searchText(record as ProductRecord & { email: string }),
+})
+
+/** What every product record is counted by: status, product, variant and whether it is archived. */
+const PRODUCT_DIMENSIONS: CounterLayout['dimensions'] = {
+  status: (record) => (record as ProductRecord).status,
+  product: (record) => (record as ProductRecord).productSlug,
+  archived: (record) => ((record as ProductRecord).isArchived === true ? 'archived' : 'active'),
+  // why: `byVariant` (statistics) counts a product's records per variant; '' for none
+  variant: (record) => {
+    const { variant } = record as { variant?: unknown }
+    return typeof variant === 'string' ? variant : ''
+  },
+}
+
+function productLayout<T extends ProductRecord>(
   prefix: string,
+  counted: Omit<CounterLayout, 'partition'>,
 ): CollectionLayout<T, ProductRecordRef> {
   return {
     name: prefix,
@@ -88,6 +203,12 @@ function productLayout<T extends ProductRecordRef & { status: string }>(
         `${(record as { isArchived?: unknown }).isArchived === true ? 'archived' : 'active'}:${record.status}`,
       ]
     },
+    counters: {
+      dimensions: { ...PRODUCT_DIMENSIONS, ...counted.dimensions },
+      sums: counted.sums,
+      partition: 'product',
+    },
+    timeView: productTimeLayout(prefix),
   }
 }
 
@@ -95,27 +216,78 @@ export type ReservationRepository = ProductRecordRepository<Reservation>
 export type SubscriptionRepository = ProductRecordRepository<NotifySubscription>
 export type HistoryRepository = RecordCollection<NotificationHistory, { id: string }>
 
+/** Reservations are counted by status, product and archived, with the units they hold summed (`quantity`, 1 when absent). */
 export function reservationRepository(store: Store, options?: RecordCollectionOptions) {
-  return new ProductRecordRepository<Reservation>(store, RESERVATIONS_PREFIX, options)
+  const counted = {
+    dimensions: {},
+    sums: { units: (record: unknown) => (record as Reservation).quantity ?? 1 },
+  }
+  return new ProductRecordRepository<Reservation>(store, RESERVATIONS_PREFIX, counted, options)
 }
 
+/**
+ * Subscriptions are counted by status, product and archived, and by whether a double opt-in
+ * confirmation is still awaited (`confirmation`: `awaited` when `confirmedAt` is null).
+ */
 export function subscriptionRepository(store: Store, options?: RecordCollectionOptions) {
-  return new ProductRecordRepository<NotifySubscription>(store, SUBSCRIPTIONS_PREFIX, options)
+  const counted = {
+    dimensions: {
+      confirmation: (record: unknown) =>
+        (record as NotifySubscription).confirmedAt === null ? 'awaited' : 'given',
+    },
+  }
+  return new ProductRecordRepository<NotifySubscription>(
+    store,
+    SUBSCRIPTIONS_PREFIX,
+    counted,
+    options,
+  )
 }
 
-/** Notification history under `notif-history:{id}` (§2.3). */
+/**
+ * Notification history under `notif-history:{id}` (§2.3), counted per notice (one group each,
+ * in one shard blob) by what a notice's summary line shows: id, time, product, variant, the
+ * stored state fields (`state`, as JSON) and the sent and failed counts, so the overview's
+ * recent notices read that blob, never a record (a record lists its recipients).
+ */
 export function historyRepository(store: Store, options?: RecordCollectionOptions) {
+  // why: a history record lists its recipients (a 50,000-recipient notice is ~1.3 MB), so
+  // one partition would pass 5 MB after a few large notices
+  const partitioning = idHexPartitions(HISTORY_PREFIX, 'notif_')
+  const keyOf = ({ id }: { id: string }) => (isUsableRecordId(id) ? `${HISTORY_PREFIX}${id}` : null)
+  const field = (name: keyof NotificationHistory) => (record: unknown) => {
+    const value = (record as NotificationHistory)[name]
+    return typeof value === 'string' ? value : ''
+  }
   return new RecordCollection<NotificationHistory, { id: string }>(
     store,
     {
       name: 'notif-history',
       prefix: HISTORY_PREFIX,
-      keyOf: ({ id }) => (isUsableRecordId(id) ? `${HISTORY_PREFIX}${id}` : null),
+      keyOf,
       isRecord: (value): value is NotificationHistory =>
         hasStringFields(value, ['id', 'productSlug', 'timestamp']),
-      // why: a history record lists its recipients (a 50,000-recipient notice is ~1.3 MB), so
-      // one partition would pass 5 MB after a few large notices
-      partitioning: idHexPartitions(HISTORY_PREFIX, 'notif_'),
+      partitioning,
+      counters: {
+        dimensions: {
+          partition: (record) => partitioning.of(keyOf(record as NotificationHistory) ?? '') ?? '',
+          id: field('id'),
+          timestamp: field('timestamp'),
+          product: field('productSlug'),
+          variant: field('variant'),
+          state: (record) => {
+            const { status, deliveryState, deliveryMode } = record as NotificationHistory
+            return JSON.stringify([status ?? null, deliveryState ?? null, deliveryMode ?? null])
+          },
+        },
+        sums: {
+          sent: (record) => (record as NotificationHistory).sentCount ?? 0,
+          failed: (record) => (record as NotificationHistory).failedRecipients?.length ?? 0,
+        },
+        partition: 'partition',
+        // why: notices are written a batch at a time by one delivery run: one blob, read whole
+        shards: 1,
+      },
     },
     options,
   )
@@ -138,6 +310,8 @@ export interface Repositories {
   confirmationLimits: ConfirmationLimits
   /** The unit ledger of a capped product (storage/reservationUnits.ts). */
   unitLedger(productSlug: string, options: UnitLedgerOptions): UnitLedgerStore
+  /** The keys of the ledgers stored (`unitLedgerKey`), in one listing. */
+  unitLedgerKeys(): Promise<Set<string>>
   /** Consent records and wording versions (docs/compliance.md). */
   consents: ConsentRepository
   /** Addresses no e-mail may go to (bounces, complaints). */
@@ -225,6 +399,7 @@ export function openRepositories(context: RequestContext, upkeep: IndexUpkeep = 
     confirmationLimits: confirmationLimits(store),
     unitLedger: (productSlug, ledgerOptions) =>
       new UnitLedgerStore(store, productSlug, ledgerOptions),
+    unitLedgerKeys: () => storedLedgerKeys(store),
     consents,
     suppressions,
     store,

@@ -1,6 +1,6 @@
 import type { Store } from '@netlify/blobs'
 import { ConcurrentChangeError } from '../errors.js'
-import { unitLedgerKey } from './blobLayout.js'
+import { UNIT_LEDGER_PREFIX, unitLedgerKey } from './blobLayout.js'
 import { MissingEtagError } from './recordCollection.js'
 import { isUsableRecordId } from './recordIds.js'
 
@@ -200,4 +200,13 @@ function parseLedger(text: string): UnitLedger | null {
   } catch {
     return null
   }
+}
+
+/** The keys of every stored ledger (one listing; a shop has a ledger per capped product or variant). */
+export async function storedLedgerKeys(store: Store): Promise<Set<string>> {
+  const keys = new Set<string>()
+  for await (const page of store.list({ prefix: UNIT_LEDGER_PREFIX, paginate: true })) {
+    for (const { key } of page.blobs) keys.add(key)
+  }
+  return keys
 }

@@ -1,6 +1,10 @@
 import { z } from '../../../generated/zod.js'
 import { mapWithConcurrency } from '../../concurrency.js'
-import { hourOfKey, type KeywordLogRepository } from '../../storage/keywordLogRepository.js'
+import {
+  hourOfKey,
+  type KeywordLogEntry,
+  type KeywordLogRepository,
+} from '../../storage/keywordLogRepository.js'
 import {
   addRows,
   closedHoursOf,
@@ -98,7 +102,10 @@ export async function summarizeSearchKeywords(
     countableEntry(repository, key),
   )
   for (const entry of entries) countEntry(counts, entry)
-  for (const [key, entry] of await repository.lateEntries()) {
+  // why: late entries count only in hours counted through a rollup: none, nothing to list
+  const late =
+    rolledHours.size > 0 ? await repository.lateEntries() : new Map<string, KeywordLogEntry>()
+  for (const [key, entry] of late) {
     if (rolledHours.has(hourOfKey(key) ?? '')) countEntry(counts, entry)
   }
   const all = new Map<string, number>()

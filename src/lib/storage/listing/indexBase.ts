@@ -74,6 +74,11 @@ export async function readBase(
   return base
 }
 
+/** The base under `key` as this instance holds it (however old), if it holds one. */
+export function heldBase(scope: string, key: string): IndexBase | undefined {
+  return instanceBases.get(`${scope}|${key}`)
+}
+
 /**
  * The counts a base's metadata holds, or null when it holds none of this format; `listedEtag`
  * (from a key listing) lets counts this instance holds be used without a request.

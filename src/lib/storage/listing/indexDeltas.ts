@@ -1,19 +1,21 @@
 import { createHash } from 'node:crypto'
 import type { Store } from '@netlify/blobs'
 import { indexKeys } from '../blobLayout.js'
+import type { Partitioning } from './partitioning.js'
 
 /**
- * Index deltas: one tiny blob per record write, written (`onlyIfNew`) before the record, under
- * `index-deltas/{collection}/{partition}/`. A reader re-reads the records they name; a fold
- * writes them into the partition's base and deletes them. Writers never touch a shared blob,
- * so simultaneous writes of one product never contend.
+ * Index deltas: one tiny blob per record write (or per batch of writes of one partition),
+ * written (`onlyIfNew`) before the records, under `index-deltas/{collection}/{partition}/`. A
+ * reader re-reads the records they name; a fold writes them into the partition's base and
+ * deletes them. Writers never touch a shared blob, so simultaneous writes of one product never
+ * contend.
  */
 export interface IndexDelta {
   /** The delta blob's own key. */
   key: string
   partition: string
-  /** Key of the record that changed. */
-  recordKey: string
+  /** Keys of the records that changed (one, or a batch's). */
+  recordKeys: string[]
   /** Writer's clock when the change was announced (ms). */
   at: number
 }
@@ -22,25 +24,31 @@ export interface IndexDelta {
 const MAX_ENCODED_NAME = 200
 
 /**
- * Announces a change of `recordKey` (in `partition`); call it before writing the record. The
- * delta's name holds the key (base64url); a key too long for that is named by its hash and
- * written into the delta, which readers then read.
+ * Announces a change of `recordKeys` (in `partition`); call it before writing the records. A
+ * single key is held by the delta's name (base64url); several, or a key too long for a name,
+ * are written into the delta (one a line), which is named by their hash and read by readers.
+ * Answers the delta's key.
  */
 export async function writeDelta(
   store: Store,
   collection: string,
   partition: string,
-  recordKey: string,
+  recordKeys: readonly string[],
   at: number,
-): Promise<void> {
+): Promise<string> {
   const random = Math.random().toString(36).slice(2, 10)
-  const encoded = Buffer.from(recordKey).toString('base64url')
+  const encoded = Buffer.from(recordKeys[0]).toString('base64url')
   const start = `${indexKeys.partitionDeltas(collection, partition)}${String(at).padStart(15, '0')}-${random}`
-  if (encoded.length <= MAX_ENCODED_NAME) {
-    await store.set(`${start}~${encoded}`, '', { onlyIfNew: true })
-  } else {
-    await store.set(`${start}#${sha256(recordKey)}`, recordKey, { onlyIfNew: true })
+  if (recordKeys.length === 1 && encoded.length <= MAX_ENCODED_NAME) {
+    const key = `${start}~${encoded}`
+    await store.set(key, '', { onlyIfNew: true })
+    return key
   }
+  const content = recordKeys.join('\n')
+  // why: `~~` (base64url has no `~`); a `#` would end the request's path, cutting the key there
+  const key = `${start}~~${sha256(content)}`
+  await store.set(key, content, { onlyIfNew: true })
+  return key
 }
 
 /**
@@ -70,13 +78,16 @@ async function deltaOf(store: Store, root: string, key: string): Promise<IndexDe
   const plain = /^(\d{15})-[a-z0-9]*~([A-Za-z0-9_-]+)$/.exec(name)
   if (plain) {
     const recordKey = Buffer.from(plain[2], 'base64url').toString()
-    return isRecordKey(recordKey) ? { key, partition, at: Number(plain[1]), recordKey } : null
+    if (!isRecordKey(recordKey)) return null
+    return { key, partition, at: Number(plain[1]), recordKeys: [recordKey] }
   }
-  const hashed = /^(\d{15})-[a-z0-9]*#([0-9a-f]{64})$/.exec(name)
+  const hashed = /^(\d{15})-[a-z0-9]*~~([0-9a-f]{64})$/.exec(name)
   if (!hashed) return null
-  const recordKey = await store.get(key, { type: 'text' })
-  if (recordKey === null || !isRecordKey(recordKey) || sha256(recordKey) !== hashed[2]) return null
-  return { key, partition, at: Number(hashed[1]), recordKey }
+  const content = await store.get(key, { type: 'text' })
+  if (content === null || sha256(content) !== hashed[2]) return null
+  const recordKeys = content.split('\n')
+  if (!recordKeys.every(isRecordKey)) return null
+  return { key, partition, at: Number(hashed[1]), recordKeys }
 }
 
 function sha256(text: string): string {
@@ -90,5 +101,32 @@ function isRecordKey(recordKey: string): boolean {
 
 /** The record keys `deltas` name, each once. */
 export function recordKeysOf(deltas: readonly IndexDelta[]): string[] {
-  return [...new Set(deltas.map((delta) => delta.recordKey))]
+  return [...new Set(deltas.flatMap((delta) => delta.recordKeys))]
+}
+
+/**
+ * The deltas under `prefix` by partition; blobs there that are no delta of this collection (a
+ * garbled name, a key of another partition) are ignored and reported once.
+ */
+export async function deltasByPartition(
+  store: Store,
+  collection: string,
+  prefix: string,
+  partitioning: Partitioning,
+  onStray: (key: string, problem: string) => void,
+): Promise<Map<string, IndexDelta[]>> {
+  const { deltas, damaged } = await listDeltas(store, collection, prefix)
+  const byPartition = new Map<string, IndexDelta[]>()
+  const strays: string[] = [...damaged]
+  for (const delta of deltas) {
+    if (delta.recordKeys.some((key) => partitioning.of(key) !== delta.partition)) {
+      strays.push(delta.key)
+      continue
+    }
+    byPartition.set(delta.partition, [...(byPartition.get(delta.partition) ?? []), delta])
+  }
+  if (strays.length > 0) {
+    onStray(strays[0], `not a delta of this collection (${strays.length} such blobs, ignored)`)
+  }
+  return byPartition
 }

@@ -1,0 +1,212 @@
+import { gunzipSync, gzipSync } from 'node:zlib'
+import type { Store } from '@netlify/blobs'
+import { timeViewKeys } from '../blobLayout.js'
+
+/**
+ * The blobs of a time view (timeView.ts) as stored: the catalog (JSON, changed by
+ * compare-and-swap) and the blobs it names (gzip'd JSON, each written once under a new key).
+ * What this instance read is kept: the catalog by its ETag (a conditional read answers 304
+ * while it is unchanged), the others by key (a key never holds anything else).
+ */
+
+/** A range of one family's records (a segment) or of one list's search rows (a chunk). */
+export interface RunRef {
+  /** Key of the blob (written once). */
+  key: string
+  /** First sort time it holds ('' for the oldest); it holds every time before the next run's `from`. */
+  from: string
+  /** Items in it. */
+  count: number
+}
+
+/** A segment: records of one family (`Catalog.families[family]`), newest first. */
+export interface SegmentRef extends RunRef {
+  family: number
+}
+
+/** A chunk: search rows of one list (a family's first value), newest first. */
+export interface ChunkRef extends RunRef {
+  list: string
+}
+
+/** What the view holds of one index partition. */
+export interface PartitionRef {
+  /** Key of its directory blob: where each of its records is (`[family, time]` by record key). */
+  dir: string
+  /** Keys of its blobs that are not readable records. */
+  unreadable: string[]
+}
+
+export interface Catalog {
+  format: typeof CATALOG_FORMAT
+  /** Every record of the collection is in the view (built, and followed since). */
+  complete: boolean
+  /** The families, by index: a list and the values that split it (`['active', 'pending']`). */
+  families: string[][]
+  /** Sorted by family, then `from`. */
+  segments: SegmentRef[]
+  /** Sorted by list, then `from`. */
+  chunks: ChunkRef[]
+  partitions: Record<string, PartitionRef>
+  /** Changes while the view is not complete (each bump tells a build that it must read again). */
+  bumps?: number
+}
+
+export const CATALOG_FORMAT = 1
+
+/** A search row: `[record key, family, sort time, id, search text]`. */
+export type SearchRow = [string, number, string, string, string]
+
+/** A directory: record key → `[family, sort time]`. */
+export type Directory = Record<string, [number, string]>
+
+/** Catalogs read, by scope and collection, with their ETags (an optimisation only). */
+const catalogs = new Map<string, { etag: string; catalog: Catalog }>()
+/** Blobs read, by key (written once: never stale), oldest first; at most BLOB_BUDGET bytes. */
+const blobs = new Map<string, { value: unknown; bytes: number }>()
+let heldBytes = 0
+// why: what a warm page reads again is a few segments; this keeps them and the search rows of
+// 100,000 records without letting a long-lived instance grow
+const BLOB_BUDGET = 24 * 1024 * 1024
+
+/** Forgets what this instance holds of time views (a cold start; tests and benchmarks). */
+export function clearTimeViewBlobs(): void {
+  catalogs.clear()
+  blobs.clear()
+  heldBytes = 0
+}
+
+/** What a catalog read found: the catalog and its ETag, none, or a blob that is no catalog. */
+export type CatalogRead =
+  | { state: 'found'; catalog: Catalog; etag: string }
+  | { state: 'missing' }
+  | { state: 'damaged'; etag: string; problem: string }
+
+/** The collection's catalog; `fresh`: read again even when this instance holds one. */
+export async function readCatalog(
+  store: Store,
+  scope: string,
+  collection: string,
+): Promise<CatalogRead> {
+  const cacheKey = `${scope}|${collection}`
+  const held = catalogs.get(cacheKey)
+  const key = timeViewKeys.catalog(collection)
+  const found = await store.getWithMetadata(key, { type: 'text', etag: held?.etag })
+  if (!found) {
+    catalogs.delete(cacheKey)
+    return { state: 'missing' }
+  }
+  const etag = found.etag ?? ''
+  if (held && etag === held.etag) return { state: 'found', catalog: held.catalog, etag }
+  const catalog = parseCatalog(found.data ?? '')
+  if (typeof catalog === 'string') return { state: 'damaged', etag, problem: catalog }
+  catalogs.set(cacheKey, { etag, catalog })
+  return { state: 'found', catalog, etag }
+}
+
+/** Writes the catalog over `previous` (its ETag; null: none); the new ETag, or null when another write came first. */
+export async function writeCatalog(
+  store: Store,
+  scope: string,
+  collection: string,
+  catalog: Catalog,
+  previous: string | null,
+): Promise<string | null> {
+  const condition = previous === null ? { onlyIfNew: true as const } : { onlyIfMatch: previous }
+  const { modified, etag } = await store.setJSON(
+    timeViewKeys.catalog(collection),
+    catalog,
+    condition,
+  )
+  if (!modified || !etag) return null
+  catalogs.set(`${scope}|${collection}`, { etag, catalog })
+  return etag
+}
+
+/** Writes `value` as a new blob of `kind` and answers its key. */
+export async function writePacked(
+  store: Store,
+  collection: string,
+  kind: 's' | 'q' | 'd',
+  value: unknown,
+  at: number,
+): Promise<string> {
+  const key = timeViewKeys.blob(collection, kind, at)
+  const text = JSON.stringify(value)
+  const packed = gzipSync(text)
+  await store.set(
+    key,
+    packed.buffer.slice(packed.byteOffset, packed.byteOffset + packed.length) as ArrayBuffer,
+    {
+      onlyIfNew: true,
+    },
+  )
+  hold(key, value, text.length)
+  return key
+}
+
+/** The value of a blob written by `writePacked`, or null when it is gone or damaged. */
+export async function readPacked<T>(store: Store, key: string): Promise<T | null> {
+  const held = blobs.get(key)
+  if (held) {
+    // why: most recently used last, so the budget drops the oldest first
+    blobs.delete(key)
+    blobs.set(key, held)
+    return held.value as T
+  }
+  const data = await store.get(key, { type: 'arrayBuffer' })
+  if (data === null) return null
+  let text: string
+  let value: unknown
+  try {
+    text = gunzipSync(Buffer.from(data)).toString('utf8')
+    value = JSON.parse(text)
+  } catch {
+    return null
+  }
+  hold(key, value, text.length)
+  return value as T
+}
+
+function hold(key: string, value: unknown, bytes: number): void {
+  blobs.set(key, { value, bytes })
+  heldBytes += bytes
+  for (const [oldest, entry] of blobs) {
+    if (heldBytes <= BLOB_BUDGET || oldest === key) break
+    blobs.delete(oldest)
+    heldBytes -= entry.bytes
+  }
+}
+
+/** An empty catalog (nothing followed yet, not complete). */
+export function emptyCatalog(): Catalog {
+  return {
+    format: CATALOG_FORMAT,
+    complete: false,
+    families: [],
+    segments: [],
+    chunks: [],
+    partitions: {},
+  }
+}
+
+function parseCatalog(text: string): Catalog | string {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return text === '' ? 'empty' : 'not JSON'
+  }
+  const catalog = value as Partial<Catalog> | null
+  if (typeof catalog !== 'object' || catalog === null) return 'not a catalog'
+  if (catalog.format !== CATALOG_FORMAT)
+    return `format ${String(catalog.format)}, not ${CATALOG_FORMAT}`
+  const wellFormed =
+    typeof catalog.complete === 'boolean' &&
+    Array.isArray(catalog.families) &&
+    Array.isArray(catalog.segments) &&
+    Array.isArray(catalog.chunks) &&
+    typeof catalog.partitions === 'object' &&
+    catalog.partitions !== null
+  return wellFormed ? (catalog as Catalog) : 'fields of another shape'
+}

@@ -1,0 +1,265 @@
+import { mapWithConcurrency } from '../../concurrency.js'
+import type { IndexEntry } from './indexBase.js'
+import { newestFirst, runIndexOf, type RunItem } from './sortedRuns.js'
+import type { Catalog, SearchRow, SegmentRef } from './timeBlobs.js'
+import { DamagedViewError, type TimeView } from './timeView.js'
+
+/**
+ * Reading a time view (timeView.ts) together with the writes not yet folded into it:
+ *
+ * - `pageAfter`: the records of a list after a position, merging its families newest first;
+ *   each family reads its newest segment (or the one holding the position), and an older one
+ *   only when the page reaches it.
+ * - `locate`: a page found by the search rows — every row of the list, filtered by `q`, counted,
+ *   and the page's records read from the segments that hold them (`q`, numbered pages).
+ * - `inOrder`: every record of a list in order, a segment of each family at a time (exports).
+ *
+ * Pending writes (`Pending`) replace what the view holds of their records.
+ */
+
+/** What of a list to read: its name, the values its families must have, and a search. */
+export interface Selection {
+  list: string
+  /** Values after the list name a family must have; undefined: any (`[status]`). */
+  split: readonly (string | undefined)[]
+  /** Folded text the search text must contain (recordSearch.ts); '' or none: every record. */
+  needle?: string
+}
+
+/** A position in a list: the last record seen (newest first by time, then id). */
+export interface Position {
+  time: string
+  id: string
+}
+
+/** Records of writes not yet in the view, read now: key → entry, or null when the record is gone. */
+export type Pending = ReadonlyMap<string, IndexEntry | null>
+
+/** A snapshot to read: the view, a complete catalog, the pending writes. */
+export interface ViewSnapshot {
+  view: TimeView
+  catalog: Catalog
+  pending: Pending
+}
+
+/** Families of the catalog that `selection` reads, by index. */
+function familiesOf(catalog: Catalog, selection: Selection): Set<number> {
+  const chosen = new Set<number>()
+  catalog.families.forEach((family, index) => {
+    if (family[0] !== selection.list) return
+    if (selection.split.every((value, i) => value === undefined || family[i + 1] === value)) {
+      chosen.add(index)
+    }
+  })
+  return chosen
+}
+
+/** Whether `item` sorts after `position` (is older). */
+function isAfter(item: RunItem, position: Position | null): boolean {
+  if (position === null) return true
+  return item.time < position.time || (item.time === position.time && item.id < position.id)
+}
+
+/** The readable pending records that `selection` lists, newest first. */
+function pendingOf(snapshot: ViewSnapshot, selection: Selection): unknown[] {
+  const { layout } = snapshot.view
+  const records: unknown[] = []
+  for (const entry of snapshot.pending.values()) {
+    if (entry === null || entry.record === null) continue
+    const family = layout.family(entry.record)
+    if (family[0] !== selection.list) continue
+    if (!selection.split.every((value, i) => value === undefined || family[i + 1] === value))
+      continue
+    if (selection.needle && !layout.searchText(entry.record).includes(selection.needle)) continue
+    records.push(entry.record)
+  }
+  return records.sort((a, b) => newestFirst(itemOf(snapshot.view, a), itemOf(snapshot.view, b)))
+}
+
+function itemOf(view: TimeView, record: unknown): RunItem {
+  const { layout } = view
+  return { key: layout.key(record), time: layout.sortTime(record), id: layout.id(record) }
+}
+
+/** One family's records newest first, from a position, reading a segment when it is reached. */
+class FamilyCursor {
+  #runs: SegmentRef[]
+  #run: number
+  #items: unknown[] = []
+  #next = 0
+  readonly #snapshot: ViewSnapshot
+  readonly #after: Position | null
+
+  constructor(snapshot: ViewSnapshot, runs: SegmentRef[], after: Position | null) {
+    this.#snapshot = snapshot
+    this.#runs = runs
+    this.#after = after
+    this.#run = after === null ? runs.length - 1 : runIndexOf(runs, after.time)
+  }
+
+  /** The next record (not consumed), or null at the family's end. */
+  async peek(): Promise<unknown> {
+    const { view, pending } = this.#snapshot
+    for (;;) {
+      while (this.#next < this.#items.length) {
+        const record = this.#items[this.#next]
+        const item = itemOf(view, record)
+        if (!pending.has(item.key) && isAfter(item, this.#after)) return record
+        this.#next += 1
+      }
+      if (this.#run < 0) return null
+      this.#items = await view.segment(this.#runs[this.#run])
+      this.#next = 0
+      this.#run -= 1
+    }
+  }
+
+  take(): void {
+    this.#next += 1
+  }
+}
+
+/** Up to `limit` records of `selection` after `after`, in order, and whether more follow. */
+export async function pageAfter(
+  snapshot: ViewSnapshot,
+  selection: Selection,
+  after: Position | null,
+  limit: number,
+): Promise<{ records: unknown[]; more: boolean }> {
+  const families = familiesOf(snapshot.catalog, selection)
+  const cursors = [...families].map(
+    (family) =>
+      new FamilyCursor(
+        snapshot,
+        snapshot.catalog.segments.filter((ref) => ref.family === family),
+        after,
+      ),
+  )
+  const pending = pendingOf(snapshot, selection).filter((record) =>
+    isAfter(itemOf(snapshot.view, record), after),
+  )
+  const matches = (record: unknown) =>
+    !selection.needle || snapshot.view.layout.searchText(record).includes(selection.needle)
+  const records: unknown[] = []
+  // why: the first segment of every family is needed to know which record is newest
+  await Promise.all(cursors.map((cursor) => cursor.peek()))
+  while (records.length <= limit) {
+    let best: { record: unknown; cursor: FamilyCursor | null } | null = null
+    for (const cursor of cursors) {
+      const record = await cursor.peek()
+      if (record === null) continue
+      if (
+        !best ||
+        newestFirst(itemOf(snapshot.view, record), itemOf(snapshot.view, best.record)) < 0
+      ) {
+        best = { record, cursor }
+      }
+    }
+    const waiting = pending[0]
+    if (
+      waiting !== undefined &&
+      (!best || newestFirst(itemOf(snapshot.view, waiting), itemOf(snapshot.view, best.record)) < 0)
+    ) {
+      best = { record: waiting, cursor: null }
+    }
+    if (!best) break
+    if (best.cursor) best.cursor.take()
+    else pending.shift()
+    if (matches(best.record)) records.push(best.record)
+  }
+  return { records: records.slice(0, limit), more: records.length > limit }
+}
+
+/** Every record of `selection` in order, a segment of each family at a time. */
+export async function* inOrder(
+  snapshot: ViewSnapshot,
+  selection: Selection,
+): AsyncGenerator<unknown> {
+  let after: Position | null = null
+  for (;;) {
+    const page = await pageAfter(snapshot, selection, after, 500)
+    yield* page.records
+    const last = page.records.at(-1)
+    if (!page.more || last === undefined) return
+    const item = itemOf(snapshot.view, last)
+    after = { time: item.time, id: item.id }
+  }
+}
+
+/** Where a page found by the search rows starts: after a position, or at an offset. */
+export type Start = { after: Position | null } | { offset: number }
+
+/**
+ * The page of `selection` found by the list's search rows: every matching row counted
+ * (`total`), and the `limit` records from `start` read from the segments holding them.
+ */
+export async function locate(
+  snapshot: ViewSnapshot,
+  selection: Selection,
+  start: Start,
+  limit: number,
+): Promise<{ records: unknown[]; total: number; more: boolean }> {
+  const { view, catalog } = snapshot
+  const families = familiesOf(catalog, selection)
+  const chunks = catalog.chunks.filter((ref) => ref.list === selection.list).reverse()
+  const rows = await mapWithConcurrency(chunks, 8, (ref) => view.chunk(ref))
+  const found: (SearchRow | unknown)[] = []
+  const pending = pendingOf(snapshot, selection)
+  const needle = selection.needle ?? ''
+  const pendingItem = () => (pending.length ? itemOf(view, pending[0]) : null)
+  for (const chunk of rows) {
+    for (const row of chunk) {
+      if (!families.has(row[1]) || snapshot.pending.has(row[0])) continue
+      if (needle && !row[4].includes(needle)) continue
+      const item = { key: row[0], time: row[2], id: row[3] }
+      for (let next = pendingItem(); next && newestFirst(next, item) < 0; next = pendingItem()) {
+        found.push(pending.shift())
+      }
+      found.push(row)
+    }
+  }
+  found.push(...pending)
+  const isRow = (value: unknown): value is SearchRow => Array.isArray(value)
+  const positionOf = (value: unknown): RunItem =>
+    isRow(value) ? { key: value[0], time: value[2], id: value[3] } : itemOf(view, value)
+  let first = 0
+  if ('offset' in start) first = start.offset
+  else if (start.after !== null) {
+    const after = start.after
+    while (first < found.length && !isAfter(positionOf(found[first]), after)) first += 1
+  }
+  const window = found.slice(first, first + limit)
+  const segmentsOf = new Map<string, SegmentRef>()
+  for (const value of window) {
+    if (!isRow(value)) continue
+    const runs = catalog.segments.filter((ref) => ref.family === value[1])
+    const ref = runs[runIndexOf(runs, value[2])]
+    if (ref) segmentsOf.set(ref.key, ref)
+  }
+  const loaded = new Map<string, unknown>()
+  await mapWithConcurrency([...segmentsOf.values()], 8, async (ref) => {
+    for (const record of await view.segment(ref)) loaded.set(view.layout.key(record), record)
+  })
+  const records = window.map((value) => {
+    if (!isRow(value)) return value
+    const record = loaded.get(value[0])
+    if (record === undefined)
+      throw new DamagedViewError(value[0], 'in the search rows but in no segment')
+    return record
+  })
+  return { records, total: found.length, more: first + limit < found.length }
+}
+
+/** The key of the first record whose search row `test` accepts, in any list, or null. */
+export async function findRow(
+  snapshot: ViewSnapshot,
+  test: (row: SearchRow) => boolean,
+): Promise<SearchRow | null> {
+  const rows = await mapWithConcurrency(snapshot.catalog.chunks, 8, (ref) =>
+    snapshot.view.chunk(ref),
+  )
+  for (const chunk of rows) {
+    for (const row of chunk) if (test(row)) return row
+  }
+  return null
+}
