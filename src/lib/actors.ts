@@ -17,4 +17,6 @@ export const SYSTEM_ACTORS = {
   orderWebhook: 'order-webhook',
   /** The daily check of sign-ups that have waited long (the ones it ends). */
   signupExpiry: 'signup-expiry',
+  /** LINE's signed webhook (the sign-ups an unfollow ends). */
+  lineWebhook: 'line-webhook',
 } as const

@@ -12,7 +12,7 @@ const consentRecord = z
   .strictObject({
     id: z.string().regex(/^cns_/),
     emailHash: z.string().regex(/^[0-9a-f]{64}$/),
-    kind: z.enum(['restock-notice', 'reservation']),
+    kind: z.enum(['restock-notice', 'reservation', 'restock-line']),
     recordId: z.string(),
     productSlug: slug,
     source: z.enum(['widget', 'form', 'api']),
