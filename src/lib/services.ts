@@ -4,6 +4,7 @@ import type { Actor } from './audit/auditTrail.js'
 import type { PersonalDataDeps } from './compliance/personalData.js'
 import { NotConfiguredError } from './errors.js'
 import type { Logger } from './log.js'
+import { createLinePusher } from './notifiers/linePusher.js'
 import { createResendMailer } from './notifiers/resendMailer.js'
 import { createShopNotifiers, type ShopNotifiers } from './notifiers/shopNotifiers.js'
 import type { RequestContext } from './requestContext.js'
@@ -141,6 +142,17 @@ export function openServices(
           timeoutMs: config.outboundTimeoutMs,
           log,
         }),
+        line: config.line
+          ? {
+              pusher: createLinePusher({
+                settings: config.line,
+                timeoutMs: config.outboundTimeoutMs,
+                log,
+              }),
+              contacts: services.repositories.lineContacts,
+              storefrontUrl: config.storefrontUrl,
+            }
+          : null,
         siteUrl: config.siteUrl,
         unsubscribeSecret: delivery.unsubscribeSecret,
         log,

@@ -16,6 +16,7 @@ import type { NotificationHistory } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import { createUnsubscribeToken, unsubscribeUrl } from '../compliance/unsubscribeToken.js'
 import { isRunning, noticeStateOf, storedState } from './noticeState.js'
+import { pushToLine, type LineDelivery } from './lineDelivery.js'
 
 /**
  * The worker of a restock delivery: one run of the background function sends the open batches
@@ -41,6 +42,11 @@ export function batchAllowanceFor(callTimeoutMs: number): number {
 export interface DeliveryRunOptions {
   repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries' | 'demand'>
   mailer: Pick<Mailer, 'sendBatch'>
+  /**
+   * Pushes to LINE recipients; null while LINE is not configured (they fail, with the reason).
+   * Default: null.
+   */
+  line?: LineDelivery | null
   /** Base of the click (product) and unsubscribe links (config `siteUrl`). */
   siteUrl: string
   unsubscribeSecret: string
@@ -171,15 +177,7 @@ export async function runDelivery(
 
   async function deliverBatch(job: DeliveryJob, batch: number): Promise<void> {
     const recipients = job.recipients.slice(batch * BATCH_SIZE, (batch + 1) * BATCH_SIZE)
-    const emails = recipients.map((recipient) =>
-      restockEmailFor(job, recipient, options.siteUrl, options.unsubscribeSecret, now()),
-    )
-    const key = batchIdempotencyKey(job.notificationId, batch)
-    let result = await callProvider(emails, key)
-    if (result.retryable) {
-      log.warn('restock.delivery.retrying', { notificationId, batch, error: result.errors[0] })
-      result = await callProvider(emails, key)
-    }
+    const errors = await sendBatchOf(job, batch, recipients)
     const record: BatchRecord = {
       batch,
       deliveredIds: [],
@@ -187,7 +185,7 @@ export async function runDelivery(
       finishedAt: new Date(now()).toISOString(),
     }
     recipients.forEach((recipient, index) => {
-      const error = result.errors[index]
+      const error = errors[index]
       if (error === null) record.deliveredIds.push(recipient.subscriptionId)
       else record.failed.push({ ...recipient, error })
     })
@@ -203,6 +201,44 @@ export async function runDelivery(
     }
     await markNotified(job.productSlug, stored)
     await countIn(stored)
+  }
+
+  /**
+   * Sends one batch: its e-mail recipients in one provider call (one retry of a call that failed
+   * for a passing reason), its LINE recipients pushed (lineDelivery.ts). Answers per recipient,
+   * in order, null when accepted, else why not.
+   */
+  async function sendBatchOf(
+    job: DeliveryJob,
+    batch: number,
+    recipients: DeliveryRecipient[],
+  ): Promise<(string | null)[]> {
+    const errors: (string | null)[] = recipients.map(() => null)
+    const byEmail = recipients.flatMap((recipient, index) => (recipient.lineUserId ? [] : [index]))
+    const byLine = recipients.flatMap((recipient, index) => (recipient.lineUserId ? [index] : []))
+    if (byEmail.length > 0) {
+      const emails = byEmail.map((index) =>
+        restockEmailFor(job, recipients[index], options.siteUrl, options.unsubscribeSecret, now()),
+      )
+      const key = batchIdempotencyKey(job.notificationId, batch)
+      let result = await callProvider(emails, key)
+      if (result.retryable) {
+        log.warn('restock.delivery.retrying', { notificationId, batch, error: result.errors[0] })
+        result = await callProvider(emails, key)
+      }
+      byEmail.forEach((index, at) => (errors[index] = result.errors[at]))
+    }
+    if (byLine.length > 0) {
+      const pushed = await pushToLine(
+        job,
+        byLine.map((index) => recipients[index]),
+        options.line ?? null,
+        (recipient) =>
+          restockProductLink(job, recipient, options.siteUrl, options.unsubscribeSecret, now()),
+      )
+      byLine.forEach((index, at) => (errors[index] = pushed[at]))
+    }
+    return errors
   }
 
   /** Starts a provider call no sooner than BATCH_DELAY_MS after the previous one started. */
@@ -293,7 +329,12 @@ export async function runDelivery(
     // why: the progress record names only the first failures; the history keeps every one
     const failedRecipients = (
       await jobs.readBatches(notificationId, counted.failedBatches)
-    ).flatMap((record) => record.failed.map(({ email, error }) => ({ email, error })))
+    ).flatMap((record) =>
+      record.failed.map(({ email, error, subscriptionId, lineUserId }) =>
+        // why: a LINE recipient has no address; staff find them by the sign-up's id
+        lineUserId ? { email, error: `${error}（登録ID ${subscriptionId}）` } : { email, error },
+      ),
+    )
     const completedAt = new Date(now()).toISOString()
     const finished =
       (await options.repositories.history.update({ id: notificationId }, (current) => ({
