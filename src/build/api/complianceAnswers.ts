@@ -28,7 +28,11 @@ const consentRecord = z
 
 export const personExport = z.strictObject({
   success: z.literal(true),
-  email: z.string(),
+  email: z.string().meta({ description: 'The address asked about; empty for a LINE request.' }),
+  lineUserId: z
+    .string()
+    .optional()
+    .meta({ description: 'The LINE user asked about (a request by `lineUserId`).' }),
   reservations: z.array(reservationRecord),
   subscriptions: z.array(subscriptionRecord),
   consents: z.array(consentRecord),

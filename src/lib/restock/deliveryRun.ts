@@ -214,8 +214,9 @@ export async function runDelivery(
     recipients: DeliveryRecipient[],
   ): Promise<(string | null)[]> {
     const errors: (string | null)[] = recipients.map(() => null)
-    const byEmail = recipients.flatMap((recipient, index) => (recipient.lineUserId ? [] : [index]))
-    const byLine = recipients.flatMap((recipient, index) => (recipient.lineUserId ? [index] : []))
+    const isLine = (recipient: DeliveryRecipient) => recipient.lineUserId !== undefined
+    const byEmail = recipients.flatMap((recipient, index) => (isLine(recipient) ? [] : [index]))
+    const byLine = recipients.flatMap((recipient, index) => (isLine(recipient) ? [index] : []))
     if (byEmail.length > 0) {
       const emails = byEmail.map((index) =>
         restockEmailFor(job, recipients[index], options.siteUrl, options.unsubscribeSecret, now()),
@@ -332,7 +333,9 @@ export async function runDelivery(
     ).flatMap((record) =>
       record.failed.map(({ email, error, subscriptionId, lineUserId }) =>
         // why: a LINE recipient has no address; staff find them by the sign-up's id
-        lineUserId ? { email, error: `${error}（登録ID ${subscriptionId}）` } : { email, error },
+        lineUserId !== undefined
+          ? { email, error: `${error}（登録ID ${subscriptionId}）` }
+          : { email, error },
       ),
     )
     const completedAt = new Date(now()).toISOString()

@@ -20,6 +20,9 @@ export const NOT_A_FRIEND = 'LINE: 公式アカウントが友だち追加され
 /** The failure of a LINE recipient while LINE is not configured. */
 export const LINE_NOT_CONFIGURED_FAILURE = 'LINE: LINEの設定（LINE_…）がないため送れません'
 
+/** The failure of a LINE recipient erased (personal-data erase) before their push. */
+export const ERASED_FAILURE = 'LINE: 登録が削除されたため送っていません'
+
 /** What pushing needs (wired by services.ts when LINE is configured). */
 export interface LineDelivery {
   pusher: Pick<LinePusher, 'push'>
@@ -49,8 +52,9 @@ export async function pushToLine(
   productLink: (recipient: DeliveryRecipient) => string,
 ): Promise<(string | null)[]> {
   return mapWithConcurrency(recipients, 5, async (recipient) => {
+    const lineUserId = recipient.lineUserId
+    if (!lineUserId) return ERASED_FAILURE
     if (!line) return LINE_NOT_CONFIGURED_FAILURE
-    const lineUserId = recipient.lineUserId!
     const contact = await line.contacts.get(lineUserHash(lineUserId))
     if (contact?.friend === false) return NOT_A_FRIEND
     const target = { productSlug: job.productSlug, variant: recipient.variant ?? job.variant }
