@@ -20,6 +20,14 @@ export interface LineQuota {
   usage: number
 }
 
+/** The quota as answers show it: with what is left (null: no limit). */
+export function quotaAnswer(quota: LineQuota): LineQuota & { remaining: number | null } {
+  return {
+    ...quota,
+    remaining: quota.limit === null ? null : Math.max(0, quota.limit - quota.usage),
+  }
+}
+
 export interface LinePusher {
   push(to: string, messages: messagingApi.Message[], retryKey: string): Promise<LinePushResult>
   /** This month's quota, or null when LINE did not answer. */

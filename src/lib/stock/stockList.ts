@@ -19,6 +19,8 @@ export interface StockRow {
   waiting: number
   /** Pending subscribers who are not waiting, by reason. */
   notWaiting: Record<NotWaitingReason, number>
+  /** Of `waiting`, the LINE sign-ups (pushed in LINE). */
+  lineWaiting: number
   /** Automatic-notice settings, or null while none are set. */
   auto: AutoNotice | null
   /**
@@ -59,6 +61,7 @@ export async function listStock(
       updatedAt: record.updatedAt,
       waiting: count.waiting,
       notWaiting: count.notWaiting,
+      lineWaiting: count.lineWaiting,
       auto: record.auto,
       nextWaveAt:
         dueAt === null ? null : new Date(sendableAt(quietHours, Date.parse(dueAt))).toISOString(),
