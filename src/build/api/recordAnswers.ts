@@ -144,6 +144,10 @@ export const availabilityAnswer = z.strictObject({
   success: z.literal(true),
   productSlug: slug,
   ...availabilityState,
+  lineSignup: z.boolean().meta({
+    description:
+      'Whether the shop takes restock sign-ups with LINE (all four LINE channel variables set): `<shop-notify>` then offers 「LINEで受け取る」.',
+  }),
   variants: z
     .array(
       z.strictObject({
