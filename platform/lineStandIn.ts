@@ -14,7 +14,8 @@ import type { AddressInfo } from 'node:net'
  *   Login channel secret (`iss`, `sub`, `aud`, `exp`, `iat`, `nonce`);
  * - `GET /friendship/v1/status`: `{friendFlag}` for the access token's user;
  * - `POST /v2/bot/message/push`: records the push; a repeated `X-Line-Retry-Key` is answered 409
- *   with `X-Line-Accepted-Request-Id` and is not sent again;
+ *   with `X-Line-Accepted-Request-Id` and is not sent again (`loseAnswers` answers accepted
+ *   pushes 500, so a sender's retry meets that 409);
  * - `GET /v2/bot/message/quota` and `/quota/consumption`: the monthly plan and what was pushed.
  * Run on its own (`tsx platform/lineStandIn.ts`) it listens on `LINE_STAND_IN_PORT` (default 4020)
  * and prints each push as one JSON line.
@@ -48,6 +49,11 @@ export interface LineStandIn {
   pushes: RecordedPush[]
   /** Push calls refused as repeats of an accepted retry key. */
   repeatedKeys: string[]
+  /**
+   * Pushes still to be accepted but answered 500, as if the answer were lost on the way: the
+   * sender retries with the same key and is answered 409 (how a retried push stays one push).
+   */
+  loseAnswers: number
   /** The monthly plan (`null`: unlimited) and pushes counted this month. */
   quota: { limit: number | null; usage: number }
   close(): Promise<void>
@@ -80,6 +86,7 @@ export async function startLineStandIn(options: LineStandInOptions): Promise<Lin
     idTokenNonce: null,
     pushes: [],
     repeatedKeys: [],
+    loseAnswers: 0,
     quota: { limit: 1000, usage: 0 },
     async close() {
       for (const socket of sockets) socket.destroy()
@@ -202,6 +209,10 @@ export async function startLineStandIn(options: LineStandInOptions): Promise<Lin
       state.pushes.push(push)
       state.quota.usage += 1
       options.onPush?.(push)
+      if (state.loseAnswers > 0) {
+        state.loseAnswers -= 1
+        return json(500, { message: 'An error occurred in the server' })
+      }
       return json(
         200,
         { sentMessages: [{ id: randomUUID(), quoteToken: randomUUID() }] },

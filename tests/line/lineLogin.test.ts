@@ -110,11 +110,15 @@ describe('GET /api/line/callback', () => {
     expect(await subscriptionsOf(PRODUCT)).toHaveLength(1)
   })
 
-  it('refuses a replayed state with 409, and stores one sign-up', async () => {
+  it('refuses a replayed state with 409 (and a replayed code, which LINE refuses, with 403)', async () => {
     const start = await world.startLogin({ productSlug: PRODUCT })
     const back = await world.atLine(start.headers.get('location')!)
     expect((await world.callback(back)).status).toBe(200)
-    const replay = await world.callback(back)
+    expect((await world.callback(back)).status).toBe(403)
+    // the same state again, with a fresh code LINE issued for it
+    const again = await world.atLine(start.headers.get('location')!)
+    expect(again.searchParams.get('state')).toBe(back.searchParams.get('state'))
+    const replay = await world.callback(again)
     expect(replay.status).toBe(409)
     expect(replay.text).toContain('この画面はすでに使われています')
     expect(await subscriptionsOf(PRODUCT)).toHaveLength(1)

@@ -107,10 +107,6 @@ export async function answerLineCallback(
   }
   const code = query.get('code')
   if (!code) throw new InvalidInputError('code is required')
-  if (!(await services.repositories.lineContacts.spendLoginState(login.stateNonce, now()))) {
-    log.warn('line.login.replayed', {})
-    throw new TransitionNotAllowedError('Login state already used')
-  }
   const tokens = await accounts.exchangeCode({
     code,
     codeVerifier: login.codeVerifier,
@@ -126,6 +122,12 @@ export async function answerLineCallback(
   if (!idToken.ok) {
     log.warn('line.login.id_token_refused', { reason: idToken.reason })
     throw new InvalidSignatureError('LINE login could not be verified')
+  }
+  // why: spent once the login is proven, so that a request repeated on the way (a proxy's or a
+  // browser's retry of a refused one) meets the same refusal; a code is single use at LINE too
+  if (!(await services.repositories.lineContacts.spendLoginState(login.stateNonce, now()))) {
+    log.warn('line.login.replayed', {})
+    throw new TransitionNotAllowedError('Login state already used')
   }
   const friend = await accounts.friendship(tokens.accessToken)
   const outcome = await lineSignup({ target: login, lineUserId: idToken.userId, friend }, services)
