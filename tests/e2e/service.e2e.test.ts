@@ -119,15 +119,6 @@ describe('ids that cannot name a record over HTTP', () => {
   })
 })
 
-describe('stopping', () => {
-  it('stops netlify dev with the server: nothing answers on its port afterwards', async () => {
-    const answered = await fetch(`${server.url}/api/admin-stats`, { method: 'POST' })
-    expect(answered.status).toBe(401)
-    await server.stop()
-    await expect(fetch(`${server.url}/api/admin-stats`, { method: 'POST' })).rejects.toThrow()
-  })
-})
-
 describe('LINE without its variables', () => {
   it('offers no LINE sign-up: the widget is told so, and the login answers its 503 page', async () => {
     const availability = await fetch(`${server.url}/api/products/hario-v60-dripper/availability`)
@@ -137,5 +128,14 @@ describe('LINE without its variables', () => {
     })
     expect(login.status).toBe(503)
     expect(await login.text()).toContain('ただいまLINEでの登録を受け付けられません')
+  })
+})
+
+describe('stopping', () => {
+  it('stops netlify dev with the server: nothing answers on its port afterwards', async () => {
+    const answered = await fetch(`${server.url}/api/admin-stats`, { method: 'POST' })
+    expect(answered.status).toBe(401)
+    await server.stop()
+    await expect(fetch(`${server.url}/api/admin-stats`, { method: 'POST' })).rejects.toThrow()
   })
 })
