@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions'
 import { exportPerson } from '../../src/lib/compliance/personalData.js'
+import { exportLinePerson } from '../../src/lib/compliance/linePersonalData.js'
 import { personRequestSchema } from '../../src/lib/compliance/personRequest.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
 import { openPersonalData } from '../../src/lib/services.js'
@@ -10,7 +11,9 @@ export default defineEndpoint({
   body: personRequestSchema,
   handle: async ({ body, context, config, log, actor }) => {
     const deps = openPersonalData(context, config, log, actor)
-    const answer = await exportPerson(body.email, deps)
+    const answer = await ('lineUserId' in body
+      ? exportLinePerson(body.lineUserId, deps)
+      : exportPerson(body.email, deps))
     await deps.settle()
     return answer
   },

@@ -16,7 +16,7 @@ export default defineEndpoint({
     const slug = decodeURIComponent(PATH.exec(new URL(req.url).pathname)?.[1] ?? '')
     const availability = await productAvailability(slug, openServices(context, config, log))
     return jsonResponse(
-      { success: true, ...availability },
+      { success: true, ...availability, lineSignup: config.line !== null },
       // why: storefronts ask this on every product view; 30 s old is fresh enough for a count
       { headers: { 'Cache-Control': `public, max-age=${AVAILABILITY_MAX_AGE_S}` } },
     )

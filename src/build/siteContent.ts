@@ -167,6 +167,7 @@ export async function buildSiteContent({
       ...page.preorder,
       ...(page.sku ? { sku: page.sku } : {}),
       ...(page.url ? { url: page.url } : {}),
+      ...(page.image ? { image: page.image } : {}),
       ...(page.variants ? { variants: page.variants } : {}),
     }))
 

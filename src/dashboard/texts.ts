@@ -111,3 +111,29 @@ export function japaneseError(message: string, status: number): string {
   if (/^Failed to /.test(message)) return '保存に失敗しました。もう一度お試しください。'
   return `エラーが発生しました（${status}）: ${message}`
 }
+
+/** The month's LINE messages as the stock list answers them (null: LINE not configured). */
+export interface LineQuotaText {
+  limit: number | null
+  usage: number
+  remaining: number | null
+}
+
+/** 「LINE の今月の送信数: 120 / 500 通（残り 380 通）」. */
+export function lineQuotaText(quota: LineQuotaText): string {
+  return quota.limit === null
+    ? `LINE の今月の送信数: ${quota.usage} 通（上限なし）`
+    : `LINE の今月の送信数: ${quota.usage} / ${quota.limit} 通（残り ${quota.remaining ?? 0} 通）`
+}
+
+/**
+ * The warning before a send whose LINE recipients pass what is left of the month, or null:
+ * LINE refuses the pushes past it, and they are recorded as failed.
+ */
+export function lineQuotaWarning(
+  lineRecipients: number,
+  quota: LineQuotaText | null,
+): string | null {
+  if (!quota || quota.remaining === null || lineRecipients <= quota.remaining) return null
+  return `LINE で受け取る ${lineRecipients} 人のうち、今月の残り送信数（${quota.remaining} 通）を超える ${lineRecipients - quota.remaining} 人には送れず、失敗として記録されます。`
+}

@@ -19,4 +19,6 @@ export const SYSTEM_ACTORS = {
   signupExpiry: 'signup-expiry',
   /** The sweep that ends the holds of units nobody claimed in time. */
   holdExpiry: 'hold-expiry',
+  /** LINE's signed webhook (the sign-ups an unfollow ends). */
+  lineWebhook: 'line-webhook',
 } as const

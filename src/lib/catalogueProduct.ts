@@ -55,6 +55,11 @@ export interface CatalogueProduct extends PreorderSettings {
    */
   url?: string
   /**
+   * The product's picture (`image:` in the front matter): absolute, or a path on
+   * `STOREFRONT_URL`. Shown in a LINE restock message. Absent: none.
+   */
+  image?: string
+  /**
    * The product's variants in the order the front matter lists them; absent for a product
    * without variants. A product with variants has its SKUs on its variants.
    */

@@ -113,6 +113,54 @@ export interface AppConfig {
    * missing. Default: not ready (`provider` missing).
    */
   emailDelivery: EmailDelivery
+  /**
+   * LINE as a second channel (README "LINE"): ready only when all four of
+   * `LINE_LOGIN_CHANNEL_ID`, `LINE_LOGIN_CHANNEL_SECRET`, `LINE_MESSAGING_CHANNEL_ACCESS_TOKEN` and
+   * `LINE_MESSAGING_CHANNEL_SECRET` are set. Default: null (no LINE button, the LINE endpoints
+   * answer 503).
+   */
+  line: LineSettings | null
+}
+
+/** The two LINE channels of a shop (README "LINE") and where their APIs are. */
+export interface LineSettings {
+  /** `LINE_LOGIN_CHANNEL_ID`: the LINE Login channel's id (the ID token's audience). */
+  loginChannelId: string
+  /** `LINE_LOGIN_CHANNEL_SECRET`: signs the ID tokens, and keys our signed login `state`. */
+  loginChannelSecret: string
+  /** `LINE_MESSAGING_CHANNEL_ACCESS_TOKEN`: the Messaging API channel's long-lived access token. */
+  messagingAccessToken: string
+  /** `LINE_MESSAGING_CHANNEL_SECRET`: signs the webhook's `X-Line-Signature`. */
+  messagingChannelSecret: string
+  /**
+   * `LINE_API_BASE_URL`: the Messaging API and the Login token endpoint. Default:
+   * `https://api.line.me` (tests and `npm start` point it at the local stand-in).
+   */
+  apiBaseUrl: string
+  /**
+   * `LINE_LOGIN_BASE_URL`: where the shopper's browser is sent to log in. Default:
+   * `https://access.line.me` (tests and `npm start` point it at the local stand-in).
+   */
+  loginBaseUrl: string
+}
+
+function lineSettingsOf(env: Env): LineSettings | null {
+  const loginChannelId = optional(env, 'LINE_LOGIN_CHANNEL_ID')
+  const loginChannelSecret = optional(env, 'LINE_LOGIN_CHANNEL_SECRET')
+  const messagingAccessToken = optional(env, 'LINE_MESSAGING_CHANNEL_ACCESS_TOKEN')
+  const messagingChannelSecret = optional(env, 'LINE_MESSAGING_CHANNEL_SECRET')
+  if (!loginChannelId || !loginChannelSecret || !messagingAccessToken || !messagingChannelSecret) {
+    return null
+  }
+  const base = (value: string | null, fallback: string) => (value ?? fallback).replace(/\/+$/, '')
+  return {
+    loginChannelId,
+    loginChannelSecret,
+    messagingAccessToken,
+    messagingChannelSecret,
+    apiBaseUrl: base(optional(env, 'LINE_API_BASE_URL'), 'https://api.line.me'),
+    loginBaseUrl: base(optional(env, 'LINE_LOGIN_BASE_URL'), 'https://access.line.me'),
+  }
 }
 
 /** What restock e-mail delivery needs: Resend and the unsubscribe-link secret. */
@@ -375,6 +423,7 @@ export function loadConfig(env: Env = process.env, deploy: DeployAddress = {}): 
     orderWebhookSecret: optional(env, 'ORDER_WEBHOOK_SECRET'),
     attributionDays: positiveInteger(env, 'ATTRIBUTION_DAYS', DEFAULT_ATTRIBUTION_DAYS, 'days'),
     emailDelivery: emailDeliveryOf(env),
+    line: lineSettingsOf(env),
   }
 }
 

@@ -32,6 +32,13 @@ export function productUrl(slug: string, storefrontUrl: string): string {
   return `${base}/products/${slug}`
 }
 
+/** The address of a product's picture (`image:`, absolute or on `storefrontUrl`), or null. */
+export function productImageUrl(slug: string, storefrontUrl: string): string | null {
+  const image = bySlug.get(slug)?.image
+  if (!image) return null
+  return /^https?:\/\//i.test(image) ? image : `${storefrontUrl.replace(/\/+$/, '')}${image}`
+}
+
 /** The variant `id` of `product`, or null (always null for a product without variants). */
 export function findVariant(product: CatalogueProduct, id: string): CatalogueVariant | null {
   return product.variants?.find((variant) => variant.id === id) ?? null

@@ -467,6 +467,27 @@ export const ROUTES = {
     auth: 'exportTicket',
     response: null,
   },
+  lineWebhook: {
+    function: 'line-webhook',
+    path: '/api/line-webhook',
+    methods: ['POST'],
+    auth: 'none',
+    response: 'lineWebhookAnswer',
+  },
+  lineLogin: {
+    function: 'line-login',
+    path: '/api/line/login',
+    methods: ['GET'],
+    auth: 'none',
+    response: null,
+  },
+  lineCallback: {
+    function: 'line-callback',
+    path: '/api/line/callback',
+    methods: ['GET'],
+    auth: 'none',
+    response: null,
+  },
 } as const satisfies Record<string, RouteSpec>
 
 export type RouteName = keyof typeof ROUTES

@@ -4,6 +4,7 @@ import type { Actor } from './audit/auditTrail.js'
 import type { PersonalDataDeps } from './compliance/personalData.js'
 import { NotConfiguredError } from './errors.js'
 import type { Logger } from './log.js'
+import { createLinePusher, type LineQuota } from './notifiers/linePusher.js'
 import { createResendMailer } from './notifiers/resendMailer.js'
 import { createShopNotifiers, type ShopNotifiers } from './notifiers/shopNotifiers.js'
 import type { RequestContext } from './requestContext.js'
@@ -47,6 +48,8 @@ export interface Services extends SearchServices {
   deliveryRun(): DeliveryRunOptions
   /** What automatic restock waves need (stock/stockWaves.ts): the stock, and the send path of a manual send. */
   waves(): WaveOptions
+  /** This month's LINE messages (notifiers/linePusher.ts); null without LINE or an answer. */
+  lineQuota(): Promise<LineQuota | null>
 }
 
 export interface ServiceOptions {
@@ -141,6 +144,17 @@ export function openServices(
           timeoutMs: config.outboundTimeoutMs,
           log,
         }),
+        line: config.line
+          ? {
+              pusher: createLinePusher({
+                settings: config.line,
+                timeoutMs: config.outboundTimeoutMs,
+                log,
+              }),
+              contacts: services.repositories.lineContacts,
+              storefrontUrl: config.storefrontUrl,
+            }
+          : null,
         siteUrl: config.siteUrl,
         unsubscribeSecret: delivery.unsubscribeSecret,
         log,
@@ -149,6 +163,14 @@ export function openServices(
         budgetMs: config.deliveryBudgetMs,
         continueLater: startDelivery,
       }
+    },
+    lineQuota() {
+      if (!config.line) return Promise.resolve(null)
+      return createLinePusher({
+        settings: config.line,
+        timeoutMs: config.outboundTimeoutMs,
+        log,
+      }).quota()
     },
     waves() {
       return {

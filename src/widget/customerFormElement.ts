@@ -193,6 +193,11 @@ export abstract class CustomerFormElement<Route extends FormRoute> extends HTMLE
     )
   }
 
+  /** Shows `part` below the form (another way to sign up). */
+  protected appendBelowForm(part: HTMLElement): void {
+    this.#form?.after(part)
+  }
+
   /** Shows a product's variant choice (variantChoice.ts) above the form and its notice. */
   protected showVariants(choice: HTMLElement): void {
     const root = widgetRoot(this)

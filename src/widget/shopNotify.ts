@@ -1,7 +1,11 @@
 import type { RouteAnswer, RoutePath } from '../lib/routes.js'
 import { placeText } from '../lib/messages/queuePlaceText.js'
 import { CustomerFormElement, type SuccessView } from './customerFormElement.js'
+import { lineSignup } from './lineSignup.js'
 import { fetchAvailability, variantChoice } from './variantChoice.js'
+import { apiUrl } from './widgetApi.js'
+
+const ROUTES_LINE_LOGIN: RoutePath<'lineLogin'> = '/api/line/login'
 
 /**
  * How the widget knows an address was already signed up: a repeated signup answers the pending
@@ -54,14 +58,32 @@ export class ShopNotifyElement extends CustomerFormElement<'notifySignup'> {
 
   override connectedCallback(): void {
     super.connectedCallback()
-    if (this.#checked || this.getAttribute('variant')?.trim()) return
+    if (this.#checked) return
     this.#checked = true
-    void this.#showVariants()
+    void this.#showChoices()
   }
 
-  async #showVariants(): Promise<void> {
-    const lines = (await fetchAvailability(this))?.variants
-    if (lines) this.showVariants(variantChoice(lines, 'notify', () => {}))
+  /** The variant choice (unless pinned), and 「LINEで受け取る」 when the shop has LINE. */
+  async #showChoices(): Promise<void> {
+    const availability = await fetchAvailability(this)
+    const lines = availability?.variants
+    if (lines && !this.getAttribute('variant')?.trim()) {
+      this.showVariants(variantChoice(lines, 'notify', () => {}))
+    }
+    if (availability?.lineSignup) {
+      this.appendBelowForm(
+        lineSignup({
+          productName: this.getAttribute('product-name')?.trim() || null,
+          loginUrl: () => {
+            const url = apiUrl(this, ROUTES_LINE_LOGIN)
+            url.searchParams.set('productSlug', this.getAttribute('product') ?? '')
+            const variant = this.chosenVariant()
+            if (variant) url.searchParams.set('variant', variant)
+            return lines && !variant ? null : url.toString()
+          },
+        }),
+      )
+    }
   }
 
   protected successView(answer: RouteAnswer<'notifySignup'>, sentAt: number): SuccessView {

@@ -48,6 +48,13 @@ button {
   cursor: pointer;
 }
 button[disabled] { opacity: 0.6; cursor: progress; }
+.line-signup { display: grid; gap: 0.5rem; margin-top: 1rem; }
+.line-signup .or { margin: 0; font-size: 0.925em; }
+/* why: LINE's own green (#06c755) is too light for white text; this one keeps 4.5:1 */
+.line-signup button {
+  background: var(--shop-widget-line, #00703c);
+  color: var(--shop-widget-line-text, #fff);
+}
 .error {
   margin: 0;
   font-size: 0.925em;

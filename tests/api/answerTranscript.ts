@@ -3,7 +3,7 @@
  * acts on and its body, written so that two runs of the same requests give the same text. What
  * differs from run to run by design is replaced by a stable placeholder: ids (numbered in the
  * order they first appear, so the same id keeps its number), times, the service's origin and the
- * signatures of links. A change of any other byte shows in the transcript's diff.
+ * signatures of links (and a login's one-time values: nonce, code, PKCE challenge). A change of any other byte shows in the transcript's diff.
  */
 export interface Transcript {
   /** Adds one request and its answer. */
@@ -49,6 +49,7 @@ export function openTranscript(): Transcript {
   const normalize = (text: string): string =>
     text
       .replace(/https?:\/\/(localhost|127\.0\.0\.1):\d+/g, '<origin>')
+      .replace(/https?%3A%2F%2F(localhost|127\.0\.0\.1)%3A\d+/g, '<origin>')
       .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) =>
         placeholder('uuid', id),
       )
@@ -63,7 +64,10 @@ export function openTranscript(): Transcript {
       .replace(/\d{4}年\d{1,2}月\d{1,2}日( \d{1,2}:\d{2})?/g, '<jst-time>')
       .replace(/\b\d{8}-\d{4}\b/g, '<stamp>')
       .replace(/\d{4}-\d{2}-\d{2}/g, '<day>')
-      .replace(/([?&](token|t|s|sig|signature|ticket)=)[^&"'\s<]+/g, '$1<signed>')
+      .replace(
+        /([?&](token|t|s|sig|signature|ticket|nonce|code|code_challenge)=)[^&"'\s<]+/g,
+        '$1<signed>',
+      )
       .replace(/\b\d{13}\b/g, '<ms>')
   return {
     add(entry) {

@@ -10,6 +10,8 @@ import { openRepositories } from '../../src/lib/storage/repositories.js'
 import { withDevServerBlobs } from '../helpers/seedDevServer.js'
 import { bounceEvent, signedWebhook, WEBHOOK_SECRET } from '../compliance/complianceTestKit.js'
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
+import { startLineStandIn, type LineStandIn } from '../../platform/lineStandIn.js'
+import { lineSignature } from '../../src/lib/signing/lineSignature.js'
 import { answerValidator } from './openApiValidator.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
 import { openTranscript } from './answerTranscript.js'
@@ -25,13 +27,26 @@ import { webhookSignature } from '../../src/lib/signing/webhookSignature.js'
 const SECRET = 'openapi-e2e-secret'
 const LINK_SECRET = 'openapi-e2e-link-secret'
 let service: RunningDevServer
+let line: LineStandIn
+const LINE_LOGIN = { id: '1657000002', secret: 'openapi-e2e-line-login-secret' }
+const LINE_MESSAGING_SECRET = 'openapi-e2e-line-messaging-secret'
 let check: ReturnType<typeof answerValidator>
 let document: Record<string, any>
 const seen = new Set<string>()
 const transcript = openTranscript()
 
 beforeAll(async () => {
+  line = await startLineStandIn({
+    loginChannelId: LINE_LOGIN.id,
+    loginChannelSecret: LINE_LOGIN.secret,
+  })
   service = await startDevServer({
+    LINE_LOGIN_CHANNEL_ID: LINE_LOGIN.id,
+    LINE_LOGIN_CHANNEL_SECRET: LINE_LOGIN.secret,
+    LINE_MESSAGING_CHANNEL_ACCESS_TOKEN: 'openapi-e2e-line-token',
+    LINE_MESSAGING_CHANNEL_SECRET: LINE_MESSAGING_SECRET,
+    LINE_API_BASE_URL: line.url,
+    LINE_LOGIN_BASE_URL: line.url,
     ADMIN_API_TOKEN: ADMIN_TOKEN,
     UNSUBSCRIBE_SECRET: SECRET,
     RESERVATION_LINK_SECRET: LINK_SECRET,
@@ -40,7 +55,10 @@ beforeAll(async () => {
   document = await (await fetch(`${service.url}/api/openapi.json`)).json()
   check = answerValidator(document)
 })
-afterAll(() => service?.stop())
+afterAll(async () => {
+  await service?.stop()
+  await line?.close()
+})
 
 interface CallOptions {
   method?: string
@@ -673,6 +691,32 @@ describe('the answers of the running service match /api/openapi.json', () => {
     const forgedHold = `${holdToken.slice(0, -1)}${holdToken.endsWith('A') ? 'B' : 'A'}`
     const refused = await call(hold, { method: 'GET', query: { token: forgedHold } })
     expect(refused.status).toBe(403)
+  })
+
+  it('LINE: the login, its callback and the webhook', async () => {
+    line.nextLogin = { userId: `U${'c'.repeat(32)}`, addsFriend: true }
+    const get = (route: string, query: Record<string, string>) =>
+      call(route, { method: 'GET', query, accept: 'text/html' })
+    const login = await get('/api/line/login', { productSlug: 'hario-v60-dripper' })
+    expect(login.status).toBe(302)
+    expect((await get('/api/line/login', { productSlug: 'mino-mug' })).status).toBe(400)
+    const atLine = await fetch(login.headers.get('location')!, { redirect: 'manual' })
+    const back = Object.fromEntries(new URL(atLine.headers.get('location')!).searchParams)
+    expect((await get('/api/line/callback', back)).status).toBe(200)
+    // why: LINE refuses a code used before
+    expect((await get('/api/line/callback', back)).status).toBe(403)
+
+    const body = JSON.stringify({
+      destination: 'U0',
+      events: [{ type: 'unfollow', source: { type: 'user', userId: line.nextLogin.userId } }],
+    })
+    const webhook = (signature: string) =>
+      call('/api/line-webhook', { body, headers: { 'X-Line-Signature': signature } })
+    expect((await webhook(lineSignature(LINE_MESSAGING_SECRET, body))).body).toMatchObject({
+      handled: 1,
+      unsubscribed: 1,
+    })
+    expect((await webhook(lineSignature('another-secret', body))).status).toBe(401)
   })
 
   it('called every operation for a success and a failure', () => {

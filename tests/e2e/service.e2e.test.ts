@@ -119,6 +119,18 @@ describe('ids that cannot name a record over HTTP', () => {
   })
 })
 
+describe('LINE without its variables', () => {
+  it('offers no LINE sign-up: the widget is told so, and the login answers its 503 page', async () => {
+    const availability = await fetch(`${server.url}/api/products/hario-v60-dripper/availability`)
+    expect(await availability.json()).toMatchObject({ lineSignup: false })
+    const login = await fetch(`${server.url}/api/line/login?productSlug=hario-v60-dripper`, {
+      redirect: 'manual',
+    })
+    expect(login.status).toBe(503)
+    expect(await login.text()).toContain('ただいまLINEでの登録を受け付けられません')
+  })
+})
+
 describe('stopping', () => {
   it('stops netlify dev with the server: nothing answers on its port afterwards', async () => {
     const answered = await fetch(`${server.url}/api/admin-stats`, { method: 'POST' })

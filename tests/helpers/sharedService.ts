@@ -45,9 +45,11 @@ const SHOP: Record<string, string> = {
  * - `mail`: `shop` with real delivery to a Resend stand-in on `resendPort`, which the file that
  *   runs listens on (tests/helpers/chromiumFixture.ts);
  * - `doubleOptIn`: `shop` with double opt-in (`NOTIFY_DOUBLE_OPT_IN`): sign-ups wait for their
- *   confirmation.
+ *   confirmation;
+ * - `line`: `shop` with the four LINE variables set (the widgets offer 「LINEで受け取る」), LINE's
+ *   addresses pointed at `resendPort` (nothing there answers as LINE: the login only redirects).
  */
-export type ServiceProfile = 'shop' | 'archiveToken' | 'mail' | 'doubleOptIn'
+export type ServiceProfile = 'shop' | 'archiveToken' | 'mail' | 'doubleOptIn' | 'line'
 
 /** The environment of a profile's service; `resendPort` is where its e-mails go (`mail`). */
 export function profileEnvironment(
@@ -68,6 +70,17 @@ export function profileEnvironment(
   }
   if (profile === 'shop') return SHOP
   if (profile === 'doubleOptIn') return { ...SHOP, NOTIFY_DOUBLE_OPT_IN: 'true' }
+  if (profile === 'line') {
+    return {
+      ...SHOP,
+      LINE_LOGIN_CHANNEL_ID: '1657000003',
+      LINE_LOGIN_CHANNEL_SECRET: 'line-login-secret-for-tests',
+      LINE_MESSAGING_CHANNEL_ACCESS_TOKEN: 'line-token-for-tests',
+      LINE_MESSAGING_CHANNEL_SECRET: 'line-messaging-secret-for-tests',
+      LINE_API_BASE_URL: `http://127.0.0.1:${resendPort}`,
+      LINE_LOGIN_BASE_URL: `http://127.0.0.1:${resendPort}`,
+    }
+  }
   return {
     ...SHOP,
     RESEND_API_KEY: 're_shared_service',

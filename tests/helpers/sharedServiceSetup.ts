@@ -13,7 +13,7 @@ import {
 } from './sharedService.js'
 
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..')
-const PROFILES: readonly ServiceProfile[] = ['shop', 'archiveToken', 'mail', 'doubleOptIn']
+const PROFILES: readonly ServiceProfile[] = ['shop', 'archiveToken', 'mail', 'doubleOptIn', 'line']
 
 /** Bundles the dashboard and widgets (public/) as `npm run build` does, so a file run alone sees its changes. */
 async function buildBrowserBundles(): Promise<void> {

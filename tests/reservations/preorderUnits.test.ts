@@ -330,6 +330,7 @@ describe('GET /api/products/{slug}/availability', () => {
       opensAt: null,
       closesAt: null,
       releaseDate: '2027-01-20',
+      lineSignup: false,
     })
     expect(answer.headers.get('cache-control')).toBe('public, max-age=30')
     expect(answer.headers.get('access-control-allow-origin')).toBe('*')

@@ -59,13 +59,14 @@ export function useDeliveryHarness() {
       }),
 
     /** Queues a notification for every pending subscriber of `productSlug` (the send endpoint's work). */
-    async queue(productSlug: string): Promise<string> {
+    async queue(productSlug: string, extra: { holdHours?: number } = {}): Promise<string> {
       let started = ''
       const summary = await sendRestockNotification(
         {
           productSlug,
           emailTitle: '再入荷しました',
           emailBody: 'お待たせしました。\n本日入荷です。',
+          ...extra,
         },
         {
           repositories: harness.repositories,

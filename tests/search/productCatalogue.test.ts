@@ -13,11 +13,12 @@ describe('product catalogue', () => {
     )
   })
 
-  it('finds a product by slug, with its title and URL path', () => {
+  it('finds a product by slug, with its title, URL path and picture', () => {
     expect(findProduct('kyusu-tokoname')).toEqual({
       slug: 'kyusu-tokoname',
       title: 'Tokoname 朱泥急須 360ml 平形',
       path: '/products/kyusu-tokoname',
+      image: '/images/products/kyusu-tokoname.jpg',
     })
   })
 

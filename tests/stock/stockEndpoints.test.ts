@@ -102,6 +102,7 @@ describe('POST /api/admin/notify/auto and POST /api/admin/stock/list', () => {
       updatedAt: null,
       waiting: 2,
       notWaiting: { optedOut: 0, unconfirmed: 0, suppressed: 0 },
+      lineWaiting: 0,
       auto: { ...saved.body.auto },
       holds: { open: 0, claimed: 0, expired: 0 },
       nextWaveAt: null,

@@ -7,6 +7,7 @@ import { INDEX_OPERATIONS } from './indexOperations.js'
 import { DEMAND_OPERATIONS } from './demandOperations.js'
 import { EXPORT_OPERATIONS } from './exportOperations.js'
 import type { ApiOperation } from './operationSpec.js'
+import { LINE_OPERATIONS } from './lineOperations.js'
 import { ORDER_OPERATIONS } from './orderOperations.js'
 import { PREORDER_OPERATIONS } from './preorderOperations.js'
 import { PUBLIC_OPERATIONS } from './publicOperations.js'
@@ -25,6 +26,7 @@ export const API_OPERATIONS: ApiOperation[] = [
   ...AUDIT_OPERATIONS,
   ...STOCK_OPERATIONS,
   ...ORDER_OPERATIONS,
+  ...LINE_OPERATIONS,
   ...INDEX_OPERATIONS,
   ...DEMAND_OPERATIONS,
   ...EXPORT_OPERATIONS,

@@ -12,7 +12,7 @@ const consentRecord = z
   .strictObject({
     id: z.string().regex(/^cns_/),
     emailHash: z.string().regex(/^[0-9a-f]{64}$/),
-    kind: z.enum(['restock-notice', 'reservation']),
+    kind: z.enum(['restock-notice', 'reservation', 'restock-line']),
     recordId: z.string(),
     productSlug: slug,
     source: z.enum(['widget', 'form', 'api']),
@@ -28,7 +28,11 @@ const consentRecord = z
 
 export const personExport = z.strictObject({
   success: z.literal(true),
-  email: z.string(),
+  email: z.string().meta({ description: 'The address asked about; empty for a LINE request.' }),
+  lineUserId: z
+    .string()
+    .optional()
+    .meta({ description: 'The LINE user asked about (a request by `lineUserId`).' }),
   reservations: z.array(reservationRecord),
   subscriptions: z.array(subscriptionRecord),
   consents: z.array(consentRecord),

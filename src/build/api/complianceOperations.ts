@@ -1,5 +1,9 @@
 import { z } from 'zod'
-import { EMAIL_INVALID, EMAIL_REQUIRED } from '../../lib/compliance/personRequest.js'
+import {
+  EMAIL_INVALID,
+  EMAIL_REQUIRED,
+  LINE_USER_ID_INVALID,
+} from '../../lib/compliance/personRequest.js'
 import { SCHEDULED_NOTE, scheduledRequest } from './deliveryOperations.js'
 import {
   adminErrors,
@@ -17,14 +21,25 @@ import * as answers from './responseSchemas.js'
 
 const EMAIL = 'hanako@example.jp'
 const HASH = 'a3f1c2d4e5b6a7980f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a6978'
-const personRequest = z.object({ email: z.string().min(1).max(254) })
+const personRequest = z.object({
+  email: z.string().min(1).max(254).optional().meta({ description: 'The address asked about.' }),
+  lineUserId: z.string().optional().meta({
+    description:
+      'Instead of `email`: the LINE user id of a shopper who signed up with LINE (`U` and 32 hex digits).',
+  }),
+})
 
 function admin(responses: Responses): Responses {
   return mergeResponses(responses, adminErrors())
 }
 
 const invalidEmail: Responses = {
-  400: failure('No or no valid address.', EMAIL_REQUIRED, EMAIL_INVALID),
+  400: failure(
+    'No or no valid address (or LINE user id).',
+    EMAIL_REQUIRED,
+    EMAIL_INVALID,
+    LINE_USER_ID_INVALID,
+  ),
 }
 
 function confirmResponses(success: Responses): Responses {

@@ -157,7 +157,7 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
     summary:
       'Whether a product (each of its variants) can be reserved, and how many units are left',
     description:
-      'Read only. `remaining` is null for a product without `reservationLimit`; `reservable` is false outside the window or when no unit is left. A product with variants answers `variants`, one line per variant with its own state and its `stock`; the widgets draw their variant choice from it. `Cache-Control: public, max-age=30`.',
+      'Read only. `remaining` is null for a product without `reservationLimit`; `reservable` is false outside the window or when no unit is left. A product with variants answers `variants`, one line per variant with its own state and its `stock`; the widgets draw their variant choice from it. `lineSignup` says whether the shop takes sign-ups with LINE (`<shop-notify>` then offers 「LINEで受け取る」). `Cache-Control: public, max-age=30`.',
     pathParameters: z.object({
       slug: z.string().meta({ description: 'The product slug.', examples: ['chasen-takayama'] }),
     }),
@@ -174,6 +174,7 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
             opensAt: null,
             closesAt: null,
             releaseDate: '2027-01-20',
+            lineSignup: false,
           },
           'with variants': {
             success: true,
@@ -183,6 +184,7 @@ export const PUBLIC_OPERATIONS: ApiOperation[] = [
             opensAt: null,
             closesAt: null,
             releaseDate: '2027-03-01',
+            lineSignup: true,
             variants: [
               {
                 variant: 'm',

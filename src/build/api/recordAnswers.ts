@@ -78,7 +78,15 @@ export const subscriptionRecord = z
       .string()
       .regex(/^ntf_\d+-/)
       .meta({ examples: ['ntf_1763778300000-4f9c2a7b1e'] }),
-    email: z.string(),
+    email: z
+      .string()
+      .meta({ description: 'The address; empty for a LINE sign-up (`channel: "line"`).' }),
+    channel: z.literal('line').optional().meta({
+      description: 'Where the notices go: `line` (LINE push to `lineUserId`); absent: e-mail.',
+    }),
+    lineUserId: z.string().optional().meta({
+      description: 'The LINE user id of a LINE sign-up (personal data, erased with the person).',
+    }),
     productSlug: slug,
     variant: variantId.optional().meta({
       description: 'The variant waited for (its id); absent for a product without variants.',
@@ -140,6 +148,10 @@ export const availabilityAnswer = z.strictObject({
   success: z.literal(true),
   productSlug: slug,
   ...availabilityState,
+  lineSignup: z.boolean().meta({
+    description:
+      'Whether the shop takes restock sign-ups with LINE (all four LINE channel variables set): `<shop-notify>` then offers 「LINEで受け取る」.',
+  }),
   variants: z
     .array(
       z.strictObject({

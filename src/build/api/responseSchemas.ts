@@ -15,6 +15,7 @@ export * from './complianceAnswers.js'
 export * from './stockAnswers.js'
 export * from './overviewAnswers.js'
 export * from './orderAnswers.js'
+export * from './lineAnswers.js'
 
 export const openApiAnswer = z
   .looseObject({ openapi: z.string() })

@@ -45,6 +45,9 @@ export const stockRow = z.strictObject({
   notWaiting: z
     .strictObject({ optedOut: count, unconfirmed: count, suppressed: count })
     .meta({ description: 'Pending subscribers who are not waiting, by reason.' }),
+  lineWaiting: count.meta({
+    description: 'Of `waiting`, those who signed up with LINE (a send pushes them in LINE).',
+  }),
   auto: autoNoticeAnswer.nullable(),
   holds: holdCountsAnswer,
   nextWaveAt: timestamp.nullable().meta({
@@ -64,10 +67,23 @@ const quietHours = z
       '`QUIET_HOURS`: automatic waves wait from `from`:00 until `until`:00 Japan time; null when off.',
   })
 
+const lineQuota = z
+  .strictObject({
+    limit: count.nullable().meta({ description: 'Messages a month in the plan; null: no limit.' }),
+    usage: count.meta({ description: 'Messages pushed this month.' }),
+    remaining: count.nullable().meta({ description: 'What is left this month; null: no limit.' }),
+  })
+  .nullable()
+  .meta({
+    description:
+      'The LINE official account’s messages this month (the Messaging API’s quota endpoints); null when LINE is not configured or did not answer.',
+  })
+
 export const stockListAnswer = z.strictObject({
   success: z.literal(true),
   stock: z.array(stockRow),
   quietHours,
+  line: lineQuota,
 })
 
 const startedWave = z

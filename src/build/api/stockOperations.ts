@@ -53,7 +53,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
     tag: 'Admin',
     summary: 'Stock, waiting subscribers and automatic-notice settings of every product',
     description:
-      'One line per product of the catalogue; a product with variants has one line per variant (`variant`), each with its own stock, waiting subscribers and automatic notice. `waiting` counts who a send or the next wave would e-mail, by the one rule both use: pending, not archived, not opted out (or consented again after), confirmed where double opt-in asked for it, address not suppressed; `notWaiting` counts the pending subscribers left out, by reason. `quietHours` is the window of `QUIET_HOURS` (null when off): the dashboard asks before a manual send inside it. Read-only; the body is `{}`.',
+      'One line per product of the catalogue; a product with variants has one line per variant (`variant`), each with its own stock, waiting subscribers and automatic notice. `waiting` counts who a send or the next wave would e-mail, by the one rule both use: pending, not archived, not opted out (or consented again after), confirmed where double opt-in asked for it, address not suppressed; `notWaiting` counts the pending subscribers left out, by reason. `quietHours` is the window of `QUIET_HOURS` (null when off): the dashboard asks before a manual send inside it. `lineWaiting` counts the LINE sign-ups among the waiting, and `line` is the month’s LINE messages (null without LINE): the dashboard warns before a send whose LINE recipients pass what is left. Read-only; the body is `{}`.',
     body: { schema: z.object({}), view: 'input', example: {} },
     responses: admin({
       200: {
@@ -69,6 +69,7 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
                 updatedAt: '2026-11-23T02:25:00.000Z',
                 waiting: 12,
                 notWaiting: { optedOut: 1, unconfirmed: 2, suppressed: 0 },
+                lineWaiting: 3,
                 auto: { ...AUTO, holdHours: 24 },
                 holds: { open: 2, claimed: 5, expired: 1 },
                 nextWaveAt: '2026-11-23T03:25:00.000Z',
@@ -80,12 +81,14 @@ export const STOCK_OPERATIONS: ApiOperation[] = [
                 updatedAt: '2026-11-23T02:25:00.000Z',
                 waiting: 4,
                 notWaiting: { optedOut: 0, unconfirmed: 0, suppressed: 0 },
+                lineWaiting: 0,
                 auto: null,
                 holds: { open: 0, claimed: 0, expired: 0 },
                 nextWaveAt: null,
               },
             ],
             quietHours: { from: 21, until: 8 },
+            line: { limit: 500, usage: 120, remaining: 380 },
           },
         },
       },

@@ -125,6 +125,8 @@ export interface ContentPage extends StoredPage {
   sku?: string
   /** The page's address on the storefront from the front matter (`url:`), if any. */
   url?: string
+  /** The product's picture from the front matter (`image:`), if any. */
+  image?: string
   /** Readings the front matter corrects (`reading:`, word → kana), if any. */
   readings?: Record<string, string>
   /** A product's variants from the front matter (`variants:`), if any. */
@@ -201,6 +203,7 @@ function parseContentPage(file: string, contentType: string, source: string): Co
     preorder: preorderFields(data),
     ...(data.sku ? { sku: data.sku } : {}),
     ...(data.url ? { url: data.url } : {}),
+    ...(data.image ? { image: data.image } : {}),
     ...(data.reading ? { readings: data.reading } : {}),
     ...(variants ? { variants } : {}),
   }

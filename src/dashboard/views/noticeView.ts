@@ -5,7 +5,13 @@ import { ROUTES } from '../../lib/routes.js'
 import { chooseAction, confirmAction } from '../dialogs.js'
 import { el, field, replaceChildren, select } from '../elements.js'
 import { productFilterOf, productOptions } from '../recordResources.js'
-import { formatTime, notWaitingText } from '../texts.js'
+import {
+  formatTime,
+  lineQuotaText,
+  lineQuotaWarning,
+  notWaitingText,
+  type LineQuotaText,
+} from '../texts.js'
 import { deliveryProgress } from './deliveryProgress.js'
 import { noticeHistory } from './noticeHistory.js'
 import type { ViewContext } from './viewContext.js'
@@ -25,6 +31,9 @@ export function noticeView(context: ViewContext): HTMLElement {
   let recipients: number | null = null
   /** The shop's quiet hours (`QUIET_HOURS`), as the stock list last answered them. */
   let quietHours: QuietHours | null = null
+  /** The month's LINE messages, and the LINE sign-ups among the recipients. */
+  let lineQuota: LineQuotaText | null = null
+  let lineRecipients = 0
   const product = select([['', '商品を選んでください'], ...productOptions()], '', {
     required: true,
   })
@@ -119,6 +128,8 @@ export function noticeView(context: ViewContext): HTMLElement {
     recipients =
       answer && rows.length > 0 ? rows.reduce((sum, line) => sum + line.waiting, 0) : null
     quietHours = answer?.quietHours ?? null
+    lineQuota = answer?.line ?? null
+    lineRecipients = rows.reduce((sum, line) => sum + line.lineWaiting, 0)
     recipientInfo.setAttribute('aria-busy', 'false')
     const why =
       rows.length > 0
@@ -132,8 +143,14 @@ export function noticeView(context: ViewContext): HTMLElement {
       recipients === 0
         ? '送信対象（通知を待っている購読者）はいません'
         : `送信対象: ${recipients} 人（通知を待っている購読者）`
+    const line =
+      lineQuota && lineRecipients > 0
+        ? `うち LINE ${lineRecipients} 人。${lineQuotaText(lineQuota)}。${lineQuotaWarning(lineRecipients, lineQuota) ?? ''}`
+        : ''
     recipientInfo.textContent =
-      recipients === null ? '' : why ? `${count}。${why}（送信されません）。` : `${count}。`
+      recipients === null
+        ? ''
+        : `${why ? `${count}。${why}（送信されません）。` : `${count}。`}${line}`
     renderPreview()
   }
 
@@ -157,7 +174,8 @@ export function noticeView(context: ViewContext): HTMLElement {
    * null when staff cancel.
    */
   async function askWhen(): Promise<'now' | string | null> {
-    const what = `「${targetTitle(productFilterOf(product.value))}」の購読者 ${recipients} 人に「${title.value.trim()}」を送信します。送信後は取り消せません。`
+    const warning = lineQuotaWarning(lineRecipients, lineQuota)
+    const what = `「${targetTitle(productFilterOf(product.value))}」の購読者 ${recipients} 人に「${title.value.trim()}」を送信します。送信後は取り消せません。${warning ? ` ${warning}` : ''}`
     // why: the staff member's clock, in Japan time: the question is about their evening
     const now = Date.now()
     const end = quietHours ? sendableAt(quietHours, now) : now

@@ -8,6 +8,7 @@ import {
   type RecordRow,
 } from '../recordResources.js'
 import { waitingState } from '../../lib/compliance/waitingRule.js'
+import { contactText } from '../../lib/admin/recordCsv.js'
 import { formatTime, NOT_WAITING_LABELS, UNSUBSCRIBE_REASON_LABELS } from '../texts.js'
 
 export interface RecordTableOptions {
@@ -111,7 +112,7 @@ function recordRow(
     cell(resource.idLabel, [el('span', { class: 'record-id' }, [row.id])]),
     cell(resource.hasName ? '受付日時' : '登録日時', [formatTime(row.createdAt)]),
     resource.hasName && cell('名前', [row.name]),
-    cell('メール', [row.email]),
+    cell('メール', [contactText(row)]),
     cell('商品', [targetTitle(row)]),
     resource.hasName && cell('数量', [String(row.quantity ?? 1)]),
     cell('ステータス', [statusCell(resource, row, label, options)]),

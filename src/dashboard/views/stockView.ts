@@ -2,7 +2,7 @@ import { findProduct, findVariant, targetKey, targetTitle } from '../../lib/prod
 import { quietHoursLabel } from '../../lib/quietHours.js'
 import type { RouteAnswer } from '../../lib/routes.js'
 import { el, field, replaceChildren } from '../elements.js'
-import { formatTime, notWaitingText, startedWaveText } from '../texts.js'
+import { formatTime, notWaitingText, startedWaveText, lineQuotaText } from '../texts.js'
 import { stockImport } from './stockImport.js'
 import type { ViewContext } from './viewContext.js'
 
@@ -27,6 +27,7 @@ export function stockView(context: ViewContext): HTMLElement {
         el('p', { class: 'hint quiet-hours' }, [
           `夜間（${quietHoursLabel(quiet)}）は自動通知を送りません。夜間に配信の時刻になったものは、${quiet.until}:00 から時刻の早い順に配信します。`,
         ]),
+      answer.line && el('p', { class: 'hint line-quota' }, [lineQuotaText(answer.line)]),
       stockTable(answer.stock),
     ])
   }

@@ -62,6 +62,8 @@ export interface CsvRecord {
   createdAt: string
   name?: string | null
   email: string
+  /** `line` for a LINE sign-up (no address). */
+  channel?: string | null
   productSlug: string
   variant?: string | null
   quantity?: number | null
@@ -72,6 +74,11 @@ export interface CsvRecord {
   respondedAt?: string | null
   notifiedAt?: string | null
   archivedAt?: string | null
+}
+
+/** What the メールアドレス column shows: the address, or 「LINE」 for a LINE sign-up (which has none). */
+export function contactText(row: Pick<CsvRecord, 'email' | 'channel'>): string {
+  return row.channel === 'line' ? 'LINE' : row.email
 }
 
 /** The catalogue title of a product, else its slug. */
@@ -142,7 +149,7 @@ const RESERVATION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
 const SUBSCRIPTION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
   { header: '登録番号', value: (row) => row.id },
   { header: '登録日時', value: (row) => formatTime(row.createdAt) },
-  { header: 'メールアドレス', value: (row) => row.email },
+  { header: 'メールアドレス', value: contactText },
   { header: '商品', value: (row) => productLabel(row.productSlug) },
   { header: '商品コード', value: skuOf },
   {

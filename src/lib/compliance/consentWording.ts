@@ -12,4 +12,7 @@ export const CONSENT_WORDING = {
   /** Beside the reservation button (`<shop-reserve>`). */
   reservation:
     'ご入力いただいたお名前とメールアドレスを、この予約の確認とご連絡のために利用することに同意します。',
+  /** Beside the 「LINEで受け取る」 button (`<shop-notify>`, when the shop has LINE). */
+  'restock-line':
+    'LINEログインで確認したLINEのアカウントに、この商品の再入荷のお知らせをLINEで送ることに同意します。配信はショップの公式アカウントをブロックするといつでも停止できます。',
 } as const

@@ -33,6 +33,7 @@ export interface PersonalDataDeps {
     | 'indexes'
     | 'store'
     | 'orderAttributions'
+    | 'lineContacts'
   >
   log: Logger
   /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { emailHash } from '../storage/emailHash.js'
+import { lineUserHash } from '../storage/lineContacts.js'
 import { newConsentId } from '../storage/blobLayout.js'
 import {
   type ConsentKind,
@@ -22,7 +23,10 @@ export function currentWording(kind: ConsentKind): { version: string; text: stri
 }
 
 export interface ConsentInput {
+  /** The address consenting; empty when `lineUserId` names the person instead. */
   email: string
+  /** The LINE user consenting (a LINE sign-up): the record is filed under its `lineUserHash`. */
+  lineUserId?: string
   kind: ConsentKind
   recordId: string
   productSlug: string
@@ -49,7 +53,7 @@ export async function recordConsent(
   })
   const record: ConsentRecord = {
     id: newConsentId(input.at),
-    emailHash: emailHash(input.email),
+    emailHash: input.lineUserId ? lineUserHash(input.lineUserId) : emailHash(input.email),
     kind: input.kind,
     recordId: input.recordId,
     productSlug: input.productSlug,

@@ -38,6 +38,8 @@ export async function suppressedHashes(suppressions: SuppressionRepository): Pro
 /** One product's count: who is waiting, and how many pending subscribers are not, by reason. */
 export interface WaitingCount {
   waiting: number
+  /** Of `waiting`, the LINE sign-ups. */
+  lineWaiting: number
   notWaiting: Record<NotWaitingReason, number>
 }
 
@@ -60,8 +62,10 @@ export async function waitingCounts(sources: {
     if (state === null) continue
     const key = targetKey(subscription)
     const count = counts.get(key) ?? emptyWaitingCount()
-    if (state === 'waiting') count.waiting++
-    else count.notWaiting[state]++
+    if (state === 'waiting') {
+      count.waiting++
+      if (subscription.channel === 'line') count.lineWaiting++
+    } else count.notWaiting[state]++
     counts.set(key, count)
   }
   return counts
@@ -69,5 +73,5 @@ export async function waitingCounts(sources: {
 
 /** Nobody waiting, nobody left out. */
 export function emptyWaitingCount(): WaitingCount {
-  return { waiting: 0, notWaiting: { optedOut: 0, unconfirmed: 0, suppressed: 0 } }
+  return { waiting: 0, lineWaiting: 0, notWaiting: { optedOut: 0, unconfirmed: 0, suppressed: 0 } }
 }

@@ -16,8 +16,18 @@ export interface RestockEmailInput {
   unsubscribeUrl: string
   /** Who sends it (特定電子メール法 Art. 4; docs/compliance.md). */
   sender: SenderIdentity
-  /** The unit held for this recipient (お取り置き): its signed link, hours and end (JST text). */
-  hold?: { url: string; hours: number; endsAt: string }
+  /** The unit held for this recipient (お取り置き). */
+  hold?: HoldOffer
+}
+
+/** A unit held for one recipient (お取り置き) as their message offers it. */
+export interface HoldOffer {
+  /** The signed link to `/reservation/hold`. */
+  url: string
+  /** How long it is held (`holdHours`). */
+  hours: number
+  /** When the hold ends, as JST text. */
+  endsAt: string
 }
 
 /** The link text of a hold: 「24時間お取り置き」. */
@@ -25,7 +35,7 @@ export function holdLinkText(hours: number): string {
   return `${hours}時間お取り置き`
 }
 
-function holdLines(hold: NonNullable<RestockEmailInput['hold']>): string[] {
+function holdLines(hold: HoldOffer): string[] {
   return [
     `【${holdLinkText(hold.hours)}】`,
     `この商品を1点、${hold.endsAt} までお取り置きしています。`,
@@ -86,7 +96,7 @@ export function renderRestockEmail(input: RestockEmailInput): RenderedEmail {
   return { subject: input.emailTitle, text, html }
 }
 
-function holdHtml(hold: NonNullable<RestockEmailInput['hold']>): string {
+function holdHtml(hold: HoldOffer): string {
   return [
     '<div style="margin: 24px 0; padding: 12px 16px; border: 1px solid #1a4fb4;">',
     `<p>この商品を1点、${escapeHtml(hold.endsAt)} までお取り置きしています。<br>`,

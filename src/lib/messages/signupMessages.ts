@@ -21,7 +21,9 @@ export function signupTeamChatMessage(input: SignupMessageInput): { slackText: S
     slackText: joinMrkdwn([
       mrkdwn`*再入荷通知の登録がありました*`,
       mrkdwn`商品: ${product.title}（${product.slug}）`,
-      joinMrkdwn([mrkdwn`メール: `, slackCustomerAddress(subscription.email)], ''),
+      subscription.channel === 'line'
+        ? mrkdwn`受け取り: LINE`
+        : joinMrkdwn([mrkdwn`メール: `, slackCustomerAddress(subscription.email)], ''),
       mrkdwn`登録日時: ${formatJst(subscription.createdAt)}`,
       mrkdwn`登録ID: ${subscription.id}`,
       mrkdwn`${productUrl}`,

@@ -3,7 +3,7 @@ import { DEFAULT_DELIVERY_BUDGET_MS } from '../config.js'
 import type { Logger } from '../log.js'
 import { targetTitle } from '../productCatalogue.js'
 import { markDelivered, restockProductLink } from '../demand/restockClicks.js'
-import { renderRestockEmail } from '../messages/restockMessages.js'
+import { renderRestockEmail, type HoldOffer } from '../messages/restockMessages.js'
 import type { Mailer, OutgoingEmail } from '../notifiers/resendMailer.js'
 import {
   ProgressContentionError,
@@ -20,6 +20,7 @@ import { holdIdFor, holdsOf, withHoldsOpened, withHoldsUnsent } from '../storage
 import { createHoldToken, holdUrl } from './holdLink.js'
 import { isRunning, noticeStateOf, storedState } from './noticeState.js'
 import { holdTarget } from './sendPreparation.js'
+import { pushToLine, type LineDelivery } from './lineDelivery.js'
 
 /**
  * The worker of a restock delivery: one run of the background function sends the open batches
@@ -45,6 +46,11 @@ export function batchAllowanceFor(callTimeoutMs: number): number {
 export interface DeliveryRunOptions {
   repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries' | 'demand' | 'stock'>
   mailer: Pick<Mailer, 'sendBatch'>
+  /**
+   * Pushes to LINE recipients; null while LINE is not configured (they fail, with the reason).
+   * Default: null.
+   */
+  line?: LineDelivery | null
   /** Base of the click (product) and unsubscribe links (config `siteUrl`). */
   siteUrl: string
   unsubscribeSecret: string
@@ -82,6 +88,26 @@ export function batchIdempotencyKey(notificationId: string, batch: number): stri
  * identical). `now` (ms) dates the product link only of a job whose creation time is unreadable.
  * `hold`: the unit held for the recipient (its id and end), whose link the e-mail carries.
  */
+/** A recipient's open hold as their message offers it: the signed link, its hours and end (JST). */
+export function holdOffer(
+  job: DeliveryJob,
+  hold: { holdId: string; endsAt: string } | undefined,
+  siteUrl: string,
+  unsubscribeSecret: string,
+): HoldOffer | undefined {
+  if (!hold || !job.holdHours) return undefined
+  const token = createHoldToken(
+    { holdId: hold.holdId, target: holdTarget(job) },
+    Date.parse(hold.endsAt),
+    unsubscribeSecret,
+  )
+  return {
+    url: holdUrl(siteUrl, token),
+    hours: job.holdHours,
+    endsAt: formatJst(hold.endsAt),
+  }
+}
+
 export function restockEmailFor(
   job: DeliveryJob,
   recipient: DeliveryRecipient,
@@ -103,22 +129,7 @@ export function restockEmailFor(
     productUrl: restockProductLink(job, recipient, siteUrl, unsubscribeSecret, now),
     unsubscribeUrl: link,
     sender: job.sender ?? senderIdentity({ shopName: null, shopAddress: null, shopContact: null }),
-    ...(hold && job.holdHours
-      ? {
-          hold: {
-            url: holdUrl(
-              siteUrl,
-              createHoldToken(
-                { holdId: hold.holdId, target: holdTarget(job) },
-                Date.parse(hold.endsAt),
-                unsubscribeSecret,
-              ),
-            ),
-            hours: job.holdHours,
-            endsAt: formatJst(hold.endsAt),
-          },
-        }
-      : {}),
+    hold: holdOffer(job, hold, siteUrl, unsubscribeSecret),
   })
   return {
     to: recipient.email,
@@ -198,22 +209,7 @@ export async function runDelivery(
   async function deliverBatch(job: DeliveryJob, batch: number): Promise<void> {
     const recipients = job.recipients.slice(batch * BATCH_SIZE, (batch + 1) * BATCH_SIZE)
     const holds = await openHolds(job, recipients)
-    const emails = recipients.map((recipient) =>
-      restockEmailFor(
-        job,
-        recipient,
-        options.siteUrl,
-        options.unsubscribeSecret,
-        now(),
-        holds.get(recipient.subscriptionId),
-      ),
-    )
-    const key = batchIdempotencyKey(job.notificationId, batch)
-    let result = await callProvider(emails, key)
-    if (result.retryable) {
-      log.warn('restock.delivery.retrying', { notificationId, batch, error: result.errors[0] })
-      result = await callProvider(emails, key)
-    }
+    const errors = await sendBatchOf(job, batch, recipients, holds)
     const record: BatchRecord = {
       batch,
       deliveredIds: [],
@@ -221,7 +217,7 @@ export async function runDelivery(
       finishedAt: new Date(now()).toISOString(),
     }
     recipients.forEach((recipient, index) => {
-      const error = result.errors[index]
+      const error = errors[index]
       if (error === null) record.deliveredIds.push(recipient.subscriptionId)
       else record.failed.push({ ...recipient, error })
     })
@@ -274,6 +270,66 @@ export async function runDelivery(
       if (endsAt) found.set(subscriptionId, { holdId, endsAt })
     }
     return found
+  }
+
+  /**
+   * Sends one batch: its e-mail recipients in one provider call (one retry of a call that failed
+   * for a passing reason), its LINE recipients pushed (lineDelivery.ts). Answers per recipient,
+   * in order, null when accepted, else why not. Each recipient's open hold goes in their message.
+   */
+  async function sendBatchOf(
+    job: DeliveryJob,
+    batch: number,
+    recipients: DeliveryRecipient[],
+    holds: Map<string, { holdId: string; endsAt: string }>,
+  ): Promise<(string | null)[]> {
+    const errors: (string | null)[] = recipients.map(() => null)
+    const isLine = (recipient: DeliveryRecipient) => recipient.lineUserId !== undefined
+    const byEmail = recipients.flatMap((recipient, index) => (isLine(recipient) ? [] : [index]))
+    const byLine = recipients.flatMap((recipient, index) => (isLine(recipient) ? [index] : []))
+    if (byEmail.length > 0) {
+      const emails = byEmail.map((index) =>
+        restockEmailFor(
+          job,
+          recipients[index],
+          options.siteUrl,
+          options.unsubscribeSecret,
+          now(),
+          holds.get(recipients[index].subscriptionId),
+        ),
+      )
+      const key = batchIdempotencyKey(job.notificationId, batch)
+      let result = await callProvider(emails, key)
+      if (result.retryable) {
+        log.warn('restock.delivery.retrying', { notificationId, batch, error: result.errors[0] })
+        result = await callProvider(emails, key)
+      }
+      byEmail.forEach((index, at) => (errors[index] = result.errors[at]))
+    }
+    if (byLine.length > 0) {
+      const pushed = await pushToLine(
+        job,
+        byLine.map((index) => recipients[index]),
+        options.line ?? null,
+        (recipient) => ({
+          productUrl: restockProductLink(
+            job,
+            recipient,
+            options.siteUrl,
+            options.unsubscribeSecret,
+            now(),
+          ),
+          hold: holdOffer(
+            job,
+            holds.get(recipient.subscriptionId),
+            options.siteUrl,
+            options.unsubscribeSecret,
+          ),
+        }),
+      )
+      byLine.forEach((index, at) => (errors[index] = pushed[at]))
+    }
+    return errors
   }
 
   /** Starts a provider call no sooner than BATCH_DELAY_MS after the previous one started. */
@@ -371,7 +427,14 @@ export async function runDelivery(
     // why: the progress record names only the first failures; the history keeps every one
     const failedRecipients = (
       await jobs.readBatches(notificationId, counted.failedBatches)
-    ).flatMap((record) => record.failed.map(({ email, error }) => ({ email, error })))
+    ).flatMap((record) =>
+      record.failed.map(({ email, error, subscriptionId, lineUserId }) =>
+        // why: a LINE recipient has no address; staff find them by the sign-up's id
+        lineUserId !== undefined
+          ? { email, error: `${error}（登録ID ${subscriptionId}）` }
+          : { email, error },
+      ),
+    )
     const completedAt = new Date(now()).toISOString()
     const finished =
       (await options.repositories.history.update({ id: notificationId }, (current) => ({

@@ -76,9 +76,10 @@ export async function storeNotice(
       emailTitle: notice.emailTitle,
       emailBody: notice.emailBody,
       // why: a whole product's notice names each recipient's own variant in its e-mail
-      recipients: subscribers.map(({ id, email, variant: waitsFor }) => ({
+      recipients: subscribers.map(({ id, email, variant: waitsFor, channel, lineUserId }) => ({
         subscriptionId: id,
         email,
+        ...(channel === 'line' && lineUserId ? { lineUserId } : {}),
         ...(waitsFor === undefined ? {} : { variant: waitsFor }),
       })),
       createdAt: timestamp,

@@ -1,5 +1,7 @@
 import type { DeliveryMode, NotificationHistory } from '../storage/records.js'
 import type { WaveNotice, WaveSendOutcome } from '../stock/stockWaves.js'
+import { joinMrkdwn, mrkdwn } from '../notifiers/slackText.js'
+import { targetTitle } from '../productCatalogue.js'
 import { DeliveryStartError } from './deliveryStarter.js'
 import { noticeStateOf } from './noticeState.js'
 import { prepareNotice, sendReadiness, type SendOptions } from './sendPreparation.js'
@@ -26,8 +28,18 @@ export async function sendRestockWave(
       deliveryMode: deliveryModeOf(existing),
     }
   }
-  const prepared = await prepareNotice({ ...notice, retried: null }, readiness, options)
+  const quota = await options.lineQuota?.()
+  const lineAllowance =
+    quota && quota.limit !== null ? Math.max(0, quota.limit - quota.usage) : undefined
+  const prepared = await prepareNotice(
+    { ...notice, retried: null, ...(lineAllowance === undefined ? {} : { lineAllowance }) },
+    readiness,
+    options,
+  )
   if (prepared.state !== 'stored') return prepared
+  if (prepared.isNew && prepared.lineHeldBack > 0) {
+    await tellLineQuotaReached(notice, prepared.lineHeldBack, options)
+  }
   const recipients = prepared.history.recipientEmails.length
   if (prepared.isNew && readiness.emailConfigured) {
     try {
@@ -51,4 +63,27 @@ export async function sendRestockWave(
 /** How a notice reached people: e-mailed, or only recorded (no provider, §4.8). */
 function deliveryModeOf(history: NotificationHistory): DeliveryMode {
   return noticeStateOf(history) === 'recorded' ? 'record-only' : 'email'
+}
+
+/**
+ * Staff are told (restock team chat, and the log) that a wave left LINE sign-ups waiting because
+ * the month's LINE messages are used up; they go in a later wave once there is quota again.
+ */
+async function tellLineQuotaReached(
+  notice: WaveNotice,
+  heldBack: number,
+  options: SendOptions,
+): Promise<void> {
+  options.log.warn('stock.wave.line_quota_reached', {
+    notificationId: notice.notificationId,
+    productSlug: notice.productSlug,
+    lineHeldBack: heldBack,
+  })
+  await options.notifiers?.teamchatRestock.send(
+    joinMrkdwn([
+      mrkdwn`*LINEの今月の送信数が上限に達しました*`,
+      mrkdwn`「${targetTitle(notice)}」の自動通知で、LINEで登録した ${heldBack} 人にはまだ送っていません。`,
+      mrkdwn`送信数に余裕ができると（翌月、またはLINE公式アカウントのプラン変更後）、次の波で順に送ります。`,
+    ]),
+  )
 }

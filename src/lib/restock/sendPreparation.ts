@@ -2,8 +2,10 @@ import { waitingRule } from '../compliance/restockRecipients.js'
 import { requireSenderIdentity, SenderIdentityMissingError } from '../compliance/senderIdentity.js'
 import type { AppConfig } from '../config.js'
 import { NotConfiguredError } from '../errors.js'
+import type { LineQuota } from '../notifiers/linePusher.js'
+import type { ShopNotifiers } from '../notifiers/shopNotifiers.js'
 import type { SenderIdentity } from '../storage/deliveryJobStore.js'
-import type { NotificationHistory } from '../storage/records.js'
+import type { NotificationHistory, NotifySubscription } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import { isRunning, noticeStateOf } from './noticeState.js'
 import { storeNotice, type NoticeStoreOptions, type NoticeToStore } from './noticeStore.js'
@@ -35,6 +37,10 @@ export interface SendOptions extends NoticeStoreOptions {
   >
   /** Starts the background delivery; rejects with DeliveryStartError when it cannot. */
   startDelivery: (notificationId: string) => Promise<void>
+  /** This month's LINE quota, which caps a wave's LINE recipients. Default: no cap. */
+  lineQuota?: () => Promise<LineQuota | null>
+  /** Where staff are told that a wave left LINE sign-ups waiting. Default: nowhere. */
+  notifiers?: Pick<ShopNotifiers, 'teamchatRestock'>
 }
 
 /** Whether e-mails go out, and who they say sends them. */
@@ -70,6 +76,11 @@ export function sendReadiness(options: SendOptions): SendReadiness {
 export interface NoticeToPrepare extends Omit<NoticeToStore, 'sender'> {
   /** Most recipients (a wave's size). Default: every waiting subscriber. */
   limit?: number
+  /**
+   * Most LINE recipients (a wave: what is left of the month's LINE quota); the LINE sign-ups past
+   * it are not chosen and wait. Default: no limit.
+   */
+  lineAllowance?: number
   /** The failed history of a notice whose delivery never started, replaced by this one. */
   retried: NotificationHistory | null
 }
@@ -79,7 +90,13 @@ export type Preparation =
   | { state: 'nobody-waiting' }
   /** Holds asked for, but every unit in stock is held (or none is in stock). */
   | { state: 'all-held' }
-  | { state: 'stored'; history: NotificationHistory; isNew: boolean }
+  | {
+      state: 'stored'
+      history: NotificationHistory
+      isNew: boolean
+      /** LINE sign-ups the notice would have reached but for `lineAllowance`. */
+      lineHeldBack: number
+    }
 
 /**
  * Takes the product's send lock, chooses the notice's recipients (oldest first, each claimed),
@@ -93,7 +110,7 @@ export async function prepareNotice(
   readiness: SendReadiness,
   options: SendOptions,
 ): Promise<Preparation> {
-  const { limit: asked, retried, holdHours, ...content } = notice
+  const { limit: asked, retried, holdHours, lineAllowance, ...content } = notice
   const { repositories } = options
   // why: without e-mail nobody gets a link, so nothing is held (the send only records, §4.8)
   const holding = holdHours !== undefined && holdHours > 0 && readiness.emailConfigured
@@ -104,8 +121,21 @@ export async function prepareNotice(
     if (free === 0) return { state: 'all-held' }
     limit = Math.min(limit ?? free, free)
   }
-  // why: who is waiting is one rule, the stock list's count's too (compliance/restockRecipients.ts)
-  const mayReceive = await waitingRule(repositories.suppressions)
+  // why: who is waiting is one rule, the stock list's count's too (compliance/restockRecipients.ts);
+  // a LINE sign-up past the month's quota waits for a later wave
+  const waiting = await waitingRule(repositories.suppressions)
+  let lineLeft = lineAllowance ?? Number.POSITIVE_INFINITY
+  const heldBack: NotifySubscription[] = []
+  const mayReceive = (subscription: NotifySubscription) => {
+    if (!waiting(subscription)) return false
+    if (subscription.channel !== 'line') return true
+    if (lineLeft <= 0) {
+      heldBack.push(subscription)
+      return false
+    }
+    lineLeft -= 1
+    return true
+  }
   const choice = await chooseRecipients(
     {
       productSlug: notice.productSlug,
@@ -141,7 +171,15 @@ export async function prepareNotice(
         ),
       )
     }
-    return { state: 'stored', ...stored }
+    const chosen = choice.subscribers
+    const full = limit !== undefined && chosen.length >= limit
+    const last = chosen[chosen.length - 1]
+    // why: only those older than the last one chosen (or any, when the notice was not full) would
+    // have been in it
+    const lineHeldBack = heldBack.filter(
+      (subscription) => !full || subscription.createdAt < last.createdAt,
+    ).length
+    return { state: 'stored', ...stored, lineHeldBack }
   } finally {
     await choice.release()
   }

@@ -29,6 +29,12 @@ export const PURPOSES = {
   holdLink: 'restock-hold/v1',
   /** The recipient named by a click link: a keyed digest, not a token (`keyedDigest`). */
   clickRecipient: 'restock-click-recipient/v1',
+  /** The `state` of a LINE Login: single use, expiring (line/lineLogin.ts). */
+  lineLoginState: 'line-login-state/v1',
+  /** A login's PKCE `code_verifier`, derived from its state's nonce: a keyed digest. */
+  lineLoginVerifier: 'line-login-verifier/v1',
+  /** A login's OpenID `nonce`, derived from its state's nonce: a keyed digest. */
+  lineLoginNonce: 'line-login-nonce/v1',
 } as const
 
 export type Purpose = (typeof PURPOSES)[keyof typeof PURPOSES]
@@ -51,6 +57,9 @@ export const TOKEN_FIELDS: Readonly<Record<Purpose, readonly string[]>> = {
   [PURPOSES.clickLink]: ['n', 'r', 'u'],
   [PURPOSES.clickRecipient]: [],
   [PURPOSES.holdLink]: ['h', 'p', 'v'],
+  [PURPOSES.lineLoginState]: ['p', 'v'],
+  [PURPOSES.lineLoginVerifier]: [],
+  [PURPOSES.lineLoginNonce]: [],
 }
 
 /** The names `e` and `r` are the token's own; a purpose's fields use any other. */

@@ -20,6 +20,8 @@ export interface StockRow {
   waiting: number
   /** Pending subscribers who are not waiting, by reason. */
   notWaiting: Record<NotWaitingReason, number>
+  /** Of `waiting`, the LINE sign-ups (pushed in LINE). */
+  lineWaiting: number
   /** Automatic-notice settings, or null while none are set. */
   auto: AutoNotice | null
   /** Holds (お取り置き): open, claimed, expired. */
@@ -62,6 +64,7 @@ export async function listStock(
       updatedAt: record.updatedAt,
       waiting: count.waiting,
       notWaiting: count.notWaiting,
+      lineWaiting: count.lineWaiting,
       auto: record.auto,
       holds: holdCountsOf(record),
       nextWaveAt:

@@ -123,6 +123,15 @@ export function signupClaimKey(productSlug: string, email: string, variant?: str
   return `notify-claims/${targetSegment(productSlug, variant)}/${emailHash}`
 }
 
+/** The claim of a LINE user's one pending sign-up for a product (or variant). */
+export function lineSignupClaimKey(
+  productSlug: string,
+  userHash: string,
+  variant?: string,
+): string {
+  return `notify-claims/${targetSegment(productSlug, variant)}/line-${userHash}`
+}
+
 /** Prefix of the Idempotency-Key marks (storage/idempotencyKeys.ts). */
 export const IDEMPOTENCY_KEYS_PREFIX = 'idempotency-keys/'
 
@@ -337,4 +346,20 @@ export const SCHEDULED_SENDS_PREFIX = 'scheduled-sends/'
 /** A new scheduled send id: `sch_<uuid>`. */
 export function newScheduledSendId(): string {
   return `sch_${crypto.randomUUID()}`
+}
+
+/** What the service knows of one LINE user, by `lineUserHash`: `line-contacts/{hash}`. */
+export const LINE_CONTACTS_PREFIX = 'line-contacts/'
+
+/** The contact record of a LINE user (`lineUserHash` of the id). */
+export function lineContactKey(hash: string): string {
+  return `${LINE_CONTACTS_PREFIX}${hash}`
+}
+
+/** A spent LINE Login state: `line-login-states/{nonce}`. */
+export const LINE_LOGIN_STATES_PREFIX = 'line-login-states/'
+
+/** The mark of a spent LINE Login state (its nonce). */
+export function lineLoginStateKey(nonce: string): string {
+  return `${LINE_LOGIN_STATES_PREFIX}${nonce}`
 }

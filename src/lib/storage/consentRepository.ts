@@ -12,7 +12,7 @@ import { isUsableRecordId } from './recordIds.js'
  */
 
 /** What the shopper consented to. */
-export const CONSENT_KINDS = ['restock-notice', 'reservation'] as const
+export const CONSENT_KINDS = ['restock-notice', 'reservation', 'restock-line'] as const
 export type ConsentKind = (typeof CONSENT_KINDS)[number]
 
 /** Where the consent was given: a storefront widget, another HTML form, or a direct API call. */
@@ -22,7 +22,10 @@ export type ConsentSource = (typeof CONSENT_SOURCES)[number]
 export interface ConsentRecord {
   /** `cns_<ms>-<random>`. */
   id: string
-  /** `emailHash` of the address (the key's folder). */
+  /**
+   * `emailHash` of the address (the key's folder); for a LINE sign-up (`restock-line`),
+   * `lineUserHash` of the LINE user id (storage/lineContacts.ts).
+   */
   emailHash: string
   kind: ConsentKind
   /** The subscription (`ntf_…`) or reservation (`res_…`) it was given for. */
@@ -81,7 +84,7 @@ export class ConsentRepository extends RecordCollection<ConsentRecord, ConsentRe
     this.#store = store
   }
 
-  /** Every consent one address gave (`emailHash` of it). */
+  /** Every consent one address (`emailHash` of it) or LINE user (`lineUserHash`) gave. */
   listForAddress(hash: string): Promise<Listing<ConsentRecord>> {
     if (!HASH.test(hash)) return Promise.resolve({ records: [], unreadableKeys: [] })
     return this.listUnder(`${PREFIX}/${hash}/`)

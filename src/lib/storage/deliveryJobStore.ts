@@ -27,7 +27,10 @@ export interface SenderIdentity {
 
 export interface DeliveryRecipient {
   subscriptionId: string
+  /** The address; empty for a LINE recipient. */
   email: string
+  /** The LINE user id of a LINE sign-up: pushed in LINE instead of e-mailed. Absent: e-mail. */
+  lineUserId?: string
   /** The variant the subscriber waits for (its id); absent for a product without variants. */
   variant?: string
 }
@@ -52,7 +55,7 @@ export interface DeliveryJob {
 export interface BatchRecord {
   batch: number
   deliveredIds: string[]
-  failed: { subscriptionId: string; email: string; error: string }[]
+  failed: { subscriptionId: string; email: string; lineUserId?: string; error: string }[]
   finishedAt: string
 }
 

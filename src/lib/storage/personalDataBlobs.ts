@@ -13,6 +13,7 @@ import { normaliseEmail } from './emailHash.js'
 interface Recipient {
   subscriptionId: string
   email: string
+  lineUserId?: string
 }
 
 /** Replaces `email` by `''` in one JSON blob by compare-and-swap; true when it held it. */
@@ -43,7 +44,38 @@ export async function eraseFromDeliveries(
   notificationIds: readonly string[],
 ): Promise<number> {
   const address = normaliseEmail(email)
-  const matches = (recipient: Recipient) => normaliseEmail(recipient.email ?? '') === address
+  return eraseRecipients(
+    store,
+    notificationIds,
+    (recipient) => normaliseEmail(recipient.email ?? '') === address,
+    (recipient) => ({ ...recipient, email: '' }),
+  )
+}
+
+/**
+ * Erases a LINE user from the delivery snapshots of the given notifications, as
+ * `eraseFromDeliveries` an address: the entry keeps its place with an empty `lineUserId`, so a
+ * delivery that continues pushes it nothing.
+ */
+export async function eraseLineUserFromDeliveries(
+  store: Store,
+  lineUserId: string,
+  notificationIds: readonly string[],
+): Promise<number> {
+  return eraseRecipients(
+    store,
+    notificationIds,
+    (recipient) => recipient.lineUserId === lineUserId,
+    (recipient) => ({ ...recipient, lineUserId: '' }),
+  )
+}
+
+async function eraseRecipients(
+  store: Store,
+  notificationIds: readonly string[],
+  matches: (recipient: Recipient) => boolean,
+  blank: (recipient: Recipient) => Recipient,
+): Promise<number> {
   let changed = 0
   for (const id of notificationIds) {
     const jobKey = deliveryKeys.job(id)
@@ -53,9 +85,7 @@ export async function eraseFromDeliveries(
       const field = Array.isArray(value.recipients) ? 'recipients' : 'failed'
       return {
         ...value,
-        [field]: recipients.map((recipient) =>
-          matches(recipient) ? { ...recipient, email: '' } : recipient,
-        ),
+        [field]: recipients.map((recipient) => (matches(recipient) ? blank(recipient) : recipient)),
       }
     }
     if (await rewrite(store, jobKey, erase)) changed += 1

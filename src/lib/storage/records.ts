@@ -45,7 +45,12 @@ export interface Reservation extends Archivable {
 /** §2.1. */
 export interface NotifySubscription extends Archivable {
   id: string
+  /** The address notices go to; empty for a LINE sign-up (`channel: 'line'`), which has none. */
   email: string
+  /** `line`: notices are pushed in LINE to `lineUserId` (README "LINE"). Absent: e-mail. */
+  channel?: 'line'
+  /** The LINE user id of a LINE sign-up: personal data, never logged, erased with the person. */
+  lineUserId?: string
   productSlug: string
   /** The variant waited for (its id), for a product with variants; absent otherwise. */
   variant?: string

@@ -15,6 +15,7 @@ import { demandLog, type DemandLog } from './demandLog.js'
 import { orderAttributionStore, type OrderAttributionStore } from './orderAttributions.js'
 import { claimBook, type ClaimBook } from './recordClaims.js'
 import { idempotencyKeyBook, type IdempotencyKeyBook } from './idempotencyKeys.js'
+import { lineContactBook, type LineContactBook } from './lineContacts.js'
 import { storedLedgerKeys, UnitLedgerStore, type UnitLedgerOptions } from './reservationUnits.js'
 import {
   RecordCollection,
@@ -334,6 +335,8 @@ export interface Repositories {
   demand: DemandLog
   /** Orders counted for the restock notice that led to them, and whose they are. */
   orderAttributions: OrderAttributionStore
+  /** LINE users' friend status and subscriptions, and the spent LINE Login states. */
+  lineContacts: LineContactBook
 }
 
 /** What the index upkeep of a request may do. */
@@ -410,5 +413,6 @@ export function openRepositories(context: RequestContext, upkeep: IndexUpkeep = 
     scheduledSends,
     demand: demandLog(store),
     orderAttributions: orderAttributionStore(store),
+    lineContacts: lineContactBook(store),
   }
 }

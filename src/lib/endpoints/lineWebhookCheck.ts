@@ -1,0 +1,29 @@
+import type { AppConfig } from '../config.js'
+import { UnauthorizedError } from '../errors.js'
+import { requireLine } from '../line/lineLogin.js'
+import type { Logger } from '../log.js'
+import { isValidLineSignature, LINE_SIGNATURE_HEADER } from '../signing/lineSignature.js'
+
+/**
+ * The `verifyBody` of POST /api/line-webhook: `X-Line-Signature` over the raw body with the
+ * Messaging API channel's secret, before anything is parsed; a bad or missing one is a 401,
+ * LINE not configured a 503.
+ */
+export function lineWebhookCheck({
+  req,
+  rawBody,
+  config,
+  log,
+}: {
+  req: Request
+  rawBody: string
+  config: AppConfig
+  log: Logger
+}): void {
+  const settings = requireLine(config, log)
+  const header = req.headers.get(LINE_SIGNATURE_HEADER)
+  if (!isValidLineSignature(header, rawBody, settings.messagingChannelSecret)) {
+    log.warn('line.webhook.refused', { reason: 'bad or missing signature' })
+    throw new UnauthorizedError('Invalid signature')
+  }
+}
