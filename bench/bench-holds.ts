@@ -12,7 +12,6 @@
  * with the product's stock record holding 20 open holds beside the one claimed.
  * Figures are printed, never asserted; the machine is shared (load average printed).
  */
-import type { Context } from '@netlify/functions'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,6 +22,7 @@ import { openRepositories } from '../src/lib/storage/repositories.js'
 import { holdIdFor, withHoldsOpened } from '../src/lib/storage/restockHolds.js'
 import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
 import { startRecordingServer } from '../platform/recordingServer.js'
+import { blobsContextFor, contextFor, printSteps, type StepSample } from './handlerBench.js'
 import { startLatencyProxy } from './latencyProxy.js'
 
 const LATENCY_MS = 10
@@ -31,22 +31,6 @@ const ROUNDS = 3
 const SECRET = 'bench-unsubscribe'
 const PRODUCT = 'hario-v60-dripper'
 const OTHER_HOLDS = 20
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]
-
-function blobsContextFor(url: string): string {
-  const context = { edgeURL: url, uncachedEdgeURL: url, siteID: 'bench-site', token: TOKEN }
-  return Buffer.from(JSON.stringify(context)).toString('base64')
-}
-
-function contextFor(deployContext: string): Context {
-  const context = {
-    requestId: `bench-${crypto.randomUUID()}`,
-    deploy: { context: deployContext, id: 'bench', published: false },
-    waitUntil: () => undefined,
-  }
-  return context as unknown as Context
-}
 
 function subscription(i: number, createdAt: number): NotifySubscription {
   return {
@@ -87,13 +71,13 @@ async function main(): Promise<void> {
   const { port } = await blobs.start()
   const proxy = await startLatencyProxy(`http://127.0.0.1:${port}`, LATENCY_MS)
   const resend = await startRecordingServer()
-  process.env.NETLIFY_BLOBS_CONTEXT = blobsContextFor(proxy.url)
+  process.env.NETLIFY_BLOBS_CONTEXT = blobsContextFor(proxy.url, TOKEN)
   process.env.UNSUBSCRIBE_SECRET = SECRET
   process.env.RESEND_API_KEY = 're_bench'
   process.env.RESEND_FROM_EMAIL = 'shop@example.jp'
   process.env.RESEND_BASE_URL = resend.url
   process.env.QUIET_HOURS = 'off'
-  const samples = new Map<string, { times: number[]; requests: number[] }>()
+  const samples = new Map<string, StepSample>()
   const measure = async (label: string, work: () => Promise<number>) => {
     const sample = samples.get(label) ?? { times: [], requests: [] }
     samples.set(label, sample)
@@ -133,23 +117,10 @@ async function main(): Promise<void> {
       callHold(deployContext, token, 'POST'),
     )
   }
-  const rows = [...samples].map(([label, sample]) => [
-    label,
-    `${median(sample.times).toFixed(0)} ms`,
-    `${median(sample.requests)}`,
-  ])
-  console.log(
-    `\nBlob requests per hold claim, ${OTHER_HOLDS} other holds open (${LATENCY_MS} ms per blob request, median of ${ROUNDS})`,
+  printSteps(
+    `Blob requests per hold claim, ${OTHER_HOLDS} other holds open (${LATENCY_MS} ms per blob request, median of ${ROUNDS})`,
+    samples,
   )
-  const header = ['', 'time', 'blob requests']
-  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)))
-  for (const row of [header, ...rows]) {
-    console.log(
-      row
-        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
-        .join('  '),
-    )
-  }
   // why: the confirmation e-mails go after the answer; let them reach the stand-in first
   await new Promise((resolve) => setTimeout(resolve, 500))
   await resend.close()
