@@ -118,13 +118,36 @@ describe('POST /api/line-webhook', () => {
     const userId = world.standIn.nextLogin.userId
     await world.signUp({ productSlug: PRODUCT })
     await post(body('unfollow', userId))
-    expect((await post(body('follow', userId))).body).toMatchObject({ handled: 1, unsubscribed: 0 })
+    const later = { timestamp: 1764000060000 }
+    expect((await post(body('follow', userId, later))).body).toMatchObject({
+      handled: 1,
+      unsubscribed: 0,
+    })
     const repositories = world.repositories()
     expect(await repositories.lineContacts.get(lineUserHash(userId))).toMatchObject({
       friend: true,
     })
     const [subscription] = (await repositories.subscriptions.listProduct(PRODUCT)).records
     expect(subscription.status).toBe('unsubscribed')
+  })
+
+  it('ignores a signed event sent again after a newer one, and an event without its time', async () => {
+    const userId = world.standIn.nextLogin.userId
+    await world.signUp({ productSlug: PRODUCT })
+    const unfollow = body('unfollow', userId, { timestamp: 1764000000000 })
+    await post(unfollow)
+    await post(body('follow', userId, { timestamp: 1764000060000 }))
+    // the old unfollow, replayed byte for byte with its valid signature: nothing changes
+    expect((await post(unfollow)).body).toMatchObject({ received: 1, handled: 0 })
+    expect(await world.repositories().lineContacts.get(lineUserHash(userId))).toMatchObject({
+      friend: true,
+      lastEventAt: 1764000060000,
+    })
+    const untimed = body('unfollow', userId, { timestamp: undefined })
+    expect((await post(untimed)).body).toMatchObject({ received: 1, handled: 0 })
+    expect(await world.repositories().lineContacts.get(lineUserHash(userId))).toMatchObject({
+      friend: true,
+    })
   })
 
   it('answers 200 and stores nothing for other events and for users it never saw', async () => {

@@ -25,6 +25,8 @@ export interface LineContact {
   friend: boolean | null
   /** When `friend` was last learnt (ISO). */
   friendSeenAt: string | null
+  /** LINE's `timestamp` (ms) of the newest follow or unfollow event applied; absent before one. */
+  lastEventAt?: number
   /** Their LINE subscriptions. */
   subscriptions: ProductRecordRef[]
   updatedAt: string
