@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net'
  *   pushes 500, so a sender's retry meets that 409);
  * - `GET /v2/bot/message/quota` and `/quota/consumption`: the monthly plan and what was pushed.
  * Run on its own (`tsx platform/lineStandIn.ts`) it listens on `LINE_STAND_IN_PORT` (default 4020)
- * and prints each push as one JSON line.
+ * and prints each push as one JSON line; its first login is the user `README_LINE_USER`.
  */
 
 export interface LineStandInOptions {
@@ -28,7 +28,12 @@ export interface LineStandInOptions {
   port?: number
   /** Printed per push (the command-line stand-in prints JSON lines). Default: nothing. */
   onPush?: (push: RecordedPush) => void
+  /** The LINE user id the first login signs in. Default: a new random one. */
+  firstUserId?: string
 }
+
+/** The user the command-line stand-in logs in first (README "LINE" uses it). */
+export const README_LINE_USER = 'U0123456789abcdef0123456789abcdef'
 
 export interface RecordedPush {
   to: string
@@ -81,7 +86,10 @@ export async function startLineStandIn(options: LineStandInOptions): Promise<Lin
   const sockets = new Set<import('node:net').Socket>()
   const state: LineStandIn = {
     url: '',
-    nextLogin: { userId: `U${randomUUID().replace(/-/g, '')}`, addsFriend: true },
+    nextLogin: {
+      userId: options.firstUserId ?? `U${randomUUID().replace(/-/g, '')}`,
+      addsFriend: true,
+    },
     friends: new Set(),
     idTokenNonce: null,
     pushes: [],
@@ -265,6 +273,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     loginChannelId: process.env.LINE_LOGIN_CHANNEL_ID ?? '1234567890',
     loginChannelSecret: process.env.LINE_LOGIN_CHANNEL_SECRET ?? 'local-line-login-secret',
     port: Number(process.env.LINE_STAND_IN_PORT ?? 4020),
+    firstUserId: README_LINE_USER,
     onPush: (push) => console.log(JSON.stringify(push)),
   })
   console.log(`LINE stand-in on ${standIn.url}`)

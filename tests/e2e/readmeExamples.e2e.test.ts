@@ -1,70 +1,14 @@
-import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { promisify } from 'node:util'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevServer, type RunningDevServer } from '../../platform/startDevServer.js'
+import { readmeBlocks, runReadmeScript } from '../helpers/readmeScript.js'
 
 /**
- * The README's examples, run as written by a shell against the server `npm start` runs. Only the
- * base URL line `B=http://localhost:8888` is replaced by this server's address. A `curl` function
- * records what every call answered; each call must answer the status and fields of the nearest
- * `→` comment above it (a comment `→ 200 {"success":true,"id":"res_…"}` checks the status,
- * `"success":true`, and an `"id"` starting with `res_`).
+ * The README's examples ("Try it"), run as written by a shell against the server `npm start`
+ * runs (tests/helpers/readmeScript.ts): each call answers what its `→` comment says.
  */
-const README = resolve(import.meta.dirname, '../../README.md')
-const BASE_URL_LINE = 'B=http://localhost:8888'
-const run = promisify(execFile)
-
-/** The fenced shell blocks of the examples sections, except those that start a service. */
-function exampleBlocks(readme: string): string[] {
-  const start = readme.indexOf('\n## Try it')
-  const end = readme.indexOf('\n## ', start + 1)
-  const section = readme.slice(start, end)
-  return [...section.matchAll(/```bash\n([\s\S]*?)```/g)]
-    .map((match) => match[1])
-    .filter((block) => !block.includes('npm start'))
-}
-
-interface Expectation {
-  comment: string
-  status: number
-  fragments: string[]
-}
-
-/** One expectation per `curl` in the script, from the nearest `→` comment above it. */
-function expectations(script: string): Expectation[] {
-  let current: Expectation = { comment: '(none)', status: 200, fragments: [] }
-  const expected: Expectation[] = []
-  for (const line of script.split('\n')) {
-    const trimmed = line.trim()
-    if (trimmed.startsWith('#')) {
-      const arrow = /→\s*(\d{3})(.*)$/.exec(trimmed)
-      if (!arrow) continue
-      const fragments = [...arrow[2].matchAll(/"([A-Za-z_]+)":(true|false|-?\d+|"([^"]*)")/g)].map(
-        ([, key, value, text]) =>
-          text?.endsWith('…') ? `"${key}":"${text.slice(0, -1)}` : `"${key}":${value}`,
-      )
-      current = { comment: trimmed, status: Number(arrow[1]), fragments }
-      continue
-    }
-    const calls = trimmed.match(/(?:^|[\s$(])curl\s/g)?.length ?? 0
-    for (let call = 0; call < calls; call++) expected.push(current)
-  }
-  return expected
-}
-
-// why: records every call (status and body) in order, and answers the body as curl would
-const RECORDING_CURL = `curl() {
-  local answer status
-  answer=$(command curl -sS -w '\\n%{http_code}' "$@")
-  status=\${answer##*$'\\n'}
-  answer=\${answer%$'\\n'*}
-  printf '%s\\n' "$answer"
-  printf '@@@ %s\\n%s\\n' "$status" "$answer" >> "$README_LOG"
-}
-`
 
 let server: RunningDevServer
 let logDir: string
@@ -80,40 +24,8 @@ afterAll(async () => {
 
 describe('README examples', () => {
   it('answer, run verbatim against npm start’s server, what their comments say', async () => {
-    const readme = await readFile(README, 'utf8')
-    const blocks = exampleBlocks(readme)
+    const blocks = await readmeBlocks('## Try it')
     expect(blocks.length).toBeGreaterThanOrEqual(4)
-    const script = blocks.join('\n')
-    expect(script).toContain(BASE_URL_LINE)
-    const expected = expectations(script)
-    expect(expected.length).toBeGreaterThan(15)
-
-    const log = join(logDir, 'calls.log')
-    await run('bash', ['-c', RECORDING_CURL + script.replace(BASE_URL_LINE, `B=${server.url}`)], {
-      env: { PATH: process.env.PATH, README_LOG: log, LANG: 'C.UTF-8' },
-      maxBuffer: 16 * 1024 * 1024,
-    })
-    const calls = (await readFile(log, 'utf8'))
-      .split(/^@@@ /m)
-      .filter(Boolean)
-      .map((record) => {
-        const newline = record.indexOf('\n')
-        const body = record.slice(newline + 1).trim()
-        let normalised = body
-        try {
-          normalised = JSON.stringify(JSON.parse(body))
-        } catch {
-          // not JSON: compared as it is
-        }
-        return { status: Number(record.slice(0, newline)), body: normalised }
-      })
-
-    expect(calls).toHaveLength(expected.length)
-    calls.forEach((call, index) => {
-      const { comment, status, fragments } = expected[index]
-      const label = `call ${index + 1} under "${comment}": ${call.body.slice(0, 300)}`
-      expect(call.status, label).toBe(status)
-      for (const fragment of fragments) expect(call.body, label).toContain(fragment)
-    })
+    expect(await runReadmeScript(blocks, server.url, logDir)).toBeGreaterThan(15)
   }, 300_000)
 })
