@@ -96,6 +96,7 @@ describe('a capped pre-order over npm start', { timeout: 240_000 }, () => {
       opensAt: null,
       closesAt: null,
       releaseDate: '2027-01-20',
+      lineSignup: false,
     })
     await resend.waitFor(5, 60_000)
     expect(emails().map((request) => request.json.subject)).toEqual(
