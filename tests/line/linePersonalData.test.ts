@@ -10,7 +10,8 @@ import { ADMIN_TOKEN, setApiTokens } from '../helpers/tokens.js'
 import { PRODUCT, VARIANT_PRODUCT, useLineEnvironment } from './lineTestKit.js'
 
 /**
- * Export and erase by LINE user id: everything a LINE sign-up stored is answered, and after an
+ * Export and erase by LINE user id: everything a LINE sign-up (and a reservation made from its
+ * hold) stored is answered, and after an
  * erase no blob of the store holds the LINE user id (every file of the Blobs server is read).
  */
 
@@ -67,6 +68,22 @@ describe('personal data of a LINE sign-up', () => {
     const userId = world.standIn.nextLogin.userId
     await world.signUp({ productSlug: PRODUCT })
     await world.signUp({ productSlug: VARIANT_PRODUCT, variant: 'ai' })
+    // a reservation made from one of the user's holds (channel LINE, no address)
+    const reservation = {
+      id: `res_${crypto.randomUUID()}`,
+      name: 'LINE 花子',
+      email: '',
+      channel: 'line' as const,
+      lineUserId: userId,
+      productSlug: PRODUCT,
+      status: 'pending',
+      notes: '',
+      createdAt: new Date().toISOString(),
+      respondedAt: null,
+      quantity: 1,
+      source: 'restock-hold' as const,
+    }
+    await world.repositories().reservations.create(reservation, reservation)
     expect((await everyBlob(world.blobs.directory)).some((text) => text.includes(userId))).toBe(
       true,
     )
@@ -74,7 +91,12 @@ describe('personal data of a LINE sign-up', () => {
     const answer = await call(erasePerson, '/api/admin/people/erase', { lineUserId: userId })
     expect(answer.status).toBe(200)
     personErased.parse(answer.body)
-    expect(answer.body.erased).toMatchObject({ subscriptions: 2, consents: 2, claims: 2 })
+    expect(answer.body.erased).toMatchObject({
+      reservations: 1,
+      subscriptions: 2,
+      consents: 2,
+      claims: 2,
+    })
 
     const blobs = await everyBlob(world.blobs.directory)
     expect(blobs.filter((text) => text.includes(userId))).toEqual([])

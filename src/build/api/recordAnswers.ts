@@ -33,7 +33,16 @@ export const reservationRecord = z
       .regex(/^res_/)
       .meta({ examples: ['res_3b1f0c9e-8a52-4d7e-9c41-5f2a6b7d8e90'] }),
     name: z.string(),
-    email: z.string(),
+    email: z.string().meta({
+      description: 'The address; empty for a reservation of a LINE sign-up (`channel: "line"`).',
+    }),
+    channel: z.literal('line').optional().meta({
+      description:
+        'Where its messages go: `line` (LINE push to `lineUserId`, made from a LINE sign-up’s hold); absent: e-mail.',
+    }),
+    lineUserId: z.string().optional().meta({
+      description: 'The LINE user id it was made for (personal data, erased with the person).',
+    }),
     productSlug: slug,
     variant: variantId.optional().meta({
       description: 'The variant reserved (its id); absent for a product without variants.',

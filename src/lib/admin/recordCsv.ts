@@ -62,7 +62,7 @@ export interface CsvRecord {
   createdAt: string
   name?: string | null
   email: string
-  /** `line` for a LINE sign-up (no address). */
+  /** `line` for a LINE sign-up or its reservation (no address). */
   channel?: string | null
   productSlug: string
   variant?: string | null
@@ -76,7 +76,10 @@ export interface CsvRecord {
   archivedAt?: string | null
 }
 
-/** What the メールアドレス column shows: the address, or 「LINE」 for a LINE sign-up (which has none). */
+/**
+ * What the メールアドレス column shows: the address, or 「LINE」 for a LINE sign-up or a
+ * reservation made from one's hold (which have none).
+ */
 export function contactText(row: Pick<CsvRecord, 'email' | 'channel'>): string {
   return row.channel === 'line' ? 'LINE' : row.email
 }
@@ -136,7 +139,7 @@ const RESERVATION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
   { header: '予約番号', value: (row) => row.id },
   { header: '受付日時', value: (row) => formatTime(row.createdAt) },
   { header: '名前', value: (row) => row.name },
-  { header: 'メールアドレス', value: (row) => row.email },
+  { header: 'メールアドレス', value: contactText },
   { header: '商品', value: (row) => productLabel(row.productSlug) },
   { header: '商品コード', value: skuOf },
   { header: '数量', value: (row) => String(row.quantity ?? 1) },

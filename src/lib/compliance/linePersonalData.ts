@@ -8,7 +8,7 @@ import {
   eraseLineUserFromDeliveries,
   refoldIndexes,
 } from '../storage/personalDataBlobs.js'
-import type { NotificationHistory, NotifySubscription } from '../storage/records.js'
+import type { NotificationHistory, NotifySubscription, Reservation } from '../storage/records.js'
 import type {
   ErasureSummary,
   ExportedConsent,
@@ -18,7 +18,8 @@ import type {
 
 /**
  * The personal-data requests (APPI Art. 33–35, docs/compliance.md) of a shopper who signed up
- * with LINE, by their LINE user id: their LINE sign-ups, the consents filed under their
+ * with LINE, by their LINE user id: their LINE sign-ups, the reservations made from their holds,
+ * the consents filed under their
  * `lineUserHash`, the notices pushed to them, their contact record (friend or not), their claims
  * and their place in delivery snapshots. An erase leaves no LINE user id in any blob. Neither
  * logs the id.
@@ -28,6 +29,8 @@ interface FoundLine {
   lineUserId: string
   hash: string
   subscriptions: NotifySubscription[]
+  /** Reservations made from the user's holds (`channel: 'line'`). */
+  reservations: Reservation[]
   consents: Awaited<
     ReturnType<PersonalDataDeps['repositories']['consents']['listForAddress']>
   >['records']
@@ -38,8 +41,9 @@ interface FoundLine {
 async function findLine(lineUserId: string, deps: PersonalDataDeps): Promise<FoundLine> {
   const hash = lineUserHash(lineUserId)
   const { repositories } = deps
-  const [subscriptions, histories, consents] = await Promise.all([
+  const [subscriptions, reservations, histories, consents] = await Promise.all([
     repositories.subscriptions.list(),
+    repositories.reservations.list(),
     repositories.history.list(),
     repositories.consents.listForAddress(hash),
   ])
@@ -63,6 +67,9 @@ async function findLine(lineUserId: string, deps: PersonalDataDeps): Promise<Fou
     lineUserId,
     hash,
     subscriptions: mine,
+    reservations: reservations.records
+      .filter((record) => record.channel === 'line' && record.lineUserId === lineUserId)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
     consents: consents.records.sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
     histories: named
       .filter((history): history is NotificationHistory => history !== null)
@@ -80,8 +87,14 @@ async function recordLineRequest(
       action,
       record: { type: 'person', id: deps.log.requestId, productSlug: null },
       from: null,
-      to: String(found.subscriptions.length),
+      to: String(found.subscriptions.length + found.reservations.length),
     },
+    ...found.reservations.map(({ id, productSlug }) => ({
+      action,
+      record: { type: 'reservation' as const, id, productSlug },
+      from: null,
+      to: null,
+    })),
     ...found.subscriptions.map(({ id, productSlug }) => ({
       action,
       record: { type: 'subscription' as const, id, productSlug },
@@ -105,6 +118,7 @@ export async function exportLinePerson(
   await recordLineRequest('export', found, deps)
   deps.log.info('people.exported', {
     channel: 'line',
+    reservations: found.reservations.length,
     subscriptions: found.subscriptions.length,
     consents: found.consents.length,
     notices: found.histories.length,
@@ -112,7 +126,7 @@ export async function exportLinePerson(
   return {
     email: '',
     lineUserId,
-    reservations: [],
+    reservations: found.reservations,
     subscriptions: found.subscriptions,
     consents,
     notices: found.histories.map((history) => ({
@@ -126,8 +140,8 @@ export async function exportLinePerson(
 }
 
 /**
- * POST /api/admin/people/erase with `lineUserId`: removes the user's LINE sign-ups (archived
- * too) with their claims, their consent records, their contact record, their entries in delivery
+ * POST /api/admin/people/erase with `lineUserId`: removes the user's LINE sign-ups and the
+ * reservations made from their holds (archived too) with their claims, their consent records, their contact record, their entries in delivery
  * snapshots, the record indexes' copies (folded again), every CSV export and the listing
  * snapshots of older deploys.
  */
@@ -138,6 +152,7 @@ export async function eraseLinePerson(
   const found = await findLine(lineUserId, deps)
   const { repositories } = deps
   const { store } = repositories
+  await mapWithConcurrency(found.reservations, 10, (r) => repositories.reservations.remove(r))
   await mapWithConcurrency(found.subscriptions, 10, (s) => repositories.subscriptions.remove(s))
   await mapWithConcurrency(found.consents, 10, (c) => repositories.consents.remove(c))
   let claims = 0
@@ -161,7 +176,7 @@ export async function eraseLinePerson(
   await dropListExports(store)
   await dropLegacyListing(store, () => false)
   const summary: ErasureSummary = {
-    reservations: 0,
+    reservations: found.reservations.length,
     subscriptions: found.subscriptions.length,
     consents: found.consents.length,
     notices: found.histories.length,

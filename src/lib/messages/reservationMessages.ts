@@ -42,7 +42,9 @@ export function reservationTeamChatMessage(input: ReservationMessageInput): {
       mrkdwn`*新しい予約が入りました*`,
       mrkdwn`商品: ${product.title}（${product.slug}）`,
       joinMrkdwn([mrkdwn`お名前: `, slackCustomerText(reservation.name)], ''),
-      joinMrkdwn([mrkdwn`メール: `, slackCustomerAddress(reservation.email)], ''),
+      reservation.channel === 'line'
+        ? mrkdwn`連絡先: LINE`
+        : joinMrkdwn([mrkdwn`メール: `, slackCustomerAddress(reservation.email)], ''),
       mrkdwn`予約ID: ${reservation.id}`,
       mrkdwn`数量: ${String(reservation.quantity ?? 1)}`,
       mrkdwn`受付日時: ${formatJst(reservation.createdAt)}`,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { messagingApi } from '@line/bot-sdk'
 import type { LineSettings } from '../config.js'
 import type { Logger } from '../log.js'
@@ -26,6 +27,17 @@ export function quotaAnswer(quota: LineQuota): LineQuota & { remaining: number |
     ...quota,
     remaining: quota.limit === null ? null : Math.max(0, quota.limit - quota.usage),
   }
+}
+
+/**
+ * The `X-Line-Retry-Key` of the push named `name` (what it is and to whom): a UUID, always the
+ * same for the same name, so a push sent again is never delivered twice.
+ */
+export function retryKeyOf(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex')
+  // why: LINE takes a UUID; version 5 (name-based, SHA) and the RFC 4122 variant bits
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
 }
 
 export interface LinePusher {

@@ -1,6 +1,7 @@
 import type { AppConfig } from '../config.js'
 import type { Logger } from '../log.js'
 import { createDiscordNotifier, type DiscordNotifier } from './discordNotifier.js'
+import { createLinePusher, type LinePusher } from './linePusher.js'
 import { createResendMailer, type Mailer } from './resendMailer.js'
 import { createSlackNotifier, type SlackNotifier } from './slackNotifier.js'
 
@@ -14,6 +15,8 @@ export interface ShopNotifiers {
   communitychat: DiscordNotifier
   /** Customer e-mail (`RESEND_API_KEY` + `RESEND_FROM_EMAIL`; else logged). */
   mailer: Mailer
+  /** LINE pushes to shoppers (the four LINE variables); null when LINE is not configured. */
+  line: Pick<LinePusher, 'push'> | null
 }
 
 /** Creates the notifiers for one request; every option is checked here, once. */
@@ -45,5 +48,6 @@ export function createShopNotifiers(config: AppConfig, log: Logger): ShopNotifie
       timeoutMs,
       log,
     }),
+    line: config.line ? createLinePusher({ settings: config.line, timeoutMs, log }) : null,
   }
 }

@@ -9,6 +9,7 @@ import { asShown, productUrl, targetOfRecord } from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import type { Reservation } from '../storage/records.js'
 import { manageLinkFor } from './manageLink.js'
+import { isLineReservation, pushReservationMessage } from './reservationLine.js'
 import { holdsUnits, productUnits, unitsOf } from './productUnits.js'
 
 /** A staff status change: §4.5 plus `shareNote` (put the notes into the customer's e-mails). */
@@ -108,11 +109,11 @@ export async function changeReservationStatus(
             sharedNote: latest.shareNote && latest.notes ? latest.notes : null,
             manageUrl: status === 'confirmed' ? manageLinkFor(latest, config, log, now) : null,
           })
-          return mailer.send(
-            { to: latest.email, ...email },
-            // why: one e-mail per applied transition, even when the platform repeats the call
-            { idempotencyKey: `reservation-status/${latest.id}/${status}/${changedAt}` },
-          )
+          // why: one message per applied transition, even when the platform repeats the call
+          const key = `reservation-status/${latest.id}/${status}/${changedAt}`
+          return isLineReservation(latest)
+            ? pushReservationMessage(latest, email, key, services.notifiers.line, log)
+            : mailer.send({ to: latest.email, ...email }, { idempotencyKey: key })
         },
       ])
     }

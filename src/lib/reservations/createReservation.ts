@@ -14,6 +14,7 @@ import type { Reservation } from '../storage/records.js'
 import { markDemand } from '../demand/demandMarks.js'
 import { manageLinkFor } from './manageLink.js'
 import { checkReservable } from './preorderRules.js'
+import { isLineReservation, pushReservationMessage } from './reservationLine.js'
 import { productUnits } from './productUnits.js'
 
 export interface CreateReservationOptions {
@@ -126,8 +127,9 @@ export async function announceReservation(
       source,
     })
   }
+  const line = isLineReservation(reservation)
   // why: a bounced or complaining address gets no confirmation e-mail (docs/compliance.md)
-  const mailable = !(await isSuppressed(compliance, reservation.email))
+  const mailable = !line && !(await isSuppressed(compliance, reservation.email))
 
   const { notifiers } = services
   const input = {
@@ -138,6 +140,18 @@ export async function announceReservation(
   }
   dispatchNotifications(context, log, [
     () => notifiers.teamchatReservation.send(reservationTeamChatMessage(input).slackText),
+    ...(line
+      ? [
+          () =>
+            pushReservationMessage(
+              reservation,
+              reservationConfirmationEmail(input),
+              `reservation-confirmation/${reservation.id}`,
+              notifiers.line,
+              log,
+            ),
+        ]
+      : []),
     ...(mailable
       ? [
           () =>

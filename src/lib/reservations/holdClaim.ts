@@ -95,19 +95,19 @@ export async function answerHold(input: HoldInput): Promise<Response | HoldClaim
   if (!check.ok || hold.state !== 'open' || !hold.endsAt || Date.parse(hold.endsAt) <= now()) {
     return ended(input, ref)
   }
+  const subscription = await services.repositories.subscriptions.get({
+    id: hold.subscriptionId,
+    productSlug: ref.target.productSlug,
+  })
   if (req.method === 'GET') {
     return holdPage(
-      { productTitle: title, endsAt: formatJst(hold.endsAt) },
+      { productTitle: title, endsAt: formatJst(hold.endsAt), line: isLineSignup(subscription) },
       token ?? '',
       pageShopOf(config),
     )
   }
   const name = input.form?.name
   if (!name) throw new InvalidInputError('お名前を入力してください。')
-  const subscription = await services.repositories.subscriptions.get({
-    id: hold.subscriptionId,
-    productSlug: ref.target.productSlug,
-  })
   // why: the sign-up is gone (erased, deleted): nobody's e-mail to reserve for
   if (!subscription) return ended(input, ref)
   const reservationId = newReservationId()
@@ -159,14 +159,14 @@ async function reserved(
   const { reservations, subscriptions } = services.repositories
   const productSlug = ref.target.productSlug
   const title = targetTitle(ref.target)
-  const stored = await reservations.get({ id: reservationId, productSlug })
+  let stored = await reservations.get({ id: reservationId, productSlug })
   if (!stored) {
     const subscription =
       known ?? (await subscriptions.get({ id: hold.subscriptionId, productSlug }))
     if (!name || !subscription) {
       if (req.method === 'GET' && hold.endsAt) {
         return holdPage(
-          { productTitle: title, endsAt: formatJst(hold.endsAt) },
+          { productTitle: title, endsAt: formatJst(hold.endsAt), line: isLineSignup(subscription) },
           new URL(req.url).searchParams.get('token') ?? '',
           pageShopOf(services.config),
         )
@@ -178,6 +178,9 @@ async function reserved(
       id: reservationId,
       name,
       email: subscription.email,
+      ...(subscription.channel === 'line' && subscription.lineUserId
+        ? { email: '', channel: 'line' as const, lineUserId: subscription.lineUserId }
+        : {}),
       productSlug,
       ...(ref.target.variant === undefined ? {} : { variant: ref.target.variant }),
       status: 'pending',
@@ -193,6 +196,7 @@ async function reserved(
     const units = productUnits(catalogue, services)
     await units?.follow(reservation, reservation.id)
     if (await reservations.create(reservation, reservation)) {
+      stored = reservation
       services.log.info('reservation.created', {
         reservationId,
         productSlug,
@@ -210,11 +214,16 @@ async function reserved(
   }
   if (wantsJson(req)) return { reservationId, alreadyReserved }
   return heldReservedPage(
-    { productTitle: title },
+    { productTitle: title, line: stored?.channel === 'line' },
     reservationId,
     alreadyReserved,
     pageShopOf(services.config),
   )
+}
+
+/** Whether the sign-up hears in LINE (its hold's messages are pushed there, not e-mailed). */
+function isLineSignup(subscription: NotifySubscription | null): boolean {
+  return subscription?.channel === 'line'
 }
 
 function ended(input: HoldInput, ref: HoldRef | null): Response {

@@ -11,9 +11,11 @@ export interface HoldView {
   productTitle: string
   /** When the hold ends, JST text. */
   endsAt: string
+  /** The sign-up hears in LINE: the confirmation comes there, not by e-mail. */
+  line: boolean
 }
 
-/** GET: the product, the hold's end and the one button (the name is asked; the e-mail is known). */
+/** GET: the product, the hold's end and the one button (the name is asked; the contact is known). */
 export function holdPage(view: HoldView, token: string, shop: PageShop | null): Response {
   const action = `/reservation/hold?token=${encodeURIComponent(token)}`
   return page(
@@ -24,7 +26,7 @@ export function holdPage(view: HoldView, token: string, shop: PageShop | null): 
 <dt>商品</dt><dd>${escapeHtml(view.productTitle)}</dd>
 <dt>お取り置き期限</dt><dd>${escapeHtml(view.endsAt)}</dd>
 </dl>
-<p>期限までにお名前を入力してボタンを押すと、ご予約が確定します。ご連絡はご登録のメールアドレスにお送りします。</p>
+<p>期限までにお名前を入力してボタンを押すと、ご予約が確定します。${view.line ? 'ご連絡はLINEでお送りします。' : 'ご連絡はご登録のメールアドレスにお送りします。'}</p>
 <form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="token" value="${escapeHtml(token)}">
 <p><label for="hold-name">お名前</label><br>
@@ -37,14 +39,16 @@ export function holdPage(view: HoldView, token: string, shop: PageShop | null): 
 
 /** The reservation the hold became (now, or before: the same one). */
 export function heldReservedPage(
-  view: Pick<HoldView, 'productTitle'>,
+  view: Pick<HoldView, 'productTitle' | 'line'>,
   reservationId: string,
   alreadyReserved: boolean,
   shop: PageShop | null,
 ): Response {
   const lead = alreadyReserved
     ? 'このお取り置きはすでにご予約済みです。'
-    : 'ご予約を承りました。確認のメールをお送りしました。'
+    : view.line
+      ? 'ご予約を承りました。確認のメッセージをLINEでお送りしました。'
+      : 'ご予約を承りました。確認のメールをお送りしました。'
   return page(
     200,
     'ご予約を承りました',

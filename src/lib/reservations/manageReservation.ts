@@ -24,6 +24,7 @@ import {
   reservationPage,
   type ManageView,
 } from './managePages.js'
+import { isLineReservation, pushReservationMessage } from './reservationLine.js'
 import { productUnits } from './productUnits.js'
 
 /** The form body of the page's cancel button. */
@@ -144,12 +145,13 @@ export async function answerManage(input: ManageInput): Promise<Response> {
         notifiers.teamchatReservation.send(
           selfCancelTeamChatMessage({ reservation: updated, product }).slackText,
         ),
-      () =>
-        notifiers.mailer.send(
-          { to: updated.email, ...receipt },
-          // why: the same key as a staff change of the same moment: one e-mail per cancel
-          { idempotencyKey: `reservation-status/${updated.id}/cancelled/${stamp}` },
-        ),
+      () => {
+        // why: the same key as a staff change of the same moment: one message per cancel
+        const key = `reservation-status/${updated.id}/cancelled/${stamp}`
+        return isLineReservation(updated)
+          ? pushReservationMessage(updated, receipt, key, notifiers.line, log)
+          : notifiers.mailer.send({ to: updated.email, ...receipt }, { idempotencyKey: key })
+      },
     ])
   }
   return cancelledPage(viewOf(updated), false)

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto'
 import { mapWithConcurrency } from '../concurrency.js'
 import { lineRestockMessage } from '../messages/lineRestockMessage.js'
 import type { HoldOffer } from '../messages/restockMessages.js'
-import type { LinePusher } from '../notifiers/linePusher.js'
+import { retryKeyOf, type LinePusher } from '../notifiers/linePusher.js'
 import { productImageUrl, targetTitle } from '../productCatalogue.js'
 import type { DeliveryJob, DeliveryRecipient } from '../storage/deliveryJobStore.js'
 import { lineUserHash, type LineContactBook } from '../storage/lineContacts.js'
@@ -34,12 +33,7 @@ export interface LineDelivery {
 
 /** The retry key of the push of `notificationId` to `subscriptionId`: a UUID, always the same. */
 export function lineRetryKey(notificationId: string, subscriptionId: string): string {
-  const hex = createHash('sha256')
-    .update(`line-push/${notificationId}/${subscriptionId}`)
-    .digest('hex')
-  // why: LINE takes a UUID; version 5 (name-based, SHA) and the RFC 4122 variant bits
-  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+  return retryKeyOf(`line-push/${notificationId}/${subscriptionId}`)
 }
 
 /**

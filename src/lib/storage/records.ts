@@ -17,7 +17,15 @@ export interface Archivable {
 export interface Reservation extends Archivable {
   id: string
   name: string
+  /** The shopper's address; empty for a reservation of a LINE sign-up (`channel: 'line'`). */
   email: string
+  /**
+   * `line`: made from the hold of a LINE sign-up; its messages are pushed in LINE to
+   * `lineUserId` (README "LINE"). Absent: e-mail.
+   */
+  channel?: 'line'
+  /** The LINE user id it was made for: personal data, never logged, erased with the person. */
+  lineUserId?: string
   productSlug: string
   /** The variant reserved (its id), for a product with variants; absent otherwise. */
   variant?: string
