@@ -708,7 +708,13 @@ describe('the answers of the running service match /api/openapi.json', () => {
 
     const body = JSON.stringify({
       destination: 'U0',
-      events: [{ type: 'unfollow', source: { type: 'user', userId: line.nextLogin.userId } }],
+      events: [
+        {
+          type: 'unfollow',
+          timestamp: 1764000000000,
+          source: { type: 'user', userId: line.nextLogin.userId },
+        },
+      ],
     })
     const webhook = (signature: string) =>
       call('/api/line-webhook', { body, headers: { 'X-Line-Signature': signature } })
