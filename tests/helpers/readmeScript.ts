@@ -9,8 +9,10 @@ import { expect } from 'vitest'
  * server. Only the base URL line `B=http://localhost:8888` is replaced by that server's address.
  * A `curl` function records what every call answered; each call must answer the status and
  * fields of the nearest `→` comment above it (a comment `→ 200 {"success":true,"id":"res_…"}`
- * checks the status, `"success":true`, and an `"id"` starting with `res_`). Blocks that start a
- * service (`npm start`) are left out: the test starts it.
+ * checks the status, `"success":true`, and an `"id"` starting with `res_`). A `curl` in the
+ * condition of an `until` or `while` loop waits: it may answer several times, the status each
+ * time, and its last answer carries the fields. Blocks that start a service (`npm start`) are left
+ * out: the test starts it.
  */
 
 const README = resolve(import.meta.dirname, '../../README.md')
@@ -33,11 +35,13 @@ interface Expectation {
   comment: string
   status: number
   fragments: string[]
+  /** The call is a loop's condition: it repeats until an answer holds every fragment. */
+  waits: boolean
 }
 
 /** One expectation per `curl` in the script, from the nearest `→` comment above it. */
 function expectations(script: string): Expectation[] {
-  let current: Expectation = { comment: '(none)', status: 200, fragments: [] }
+  let current = { comment: '(none)', status: 200, fragments: [] as string[] }
   const expected: Expectation[] = []
   for (const line of script.split('\n')) {
     const trimmed = line.trim()
@@ -52,7 +56,8 @@ function expectations(script: string): Expectation[] {
       continue
     }
     const calls = trimmed.match(/(?:^|[\s$(])curl\s/g)?.length ?? 0
-    for (let call = 0; call < calls; call++) expected.push(current)
+    const waits = /^(until|while)\s/.test(trimmed)
+    for (let call = 0; call < calls; call++) expected.push({ ...current, waits })
   }
   return expected
 }
@@ -100,12 +105,20 @@ export async function runReadmeScript(
       return { status: Number(record.slice(0, newline)), body: normalised }
     })
 
-  expect(calls).toHaveLength(expected.length)
-  calls.forEach((call, index) => {
-    const { comment, status, fragments } = expected[index]
-    const label = `call ${index + 1} under "${comment}": ${call.body.slice(0, 300)}`
+  let next = 0
+  for (const { comment, status, fragments, waits } of expected) {
+    const holdsAll = (body: string) => fragments.every((fragment) => body.includes(fragment))
+    while (waits && next < calls.length - 1 && !holdsAll(calls[next].body)) {
+      expect(calls[next].status, `waiting call ${next + 1} under "${comment}"`).toBe(status)
+      next += 1
+    }
+    const call = calls[next]
+    const label = `call ${next + 1} under "${comment}": ${call?.body.slice(0, 300)}`
+    expect(call, label).toBeDefined()
     expect(call.status, label).toBe(status)
     for (const fragment of fragments) expect(call.body, label).toContain(fragment)
-  })
-  return calls.length
+    next += 1
+  }
+  expect(calls).toHaveLength(next)
+  return expected.length
 }
