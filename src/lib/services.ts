@@ -1,7 +1,7 @@
 import { auditRecorder, type AuditRecorder } from './audit/auditTrail.js'
 import type { AppConfig } from './config.js'
 import type { Actor } from './audit/auditTrail.js'
-import type { PersonalDataDeps } from './compliance/personalData.js'
+import type { PersonalDataDeps } from './compliance/personalDataSteps.js'
 import { NotConfiguredError } from './errors.js'
 import type { Logger } from './log.js'
 import { createLinePusher, type LineQuota } from './notifiers/linePusher.js'

@@ -2,19 +2,17 @@ import { mapWithConcurrency } from '../concurrency.js'
 import { deliveryKeys, lineSignupClaimKey } from '../storage/blobLayout.js'
 import type { DeliveryJob } from '../storage/deliveryJobStore.js'
 import { lineUserHash } from '../storage/lineContacts.js'
-import { dropLegacyListing } from '../storage/legacyListing.js'
+import { eraseLineUserFromDeliveries } from '../storage/personalDataBlobs.js'
+import type { NotificationHistory } from '../storage/records.js'
+import type { ExportedConsent, PersonExport } from './personalData.js'
 import {
-  dropListExports,
-  eraseLineUserFromDeliveries,
-  refoldIndexes,
-} from '../storage/personalDataBlobs.js'
-import type { NotificationHistory, NotifySubscription, Reservation } from '../storage/records.js'
-import type {
-  ErasureSummary,
-  ExportedConsent,
-  PersonalDataDeps,
-  PersonExport,
-} from './personalData.js'
+  finishErasure,
+  recordPersonRequest,
+  removePersonRecords,
+  type ErasureSummary,
+  type PersonalDataDeps,
+  type PersonRecords,
+} from './personalDataSteps.js'
 
 /**
  * The personal-data requests (APPI Art. 33–35, docs/compliance.md) of a shopper who signed up
@@ -25,15 +23,10 @@ import type {
  * logs the id.
  */
 
-interface FoundLine {
+/** `reservations` are those made from the user's holds (`channel: 'line'`). */
+interface FoundLine extends PersonRecords {
   lineUserId: string
   hash: string
-  subscriptions: NotifySubscription[]
-  /** Reservations made from the user's holds (`channel: 'line'`). */
-  reservations: Reservation[]
-  consents: Awaited<
-    ReturnType<PersonalDataDeps['repositories']['consents']['listForAddress']>
-  >['records']
   /** Notices whose delivery snapshot names the user. */
   histories: NotificationHistory[]
 }
@@ -77,33 +70,6 @@ async function findLine(lineUserId: string, deps: PersonalDataDeps): Promise<Fou
   }
 }
 
-async function recordLineRequest(
-  action: 'export' | 'erase',
-  found: FoundLine,
-  deps: PersonalDataDeps,
-): Promise<void> {
-  await deps.audit.record([
-    {
-      action,
-      record: { type: 'person', id: deps.log.requestId, productSlug: null },
-      from: null,
-      to: String(found.subscriptions.length + found.reservations.length),
-    },
-    ...found.reservations.map(({ id, productSlug }) => ({
-      action,
-      record: { type: 'reservation' as const, id, productSlug },
-      from: null,
-      to: null,
-    })),
-    ...found.subscriptions.map(({ id, productSlug }) => ({
-      action,
-      record: { type: 'subscription' as const, id, productSlug },
-      from: null,
-      to: null,
-    })),
-  ])
-}
-
 /** POST /api/admin/people/export with `lineUserId`. */
 export async function exportLinePerson(
   lineUserId: string,
@@ -115,7 +81,7 @@ export async function exportLinePerson(
     const wording = await deps.repositories.consents.wording(consent.wordingVersion)
     consents.push({ ...consent, wordingText: wording?.text ?? null })
   }
-  await recordLineRequest('export', found, deps)
+  await recordPersonRequest('export', found, deps)
   deps.log.info('people.exported', {
     channel: 'line',
     reservations: found.reservations.length,
@@ -152,29 +118,18 @@ export async function eraseLinePerson(
   const found = await findLine(lineUserId, deps)
   const { repositories } = deps
   const { store } = repositories
-  await mapWithConcurrency(found.reservations, 10, (r) => repositories.reservations.remove(r))
-  await mapWithConcurrency(found.subscriptions, 10, (s) => repositories.subscriptions.remove(s))
-  await mapWithConcurrency(found.consents, 10, (c) => repositories.consents.remove(c))
-  let claims = 0
-  const claimKeys = new Set(
+  const claims = await removePersonRecords(
+    found,
     found.subscriptions.map((s) => lineSignupClaimKey(s.productSlug, found.hash, s.variant)),
+    deps,
   )
-  for (const key of claimKeys) {
-    if (await store.getMetadata(key)) {
-      await store.delete(key)
-      claims += 1
-    }
-  }
   await repositories.lineContacts.remove(found.hash)
   const deliveries = await eraseLineUserFromDeliveries(
     store,
     lineUserId,
     found.histories.map((history) => history.id),
   )
-  await deps.settle()
-  await refoldIndexes(repositories.indexes)
-  await dropListExports(store)
-  await dropLegacyListing(store, () => false)
+  await finishErasure(deps)
   const summary: ErasureSummary = {
     reservations: found.reservations.length,
     subscriptions: found.subscriptions.length,
@@ -185,7 +140,7 @@ export async function eraseLinePerson(
     orders: 0,
     suppressionKept: false,
   }
-  await recordLineRequest('erase', found, deps)
+  await recordPersonRequest('erase', found, deps)
   deps.log.info('people.erased', { channel: 'line', ...summary })
   return summary
 }

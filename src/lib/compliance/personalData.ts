@@ -1,49 +1,24 @@
-import type { AuditRecorder } from '../audit/auditTrail.js'
 import { mapWithConcurrency } from '../concurrency.js'
-import type { Logger } from '../log.js'
 import type { ConsentRecord } from '../storage/consentRepository.js'
 import { confirmationThrottleKey } from '../storage/confirmationThrottle.js'
 import { reservationClaimKey, signupClaimKey } from '../storage/blobLayout.js'
 import { emailHash, normaliseEmail } from '../storage/emailHash.js'
-import { dropLegacyListing } from '../storage/legacyListing.js'
-import {
-  dropListExports,
-  eraseFromDeliveries,
-  refoldIndexes,
-} from '../storage/personalDataBlobs.js'
+import { eraseFromDeliveries } from '../storage/personalDataBlobs.js'
 import type { NotificationHistory, NotifySubscription, Reservation } from '../storage/records.js'
 import type { BuyerAttribution } from '../storage/orderAttributions.js'
-import type { Repositories } from '../storage/repositories.js'
+import {
+  finishErasure,
+  recordPersonRequest,
+  removePersonRecords,
+  type ErasureSummary,
+  type PersonalDataDeps,
+  type PersonRecords,
+} from './personalDataSteps.js'
 
 /**
  * The person's rights under APPI Art. 33–35 (docs/compliance.md): everything stored about one
  * e-mail address, answered (`exportPerson`) or removed (`erasePerson`). Neither logs the address.
  */
-
-export interface PersonalDataDeps {
-  /** Records, consents, suppressions, and the store itself (claims, throttles, snapshots). */
-  repositories: Pick<
-    Repositories,
-    | 'reservations'
-    | 'subscriptions'
-    | 'history'
-    | 'consents'
-    | 'suppressions'
-    | 'confirmationLimits'
-    | 'indexes'
-    | 'store'
-    | 'orderAttributions'
-    | 'lineContacts'
-  >
-  log: Logger
-  /**
-   * Where the request is recorded: one `person` entry named by the request id (never the
-   * address) and one entry per reservation and subscription it read or removed (their ids only).
-   */
-  audit: AuditRecorder
-  /** Waits for the background work of the repositories above (snapshot saves) to finish. */
-  settle: () => Promise<void>
-}
 
 /** A consent record with the text of the wording it names. */
 export type ExportedConsent = ConsentRecord & { wordingText: string | null }
@@ -59,23 +34,8 @@ export interface PersonExport {
   suppressed: boolean
 }
 
-export interface ErasureSummary {
-  reservations: number
-  subscriptions: number
-  consents: number
-  notices: number
-  claims: number
-  deliveries: number
-  /** Links of the address's hash to orders counted for notices, removed (the counts stay). */
-  orders: number
-  suppressionKept: boolean
-}
-
-interface Found {
+interface Found extends PersonRecords {
   address: string
-  reservations: Reservation[]
-  subscriptions: NotifySubscription[]
-  consents: ConsentRecord[]
   /** Histories that name the address as a recipient or a failed recipient. */
   histories: NotificationHistory[]
 }
@@ -110,32 +70,6 @@ async function find(email: string, deps: PersonalDataDeps): Promise<Found> {
   }
 }
 
-/** The audit entries of an export or erase: ids and counts, nothing that names the person. */
-async function recordRequest(
-  action: 'export' | 'erase',
-  found: Found,
-  deps: PersonalDataDeps,
-): Promise<void> {
-  const records = [
-    ...found.reservations.map((r) => ({ type: 'reservation' as const, ...r })),
-    ...found.subscriptions.map((s) => ({ type: 'subscription' as const, ...s })),
-  ]
-  await deps.audit.record([
-    {
-      action,
-      record: { type: 'person', id: deps.log.requestId, productSlug: null },
-      from: null,
-      to: String(records.length),
-    },
-    ...records.map(({ type, id, productSlug }) => ({
-      action,
-      record: { type, id, productSlug },
-      from: null,
-      to: null,
-    })),
-  ])
-}
-
 /** POST /api/admin/people/export: everything stored about the address. */
 export async function exportPerson(email: string, deps: PersonalDataDeps): Promise<PersonExport> {
   const found = await find(email, deps)
@@ -150,7 +84,7 @@ export async function exportPerson(email: string, deps: PersonalDataDeps): Promi
   }
   const suppressed = (await deps.repositories.suppressions.forAddress(found.address)) !== null
   const orders = await deps.repositories.orderAttributions.ofBuyer(emailHash(found.address))
-  await recordRequest('export', found, deps)
+  await recordPersonRequest('export', found, deps)
   deps.log.info('people.exported', {
     reservations: found.reservations.length,
     subscriptions: found.subscriptions.length,
@@ -214,21 +148,15 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
   const { address } = found
   const { repositories } = deps
   const { store } = repositories
-  let claims = 0
-  const claimKeys = new Set<string>([
-    ...found.reservations.map((r) => reservationClaimKey(r.productSlug, r.email, r.name)),
-    ...found.subscriptions.map((s) => signupClaimKey(s.productSlug, address, s.variant)),
-    confirmationThrottleKey(address),
-  ])
-  await mapWithConcurrency(found.reservations, 10, (r) => repositories.reservations.remove(r))
-  await mapWithConcurrency(found.subscriptions, 10, (s) => repositories.subscriptions.remove(s))
-  await mapWithConcurrency(found.consents, 10, (c) => deps.repositories.consents.remove(c))
-  for (const key of claimKeys) {
-    if (await store.getMetadata(key)) {
-      await store.delete(key)
-      claims += 1
-    }
-  }
+  let claims = await removePersonRecords(
+    found,
+    [
+      ...found.reservations.map((r) => reservationClaimKey(r.productSlug, r.email, r.name)),
+      ...found.subscriptions.map((s) => signupClaimKey(s.productSlug, address, s.variant)),
+      confirmationThrottleKey(address),
+    ],
+    deps,
+  )
   if (await repositories.confirmationLimits.forget(address)) claims += 1
   await mapWithConcurrency(found.histories, 10, (history) =>
     repositories.history.update(history, (current) => withoutAddress(current, address)),
@@ -246,11 +174,7 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
       email: null,
     }))
   }
-  await deps.settle()
-  await refoldIndexes(deps.repositories.indexes)
-  await dropListExports(store)
-  // why: the listing snapshots of an older deploy copied every record; nothing reads them now
-  await dropLegacyListing(store, () => false)
+  await finishErasure(deps)
   const summary: ErasureSummary = {
     reservations: found.reservations.length,
     subscriptions: found.subscriptions.length,
@@ -261,7 +185,7 @@ export async function erasePerson(email: string, deps: PersonalDataDeps): Promis
     orders,
     suppressionKept: suppression !== null,
   }
-  await recordRequest('erase', found, deps)
+  await recordPersonRequest('erase', found, deps)
   deps.log.info('people.erased', { ...summary })
   return summary
 }
