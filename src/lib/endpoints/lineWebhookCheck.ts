@@ -1,7 +1,6 @@
-import type { AppConfig } from '../config.js'
 import { UnauthorizedError } from '../errors.js'
+import type { VerifyBodyInput } from '../http/endpoint.js'
 import { requireLine } from '../line/lineLogin.js'
-import type { Logger } from '../log.js'
 import { isValidLineSignature, LINE_SIGNATURE_HEADER } from '../signing/lineSignature.js'
 
 /**
@@ -9,17 +8,7 @@ import { isValidLineSignature, LINE_SIGNATURE_HEADER } from '../signing/lineSign
  * Messaging API channel's secret, before anything is parsed; a bad or missing one is a 401,
  * LINE not configured a 503.
  */
-export function lineWebhookCheck({
-  req,
-  rawBody,
-  config,
-  log,
-}: {
-  req: Request
-  rawBody: string
-  config: AppConfig
-  log: Logger
-}): void {
+export function lineWebhookCheck({ req, rawBody, config, log }: VerifyBodyInput): void {
   const settings = requireLine(config, log)
   const header = req.headers.get(LINE_SIGNATURE_HEADER)
   if (!isValidLineSignature(header, rawBody, settings.messagingChannelSecret)) {

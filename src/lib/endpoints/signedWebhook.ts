@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config.js'
 import { NotConfiguredError, UnauthorizedError } from '../errors.js'
-import type { Logger } from '../log.js'
+import type { VerifyBodyInput } from '../http/endpoint.js'
 import { isValidWebhookSignature, WEBHOOK_SIGNATURE_HEADERS } from '../signing/webhookSignature.js'
 
 /**
@@ -27,17 +27,7 @@ export function notConfiguredText(kind: SignedWebhook['kind']): string {
 }
 
 export function signedWebhookCheck(webhook: SignedWebhook) {
-  return ({
-    req,
-    rawBody,
-    config,
-    log,
-  }: {
-    req: Request
-    rawBody: string
-    config: AppConfig
-    log: Logger
-  }): void => {
+  return ({ req, rawBody, config, log }: VerifyBodyInput): void => {
     const secret = webhook.secretOf(config)
     if (!secret) {
       log.error(

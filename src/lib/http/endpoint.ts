@@ -55,6 +55,17 @@ export type RequestGuard = (bearer: string | null, config: AppConfig, log: Logge
  */
 export type HandlerAnswer = Response | object
 
+/**
+ * What a `verifyBody` check is given: the request, its body exactly as received, the
+ * configuration and the request's logger.
+ */
+export interface VerifyBodyInput {
+  req: Request
+  rawBody: string
+  config: AppConfig
+  log: Logger
+}
+
 export interface EndpointOptions<Schema extends z.ZodType> {
   /** Methods the endpoint answers; anything else gets 405 with `Allow` (D8). OPTIONS is always answered. */
   methods: readonly Method[]
@@ -82,7 +93,7 @@ export interface EndpointOptions<Schema extends z.ZodType> {
    * Checks the body exactly as received, before it is parsed (a signed webhook's signature); it
    * throws the answer to a refused request. Default: none.
    */
-  verifyBody?: (input: { req: Request; rawBody: string; config: AppConfig; log: Logger }) => void
+  verifyBody?: (input: VerifyBodyInput) => void
   /** Turns a failed validation into the endpoint's documented 400. Default: the first issue's message. */
   invalid?: (error: z.ZodError) => Error
   /** Text of the 500 answer (D8: the public forms answer in Japanese). Default: `Internal server error`. */
