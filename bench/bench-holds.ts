@@ -22,7 +22,7 @@ import { openRepositories } from '../src/lib/storage/repositories.js'
 import { holdIdFor, withHoldsOpened } from '../src/lib/storage/restockHolds.js'
 import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
 import { startRecordingServer } from '../platform/recordingServer.js'
-import { blobsContextFor, contextFor, printSteps, type StepSample } from './handlerBench.js'
+import { blobsContextFor, contextFor, printSteps, stepTimer } from './handlerBench.js'
 import { startLatencyProxy } from './latencyProxy.js'
 
 const LATENCY_MS = 10
@@ -77,15 +77,10 @@ async function main(): Promise<void> {
   process.env.RESEND_FROM_EMAIL = 'shop@example.jp'
   process.env.RESEND_BASE_URL = resend.url
   process.env.QUIET_HOURS = 'off'
-  const samples = new Map<string, StepSample>()
+  const timer = stepTimer(proxy.counter)
+  const samples = timer.samples
   const measure = async (label: string, work: () => Promise<number>) => {
-    const sample = samples.get(label) ?? { times: [], requests: [] }
-    samples.set(label, sample)
-    proxy.counter.requests = 0
-    const started = performance.now()
-    const status = await work()
-    sample.times.push(performance.now() - started)
-    sample.requests.push(proxy.counter.requests)
+    const status = await timer.measure(label, work)
     if (status !== 200) throw new Error(`${label}: HTTP ${status}`)
   }
 

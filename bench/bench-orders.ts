@@ -23,7 +23,7 @@ import type { NotificationHistory, NotifySubscription } from '../src/lib/storage
 import { openRepositories } from '../src/lib/storage/repositories.js'
 import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
 import { startRecordingServer } from '../platform/recordingServer.js'
-import { blobsContextFor, contextFor, printSteps, type StepSample } from './handlerBench.js'
+import { blobsContextFor, contextFor, printSteps, stepTimer } from './handlerBench.js'
 import { startLatencyProxy } from './latencyProxy.js'
 
 const LATENCY_MS = 10
@@ -99,16 +99,7 @@ async function main(): Promise<void> {
   process.env.RESEND_FROM_EMAIL = 'shop@example.jp'
   process.env.RESEND_BASE_URL = resend.url
   process.env.QUIET_HOURS = 'off'
-  const samples = new Map<string, StepSample>()
-  const measure = async (label: string, work: () => Promise<unknown>) => {
-    const sample = samples.get(label) ?? { times: [], requests: [] }
-    samples.set(label, sample)
-    proxy.counter.requests = 0
-    const started = performance.now()
-    await work()
-    sample.times.push(performance.now() - started)
-    sample.requests.push(proxy.counter.requests)
-  }
+  const { samples, measure } = stepTimer(proxy.counter)
 
   for (let round = 0; round < ROUNDS; round++) {
     const deployContext = `bench-orders-${round}`

@@ -22,7 +22,7 @@ import { clearInstanceIndexes } from '../src/lib/storage/recordCollection.js'
 import { openRepositories } from '../src/lib/storage/repositories.js'
 import { createStatusToken, statusUrl } from '../src/lib/subscriptions/statusLink.js'
 import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
-import { blobsContextFor, contextFor, printSteps, type StepSample } from './handlerBench.js'
+import { blobsContextFor, contextFor, printSteps, stepTimer } from './handlerBench.js'
 import { startLatencyProxy } from './latencyProxy.js'
 
 const LATENCY_MS = 10
@@ -57,18 +57,8 @@ async function main(): Promise<void> {
   process.env.NETLIFY_BLOBS_CONTEXT = blobsContextFor(proxy.url, TOKEN)
   process.env.UNSUBSCRIBE_SECRET = SECRET
   delete process.env.RESEND_API_KEY
-  const samples = new Map<string, StepSample>()
-  const measure = async (label: string, work: () => Promise<unknown>) => {
-    const sample = samples.get(label) ?? { times: [], requests: [] }
-    samples.set(label, sample)
-    // why: every request on Netlify is a fresh worker, holding no index from before
-    clearInstanceIndexes()
-    proxy.counter.requests = 0
-    const started = performance.now()
-    await work()
-    sample.times.push(performance.now() - started)
-    sample.requests.push(proxy.counter.requests)
-  }
+  // why: every request on Netlify is a fresh worker, holding no index from before
+  const { samples, measure } = stepTimer(proxy.counter, clearInstanceIndexes)
 
   for (let round = 0; round < ROUNDS; round++) {
     const deployContext = `bench-queue-${round}`

@@ -28,6 +28,27 @@ export interface StepSample {
   requests: number[]
 }
 
+/**
+ * A step timer: `measure(label, work)` runs `work`, adds its time and the blob requests `counter`
+ * saw to the label's sample in `samples`, and answers what `work` answered. `beforeEach` runs
+ * first, off the clock (e.g. dropping what an instance holds, as a fresh worker would).
+ */
+export function stepTimer(counter: { requests: number }, beforeEach: () => void = () => undefined) {
+  const samples = new Map<string, StepSample>()
+  const measure = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
+    const sample = samples.get(label) ?? { times: [], requests: [] }
+    samples.set(label, sample)
+    beforeEach()
+    counter.requests = 0
+    const started = performance.now()
+    const answer = await work()
+    sample.times.push(performance.now() - started)
+    sample.requests.push(counter.requests)
+    return answer
+  }
+  return { samples, measure }
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]
 
 /** Prints `title` and a row per step: its median time and blob requests. */
