@@ -77,7 +77,7 @@ describeInChromium('the place in the queue in a real browser', shop, () => {
     expect(found).toEqual([])
   })
 
-  it('the e-mail links the status page; its button unsubscribes; light and dark, axe-core finds nothing', async () => {
+  it('the e-mail links the status page; its button unsubscribes; light and dark, axe-core finds nothing; nothing scrolls sideways on a phone', async () => {
     const { text } = await welcomeEmailTo('light@example.jp')
     expect(text).toContain('入荷待ちの順番: 3 番目（入荷待ち 3 人）')
     const link = /入荷待ちの状況: (\S+)/.exec(text)?.[1]
@@ -90,6 +90,12 @@ describeInChromium('the place in the queue in a real browser', shop, () => {
         await page.emulateMedia({ colorScheme })
         found.push(...(await axeViolations(page)).map((line) => `${name} ${colorScheme}: ${line}`))
       }
+      await page.setViewportSize({ width: 375, height: 740 })
+      const sideways = await page.evaluate(
+        () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+      )
+      if (sideways) found.push(`${name}: scrolls sideways on a 375 px phone`)
+      await page.setViewportSize({ width: 1280, height: 800 })
     }
     await page.goto(link!)
     await page.getByRole('heading', { name: '入荷待ちの状況' }).waitFor()
