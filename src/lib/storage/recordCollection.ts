@@ -338,9 +338,13 @@ export class RecordCollection<T extends object, Ref> {
    */
   protected async viewSnapshot(): Promise<ViewSnapshot | null> {
     if (!this.#timeView) return null
+    // why: the deltas before the catalog: a fold deletes its deltas only once the catalog
+    // holds their records, so a write whose delta is gone from this listing is in the catalog
+    // read next (read the other way round, a fold in between hides its records from both)
+    const listed = await this.index.pendingDeltas(null)
     const catalog = await this.index.viewCatalog()
     if (!catalog) return null
-    return { view: this.#timeView, catalog, pending: await this.index.pendingEntries() }
+    return { view: this.#timeView, catalog, pending: await this.index.pendingEntries(listed) }
   }
 
   /** Deletes the record (readable or not); false when there was none. */

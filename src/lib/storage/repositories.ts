@@ -127,10 +127,12 @@ export class ProductRecordRepository<T extends ProductRecord> extends RecordColl
    * repaired blob), not every pending record.
    */
   async unreadableCount(): Promise<number | null> {
+    // why: the deltas before the catalog, as `viewSnapshot` reads them
+    const listed = await this.index.pendingDeltas(null)
     const catalog = await this.index.viewCatalog()
     if (!catalog) return null
     const known = new Set(Object.values(catalog.partitions).flatMap((ref) => ref.unreadable))
-    const pending = await this.index.pendingEntries((key) => known.has(key))
+    const pending = await this.index.pendingEntries(listed, (key) => known.has(key))
     let unreadable = 0
     for (const key of known) {
       const entry = pending.get(key)

@@ -136,7 +136,7 @@ export class PartitionIndex {
     take: (view: ReadonlyMap<string, IndexEntry>) => void,
     adopted = false,
   ): Promise<{ rebuilding?: boolean }> {
-    const [listed, deltas] = await Promise.all([this.#listBases(), this.#deltas()])
+    const { listed, deltas } = await this.#deltasThenBases()
     if (!adopted && !listed.complete && (await this.adoptSmall())) {
       return this.#walk(keep, take, true)
     }
@@ -158,10 +158,9 @@ export class PartitionIndex {
 
   /** Every record of one partition (its base and its deltas only), or of its keys under `under`. */
   async partition<T>(partition: string, under = ''): Promise<Listing<T>> {
-    const [base, pending] = await Promise.all([
-      this.#base(partition),
-      this.#deltas(indexKeys.partitionDeltas(this.collection, partition)),
-    ])
+    // why: the deltas before the base (see #deltasThenBases)
+    const pending = await this.#deltas(indexKeys.partitionDeltas(this.collection, partition))
+    const base = await this.#base(partition)
     const deltas = pending.get(partition) ?? []
     const listing: Listing<T> = { records: [], unreadableKeys: [] }
     addTo(listing, await this.#view(base, deltas), under)
@@ -174,7 +173,7 @@ export class PartitionIndex {
   }
 
   async #counts(adopted: boolean): Promise<CollectionCounts> {
-    const [listed, deltas] = await Promise.all([this.#listBases(), this.#deltas()])
+    const { listed, deltas } = await this.#deltasThenBases()
     const partitions = new Set([...listed.bases.keys(), ...deltas.keys()])
     const total: CollectionCounts = {
       records: 0,
@@ -316,18 +315,22 @@ export class PartitionIndex {
   }
 
   /**
-   * The records of every pending delta of the collection (those `only` accepts), read now (key
-   * → entry, null when the record is gone); what a reader of the time view adds to it. Folds in
-   * the background the partitions whose deltas have settled.
+   * The records of pending deltas (those `only` accepts), read now (key → entry, null when the
+   * record is gone); what a reader of the time view adds to it. `listed`: the deltas as listed
+   * by `pendingDeltas(null)` before the reader read the view's catalog (a fold deletes deltas
+   * only once the catalog holds their records, so a delta gone from that listing is in the
+   * catalog read after it). Folds in the background the partitions whose deltas have settled.
    */
-  async pendingEntries(only?: (key: string) => boolean): Promise<Map<string, IndexEntry | null>> {
-    const deltas = await this.#deltas()
-    const keys = [...deltas.values()]
+  async pendingEntries(
+    listed: ReadonlyMap<string, IndexDelta[]>,
+    only?: (key: string) => boolean,
+  ): Promise<Map<string, IndexEntry | null>> {
+    const keys = [...listed.values()]
       .flatMap((partitionDeltas) => recordKeysOf(partitionDeltas))
       .filter((key) => only?.(key) ?? true)
     const entries = new Map<string, IndexEntry>()
     await readRecords(this.#store, entries, this.#options, keys)
-    for (const [partition, partitionDeltas] of deltas) this.#foldLater(partition, partitionDeltas)
+    for (const [partition, partitionDeltas] of listed) this.#foldLater(partition, partitionDeltas)
     return new Map(keys.map((key) => [key, entries.get(key) ?? null]))
   }
 
@@ -372,6 +375,18 @@ export class PartitionIndex {
 
   async #etagOf(key: string): Promise<string | null> {
     return (await this.#store.getMetadata(key))?.etag ?? null
+  }
+
+  /**
+   * The deltas, then the bases listed: a fold deletes deltas only once its base holds their
+   * records, so a delta gone from the first listing is in the base listed (and read) after it.
+   */
+  async #deltasThenBases(): Promise<{
+    listed: { bases: Map<string, string>; complete: boolean }
+    deltas: Map<string, IndexDelta[]>
+  }> {
+    const deltas = await this.#deltas()
+    return { listed: await this.#listBases(), deltas }
   }
 
   /** Base ETags by partition, and whether the collection's marker is there (one listing). */
