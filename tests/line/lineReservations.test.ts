@@ -178,7 +178,11 @@ describe('reservations of LINE shoppers', () => {
     const { lineUserId, token } = await lineHold(now)
     await setFriend(lineUserId, false)
     world.standIn.pushes.length = 0
-    expect((await openHold(token, now, 'POST')).status).toBe(200)
+    const offer = await openHold(token, now, 'GET')
+    expect(offer.text).toContain('友だち追加されていないため、このままでは届きません。')
+    const done = await openHold(token, now, 'POST')
+    expect(done.status).toBe(200)
+    expect(done.text).toContain('確認のメッセージはお送りできません。')
     expect(world.standIn.pushes).toEqual([])
     const [reservation] = (await world.repositories().reservations.list()).records
     expect(reservation.lineDelivery).toEqual({
