@@ -11,7 +11,6 @@ import type {
 import type { Repositories } from '../storage/repositories.js'
 import { isOpen } from './notificationIds.js'
 import { isRunning, noticeStateOf, storedState } from './noticeState.js'
-import type { SendReadiness } from './sendPreparation.js'
 import type { SendRequest } from './sendRequest.js'
 
 /** What storing a notice uses. */
@@ -49,7 +48,7 @@ export async function storeNotice(
   notice: NoticeToStore,
   subscribers: NotifySubscription[],
   retried: NotificationHistory | null,
-  readiness: Pick<SendReadiness, 'emailConfigured' | 'lineConfigured'>,
+  readiness: { emailConfigured: boolean; lineConfigured: boolean },
   options: NoticeStoreOptions,
 ): Promise<StoredNotice> {
   const { repositories, log } = options
