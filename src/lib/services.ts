@@ -43,7 +43,8 @@ export interface Services extends SearchServices {
   startIndexRebuild(): boolean
   /**
    * What a run of the background delivery needs (restock/deliveryRun.ts); NotConfiguredError
-   * (503, logged) when e-mail delivery is not configured (`config.emailDelivery`).
+   * (503, logged) when neither e-mail delivery (`config.emailDelivery`) nor LINE with
+   * UNSUBSCRIBE_SECRET is configured (no mailer then: the job pushes LINE recipients only).
    */
   deliveryRun(): DeliveryRunOptions
   /** What automatic restock waves need (stock/stockWaves.ts): the stock, and the send path of a manual send. */
@@ -131,19 +132,25 @@ export function openServices(
     startIndexRebuild,
     deliveryRun() {
       const delivery = config.emailDelivery
-      if (!delivery.ready) {
+      // why: LINE pushes run without an e-mail provider (a job of LINE recipients only); the
+      // delivery ticket and the pushes' links are signed with UNSUBSCRIBE_SECRET either way
+      const secret = delivery.ready ? delivery.unsubscribeSecret : config.unsubscribeSecret
+      const linePushesOnly = !delivery.ready && delivery.missing === 'provider' && config.line
+      if (!delivery.ready && !(linePushesOnly && secret)) {
         log.error('restock.delivery.misconfigured', new NotConfiguredError(delivery.fix))
         throw new NotConfiguredError(delivery.message)
       }
       return {
         repositories: services.repositories,
         jobs: services.repositories.deliveries,
-        mailer: createResendMailer({
-          apiKey: delivery.apiKey,
-          from: delivery.from,
-          timeoutMs: config.outboundTimeoutMs,
-          log,
-        }),
+        mailer: delivery.ready
+          ? createResendMailer({
+              apiKey: delivery.apiKey,
+              from: delivery.from,
+              timeoutMs: config.outboundTimeoutMs,
+              log,
+            })
+          : null,
         line: config.line
           ? {
               pusher: createLinePusher({
@@ -156,7 +163,7 @@ export function openServices(
             }
           : null,
         siteUrl: config.siteUrl,
-        unsubscribeSecret: delivery.unsubscribeSecret,
+        unsubscribeSecret: secret ?? '',
         log,
         now,
         batchAllowanceMs: batchAllowanceFor(config.outboundTimeoutMs),

@@ -263,4 +263,26 @@ describe('retention purge', () => {
       answer: { reservationId: 'res_kept' },
     })
   })
+
+  it('deletes the marks of LINE Login states spent more than a day ago, once', async () => {
+    const { lineContacts, store } = restock.repositories
+    const old = `state-${crypto.randomUUID()}`
+    const recent = `state-${crypto.randomUUID()}`
+    expect(await lineContacts.spendLoginState(old, T0)).toBe(true)
+    expect(await lineContacts.spendLoginState(recent, T0 + DAY)).toBe(true)
+    await store.set('line-login-states/damaged', 'not json')
+    const mark = (nonce: string) => store.get(`line-login-states/${nonce}`)
+
+    // a day after the first: it is kept until more than a day has passed; an unreadable mark
+    // protects nothing and goes at once
+    expect((await purgeAt(T0 + DAY)).lineLoginStates).toBe(1)
+    expect(await mark('damaged')).toBeNull()
+    expect(await mark(old)).not.toBeNull()
+    expect((await purgeAt(T0 + DAY + 1)).lineLoginStates).toBe(1)
+    expect(await mark(old)).toBeNull()
+    expect(await mark(recent)).not.toBeNull()
+    // a replay of the kept one is still refused; the purge run again deletes nothing more
+    expect(await lineContacts.spendLoginState(recent, T0 + DAY + 2)).toBe(false)
+    expect((await purgeAt(T0 + DAY + 1)).lineLoginStates).toBe(0)
+  })
 })

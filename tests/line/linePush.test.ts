@@ -9,12 +9,10 @@ import {
   pushToLine,
   type LineDelivery,
 } from '../../src/lib/restock/lineDelivery.js'
-import { lineUserHash } from '../../src/lib/storage/lineContacts.js'
-import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import { useLogCapture } from '../helpers/logs.js'
 import { SITE, sentTo, useDeliveryHarness } from '../restock/deliveryHarness.js'
-import { fakeClock, PRODUCT, seedMany, seedSubscription } from '../restock/restockTestKit.js'
-import { newLineUserId } from './lineTestKit.js'
+import { fakeClock, PRODUCT, seedMany } from '../restock/restockTestKit.js'
+import { seedLineSubscriber } from './lineTestKit.js'
 
 /**
  * Restock delivery to LINE subscribers against the LINE stand-in: one push per LINE recipient
@@ -49,25 +47,8 @@ function line(): LineDelivery {
   }
 }
 
-/** A LINE subscriber of `productSlug` with a contact record saying whether they are a friend. */
-async function lineSubscriber(productSlug: string, friend: boolean): Promise<NotifySubscription> {
-  const lineUserId = newLineUserId()
-  const subscription = await seedSubscription(harness.repositories, {
-    productSlug,
-    email: '',
-    channel: 'line',
-    lineUserId,
-  })
-  const hash = lineUserHash(lineUserId)
-  await harness.repositories.lineContacts.change(hash, () => ({
-    hash,
-    friend,
-    friendSeenAt: new Date().toISOString(),
-    subscriptions: [{ id: subscription.id, productSlug }],
-    updatedAt: new Date().toISOString(),
-  }))
-  return subscription
-}
+const lineSubscriber = (productSlug: string, friend: boolean) =>
+  seedLineSubscriber(harness.repositories, productSlug, friend)
 
 describe('restock delivery to LINE', () => {
   it('pushes each LINE subscriber once with its retry key, e-mails the others, and skips a non-friend', async () => {

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import erasePerson from '../../netlify/functions/admin-people-erase.js'
+import reservationsList from '../../netlify/functions/admin-reservations-list.js'
 import reservationsStatus from '../../netlify/functions/admin-reservations-status.js'
+import { reservationList } from '../../src/build/api/recordAnswers.js'
 import { reservationHold } from '../../netlify/functions/reservation-hold.js'
 import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { retryKeyOf } from '../../src/lib/notifiers/linePusher.js'
 import { createHoldToken } from '../../src/lib/restock/holdLink.js'
+import { lineUserHash } from '../../src/lib/storage/lineContacts.js'
 import { holdIdFor, withHoldsOpened } from '../../src/lib/storage/restockHolds.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import { ADMIN_TOKEN, setApiTokens } from '../helpers/tokens.js'
@@ -14,8 +17,9 @@ import { PRODUCT, newLineUserId, useLineEnvironment } from './lineTestKit.js'
 /**
  * Reservations of LINE shoppers: a hold of a LINE sign-up claimed makes a reservation for the
  * LINE user (no address); its confirmation and status messages are pushed in LINE with retry
- * keys of the reservation and the event, and nothing is e-mailed; an erase by LINE user id
- * removes the reservation.
+ * keys of the reservation and the event, and nothing is e-mailed; a shopper who is not a friend
+ * is not pushed and a failed push is noted on the reservation (`lineDelivery`), cleared by the
+ * next message pushed; an erase by LINE user id removes the reservation.
  */
 
 const world = useLineEnvironment()
@@ -37,6 +41,19 @@ beforeEach(() => {
     RESERVATION_LINK_SECRET: 'line-reservation-link-secret',
   })
 })
+
+/** Records whether the LINE user has the official account as a friend (as login and follow do). */
+async function setFriend(lineUserId: string, friend: boolean) {
+  const hash = lineUserHash(lineUserId)
+  await world.repositories().lineContacts.change(hash, (current) => ({
+    hash,
+    subscriptions: [],
+    ...current,
+    friend,
+    friendSeenAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+  }))
+}
 
 /** A LINE sign-up of PRODUCT with an open hold of one unit: the user and the hold link's token. */
 async function lineHold(now: number) {
@@ -154,5 +171,56 @@ describe('reservations of LINE shoppers', () => {
     expect(answer.status).toBe(200)
     expect(answer.body.erased).toMatchObject({ reservations: 1, subscriptions: 1 })
     expect((await world.repositories().reservations.list()).records).toEqual([])
+  })
+
+  it('a shopper who is not a friend is not pushed; staff see it on the reservation until a push goes', async () => {
+    const now = Date.now()
+    const { lineUserId, token } = await lineHold(now)
+    await setFriend(lineUserId, false)
+    world.standIn.pushes.length = 0
+    const offer = await openHold(token, now, 'GET')
+    expect(offer.text).toContain('友だち追加されていないため、このままでは届きません。')
+    const done = await openHold(token, now, 'POST')
+    expect(done.status).toBe(200)
+    expect(done.text).toContain('確認のメッセージはお送りできません。')
+    expect(world.standIn.pushes).toEqual([])
+    const [reservation] = (await world.repositories().reservations.list()).records
+    expect(reservation.lineDelivery).toEqual({
+      status: 'not-friend',
+      at: expect.any(String),
+      reason: 'not a friend',
+    })
+    const listed = await admin(reservationsList, '/api/admin-reservations-list', {})
+    expect(listed.status).toBe(200)
+    reservationList.parse(listed.body)
+    expect(listed.body.reservations[0].lineDelivery).toMatchObject({ status: 'not-friend' })
+
+    // the shopper adds the account: the next status message is pushed and the note goes
+    await setFriend(lineUserId, true)
+    const changed = await admin(reservationsStatus, '/api/admin-reservations-status', {
+      id: reservation.id,
+      productSlug: PRODUCT,
+      status: 'confirmed',
+    })
+    expect(changed.status).toBe(200)
+    expect(world.standIn.pushes.map(({ to }) => to)).toEqual([lineUserId])
+    const latest = await world.repositories().reservations.get(reservation)
+    expect(latest?.lineDelivery).toBeUndefined()
+    expect(JSON.stringify(world.logs)).not.toContain(lineUserId)
+  })
+
+  it('a push LINE does not take is noted on the reservation as failed, with the reason', async () => {
+    const now = Date.now()
+    const { lineUserId, token } = await lineHold(now)
+    // why: nothing listens there; the push fails (and its one retry)
+    process.env.LINE_API_BASE_URL = 'http://127.0.0.1:9'
+    expect((await openHold(token, now, 'POST')).status).toBe(200)
+    const [reservation] = (await world.repositories().reservations.list()).records
+    expect(reservation.lineDelivery).toMatchObject({
+      status: 'failed',
+      reason: 'LINE could not be reached (fetch failed)',
+    })
+    expect(world.logs.some((line) => line.event === 'reservation.line_failed')).toBe(true)
+    expect(JSON.stringify(world.logs)).not.toContain(lineUserId)
   })
 })

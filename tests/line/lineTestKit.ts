@@ -2,7 +2,10 @@ import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { startLineStandIn, type LineStandIn } from '../../platform/lineStandIn.js'
 import { lineCallback } from '../../netlify/functions/line-callback.js'
 import { lineLogin } from '../../netlify/functions/line-login.js'
+import { lineUserHash } from '../../src/lib/storage/lineContacts.js'
+import type { NotifySubscription } from '../../src/lib/storage/records.js'
 import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
+import { seedSubscription } from '../restock/restockTestKit.js'
 import { useBlobsServer, type RunningBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 import { useLogCapture, type LogLine } from '../helpers/logs.js'
@@ -92,4 +95,28 @@ export function useLineEnvironment() {
 /** A LINE user id in LINE's form: `U` and 32 hex digits. */
 export function newLineUserId(): string {
   return `U${crypto.randomUUID().replace(/-/g, '')}`
+}
+
+/** A LINE sign-up of `productSlug` with a contact record saying whether they are a friend. */
+export async function seedLineSubscriber(
+  repositories: Repositories,
+  productSlug: string,
+  friend: boolean,
+): Promise<NotifySubscription> {
+  const lineUserId = newLineUserId()
+  const subscription = await seedSubscription(repositories, {
+    productSlug,
+    email: '',
+    channel: 'line',
+    lineUserId,
+  })
+  const hash = lineUserHash(lineUserId)
+  await repositories.lineContacts.change(hash, () => ({
+    hash,
+    friend,
+    friendSeenAt: new Date().toISOString(),
+    subscriptions: [{ id: subscription.id, productSlug }],
+    updatedAt: new Date().toISOString(),
+  }))
+  return subscription
 }

@@ -24,6 +24,8 @@ export const SEND_CONFIG = {
   shopAddress: '東京都千代田区千代田1-1',
   shopContact: 'support@example.test',
   deployContext: 'dev',
+  line: null,
+  unsubscribeSecret: 'restock-unsubscribe-secret',
 }
 export const PRODUCT_TITLE = 'HARIO V60 透過ドリッパー 02 セラミック ホワイト'
 

@@ -136,6 +136,9 @@ export const purgeAnswer = z.strictObject({
     idempotencyKeys: count.meta({
       description: 'Idempotency-Key marks of days before yesterday (UTC).',
     }),
+    lineLoginStates: count.meta({
+      description: 'Marks of LINE Login states spent more than a day ago (replay protection).',
+    }),
     legacyListing: count.meta({
       description:
         'Blobs older deploys left of their listings (snapshots/, journal/, the v1 history index).',

@@ -320,6 +320,7 @@ export const COMPLIANCE_OPERATIONS: ApiOperation[] = [
                 orderEvents: 5,
                 exports: 2,
                 idempotencyKeys: 3,
+                lineLoginStates: 2,
                 legacyListing: 0,
               },
             },

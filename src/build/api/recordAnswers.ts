@@ -43,6 +43,22 @@ export const reservationRecord = z
     lineUserId: z.string().optional().meta({
       description: 'The LINE user id it was made for (personal data, erased with the person).',
     }),
+    lineDelivery: z
+      .strictObject({
+        status: z.enum(['failed', 'not-friend', 'not-configured']).meta({
+          description:
+            '`not-friend`: the shopper does not have the official account as a friend (not pushed); `failed`: LINE refused the push or did not answer; `not-configured`: LINE is not configured.',
+        }),
+        at: z.string().meta({ description: 'When it was found (ISO 8601).' }),
+        reason: z.string().meta({
+          description: 'LINE’s error (`HTTP 400`, `timeout`) or what kept it from being pushed.',
+        }),
+      })
+      .optional()
+      .meta({
+        description:
+          'The last LINE message of a `channel: "line"` reservation that did not reach the shopper; absent when none, or once a later message was pushed. The dashboard shows it in Japanese.',
+      }),
     productSlug: slug,
     variant: variantId.optional().meta({
       description: 'The variant reserved (its id); absent for a product without variants.',

@@ -9,7 +9,12 @@ import {
 } from '../recordResources.js'
 import { waitingState } from '../../lib/compliance/waitingRule.js'
 import { contactText } from '../../lib/admin/recordCsv.js'
-import { formatTime, NOT_WAITING_LABELS, UNSUBSCRIBE_REASON_LABELS } from '../texts.js'
+import {
+  formatTime,
+  LINE_DELIVERY_LABELS,
+  NOT_WAITING_LABELS,
+  UNSUBSCRIBE_REASON_LABELS,
+} from '../texts.js'
 
 export interface RecordTableOptions {
   /** Keys (`rowKey`) of the selected rows; the checkboxes change it. */
@@ -112,7 +117,7 @@ function recordRow(
     cell(resource.idLabel, [el('span', { class: 'record-id' }, [row.id])]),
     cell(resource.hasName ? '受付日時' : '登録日時', [formatTime(row.createdAt)]),
     resource.hasName && cell('名前', [row.name]),
-    cell('メール', [contactText(row)]),
+    cell('メール', [contactText(row), lineDeliveryMark(row)]),
     cell('商品', [targetTitle(row)]),
     resource.hasName && cell('数量', [String(row.quantity ?? 1)]),
     cell('ステータス', [statusCell(resource, row, label, options)]),
@@ -133,6 +138,19 @@ function notWaitingMark(resource: DashboardResource, row: RecordRow): HTMLElemen
   if (state === null || state === 'waiting') return null
   const word = state === 'optedOut' ? '配信停止済み・再登録なし' : NOT_WAITING_LABELS[state]
   return el('span', { class: 'tag not-waiting' }, [`${word}（送信されません）`])
+}
+
+/**
+ * That a LINE reservation's last message did not reach the shopper (not a friend, a failed push),
+ * with when, or null.
+ */
+function lineDeliveryMark(row: RecordRow): HTMLElement | null {
+  const note = row.lineDelivery
+  if (!note) return null
+  const label = LINE_DELIVERY_LABELS[note.status] ?? LINE_DELIVERY_LABELS.failed
+  return el('span', { class: 'tag not-waiting line-delivery' }, [
+    `${label}・${formatTime(note.at)}`,
+  ])
 }
 
 /** Why a subscription ended when no person ended it (期限切れ, 購入済み), or null. */

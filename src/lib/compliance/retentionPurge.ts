@@ -22,6 +22,7 @@ import { dropLegacyListing } from '../storage/legacyListing.js'
  * - a stock or order webhook event's replay mark goes EVENT_RETENTION_DAYS after it arrived;
  * - a CSV export of a list (a copy of records) goes EXPORT_RETENTION_MS after it was made;
  * - an `Idempotency-Key` mark goes once its day and the next have passed (storage/idempotencyKeys.ts);
+ * - the mark of a spent LINE Login state goes SPENT_LOGIN_STATE_KEPT_MS (a day, storage/lineContacts.ts) after it was spent;
  * - the listing cache of older deploys (`snapshots/`, `journal/`) goes, the journal as far as
  *   LEGACY_LISTING_BUDGET_MS of the run allows (the rest the next day).
  * Reservations stay (the shop's records) unless erased on request.
@@ -43,6 +44,7 @@ export interface PurgeDeps {
     | 'stockEvents'
     | 'orderEvents'
     | 'idempotencyKeys'
+    | 'lineContacts'
   >
   log: Logger
   /** `RETENTION_DAYS`. */
@@ -65,6 +67,8 @@ export interface PurgeSummary {
   exports: number
   /** `Idempotency-Key` marks removed. */
   idempotencyKeys: number
+  /** Marks of spent LINE Login states removed. */
+  lineLoginStates: number
   /** Blobs of the listing cache of older deploys removed. */
   legacyListing: number
 }
@@ -156,6 +160,7 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
   const store = deps.repositories.store
   const exports = await new ExportJobStore(store).dropOlderThan(now - EXPORT_RETENTION_MS, now)
   const idempotencyKeys = await deps.repositories.idempotencyKeys.prune(now)
+  const lineLoginStates = await deps.repositories.lineContacts.pruneLoginStates(now)
   const legacyUntil = now + LEGACY_LISTING_BUDGET_MS
   const legacyListing = await dropLegacyListing(store, () => deps.now() < legacyUntil)
   const summary = {
@@ -166,6 +171,7 @@ export async function purgeExpiredData(deps: PurgeDeps): Promise<PurgeSummary> {
     orderEvents,
     exports,
     idempotencyKeys,
+    lineLoginStates,
     legacyListing,
   }
   deps.log.info('retention.purged', { ...summary, retentionDays: deps.retentionDays })

@@ -326,7 +326,7 @@ async function noticeDemand(
     orders: ordered.has(line.id) ? await orderAttributions.countForNotice(line.id) : none,
   }))
   return recent.map((line, i) => {
-    const { deliveryMode } = answerFieldsOf(noticeStateOf(line.state))
+    const { deliveryMode } = answerFieldsOf(line.state)
     const { clicks, orders } = counted[i]
     const emailed = deliveryMode !== 'record-only' && line.sentCount > 0
     return {

@@ -9,7 +9,7 @@ import { asShown, productUrl, targetOfRecord } from '../productCatalogue.js'
 import type { Services } from '../services.js'
 import type { Reservation } from '../storage/records.js'
 import { manageLinkFor } from './manageLink.js'
-import { isLineReservation, pushReservationMessage } from './reservationLine.js'
+import { isLineReservation, lineDepsOf, pushReservationMessage } from './reservationLine.js'
 import { holdsUnits, productUnits, unitsOf } from './productUnits.js'
 
 /** A staff status change: §4.5 plus `shareNote` (put the notes into the customer's e-mails). */
@@ -112,7 +112,7 @@ export async function changeReservationStatus(
           // why: one message per applied transition, even when the platform repeats the call
           const key = `reservation-status/${latest.id}/${status}/${changedAt}`
           return isLineReservation(latest)
-            ? pushReservationMessage(latest, email, key, services.notifiers.line, log)
+            ? pushReservationMessage(latest, email, key, lineDepsOf(services))
             : mailer.send({ to: latest.email, ...email }, { idempotencyKey: key })
         },
       ])

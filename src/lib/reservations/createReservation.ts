@@ -14,7 +14,7 @@ import type { Reservation } from '../storage/records.js'
 import { markDemand } from '../demand/demandMarks.js'
 import { manageLinkFor } from './manageLink.js'
 import { checkReservable } from './preorderRules.js'
-import { isLineReservation, pushReservationMessage } from './reservationLine.js'
+import { isLineReservation, lineDepsOf, pushReservationMessage } from './reservationLine.js'
 import { productUnits } from './productUnits.js'
 
 export interface CreateReservationOptions {
@@ -147,8 +147,7 @@ export async function announceReservation(
               reservation,
               reservationConfirmationEmail(input),
               `reservation-confirmation/${reservation.id}`,
-              notifiers.line,
-              log,
+              lineDepsOf(services),
             ),
         ]
       : []),

@@ -15,12 +15,19 @@ import { findTarget, productUrl, targetKey, targetTitle } from '../productCatalo
 import { verifyHoldToken, type HoldRef } from '../restock/holdLink.js'
 import type { Services } from '../services.js'
 import { newReservationId } from '../storage/blobLayout.js'
+import { lineUserHash } from '../storage/lineContacts.js'
 import type { NotifySubscription, Reservation } from '../storage/records.js'
 import { holdsOf, withHoldClaimed } from '../storage/restockHolds.js'
 import type { RestockHold } from '../storage/stockRecords.js'
 import { wantsJson } from '../subscriptions/unsubscribeRequest.js'
 import { announceReservation } from './createReservation.js'
-import { heldReservedPage, holdEndedPage, holdErrorPage, holdPage } from './holdPages.js'
+import {
+  heldReservedPage,
+  holdEndedPage,
+  holdErrorPage,
+  holdPage,
+  type HoldView,
+} from './holdPages.js'
 import { productUnits } from './productUnits.js'
 
 /**
@@ -101,7 +108,11 @@ export async function answerHold(input: HoldInput): Promise<Response | HoldClaim
   })
   if (req.method === 'GET') {
     return holdPage(
-      { productTitle: title, endsAt: formatJst(hold.endsAt), line: isLineSignup(subscription) },
+      {
+        productTitle: title,
+        endsAt: formatJst(hold.endsAt),
+        ...(await lineViewOf(subscription, services)),
+      },
       token ?? '',
       pageShopOf(config),
     )
@@ -166,7 +177,11 @@ async function reserved(
     if (!name || !subscription) {
       if (req.method === 'GET' && hold.endsAt) {
         return holdPage(
-          { productTitle: title, endsAt: formatJst(hold.endsAt), line: isLineSignup(subscription) },
+          {
+            productTitle: title,
+            endsAt: formatJst(hold.endsAt),
+            ...(await lineViewOf(subscription, services)),
+          },
           new URL(req.url).searchParams.get('token') ?? '',
           pageShopOf(services.config),
         )
@@ -214,16 +229,27 @@ async function reserved(
   }
   if (wantsJson(req)) return { reservationId, alreadyReserved }
   return heldReservedPage(
-    { productTitle: title, line: stored?.channel === 'line' },
+    { productTitle: title, ...(await lineViewOf(stored, services)) },
     reservationId,
     alreadyReserved,
     pageShopOf(services.config),
   )
 }
 
-/** Whether the sign-up hears in LINE (its hold's messages are pushed there, not e-mailed). */
-function isLineSignup(subscription: NotifySubscription | null): boolean {
-  return subscription?.channel === 'line'
+/**
+ * Whether the sign-up (or its reservation) hears in LINE — its messages are pushed there, not
+ * e-mailed — and whether LINE said the shopper does not have the official account as a friend
+ * (then nothing can be pushed until they add it).
+ */
+async function lineViewOf(
+  record: Pick<NotifySubscription, 'channel' | 'lineUserId'> | null,
+  services: Pick<Services, 'repositories'>,
+): Promise<Pick<HoldView, 'line' | 'notFriend'>> {
+  if (record?.channel !== 'line') return { line: false }
+  const contact = record.lineUserId
+    ? await services.repositories.lineContacts.get(lineUserHash(record.lineUserId))
+    : null
+  return contact?.friend === false ? { line: true, notFriend: true } : { line: true }
 }
 
 function ended(input: HoldInput, ref: HoldRef | null): Response {

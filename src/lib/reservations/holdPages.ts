@@ -13,6 +13,16 @@ export interface HoldView {
   endsAt: string
   /** The sign-up hears in LINE: the confirmation comes there, not by e-mail. */
   line: boolean
+  /** LINE said the shopper does not have the official account as a friend: nothing reaches them. */
+  notFriend?: boolean
+}
+
+/** What the GET page says of where the confirmation goes. */
+function contactText(view: Pick<HoldView, 'line' | 'notFriend'>): string {
+  if (!view.line) return 'ご連絡はご登録のメールアドレスにお送りします。'
+  return view.notFriend
+    ? 'ご連絡はLINEでお送りします。お店のLINE公式アカウントが友だち追加されていないため、このままでは届きません。友だち追加をお願いします。'
+    : 'ご連絡はLINEでお送りします。'
 }
 
 /** GET: the product, the hold's end and the one button (the name is asked; the contact is known). */
@@ -26,7 +36,7 @@ export function holdPage(view: HoldView, token: string, shop: PageShop | null): 
 <dt>商品</dt><dd>${escapeHtml(view.productTitle)}</dd>
 <dt>お取り置き期限</dt><dd>${escapeHtml(view.endsAt)}</dd>
 </dl>
-<p>期限までにお名前を入力してボタンを押すと、ご予約が確定します。${view.line ? 'ご連絡はLINEでお送りします。' : 'ご連絡はご登録のメールアドレスにお送りします。'}</p>
+<p>期限までにお名前を入力してボタンを押すと、ご予約が確定します。${contactText(view)}</p>
 <form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="token" value="${escapeHtml(token)}">
 <p><label for="hold-name">お名前</label><br>
@@ -39,16 +49,18 @@ export function holdPage(view: HoldView, token: string, shop: PageShop | null): 
 
 /** The reservation the hold became (now, or before: the same one). */
 export function heldReservedPage(
-  view: Pick<HoldView, 'productTitle' | 'line'>,
+  view: Pick<HoldView, 'productTitle' | 'line' | 'notFriend'>,
   reservationId: string,
   alreadyReserved: boolean,
   shop: PageShop | null,
 ): Response {
   const lead = alreadyReserved
     ? 'このお取り置きはすでにご予約済みです。'
-    : view.line
-      ? 'ご予約を承りました。確認のメッセージをLINEでお送りしました。'
-      : 'ご予約を承りました。確認のメールをお送りしました。'
+    : !view.line
+      ? 'ご予約を承りました。確認のメールをお送りしました。'
+      : view.notFriend
+        ? 'ご予約を承りました。お店のLINE公式アカウントが友だち追加されていないため、確認のメッセージはお送りできません。友だち追加をしていただくと、以後のご連絡がLINEで届きます。'
+        : 'ご予約を承りました。確認のメッセージをLINEでお送りしました。'
   return page(
     200,
     'ご予約を承りました',

@@ -24,7 +24,7 @@ import {
   reservationPage,
   type ManageView,
 } from './managePages.js'
-import { isLineReservation, pushReservationMessage } from './reservationLine.js'
+import { isLineReservation, lineDepsOf, pushReservationMessage } from './reservationLine.js'
 import { productUnits } from './productUnits.js'
 
 /** The form body of the page's cancel button. */
@@ -149,7 +149,7 @@ export async function answerManage(input: ManageInput): Promise<Response> {
         // why: the same key as a staff change of the same moment: one message per cancel
         const key = `reservation-status/${updated.id}/cancelled/${stamp}`
         return isLineReservation(updated)
-          ? pushReservationMessage(updated, receipt, key, notifiers.line, log)
+          ? pushReservationMessage(updated, receipt, key, lineDepsOf(input.services))
           : notifiers.mailer.send({ to: updated.email, ...receipt }, { idempotencyKey: key })
       },
     ])

@@ -118,7 +118,7 @@ function progressFrom(
   return {
     notificationId: record.id,
     state,
-    ...answerFieldsOf(state),
+    ...answerFieldsOf(record),
     recipientCount,
     sentCount,
     failedCount,

@@ -1,5 +1,5 @@
 import { senderIdentity } from '../compliance/senderIdentity.js'
-import { DEFAULT_DELIVERY_BUDGET_MS } from '../config.js'
+import { DEFAULT_DELIVERY_BUDGET_MS, EMAIL_NOT_CONFIGURED } from '../config.js'
 import type { Logger } from '../log.js'
 import { targetTitle } from '../productCatalogue.js'
 import { markDelivered, restockProductLink } from '../demand/restockClicks.js'
@@ -18,7 +18,7 @@ import { createUnsubscribeToken, unsubscribeUrl } from '../compliance/unsubscrib
 import { formatJst } from '../notifiers/jstTime.js'
 import { holdIdFor, holdsOf, withHoldsOpened, withHoldsUnsent } from '../storage/restockHolds.js'
 import { createHoldToken, holdUrl } from './holdLink.js'
-import { isRunning, noticeStateOf, storedState } from './noticeState.js'
+import { isEmailed, isRunning, noticeStateOf, storedState } from './noticeState.js'
 import { holdTarget } from './sendPreparation.js'
 import { pushToLine, type LineDelivery } from './lineDelivery.js'
 
@@ -45,7 +45,11 @@ export function batchAllowanceFor(callTimeoutMs: number): number {
 
 export interface DeliveryRunOptions {
   repositories: Pick<Repositories, 'subscriptions' | 'history' | 'deliveries' | 'demand' | 'stock'>
-  mailer: Pick<Mailer, 'sendBatch'>
+  /**
+   * Sends the e-mails; null without an e-mail provider, when a job holds LINE recipients only
+   * (an e-mail recipient then fails with EMAIL_NOT_CONFIGURED).
+   */
+  mailer: Pick<Mailer, 'sendBatch'> | null
   /**
    * Pushes to LINE recipients; null while LINE is not configured (they fail, with the reason).
    * Default: null.
@@ -174,7 +178,9 @@ export async function runDelivery(
   }
   if (noticeStateOf(history) === 'queued') {
     await options.repositories.history.update({ id: notificationId }, (current) =>
-      noticeStateOf(current) === 'queued' ? { ...current, ...storedState('delivering') } : current,
+      noticeStateOf(current) === 'queued'
+        ? { ...current, ...storedState('delivering', isEmailed(current)) }
+        : current,
     )
   }
 
@@ -334,10 +340,14 @@ export async function runDelivery(
 
   /** Starts a provider call no sooner than BATCH_DELAY_MS after the previous one started. */
   async function callProvider(emails: OutgoingEmail[], key: string) {
+    const mailer = options.mailer
+    if (!mailer) {
+      return { retryable: false, errors: emails.map((): string | null => EMAIL_NOT_CONFIGURED) }
+    }
     const wait = nextCallAt - now()
     if (wait > 0) await sleep(wait)
     nextCallAt = now() + BATCH_DELAY_MS
-    return options.mailer.sendBatch(emails, key)
+    return mailer.sendBatch(emails, key)
   }
 
   /**
@@ -423,7 +433,9 @@ export async function runDelivery(
         `Delivery ${notificationId} counted ${counted.foldedBatches} of ${batchCount} batches at its end; resume it`,
       )
     }
-    const { sentCount } = counted
+    // why: without an e-mail provider the job pushes the LINE recipients alone; the others of
+    // the notice were marked notified when it was stored and count as §4.8 says
+    const sentCount = counted.sentCount + (job.recordedCount ?? 0)
     // why: the progress record names only the first failures; the history keeps every one
     const failedRecipients = (
       await jobs.readBatches(notificationId, counted.failedBatches)
@@ -439,7 +451,9 @@ export async function runDelivery(
     const finished =
       (await options.repositories.history.update({ id: notificationId }, (current) => ({
         ...current,
-        ...storedState(sentCount > 0 ? 'sent' : 'failed'),
+        ...(isEmailed(current)
+          ? storedState(sentCount > 0 ? 'sent' : 'failed')
+          : storedState('recorded')),
         sentCount,
         failedRecipients,
         completedAt: current.completedAt ?? completedAt,

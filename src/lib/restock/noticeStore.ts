@@ -39,20 +39,28 @@ export interface StoredNotice {
 }
 
 /**
- * Stores the delivery job (with e-mail) and the history of a notice for `subscribers`; without
- * e-mail, marks them `notified` at once (§4.8).
+ * Stores the delivery job and the history of a notice for `subscribers`. With e-mail, the job
+ * holds every recipient. Without it, the e-mail recipients are marked `notified` at once
+ * (§4.8) and the job holds the LINE recipients only, when LINE is configured: their pushes run
+ * as a delivery of its own, the notice `record-only` throughout (`isEmailed`).
  */
 export async function storeNotice(
   notice: NoticeToStore,
   subscribers: NotifySubscription[],
   retried: NotificationHistory | null,
-  emailConfigured: boolean,
+  readiness: { emailConfigured: boolean; lineConfigured: boolean },
   options: NoticeStoreOptions,
 ): Promise<StoredNotice> {
   const { repositories, log } = options
   const { notificationId } = notice
+  const { emailConfigured } = readiness
   const timestamp = new Date(options.now()).toISOString()
   const variant = notice.variant === undefined ? {} : { variant: notice.variant }
+  const pushed = (subscription: NotifySubscription) =>
+    readiness.lineConfigured && subscription.channel === 'line'
+  const delivered = emailConfigured ? subscribers : subscribers.filter(pushed)
+  const recorded = emailConfigured ? [] : subscribers.filter((item) => !pushed(item))
+  const delivering = delivered.length > 0
   const history: NotificationHistory = {
     id: notificationId,
     productSlug: notice.productSlug,
@@ -62,12 +70,12 @@ export async function storeNotice(
     recipientEmails: subscribers.map((subscription) => subscription.email),
     sentCount: subscribers.length,
     timestamp,
-    ...storedState(emailConfigured ? 'queued' : 'recorded'),
+    ...storedState(delivering ? 'queued' : 'recorded', emailConfigured),
     failedRecipients: [],
-    ...(emailConfigured ? {} : { completedAt: timestamp }),
+    ...(delivering ? {} : { completedAt: timestamp }),
     ...(notice.trigger ? { trigger: notice.trigger } : {}),
   }
-  if (emailConfigured) {
+  if (delivering) {
     // why: a job already stored under this id is the same notice (the id derives from it)
     await repositories.deliveries.saveJob({
       notificationId,
@@ -76,12 +84,13 @@ export async function storeNotice(
       emailTitle: notice.emailTitle,
       emailBody: notice.emailBody,
       // why: a whole product's notice names each recipient's own variant in its e-mail
-      recipients: subscribers.map(({ id, email, variant: waitsFor, channel, lineUserId }) => ({
+      recipients: delivered.map(({ id, email, variant: waitsFor, channel, lineUserId }) => ({
         subscriptionId: id,
         email,
         ...(channel === 'line' && lineUserId ? { lineUserId } : {}),
         ...(waitsFor === undefined ? {} : { variant: waitsFor }),
       })),
+      ...(recorded.length > 0 ? { recordedCount: recorded.length } : {}),
       createdAt: timestamp,
       sender: notice.sender,
       ...(notice.holdHours ? { holdHours: notice.holdHours } : {}),
@@ -98,8 +107,8 @@ export async function storeNotice(
       to: String(subscribers.length),
     },
   ])
-  if (!emailConfigured) {
-    await mapWithConcurrency(subscribers, 20, (subscription) =>
+  if (recorded.length > 0) {
+    await mapWithConcurrency(recorded, 20, (subscription) =>
       repositories.subscriptions.update(subscription, (current) =>
         // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
         current.status === 'pending'
@@ -111,7 +120,8 @@ export async function storeNotice(
     log.info('restock.send.recorded', {
       notificationId,
       productSlug: notice.productSlug,
-      recipients: subscribers.length,
+      recipients: recorded.length,
+      linePushes: delivered.length,
       trigger: notice.trigger?.kind ?? 'staff',
       reason: `${delivery.ready ? '' : delivery.fix}: no e-mail was sent`,
     })

@@ -3,7 +3,7 @@ import type { WaveNotice, WaveSendOutcome } from '../stock/stockWaves.js'
 import { joinMrkdwn, mrkdwn } from '../notifiers/slackText.js'
 import { targetTitle } from '../productCatalogue.js'
 import { DeliveryStartError } from './deliveryStarter.js'
-import { noticeStateOf } from './noticeState.js'
+import { isEmailed, noticeStateOf } from './noticeState.js'
 import { prepareNotice, sendReadiness, type SendOptions } from './sendPreparation.js'
 
 /**
@@ -41,7 +41,7 @@ export async function sendRestockWave(
     await tellLineQuotaReached(notice, prepared.lineHeldBack, options)
   }
   const recipients = prepared.history.recipientEmails.length
-  if (prepared.isNew && readiness.emailConfigured) {
+  if (prepared.isNew && noticeStateOf(prepared.history) === 'queued') {
     try {
       await options.startDelivery(notificationId)
     } catch (error) {
@@ -62,7 +62,7 @@ export async function sendRestockWave(
 
 /** How a notice reached people: e-mailed, or only recorded (no provider, §4.8). */
 function deliveryModeOf(history: NotificationHistory): DeliveryMode {
-  return noticeStateOf(history) === 'recorded' ? 'record-only' : 'email'
+  return isEmailed(history) ? 'email' : 'record-only'
 }
 
 /**

@@ -26,10 +26,19 @@ export interface ResumeAnswer {
 
 export interface ResumeOptions {
   repositories: Pick<Repositories, 'history' | 'deliveries'>
-  config: Pick<AppConfig, 'emailDelivery'>
+  config: Pick<AppConfig, 'emailDelivery' | 'line' | 'unsubscribeSecret'>
   log: Logger
   /** Starts the background delivery; rejects with DeliveryStartError when it cannot. */
   startDelivery: (notificationId: string) => Promise<void>
+}
+
+/**
+ * Whether a run could deliver: e-mail delivery is configured, or the notice's e-mail recipients
+ * were only recorded and LINE is (its job pushes LINE recipients only).
+ */
+function canDeliver(config: ResumeOptions['config'], mode: BatchProgress['deliveryMode']): boolean {
+  if (config.emailDelivery.ready) return true
+  return mode === 'record-only' && config.line !== null && config.unsubscribeSecret !== null
 }
 
 /** A delivery that a run of the background function can take further. */
@@ -70,7 +79,9 @@ export async function resumeDelivery(
   if (!progress) throw new NotFoundError('Notification not found')
   if (!isResumable(progress)) return answerOf(progress, false)
   // why: the answer names no variable (§4.8 resume); the log of the run that fails names it
-  if (!options.config.emailDelivery.ready) throw new NotConfiguredError(EMAIL_NOT_CONFIGURED)
+  if (!canDeliver(options.config, progress.deliveryMode)) {
+    throw new NotConfiguredError(EMAIL_NOT_CONFIGURED)
+  }
   try {
     await options.startDelivery(notificationId)
   } catch (error) {

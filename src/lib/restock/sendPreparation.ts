@@ -33,7 +33,13 @@ export interface SendOptions extends NoticeStoreOptions {
   >
   config: Pick<
     AppConfig,
-    'emailDelivery' | 'shopName' | 'shopAddress' | 'shopContact' | 'deployContext'
+    | 'emailDelivery'
+    | 'line'
+    | 'unsubscribeSecret'
+    | 'shopName'
+    | 'shopAddress'
+    | 'shopContact'
+    | 'deployContext'
   >
   /** Starts the background delivery; rejects with DeliveryStartError when it cannot. */
   startDelivery: (notificationId: string) => Promise<void>
@@ -43,27 +49,50 @@ export interface SendOptions extends NoticeStoreOptions {
   notifiers?: Pick<ShopNotifiers, 'teamchatRestock'>
 }
 
-/** Whether e-mails go out, and who they say sends them. */
+/** Whether e-mails and LINE pushes go out, and who they say sends them. */
 export interface SendReadiness {
   emailConfigured: boolean
+  /** The four LINE variables are set: LINE recipients are pushed, whatever the e-mail provider. */
+  lineConfigured: boolean
   sender: SenderIdentity
 }
 
+/** The 503 text when LINE is set, e-mail is not, and the pushes' links cannot be signed. */
+export const LINE_NOT_READY = 'LINE delivery is not configured: UNSUBSCRIBE_SECRET is not set'
+
 /**
- * Checks, before anything is read: e-mail delivery (else a send only records, §4.8;
- * NotConfiguredError when Resend is set but a part e-mails need is not), then the sender details
- * every restock e-mail shows (特定電子メール法 Art. 4; in production a send without them is
+ * Checks, before anything is read: e-mail delivery (else a send only records its e-mail
+ * recipients, §4.8; NotConfiguredError when Resend is set but a part e-mails need is not), LINE
+ * delivery (its pushes run with or without e-mail; the delivery ticket and the pushes' links are
+ * signed with UNSUBSCRIBE_SECRET, so LINE without it is refused too), then the sender details
+ * every restock message shows (特定電子メール法 Art. 4; in production a send without them is
  * refused, docs/compliance.md).
  */
 export function sendReadiness(options: SendOptions): SendReadiness {
-  const delivery = options.config.emailDelivery
+  const { config } = options
+  const delivery = config.emailDelivery
   // why: without a provider a send only records (§4.8); with one, every e-mail needs its link
   if (!delivery.ready && delivery.missing !== 'provider') {
     options.log.error('restock.send.misconfigured', new NotConfiguredError(delivery.fix))
     throw new NotConfiguredError(delivery.message)
   }
+  const lineConfigured = config.line !== null
+  if (lineConfigured && !config.unsubscribeSecret) {
+    options.log.error(
+      'restock.send.misconfigured',
+      new NotConfiguredError(
+        'UNSUBSCRIBE_SECRET is not set, so no LINE push can carry a signed link. ' +
+          'Set it to a long random value (e.g. `openssl rand -hex 32`) in the site environment.',
+      ),
+    )
+    throw new NotConfiguredError(LINE_NOT_READY)
+  }
   try {
-    return { emailConfigured: delivery.ready, sender: requireSenderIdentity(options.config) }
+    return {
+      emailConfigured: delivery.ready,
+      lineConfigured,
+      sender: requireSenderIdentity(options.config),
+    }
   } catch (error) {
     if (error instanceof SenderIdentityMissingError) {
       options.log.error('restock.send.misconfigured', error, { fix: error.fix })
@@ -157,7 +186,7 @@ export async function prepareNotice(
       { ...content, ...(holding ? { holdHours } : {}), sender: readiness.sender },
       choice.subscribers,
       retried,
-      readiness.emailConfigured,
+      readiness,
       options,
     )
     if (holding) {

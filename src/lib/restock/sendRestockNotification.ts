@@ -2,7 +2,7 @@ import { AlreadyInProgressError, InvalidInputError, TryAgainLaterError } from '.
 import type { NotificationHistory } from '../storage/records.js'
 import { DeliveryStartError } from './deliveryStarter.js'
 import { notificationIdFor } from './notificationIds.js'
-import { isRunning, noticeStateOf, storedState } from './noticeState.js'
+import { isEmailed, isRunning, noticeStateOf, storedState } from './noticeState.js'
 import { scheduleRestockSend, type ScheduleOptions } from './scheduledSend.js'
 import {
   prepareNotice,
@@ -37,7 +37,8 @@ export const SEND_IN_PROGRESS = 'A send for this product is already in progress'
 
 /**
  * POST /api/admin/notify/send (§4.8, D9). Without an e-mail provider: records the history and
- * marks every waiting subscriber `notified`. With Resend: snapshots the recipients, records the
+ * marks every waiting e-mail subscriber `notified`; with LINE configured its LINE recipients are
+ * pushed by the background delivery all the same. With Resend: snapshots the recipients, records the
  * history as `queued` and starts the background delivery, which sets each recipient `notified`
  * once the provider accepted their e-mail and writes the final history. Recipients are chosen
  * under the product's send lock: a different send meanwhile is refused (SEND_IN_PROGRESS), and a
@@ -81,7 +82,8 @@ export async function sendNotice(
   if (prepared.state === 'all-held') throw new InvalidInputError(NO_UNIT_TO_HOLD)
   if (!prepared.isNew) return repeated(prepared.history, options)
   const summary = summaryOf(prepared.history)
-  if (!readiness.emailConfigured) return summary
+  // why: a notice without a delivery (no provider, no LINE recipient pushed) is complete now
+  if (noticeStateOf(prepared.history) !== 'queued') return summary
 
   try {
     await options.startDelivery(notificationId)
@@ -89,13 +91,16 @@ export async function sendNotice(
     if (!(error instanceof DeliveryStartError)) throw error
     log.error('restock.send.start_failed', error, { notificationId })
     const reason = 'Delivery could not be started'
+    const job = await repositories.deliveries.getJob(notificationId)
+    // why: without a provider only the LINE recipients (the job's) were to be reached by it
+    const unreached = job?.recipients.map(({ email }) => email) ?? prepared.history.recipientEmails
     await repositories.history.update({ id: notificationId }, (current) =>
       noticeStateOf(current) === 'queued'
         ? {
             ...current,
-            ...storedState('failed'),
-            sentCount: 0,
-            failedRecipients: current.recipientEmails.map((email) => ({ email, error: reason })),
+            ...storedState(isEmailed(current) ? 'failed' : 'recorded'),
+            sentCount: job?.recordedCount ?? 0,
+            failedRecipients: unreached.map((email) => ({ email, error: reason })),
             completedAt: new Date(options.now()).toISOString(),
           }
         : current,

@@ -44,6 +44,11 @@ export interface DeliveryJob {
   emailTitle: string
   emailBody: string
   recipients: DeliveryRecipient[]
+  /**
+   * Recipients of the notice only recorded, not in `recipients` (no e-mail provider: the job
+   * pushes the LINE recipients alone); counted in the history's `sentCount`. Absent: none.
+   */
+  recordedCount?: number
   createdAt: string
   /** Who sends it (特定電子メール法 Art. 4), fixed at the send so every batch says the same. */
   sender?: SenderIdentity

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Store } from '@netlify/blobs'
-import { lineContactKey, lineLoginStateKey } from './blobLayout.js'
+import { mapWithConcurrency } from '../concurrency.js'
+import { LINE_LOGIN_STATES_PREFIX, lineContactKey, lineLoginStateKey } from './blobLayout.js'
 import type { ProductRecordRef } from './records.js'
 import { isUsableRecordId } from './recordIds.js'
 
@@ -34,6 +35,13 @@ export interface LineContact {
 
 const HASH = /^[0-9a-f]{64}$/
 
+/**
+ * How long the mark of a spent login state is kept: a day, far past the state's own ten-minute
+ * life (a state is spent before it expires, so a day after its spending it is refused as expired
+ * anyway, without its mark). The daily retention purge deletes older marks.
+ */
+export const SPENT_LOGIN_STATE_KEPT_MS = 24 * 60 * 60 * 1000
+
 function keyOf(hash: string): string {
   if (!HASH.test(hash)) throw new Error('A LINE contact is named by a 64-hex lineUserHash')
   return lineContactKey(hash)
@@ -51,6 +59,11 @@ export interface LineContactBook {
   remove(hash: string): Promise<void>
   /** Marks a login state's nonce spent: true the first time, false for a replay. */
   spendLoginState(nonce: string, at: number): Promise<boolean>
+  /**
+   * Deletes the marks of login states spent more than SPENT_LOGIN_STATE_KEPT_MS before `now`
+   * (ms), and unreadable ones; answers how many went. Safe to run again.
+   */
+  pruneLoginStates(now: number): Promise<number>
 }
 
 export function lineContactBook(store: Store): LineContactBook {
@@ -79,6 +92,21 @@ export function lineContactBook(store: Store): LineContactBook {
         { onlyIfNew: true },
       )
       return written.modified
+    },
+    async pruneLoginStates(now) {
+      const spentBefore = now - SPENT_LOGIN_STATE_KEPT_MS
+      const { blobs } = await store.list({ prefix: LINE_LOGIN_STATES_PREFIX })
+      const gone = await mapWithConcurrency(blobs, 10, async ({ key }) => {
+        const mark = (await store.get(key, { type: 'json' }).catch(() => null)) as {
+          spentAt?: unknown
+        } | null
+        // why: an unreadable mark protects nothing (its state cannot be told spent from it)
+        const spentAt = typeof mark?.spentAt === 'string' ? Date.parse(mark.spentAt) : NaN
+        if (spentAt >= spentBefore) return 0
+        await store.delete(key)
+        return 1
+      })
+      return gone.reduce((sum: number, one) => sum + one, 0)
     },
   }
 }

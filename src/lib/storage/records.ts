@@ -26,6 +26,11 @@ export interface Reservation extends Archivable {
   channel?: 'line'
   /** The LINE user id it was made for: personal data, never logged, erased with the person. */
   lineUserId?: string
+  /**
+   * The last LINE message of the reservation that did not reach the shopper (a `channel: 'line'`
+   * reservation); absent when none, or once a later message was pushed.
+   */
+  lineDelivery?: LineDeliveryNote
   productSlug: string
   /** The variant reserved (its id), for a product with variants; absent otherwise. */
   variant?: string
@@ -48,6 +53,19 @@ export interface Reservation extends Archivable {
    * until staff untick it. Absent: never chosen (the notes stay in the shop).
    */
   shareNote?: boolean
+}
+
+/** Why a reservation's LINE message did not reach the shopper (`Reservation.lineDelivery`). */
+export interface LineDeliveryNote {
+  /**
+   * `not-friend`: the shopper does not have the official account as a friend (not pushed);
+   * `failed`: LINE refused the push or did not answer; `not-configured`: LINE is not configured.
+   */
+  status: 'failed' | 'not-friend' | 'not-configured'
+  /** When it was found (ISO). */
+  at: string
+  /** LINE's error (`HTTP 400`, `timeout`), or what kept it from being pushed; never the user id. */
+  reason: string
 }
 
 /** §2.1. */
