@@ -164,7 +164,8 @@ function otherOkurigana(lookups: ReadingLookups, run: string): string[] {
 /**
  * Where the span of `run` from `start` written as `entry` with other okurigana ends, or -1: the
  * same kanji with only kana between them, each group of kana (between two kanji, and after the
- * last) one that ends the other (`引き出す`/`引出す`, `見積もり`/`見積り`), read as `entry` is.
+ * last) one that ends the other (`引き出す`/`引出す`, `見積もり`/`見積り`), read as `entry` is
+ * or the site's spelling with kana left out that its reading cannot show (`siteLeavesKanaOut`).
  */
 function spanEnd(run: string, start: number, entry: Entry): number {
   const theirs = kanaGroups(entry.folded)
@@ -190,7 +191,12 @@ function spanEnd(run: string, start: number, entry: Entry): number {
     if (!ours.every((group, g) => endsOneAnother(group, theirs.groups[g]!))) continue
     // why: written as the site writes it: nothing to replace (a shorter ending would cut its kana)
     if (ours.every((group, g) => group === theirs.groups[g])) return -1
-    if (!readAs(entry.skeleton, ours, theirs.groups, entry.reading)) continue
+    if (
+      !readAs(entry.skeleton, ours, theirs.groups, entry.reading) &&
+      !siteLeavesKanaOut(ours, theirs.groups)
+    ) {
+      continue
+    }
     return i - trailing.length + keep
   }
   return -1
@@ -212,6 +218,28 @@ function kanaGroups(folded: string): { skeleton: string; groups: string[] } | nu
 }
 
 const endsOneAnother = (a: string, b: string): boolean => a.endsWith(b) || b.endsWith(a)
+
+// why: okurigana before another kanji of a word end a verb's stem, in the i or e column
+// (`言い換え`, `受け取り`, `建て替え`); other kana there make another word (`踏ん切り`, `付きっ切り`)
+// or a phrase (`気に入る`, `年の暮れ`)
+const STEM_ENDINGS = new Set('イキギシジチヂヒビピミリヰエケゲセゼテデネベペメレヱ')
+
+/**
+ * Whether the site's spelling is the query word with okurigana before a kanji left out
+ * (`言換え` for `言い換え`), ending in the same kana: one word whatever the site's reading says.
+ * why: the dictionary reads a word it does not know with the site's okurigana as kanji read alone
+ * (`言換え` as ゲン + カエ), so the reading cannot join it to its other spelling; the query writes
+ * every kana the site writes, on the same kanji, and more
+ */
+function siteLeavesKanaOut(ours: readonly string[], theirs: readonly string[]): boolean {
+  const last = ours.length - 1
+  if (ours[last] === '' || ours[last] !== theirs[last]) return false
+  return ours.every(
+    (group, g) =>
+      group.endsWith(theirs[g]!) &&
+      (theirs[g] !== '' || group === '' || STEM_ENDINGS.has(group.at(-1)!)),
+  )
+}
 
 // why: a verb's kana change along one row of the kana table (`立つ`, `立ち上げ`)
 const KANA_ROWS = [
