@@ -33,7 +33,7 @@ interface ReadingLookups {
   table: ReadingTable
   /** By reading key, as words in kana or romaji asked for them. */
   byKey: Map<string, Entry[]>
-  /** The words of two kanji or more, by their first kanji (`+`: with kana), as asked for. */
+  /** The words of two kanji or more, by their first two kanji (`+`: with kana), as asked for. */
   byFirstKanji: Map<string, Entry[]>
 }
 
@@ -88,18 +88,26 @@ function keyLookup(lookups: ReadingLookups): KeyLookup {
 const KANA = /[\u3041-\u3096\u30a1-\u30fa]/
 
 /**
- * The site's words of two kanji or more starting with `kanji`; `withKana`: only those holding
- * kana (a query word of kanji alone can only be another spelling of a word with kana).
+ * The site's words of two kanji or more starting with the kanji `first`, then `second`;
+ * `withKana`: only those holding kana (a query word of kanji alone can only be another spelling
+ * of a word with kana).
+ * why: only the lines holding both kanji are folded (the lines holding a common kanji are many)
  */
-function startingWith(lookups: ReadingLookups, kanji: string, withKana: boolean): Entry[] {
-  const memo = withKana ? `${kanji}+` : kanji
+function startingWith(
+  lookups: ReadingLookups,
+  first: string,
+  second: string,
+  withKana: boolean,
+): Entry[] {
+  const memo = `${first}${second}${withKana ? '+' : ''}`
   let entries = lookups.byFirstKanji.get(memo)
   if (!entries) {
     entries = []
-    for (const reading of lookups.table.holding(kanji)) {
+    for (const reading of lookups.table.holding(first)) {
       if (withKana && !KANA.test(reading.word)) continue
+      if (first !== second && !reading.word.includes(second)) continue
       const entry = entryOf(reading)
-      if (entry.skeleton.length >= 2 && entry.skeleton[0] === kanji) entries.push(entry)
+      if (entry.skeleton[0] === first && entry.skeleton[1] === second) entries.push(entry)
     }
     lookups.byFirstKanji.set(memo, entries)
   }
@@ -150,7 +158,11 @@ function otherOkurigana(lookups: ReadingLookups, run: string): string[] {
   const kanjiOnly = !KANA.test(run)
   for (let start = 0; start < run.length && found.length < MAX_READING_SPELLINGS; start++) {
     if (isKana(run.charCodeAt(start))) continue
-    for (const entry of startingWith(lookups, run[start]!, kanjiOnly)) {
+    // why: a site word has two kanji or more, the query's next kanji its second
+    let next = start + 1
+    while (next < run.length && isKana(run.charCodeAt(next))) next++
+    if (next === run.length) break
+    for (const entry of startingWith(lookups, run[start]!, run[next]!, kanjiOnly)) {
       const end = spanEnd(run, start, entry)
       if (end === -1) continue
       const replaced = run.slice(0, start) + entry.word + run.slice(end)
