@@ -31,7 +31,8 @@ export function latenciesApart(mode: LatencyMode, file: string, queriesFile: str
   return { p50: median(runs.map((run) => run.p50)), p99: median(runs.map((run) => run.p99)) }
 }
 
-function latencyProcess(mode: LatencyMode, file: string, queriesFile: string): Latency {
+/** One process's p50/p99 of `mode` over the queries (bench-search-latency.ts). */
+export function latencyProcess(mode: LatencyMode, file: string, queriesFile: string): Latency {
   const output = execFileSync(
     process.execPath,
     [

@@ -150,4 +150,33 @@ describe('readingAlternatives', () => {
     expect(readAlone('立ち上げ')).toEqual(['立上げ'])
     expect(readAlone('立上げ')).toEqual([])
   })
+
+  it('finds a site word the dictionary does not know, by its kanji and okurigana', () => {
+    const page = {
+      id: 'pages/event',
+      title: 'イベント出店',
+      description: '',
+      tags: [],
+      text: '当日は専門用語の言換えを工夫して説明します。',
+    }
+    const body = pageReadings(analyse, page, new Map(), 'okurigana').rest
+    // why: the dictionary knows 言い換え, not 言換え: it reads 言 alone (ゲン)
+    expect(pairs(body)).toEqual(['言換え:ゲンカエ'])
+    const misread = readingAlternatives(() =>
+      decodeReadings(
+        encodeReadings([
+          ...body,
+          { word: '踏切り', reading: 'フミキリ' },
+          { word: '手作り', reading: 'テヅクリ' },
+        ]),
+      )!,
+    )
+    expect(misread('言い換え')).toEqual(['言換え'])
+    expect(misread('言換え')).toEqual([])
+    // why: only kana ending a verb's stem are okurigana before a kanji; ン, a particle or another
+    // last kana make another word or a phrase
+    expect(misread('踏ん切り')).toEqual([])
+    expect(misread('手の作り')).toEqual([])
+    expect(misread('言い換わり')).toEqual([])
+  })
 })

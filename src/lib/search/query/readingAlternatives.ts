@@ -33,7 +33,7 @@ interface ReadingLookups {
   table: ReadingTable
   /** By reading key, as words in kana or romaji asked for them. */
   byKey: Map<string, Entry[]>
-  /** The words of two kanji or more, by their first kanji (`+`: with kana), as asked for. */
+  /** The words of two kanji or more, by their first two kanji (`+`: with kana), as asked for. */
   byFirstKanji: Map<string, Entry[]>
 }
 
@@ -88,18 +88,26 @@ function keyLookup(lookups: ReadingLookups): KeyLookup {
 const KANA = /[\u3041-\u3096\u30a1-\u30fa]/
 
 /**
- * The site's words of two kanji or more starting with `kanji`; `withKana`: only those holding
- * kana (a query word of kanji alone can only be another spelling of a word with kana).
+ * The site's words of two kanji or more starting with the kanji `first`, then `second`;
+ * `withKana`: only those holding kana (a query word of kanji alone can only be another spelling
+ * of a word with kana).
+ * why: only the lines holding both kanji are folded (the lines holding a common kanji are many)
  */
-function startingWith(lookups: ReadingLookups, kanji: string, withKana: boolean): Entry[] {
-  const memo = withKana ? `${kanji}+` : kanji
+function startingWith(
+  lookups: ReadingLookups,
+  first: string,
+  second: string,
+  withKana: boolean,
+): Entry[] {
+  const memo = `${first}${second}${withKana ? '+' : ''}`
   let entries = lookups.byFirstKanji.get(memo)
   if (!entries) {
     entries = []
-    for (const reading of lookups.table.holding(kanji)) {
+    for (const reading of lookups.table.holding(first)) {
       if (withKana && !KANA.test(reading.word)) continue
+      if (first !== second && !reading.word.includes(second)) continue
       const entry = entryOf(reading)
-      if (entry.skeleton.length >= 2 && entry.skeleton[0] === kanji) entries.push(entry)
+      if (entry.skeleton[0] === first && entry.skeleton[1] === second) entries.push(entry)
     }
     lookups.byFirstKanji.set(memo, entries)
   }
@@ -150,7 +158,11 @@ function otherOkurigana(lookups: ReadingLookups, run: string): string[] {
   const kanjiOnly = !KANA.test(run)
   for (let start = 0; start < run.length && found.length < MAX_READING_SPELLINGS; start++) {
     if (isKana(run.charCodeAt(start))) continue
-    for (const entry of startingWith(lookups, run[start]!, kanjiOnly)) {
+    // why: a site word has two kanji or more, the query's next kanji its second
+    let next = start + 1
+    while (next < run.length && isKana(run.charCodeAt(next))) next++
+    if (next === run.length) break
+    for (const entry of startingWith(lookups, run[start]!, run[next]!, kanjiOnly)) {
       const end = spanEnd(run, start, entry)
       if (end === -1) continue
       const replaced = run.slice(0, start) + entry.word + run.slice(end)
@@ -164,7 +176,8 @@ function otherOkurigana(lookups: ReadingLookups, run: string): string[] {
 /**
  * Where the span of `run` from `start` written as `entry` with other okurigana ends, or -1: the
  * same kanji with only kana between them, each group of kana (between two kanji, and after the
- * last) one that ends the other (`引き出す`/`引出す`, `見積もり`/`見積り`), read as `entry` is.
+ * last) one that ends the other (`引き出す`/`引出す`, `見積もり`/`見積り`), read as `entry` is
+ * or the site's spelling with kana left out that its reading cannot show (`siteLeavesKanaOut`).
  */
 function spanEnd(run: string, start: number, entry: Entry): number {
   const theirs = kanaGroups(entry.folded)
@@ -190,7 +203,12 @@ function spanEnd(run: string, start: number, entry: Entry): number {
     if (!ours.every((group, g) => endsOneAnother(group, theirs.groups[g]!))) continue
     // why: written as the site writes it: nothing to replace (a shorter ending would cut its kana)
     if (ours.every((group, g) => group === theirs.groups[g])) return -1
-    if (!readAs(entry.skeleton, ours, theirs.groups, entry.reading)) continue
+    if (
+      !readAs(entry.skeleton, ours, theirs.groups, entry.reading) &&
+      !siteLeavesKanaOut(ours, theirs.groups)
+    ) {
+      continue
+    }
     return i - trailing.length + keep
   }
   return -1
@@ -212,6 +230,28 @@ function kanaGroups(folded: string): { skeleton: string; groups: string[] } | nu
 }
 
 const endsOneAnother = (a: string, b: string): boolean => a.endsWith(b) || b.endsWith(a)
+
+// why: okurigana before another kanji of a word end a verb's stem, in the i or e column
+// (`言い換え`, `受け取り`, `建て替え`); other kana there make another word (`踏ん切り`, `付きっ切り`)
+// or a phrase (`気に入る`, `年の暮れ`)
+const STEM_ENDINGS = new Set('イキギシジチヂヒビピミリヰエケゲセゼテデネベペメレヱ')
+
+/**
+ * Whether the site's spelling is the query word with okurigana before a kanji left out
+ * (`言換え` for `言い換え`), ending in the same kana: one word whatever the site's reading says.
+ * why: the dictionary reads a word it does not know with the site's okurigana as kanji read alone
+ * (`言換え` as ゲン + カエ), so the reading cannot join it to its other spelling; the query writes
+ * every kana the site writes, on the same kanji, and more
+ */
+function siteLeavesKanaOut(ours: readonly string[], theirs: readonly string[]): boolean {
+  const last = ours.length - 1
+  if (ours[last] === '' || ours[last] !== theirs[last]) return false
+  return ours.every(
+    (group, g) =>
+      group.endsWith(theirs[g]!) &&
+      (theirs[g] !== '' || group === '' || STEM_ENDINGS.has(group.at(-1)!)),
+  )
+}
 
 // why: a verb's kana change along one row of the kana table (`立つ`, `立ち上げ`)
 const KANA_ROWS = [
