@@ -119,13 +119,15 @@ class FamilyCursor {
   }
 }
 
-/** Up to `limit` records of `selection` after `after`, in order, and whether more follow. */
-export async function pageAfter(
+/**
+ * The records of `selection` after `after`, in order: its families merged newest first with
+ * the pending writes, each family reading a segment when it is reached.
+ */
+async function* merged(
   snapshot: ViewSnapshot,
   selection: Selection,
   after: Position | null,
-  limit: number,
-): Promise<{ records: unknown[]; more: boolean }> {
+): AsyncGenerator<unknown> {
   const families = familiesOf(snapshot.catalog, selection)
   const cursors = [...families].map(
     (family) =>
@@ -140,10 +142,9 @@ export async function pageAfter(
   )
   const matches = (record: unknown) =>
     !selection.needle || snapshot.view.layout.searchText(record).includes(selection.needle)
-  const records: unknown[] = []
   // why: the first segment of every family is needed to know which record is newest
   await Promise.all(cursors.map((cursor) => cursor.peek()))
-  while (records.length <= limit) {
+  for (;;) {
     let best: { record: unknown; cursor: FamilyCursor | null } | null = null
     for (const cursor of cursors) {
       const record = await cursor.peek()
@@ -162,28 +163,31 @@ export async function pageAfter(
     ) {
       best = { record: waiting, cursor: null }
     }
-    if (!best) break
+    if (!best) return
     if (best.cursor) best.cursor.take()
     else pending.shift()
-    if (matches(best.record)) records.push(best.record)
+    if (matches(best.record)) yield best.record
+  }
+}
+
+/** Up to `limit` records of `selection` after `after`, in order, and whether more follow. */
+export async function pageAfter(
+  snapshot: ViewSnapshot,
+  selection: Selection,
+  after: Position | null,
+  limit: number,
+): Promise<{ records: unknown[]; more: boolean }> {
+  const records: unknown[] = []
+  for await (const record of merged(snapshot, selection, after)) {
+    records.push(record)
+    if (records.length > limit) break
   }
   return { records: records.slice(0, limit), more: records.length > limit }
 }
 
 /** Every record of `selection` in order, a segment of each family at a time. */
-export async function* inOrder(
-  snapshot: ViewSnapshot,
-  selection: Selection,
-): AsyncGenerator<unknown> {
-  let after: Position | null = null
-  for (;;) {
-    const page = await pageAfter(snapshot, selection, after, 500)
-    yield* page.records
-    const last = page.records.at(-1)
-    if (!page.more || last === undefined) return
-    const item = itemOf(snapshot.view, last)
-    after = { time: item.time, id: item.id }
-  }
+export function inOrder(snapshot: ViewSnapshot, selection: Selection): AsyncGenerator<unknown> {
+  return merged(snapshot, selection, null)
 }
 
 /** Where a page found by the search rows starts: after a position, or at an offset. */
