@@ -90,10 +90,13 @@ class FamilyCursor {
   readonly #snapshot: ViewSnapshot
   readonly #after: Position | null
 
-  constructor(snapshot: ViewSnapshot, runs: SegmentRef[], after: Position | null) {
+  readonly #keep: boolean
+
+  constructor(snapshot: ViewSnapshot, runs: SegmentRef[], after: Position | null, keep: boolean) {
     this.#snapshot = snapshot
     this.#runs = runs
     this.#after = after
+    this.#keep = keep
     this.#run = after === null ? runs.length - 1 : runIndexOf(runs, after.time)
   }
 
@@ -108,7 +111,7 @@ class FamilyCursor {
         this.#next += 1
       }
       if (this.#run < 0) return null
-      this.#items = await view.segment(this.#runs[this.#run])
+      this.#items = await view.segment(this.#runs[this.#run], this.#keep)
       this.#next = 0
       this.#run -= 1
     }
@@ -121,12 +124,14 @@ class FamilyCursor {
 
 /**
  * The records of `selection` after `after`, in order: its families merged newest first with
- * the pending writes, each family reading a segment when it is reached.
+ * the pending writes, each family reading a segment when it is reached (kept in the instance
+ * for the next request when `keep`).
  */
 async function* merged(
   snapshot: ViewSnapshot,
   selection: Selection,
   after: Position | null,
+  keep: boolean,
 ): AsyncGenerator<unknown> {
   const families = familiesOf(snapshot.catalog, selection)
   const cursors = [...families].map(
@@ -135,6 +140,7 @@ async function* merged(
         snapshot,
         snapshot.catalog.segments.filter((ref) => ref.family === family),
         after,
+        keep,
       ),
   )
   const pending = pendingOf(snapshot, selection).filter((record) =>
@@ -178,16 +184,19 @@ export async function pageAfter(
   limit: number,
 ): Promise<{ records: unknown[]; more: boolean }> {
   const records: unknown[] = []
-  for await (const record of merged(snapshot, selection, after)) {
+  for await (const record of merged(snapshot, selection, after, true)) {
     records.push(record)
     if (records.length > limit) break
   }
   return { records: records.slice(0, limit), more: records.length > limit }
 }
 
-/** Every record of `selection` in order, a segment of each family at a time. */
+/**
+ * Every record of `selection` in order, a segment of each family at a time, none kept: a
+ * whole list read once would fill the instance's budget with blobs no page reads again.
+ */
 export function inOrder(snapshot: ViewSnapshot, selection: Selection): AsyncGenerator<unknown> {
-  return merged(snapshot, selection, null)
+  return merged(snapshot, selection, null, false)
 }
 
 /** Where a page found by the search rows starts: after a position, or at an offset. */
