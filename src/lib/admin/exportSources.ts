@@ -34,10 +34,36 @@ export interface ExportSource {
 const isArchived = (record: ExportRecord) => record.isArchived === true
 const isActive = (record: ExportRecord) => record.isArchived !== true
 
+/** How many rows a file will hold, and whether it has the 種類 column. */
+type Survey = Pick<ExportSource, 'rows' | 'withVariants'>
+
 /**
- * The rows of a list of every product read from the time view: one visit counts them (and
- * finds a variant), the next one writes them, each holding a segment per status at a time.
- * Null for one product's list, and while the view is not complete or is damaged.
+ * The rows and variants of a list of every product filtered by status alone, from the
+ * counters (no record read); null while they are not exact.
+ */
+async function countedSurvey(
+  repository: ProductRecordRepository<ExportRecord>,
+  query: ExportQuery,
+): Promise<Survey | null> {
+  const groups = await repository.groupCounts({ completing: false })
+  if (groups === null) return null
+  const list = query.archived ? 'archived' : 'active'
+  let rows = 0
+  let withVariants = false
+  for (const { values, count } of groups) {
+    if (values.archived !== list) continue
+    if (query.status !== undefined && values.status !== query.status) continue
+    rows += count
+    withVariants ||= count > 0 && values.variant !== ''
+  }
+  return { rows, withVariants }
+}
+
+/**
+ * The rows of a list of every product read from the time view, visited twice when the
+ * counters cannot say how many rows match (a search, a variant): once to count them (and find
+ * a variant), once to write them, each holding a segment per status at a time. Null for one
+ * product's list, and while the view is not complete or is damaged.
  */
 export async function viewedSource(
   repository: ProductRecordRepository<ExportRecord>,
@@ -50,22 +76,20 @@ export async function viewedSource(
     status: query.status,
     needle: query.q ? foldForSearch(query.q) : undefined,
   }
+  const visit: ExportSource['visit'] = (each) =>
+    repository.visitList(selection, async (record) => {
+      if (matches(record)) await each(record)
+    })
+  const counted =
+    query.q || query.variant !== undefined ? null : await countedSurvey(repository, query)
+  if (counted) return { ...counted, visit }
   let rows = 0
   let withVariants = false
-  const counted = await repository.visitList(selection, (record) => {
-    if (!matches(record)) return
+  const whole = await visit(async (record) => {
     rows += 1
     withVariants ||= csvHasVariants([record])
   })
-  if (!counted) return null
-  return {
-    rows,
-    withVariants,
-    visit: (each) =>
-      repository.visitList(selection, async (record) => {
-        if (matches(record)) await each(record)
-      }),
-  }
+  return whole ? { rows, withVariants, visit } : null
 }
 
 /**
