@@ -23,19 +23,18 @@ import { RESERVATION_STATUSES, SUBSCRIPTION_STATUSES } from '../storage/records.
 import type { AdminRecord } from './adminResources.js'
 import { invalidStatusMessage } from './adminSchemas.js'
 import {
-  csvHasVariants,
   reservationCsvColumns,
   subscriptionCsvColumns,
   TIME_FORMAT,
   type CsvRecord,
 } from './recordCsv.js'
-import { listActiveRecords, listArchivedOrder } from './recordLists.js'
+import { listedSource, viewedSource, type ExportSource } from './exportSources.js'
 
 /**
  * CSV exports of lists too large for the browser: POST /api/admin/exports stores a job
  * and starts the background function with a signed one-time ticket; the run writes the CSV (BOM,
- * Japanese headers, the dashboard's columns) in parts of ROWS_PER_PART rows, updating the job's
- * progress; the download streams the parts in order.
+ * Japanese headers, the dashboard's columns) in parts of ROWS_PER_PART rows as it reads the list
+ * (exportSources.ts), updating the job's progress; the download streams the parts in order.
  */
 
 /** Rows per stored part: about 1.3 MB of CSV, far below any blob or answer limit. */
@@ -220,54 +219,35 @@ export async function runTicketedExport(
   return runExport(exportId, services)
 }
 
-/** Writes the export's CSV in parts and marks it done (or failed, with a reason for staff). */
+/**
+ * Writes the export's CSV in parts as it reads the list (a list of every product is never held
+ * whole) and marks it done (or failed, with a reason for staff).
+ */
 export async function runExport(exportId: string, services: ExportServices): Promise<ExportJob> {
   const { jobs, log } = services
   const clock = services.now
-  const rowsPerPart = services.rowsPerPart ?? ROWS_PER_PART
   const job = await exportStatus(exportId, jobs)
   if (job.state === 'done') return job
   try {
     const shape = LISTS[job.list]
     const repository = shape.repository(services.repositories)
-    const query = { ...job.filters, list: shape.field }
-    // why: a background run has no next request to keep bases for; a scan holds only the rows
-    const { records } = shape.archived
-      ? await listArchivedOrder(repository, query, 'scanned')
-      : await listActiveRecords(repository, query, 'scanned')
-    let progress = await jobs.update(exportId, (stored) => ({
-      ...stored,
-      state: 'running',
-      totalRows: records.length,
-      writtenRows: 0,
-      parts: 0,
-      bytes: 0,
-      updatedAt: new Date(clock()).toISOString(),
-    }))
-    let part = 0
-    const columns = shape.columns(csvHasVariants(records, job.filters.productSlug))
-    for (let start = 0; start === 0 || start < records.length; start += rowsPerPart) {
-      const rows = records.slice(start, start + rowsPerPart)
-      // why: a blob read as text loses a leading byte order mark, so the download adds it
-      const text = (start === 0 ? csvHeader(columns) : '') + csvRows(rows, columns)
-      part += 1
-      await jobs.writePart(exportId, part, text)
-      const bytes = Buffer.byteLength(start === 0 ? CSV_BOM + text : text)
-      progress = await jobs.update(exportId, (stored) => ({
-        ...stored,
-        writtenRows: stored.writtenRows + rows.length,
-        parts: part,
-        bytes: stored.bytes + bytes,
-        updatedAt: new Date(clock()).toISOString(),
-      }))
-    }
+    const query = { ...job.filters, field: shape.field, archived: shape.archived }
+    const viewed = await viewedSource(repository, query)
+    // why: a view found damaged midway is rebuilt in the background; this run writes again
+    // from the start, reading the list whole
+    const written =
+      (viewed && (await writeParts(exportId, viewed, shape, services))) ||
+      (await writeParts(exportId, await listedSource(repository, query), shape, services))
+    if (!written) throw new Error('the listed records could not be visited')
     const done = await jobs.update(exportId, (stored) => ({
       ...stored,
+      // why: a record written between the count and the writing changes the count
+      totalRows: stored.writtenRows,
       state: 'done',
       updatedAt: new Date(clock()).toISOString(),
     }))
-    log.info('export.done', { exportId, rows: records.length, parts: part })
-    return done ?? progress ?? job
+    log.info('export.done', { exportId, rows: written.rows, parts: written.parts })
+    return done ?? written.progress ?? job
   } catch (error) {
     log.error('export.failed', error, { exportId })
     const failed = await jobs.update(exportId, (stored) => ({
@@ -278,6 +258,60 @@ export async function runExport(exportId: string, services: ExportServices): Pro
     }))
     return failed ?? job
   }
+}
+
+/**
+ * Writes the rows of `source` from the first part on, a part each time ROWS_PER_PART rows are
+ * read (at least one part: the header); null when the source could not be read to its end.
+ */
+async function writeParts(
+  exportId: string,
+  source: ExportSource,
+  shape: ListShape,
+  services: ExportServices,
+): Promise<{ rows: number; parts: number; progress: ExportJob | null } | null> {
+  const { jobs } = services
+  const clock = services.now
+  const rowsPerPart = services.rowsPerPart ?? ROWS_PER_PART
+  const columns = shape.columns(source.withVariants)
+  let progress = await jobs.update(exportId, (stored) => ({
+    ...stored,
+    state: 'running',
+    totalRows: source.rows,
+    writtenRows: 0,
+    parts: 0,
+    bytes: 0,
+    updatedAt: new Date(clock()).toISOString(),
+  }))
+  let parts = 0
+  let rows = 0
+  let waiting: CsvRecord[] = []
+  const flush = async () => {
+    const first = parts === 0
+    // why: a blob read as text loses a leading byte order mark, so the download adds it
+    const text = (first ? csvHeader(columns) : '') + csvRows(waiting, columns)
+    const bytes = Buffer.byteLength(first ? CSV_BOM + text : text)
+    const count = waiting.length
+    waiting = []
+    parts += 1
+    rows += count
+    const part = parts
+    await jobs.writePart(exportId, part, text)
+    progress = await jobs.update(exportId, (stored) => ({
+      ...stored,
+      writtenRows: stored.writtenRows + count,
+      parts: part,
+      bytes: stored.bytes + bytes,
+      updatedAt: new Date(clock()).toISOString(),
+    }))
+  }
+  const whole = await source.visit(async (record) => {
+    waiting.push(record)
+    if (waiting.length >= rowsPerPart) await flush()
+  })
+  if (!whole) return null
+  if (waiting.length > 0 || parts === 0) await flush()
+  return { rows, parts, progress }
 }
 
 /** The job, or 404 `Export not found`. */

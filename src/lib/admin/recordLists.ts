@@ -35,6 +35,20 @@ const orders = new SortedOrders()
  */
 export type CollectionRead = 'kept' | 'scanned'
 
+/** Whether a record is one of `filters`' (status, product, variant, search) that `keep` keeps. */
+export function recordMatcher<T extends AdminRecord>(
+  filters: Omit<RecordFilters, 'list'>,
+  keep: (record: T) => boolean,
+): (record: T) => boolean {
+  const needle = filters.q ? foldForSearch(filters.q) : ''
+  return (record) =>
+    keep(record) &&
+    (filters.status === undefined || record.status === filters.status) &&
+    (filters.productSlug === undefined || record.productSlug === filters.productSlug) &&
+    (filters.variant === undefined || record.variant === filters.variant) &&
+    (!needle || matchesSearch(record, needle))
+}
+
 /**
  * The records matching `filters` that `keep` keeps, newest first by `field`; read from one
  * product's index when a product is given.
@@ -46,13 +60,7 @@ async function sortedRecords<T extends AdminRecord>(
   keep: (record: T) => boolean,
   read: CollectionRead,
 ): Promise<RecordList<T>> {
-  const needle = filters.q ? foldForSearch(filters.q) : ''
-  const matches = (record: T) =>
-    keep(record) &&
-    (filters.status === undefined || record.status === filters.status) &&
-    (filters.productSlug === undefined || record.productSlug === filters.productSlug) &&
-    (filters.variant === undefined || record.variant === filters.variant) &&
-    (!needle || matchesSearch(record, needle))
+  const matches = recordMatcher(filters, keep)
   if (read === 'scanned' && filters.productSlug === undefined) {
     const records: T[] = []
     const scanned = await repository.scan((record) => {

@@ -145,8 +145,11 @@ export async function writePacked(
   return key
 }
 
-/** The value of a blob written by `writePacked`, or null when it is gone or damaged. */
-export async function readPacked<T>(store: Store, key: string): Promise<T | null> {
+/**
+ * The value of a blob written by `writePacked`, or null when it is gone or damaged. `keep`:
+ * whether the instance keeps it (within BLOB_BUDGET) for the next request. Default: true.
+ */
+export async function readPacked<T>(store: Store, key: string, keep = true): Promise<T | null> {
   const held = blobs.get(key)
   if (held) {
     // why: most recently used last, so the budget drops the oldest first
@@ -164,7 +167,7 @@ export async function readPacked<T>(store: Store, key: string): Promise<T | null
   } catch {
     return null
   }
-  hold(key, value, text.length)
+  if (keep) hold(key, value, text.length)
   return value as T
 }
 

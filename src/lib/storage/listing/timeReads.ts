@@ -1,7 +1,7 @@
 import { mapWithConcurrency } from '../../concurrency.js'
 import type { IndexEntry } from './indexBase.js'
 import { newestFirst, runIndexOf, type RunItem } from './sortedRuns.js'
-import type { Catalog, SearchRow, SegmentRef } from './timeBlobs.js'
+import type { Catalog, ChunkRef, SearchRow, SegmentRef } from './timeBlobs.js'
 import { DamagedViewError, type TimeView } from './timeView.js'
 
 /**
@@ -90,10 +90,13 @@ class FamilyCursor {
   readonly #snapshot: ViewSnapshot
   readonly #after: Position | null
 
-  constructor(snapshot: ViewSnapshot, runs: SegmentRef[], after: Position | null) {
+  readonly #keep: boolean
+
+  constructor(snapshot: ViewSnapshot, runs: SegmentRef[], after: Position | null, keep: boolean) {
     this.#snapshot = snapshot
     this.#runs = runs
     this.#after = after
+    this.#keep = keep
     this.#run = after === null ? runs.length - 1 : runIndexOf(runs, after.time)
   }
 
@@ -108,7 +111,7 @@ class FamilyCursor {
         this.#next += 1
       }
       if (this.#run < 0) return null
-      this.#items = await view.segment(this.#runs[this.#run])
+      this.#items = await view.segment(this.#runs[this.#run], this.#keep)
       this.#next = 0
       this.#run -= 1
     }
@@ -119,13 +122,17 @@ class FamilyCursor {
   }
 }
 
-/** Up to `limit` records of `selection` after `after`, in order, and whether more follow. */
-export async function pageAfter(
+/**
+ * The records of `selection` after `after`, in order: its families merged newest first with
+ * the pending writes, each family reading a segment when it is reached (kept in the instance
+ * for the next request when `keep`).
+ */
+async function* merged(
   snapshot: ViewSnapshot,
   selection: Selection,
   after: Position | null,
-  limit: number,
-): Promise<{ records: unknown[]; more: boolean }> {
+  keep: boolean,
+): AsyncGenerator<unknown> {
   const families = familiesOf(snapshot.catalog, selection)
   const cursors = [...families].map(
     (family) =>
@@ -133,6 +140,7 @@ export async function pageAfter(
         snapshot,
         snapshot.catalog.segments.filter((ref) => ref.family === family),
         after,
+        keep,
       ),
   )
   const pending = pendingOf(snapshot, selection).filter((record) =>
@@ -140,10 +148,9 @@ export async function pageAfter(
   )
   const matches = (record: unknown) =>
     !selection.needle || snapshot.view.layout.searchText(record).includes(selection.needle)
-  const records: unknown[] = []
   // why: the first segment of every family is needed to know which record is newest
   await Promise.all(cursors.map((cursor) => cursor.peek()))
-  while (records.length <= limit) {
+  for (;;) {
     let best: { record: unknown; cursor: FamilyCursor | null } | null = null
     for (const cursor of cursors) {
       const record = await cursor.peek()
@@ -162,36 +169,65 @@ export async function pageAfter(
     ) {
       best = { record: waiting, cursor: null }
     }
-    if (!best) break
+    if (!best) return
     if (best.cursor) best.cursor.take()
     else pending.shift()
-    if (matches(best.record)) records.push(best.record)
+    if (matches(best.record)) yield best.record
+  }
+}
+
+/** Up to `limit` records of `selection` after `after`, in order, and whether more follow. */
+export async function pageAfter(
+  snapshot: ViewSnapshot,
+  selection: Selection,
+  after: Position | null,
+  limit: number,
+): Promise<{ records: unknown[]; more: boolean }> {
+  const records: unknown[] = []
+  for await (const record of merged(snapshot, selection, after, true)) {
+    records.push(record)
+    if (records.length > limit) break
   }
   return { records: records.slice(0, limit), more: records.length > limit }
 }
 
-/** Every record of `selection` in order, a segment of each family at a time. */
-export async function* inOrder(
-  snapshot: ViewSnapshot,
-  selection: Selection,
-): AsyncGenerator<unknown> {
-  let after: Position | null = null
-  for (;;) {
-    const page = await pageAfter(snapshot, selection, after, 500)
-    yield* page.records
-    const last = page.records.at(-1)
-    if (!page.more || last === undefined) return
-    const item = itemOf(snapshot.view, last)
-    after = { time: item.time, id: item.id }
-  }
+/**
+ * Every record of `selection` in order, a segment of each family at a time, none kept: a
+ * whole list read once would fill the instance's budget with blobs no page reads again.
+ */
+export function inOrder(snapshot: ViewSnapshot, selection: Selection): AsyncGenerator<unknown> {
+  return merged(snapshot, selection, null, false)
 }
 
 /** Where a page found by the search rows starts: after a position, or at an offset. */
 export type Start = { after: Position | null } | { offset: number }
 
 /**
+ * The search rows of `refs` in order, a chunk at a time (the next one read while this one is
+ * looked at), so a reader holds two chunks at most, never every row of a list.
+ */
+async function* chunksInOrder(
+  view: TimeView,
+  refs: readonly ChunkRef[],
+): AsyncGenerator<SearchRow[]> {
+  const read = (index: number) => {
+    const rows = view.chunk(refs[index])
+    // why: a read ahead that fails is answered when it is reached, or not at all
+    rows.catch(() => undefined)
+    return rows
+  }
+  let next = refs.length > 0 ? read(0) : null
+  for (let index = 0; next !== null; index++) {
+    const rows = await next
+    next = index + 1 < refs.length ? read(index + 1) : null
+    yield rows
+  }
+}
+
+/**
  * The page of `selection` found by the list's search rows: every matching row counted
- * (`total`), and the `limit` records from `start` read from the segments holding them.
+ * (`total`), only the `limit` ones from `start` kept, and their records read from the segments
+ * holding them.
  */
 export async function locate(
   snapshot: ViewSnapshot,
@@ -202,33 +238,32 @@ export async function locate(
   const { view, catalog } = snapshot
   const families = familiesOf(catalog, selection)
   const chunks = catalog.chunks.filter((ref) => ref.list === selection.list).reverse()
-  const rows = await mapWithConcurrency(chunks, 8, (ref) => view.chunk(ref))
-  const found: (SearchRow | unknown)[] = []
   const pending = pendingOf(snapshot, selection)
   const needle = selection.needle ?? ''
   const pendingItem = () => (pending.length ? itemOf(view, pending[0]) : null)
-  for (const chunk of rows) {
+  const window: (SearchRow | unknown)[] = []
+  let total = 0
+  // why: the page starts at the offset, or at the first match after the cursor
+  let first = 'offset' in start ? start.offset : null
+  const found = (value: SearchRow | unknown, item: RunItem) => {
+    if (first === null && 'after' in start && (start.after === null || isAfter(item, start.after)))
+      first = total
+    if (first !== null && total >= first && window.length < limit) window.push(value)
+    total += 1
+  }
+  for await (const chunk of chunksInOrder(view, chunks)) {
     for (const row of chunk) {
       if (!families.has(row[1]) || snapshot.pending.has(row[0])) continue
       if (needle && !row[4].includes(needle)) continue
       const item = { key: row[0], time: row[2], id: row[3] }
       for (let next = pendingItem(); next && newestFirst(next, item) < 0; next = pendingItem()) {
-        found.push(pending.shift())
+        found(pending.shift(), next)
       }
-      found.push(row)
+      found(row, item)
     }
   }
-  found.push(...pending)
+  for (const record of pending) found(record, itemOf(view, record))
   const isRow = (value: unknown): value is SearchRow => Array.isArray(value)
-  const positionOf = (value: unknown): RunItem =>
-    isRow(value) ? { key: value[0], time: value[2], id: value[3] } : itemOf(view, value)
-  let first = 0
-  if ('offset' in start) first = start.offset
-  else if (start.after !== null) {
-    const after = start.after
-    while (first < found.length && !isAfter(positionOf(found[first]), after)) first += 1
-  }
-  const window = found.slice(first, first + limit)
   const segmentsOf = new Map<string, SegmentRef>()
   for (const value of window) {
     if (!isRow(value)) continue
@@ -247,7 +282,7 @@ export async function locate(
       throw new DamagedViewError(value[0], 'in the search rows but in no segment')
     return record
   })
-  return { records, total: found.length, more: first + limit < found.length }
+  return { records, total, more: (first ?? total) + limit < total }
 }
 
 /** The key of the first record whose search row `test` accepts, in any list, or null. */
@@ -255,10 +290,7 @@ export async function findRow(
   snapshot: ViewSnapshot,
   test: (row: SearchRow) => boolean,
 ): Promise<SearchRow | null> {
-  const rows = await mapWithConcurrency(snapshot.catalog.chunks, 8, (ref) =>
-    snapshot.view.chunk(ref),
-  )
-  for (const chunk of rows) {
+  for await (const chunk of chunksInOrder(snapshot.view, snapshot.catalog.chunks)) {
     for (const row of chunk) if (test(row)) return row
   }
   return null

@@ -147,9 +147,12 @@ export class TimeView {
     return (await this.completeCatalog()) !== null
   }
 
-  /** A segment's records, newest first (DamagedViewError when it is gone or no segment). */
-  async segment(ref: SegmentRef): Promise<unknown[]> {
-    const blob = await readPacked<SegmentBlob>(this.#store, ref.key)
+  /**
+   * A segment's records, newest first (DamagedViewError when it is gone or no segment). `keep`:
+   * whether the instance keeps it for the next request (timeBlobs.ts `readPacked`). Default: true.
+   */
+  async segment(ref: SegmentRef, keep = true): Promise<unknown[]> {
+    const blob = await readPacked<SegmentBlob>(this.#store, ref.key, keep)
     if (!blob || !Array.isArray(blob.records))
       throw new DamagedViewError(ref.key, 'gone or not a segment')
     return blob.records
