@@ -3,8 +3,9 @@
  * and with an analyser that reads nothing (an empty `readings` section), and the two search
  * functions' cold starts and full answers taken in turn, A B B A …, so that other work on the
  * machine weighs on both alike. Prints each figure's medians and the median of the pairs'
- * ratios (readings on ÷ off). `tsx bench/bench-search-readings-cost.ts [pages …]` (default
- * 2000 and 20000); not part of `npm run bench` (it builds each site twice).
+ * ratios (readings on ÷ off). `npm run bench readings-cost` (2,000 and 20,000 pages), or
+ * `tsx bench/bench-search-readings-cost.ts [pages …]`; a plain `npm run bench` leaves it out (it
+ * builds each site twice).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'

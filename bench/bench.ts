@@ -20,10 +20,17 @@ const BENCHMARKS = [
   'bench-paging.ts',
   'bench-admin-memory.ts',
 ]
+/** Run only when named in full (`npm run bench readings-cost`): it builds each site twice. */
+const ON_REQUEST = { 'readings-cost': 'bench-search-readings-cost.ts' } as const
 const only = process.argv.slice(2)
 
 let failed = false
-const chosen = BENCHMARKS.filter((file) => !only.length || only.some((name) => file.includes(name)))
+const chosen = [
+  ...BENCHMARKS.filter((file) => !only.length || only.some((name) => file.includes(name))),
+  ...Object.entries(ON_REQUEST)
+    .filter(([name]) => only.includes(name))
+    .map(([, file]) => file),
+]
 for (const [done, file] of chosen.entries()) {
   progress('bench', done, chosen.length)
   console.log(`\n=== ${file} ===`)
