@@ -1,27 +1,31 @@
 /**
- * Admin memory benchmark (goal: peak RSS of any admin function at 100k < 256 MB). N
+ * Admin memory benchmark (goal: peak RSS of any admin function at 100k ≤ 128 MB). N
  * reservations + N subscriptions over 50 products (every 10th archived) in a local Blobs server
- * run by this process, indexed by the background rebuild; then each admin read runs cold, once,
- * in a fresh child process (its own instance, a production context, 10 ms per blob request
- * through a proxy), which reports its own peak RSS (`process.resourceUsage().maxRSS`), so the
- * Blobs server and the seed are not counted. A child that only loads the handlers shows the
- * floor every function starts from.
+ * run by this process, indexed by the background rebuild. Each admin function is packaged as a
+ * Netlify build packages it (platform/functionPackages.ts), and each admin read runs cold, once,
+ * in a fresh Node process through the package's entry point (bench/adminMemoryChild.mjs: its
+ * own instance, a production context, 10 ms per blob request through a proxy), which reports its
+ * own peak RSS (`process.resourceUsage().maxRSS`), so neither the Blobs server, the seed nor a
+ * TypeScript loader is counted. A call answered without reading (401) shows the floor every
+ * function starts from.
  *
  * Size: BENCH_MEMORY_SIZE (default 10,000; the goal is at 100,000). Seeding 100k writes 200,000
  * blobs and indexes them (minutes): BENCH_MEMORY_DATA names a folder kept between runs, seeded
  * once per size (a `bench-admin-memory-<size>.json` in it says so).
  */
 import { spawn } from 'node:child_process'
-import { createHash } from 'node:crypto'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import type { Context } from '@netlify/functions'
 import { AtomicBlobsServer } from '../platform/atomicBlobsServer.js'
+import { packageFunctionFolder } from '../platform/functionPackages.js'
 import { figure, missedGoals, progress } from './benchReport.js'
-import { readProxyCounter, startLatencyProxy } from './latencyProxy.js'
+import { COUNTERS_PATH, startLatencyProxy } from './latencyProxy.js'
 import { indexOldRecords, writeOldRecordFiles } from './oldRecordFiles.js'
+import { createExport, issueExportTicket } from '../src/lib/admin/listExports.js'
+import { loadConfig } from '../src/lib/config.js'
 import { RECORDS_STORE, storeNameFor } from '../src/lib/storage/blobStore.js'
+import { ExportJobStore } from '../src/lib/storage/exportJobStore.js'
 import type { NotifySubscription, Reservation } from '../src/lib/storage/records.js'
 import { openRepositories } from '../src/lib/storage/repositories.js'
 
@@ -111,6 +115,8 @@ interface Call {
   name: string
   /** Function file under netlify/functions. */
   file: string
+  /** Measures the floor: the function loaded and one answer (401, no token) that reads no blob. */
+  floor?: boolean
   body?: object
   token?: string
   /** Before the call: the export job to run (the background worker). */
@@ -125,7 +131,12 @@ const PAGE = { requests: 20, megabytes: 2 }
 const AGGREGATE = { requests: 15 }
 
 const CALLS: Call[] = [
-  { name: 'handlers loaded, no call (floor)', file: '' },
+  {
+    name: 'function loaded, an answer that reads nothing (floor)',
+    file: 'admin-reservations-list',
+    token: '',
+    floor: true,
+  },
   { name: 'reservations: whole list', file: 'admin-reservations-list', body: {} },
   {
     name: 'reservations: page of 50',
@@ -208,107 +219,54 @@ interface ChildReport {
   error?: string
 }
 
-/** In the child: loads the handler, runs the call (twice when warm), reports its answer and peak RSS. */
-async function child(call: Call): Promise<void> {
-  const deferred: Promise<unknown>[] = []
-  const context = {
-    requestId: 'bench',
-    deploy: { context: DEPLOY },
-    waitUntil: (work: Promise<unknown>) => void deferred.push(work),
-  } as unknown as Context
-  const none: Measured = { ms: 0, cpuMs: 0, requests: 0, bytes: 0 }
-  const report: ChildReport = { status: 0, bytes: 0, digest: '', peakMb: 0, cold: none }
-  const proxyUrl = process.env.BENCH_MEMORY_PROXY ?? ''
-  if (call.file) {
-    const handler = (await import(`../netlify/functions/${call.file}.js`)).default as (
-      req: Request,
-      context: Context,
-    ) => Promise<Response>
-    let body = call.body ?? {}
-    let token = call.token ?? ADMIN
-    if (call.exportJob) {
-      const { createExport, issueExportTicket } = await import('../src/lib/admin/listExports.js')
-      const { ExportJobStore } = await import('../src/lib/storage/exportJobStore.js')
-      const { loadConfig } = await import('../src/lib/config.js')
-      const repositories = openRepositories(context)
-      const job = await createExport(
-        { list: 'reservations' },
-        {
-          jobs: new ExportJobStore(repositories.store),
-          repositories,
-          log: { info: () => undefined, warn: () => undefined, error: () => undefined } as never,
-          now: Date.now,
-          actor: 'bench',
-          start: async () => undefined,
-        },
-      )
-      body = { exportId: job.id }
-      token = issueExportTicket(job.id, loadConfig(process.env), Date.now())
-    }
-    if (process.env.BENCH_MEMORY_CURSOR)
-      body = { pageSize: 50, cursor: process.env.BENCH_MEMORY_CURSOR }
-    const once = async (): Promise<Measured & { response: Response; text: string }> => {
-      const before = await readProxyCounter(proxyUrl)
-      const cpu = process.cpuUsage()
-      const started = performance.now()
-      const response = await handler(
-        new Request(`http://localhost/api/${call.file}`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify(body),
-        }),
-        context,
-      )
-      const text = await response.text()
-      const ms = performance.now() - started
-      const used = process.cpuUsage(cpu)
-      const after = await readProxyCounter(proxyUrl)
-      // why: background work (folds) is the next request's, not this answer's
-      await Promise.all(deferred.splice(0))
-      return {
-        response,
-        text,
-        ms,
-        cpuMs: (used.user + used.system) / 1000,
-        requests: after.requests - before.requests,
-        bytes: after.bytes - before.bytes,
-      }
-    }
-    const cold = await once()
-    report.cold = { ms: cold.ms, cpuMs: cold.cpuMs, requests: cold.requests, bytes: cold.bytes }
-    report.status = cold.response.status
-    report.bytes = Buffer.byteLength(cold.text)
-    report.digest = createHash('sha256').update(cold.text).digest('hex').slice(0, 12)
-    if (cold.response.status !== 200) report.error = cold.text.slice(0, 300)
-    else {
-      const cursor = cold.text.match(/"nextCursor":"([^"]+)"/)
-      if (cursor) report.nextCursor = cursor[1]
-    }
-    if (call.warm) {
-      const warm = await once()
-      report.warm = { ms: warm.ms, cpuMs: warm.cpuMs, requests: warm.requests, bytes: warm.bytes }
-    }
-  }
-  report.peakMb = process.resourceUsage().maxRSS / 1024
-  process.stdout.write(`\n@@${JSON.stringify(report)}\n`)
+/** The environment of a packaged function: what Netlify would set for this site. */
+const FUNCTION_ENV: Record<string, string> = {
+  ADMIN_API_TOKEN: ADMIN,
+  PREORDER_API_TOKEN: PREORDER,
+  CONTEXT: DEPLOY,
 }
 
-function runChild(index: number, proxyUrl: string, cursor?: string): Promise<ChildReport> {
+/** The request of a call; the export worker's is for a job written now, as the start call writes it. */
+async function requestOf(call: Call, cursor?: string): Promise<object> {
+  let body: object = cursor ? { pageSize: 50, cursor } : (call.body ?? {})
+  let token = call.token ?? ADMIN
+  if (call.exportJob) {
+    const context = { deploy: { context: DEPLOY }, waitUntil: () => undefined } as never
+    const repositories = openRepositories(context)
+    const job = await createExport(
+      { list: 'reservations' },
+      {
+        jobs: new ExportJobStore(repositories.store),
+        repositories,
+        log: { info: () => undefined, warn: () => undefined, error: () => undefined } as never,
+        now: Date.now,
+        actor: 'bench',
+        start: async () => undefined,
+      },
+    )
+    body = { exportId: job.id }
+    token = issueExportTicket(job.id, loadConfig(FUNCTION_ENV), Date.now())
+  }
+  return {
+    method: 'POST',
+    url: `http://localhost/api/${call.file}`,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(body),
+  }
+}
+
+/** Runs one call in a fresh Node process (bench/adminMemoryChild.mjs) against its package. */
+function runChild(input: object): Promise<ChildReport> {
   return new Promise((done, fail) => {
     const worker = spawn(
       process.execPath,
-      [resolve('node_modules/tsx/dist/cli.mjs'), resolve('bench', 'bench-admin-memory.ts')],
+      [resolve('bench', 'adminMemoryChild.mjs'), JSON.stringify(input)],
       {
-        env: {
-          ...process.env,
-          BENCH_MEMORY_CHILD: String(index),
-          BENCH_MEMORY_CURSOR: cursor ?? '',
-          BENCH_MEMORY_PROXY: proxyUrl,
-          NETLIFY_BLOBS_CONTEXT: contextFor(proxyUrl),
-          ADMIN_API_TOKEN: ADMIN,
-          PREORDER_API_TOKEN: PREORDER,
-          CONTEXT: DEPLOY,
-        },
+        cwd: tmpdir(),
+        env: { PATH: process.env.PATH ?? '', ...FUNCTION_ENV },
         stdio: ['ignore', 'pipe', 'inherit'],
       },
     )
@@ -317,7 +275,7 @@ function runChild(index: number, proxyUrl: string, cursor?: string): Promise<Chi
     worker.on('error', fail)
     worker.on('close', (code) => {
       const line = out.split('\n').find((text) => text.startsWith('@@'))
-      if (!line) return fail(new Error(`child ${index} exited ${code} without a report:\n${out}`))
+      if (!line) return fail(new Error(`a measured call exited ${code} without a report:\n${out}`))
       done(JSON.parse(line.slice(2)) as ChildReport)
     })
   })
@@ -334,6 +292,22 @@ async function main(): Promise<void> {
   const direct = `http://127.0.0.1:${port}`
   await seed(directory, direct)
   const proxy = await startLatencyProxy(direct, LATENCY_MS)
+  process.env.NETLIFY_BLOBS_CONTEXT = contextFor(direct)
+  const packages = await mkdtemp(join(tmpdir(), 'bench-memory-packages-'))
+  const entries = new Map<string, string>()
+  for (const [index, call] of CALLS.entries()) {
+    if (
+      entries.has(call.file) ||
+      (ONLY && index > 0 && !ONLY.some((part) => call.name.includes(part)))
+    )
+      continue
+    progress(
+      'packaging the functions as Netlify does',
+      entries.size,
+      new Set(CALLS.map((c) => c.file)).size,
+    )
+    entries.set(call.file, await packageFunctionFolder(resolve('.'), call.file, packages))
+  }
   console.log(
     `\nAdmin functions, each cold in a fresh process (some then warm): ${SIZE.toLocaleString('en-US')} reservations + ${SIZE.toLocaleString('en-US')} subscriptions, ${LATENCY_MS} ms per blob request`,
   )
@@ -342,9 +316,17 @@ async function main(): Promise<void> {
     const isPage2 = call.name.includes('page 2')
     if (isPage2 && !cursor) continue
     if (ONLY && index > 0 && !ONLY.some((part) => call.name.includes(part))) continue
-    const report = await runChild(index, proxy.url, isPage2 ? cursor : undefined)
+    const report = await runChild({
+      entry: entries.get(call.file),
+      blobs: { url: proxy.url, token: TOKEN },
+      siteID: SITE,
+      deployContext: DEPLOY,
+      counters: proxy.url + COUNTERS_PATH,
+      request: await requestOf(call, isPage2 ? cursor : undefined),
+      warm: call.warm === true,
+    })
     if (call.name === 'reservations: page of 50') cursor = report.nextCursor
-    if (!call.file) {
+    if (call.floor) {
       figure(call.name, report.peakMb, 'MB')
       continue
     }
@@ -398,18 +380,11 @@ async function main(): Promise<void> {
   if (missedGoals.length) console.log(`missed: ${missedGoals.join('; ')}`)
   await proxy.close()
   await blobs.stop()
+  await rm(packages, { recursive: true, force: true })
   if (!kept) await rm(directory, { recursive: true, force: true })
 }
 
-const childIndex = process.env.BENCH_MEMORY_CHILD
-if (childIndex !== undefined) {
-  child(CALLS[Number(childIndex)]).catch((error) => {
-    console.error(error)
-    process.exit(1)
-  })
-} else {
-  main().catch((error) => {
-    console.error(error)
-    process.exit(1)
-  })
-}
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -7,8 +7,8 @@ import { cp, mkdir, mkdtemp, readFile, rm, stat, symlink } from 'node:fs/promise
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { resolveConfig } from '@netlify/config'
 import { zipFunction } from '@netlify/zip-it-and-ship-it'
+import { packageSettings } from '../platform/functionPackages.js'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -64,16 +64,13 @@ export async function packageSearchFunction(
   project: string,
   archiveFormat: 'zip' | 'none',
 ): Promise<string> {
-  const { config } = await resolveConfig({ repositoryRoot: project, cwd: project, offline: true })
-  const own = { ...config.functions?.['*'], ...config.functions?.search }
   const out = path.join(project, '.zipped')
   await mkdir(out)
   const result = await zipFunction(path.join(project, 'netlify/functions/search.ts'), out, {
     archiveFormat,
     basePath: project,
     repositoryRoot: project,
-    // why: Netlify's build hands zip-it-and-ship-it the config with camel-cased keys
-    config: { '*': { nodeBundler: own.node_bundler, includedFiles: own.included_files } },
+    config: await packageSettings(project),
   })
   if (!result?.path) throw new Error('zip-it-and-ship-it packaged no search function')
   return result.path

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { resolveConfig } from '@netlify/config'
 import { zipFunctions } from '@netlify/zip-it-and-ship-it'
 import extractZip from 'extract-zip'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,6 +12,7 @@ import { ROUTES } from '../../src/lib/routes.js'
 import type { NotificationHistory } from '../../src/lib/storage/records.js'
 import { createUnsubscribeToken } from '../../src/lib/compliance/unsubscribeToken.js'
 import { openRepositories } from '../../src/lib/storage/repositories.js'
+import { packageSettings } from '../../platform/functionPackages.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
 import { fakeContext } from '../helpers/context.js'
 import { ADMIN_TOKEN, PREORDER_TOKEN } from '../helpers/tokens.js'
@@ -62,19 +62,11 @@ let packaged: Map<string, Packaged>
 let written: { reservationId: string; subscriptionId: string; notificationId: string } | null = null
 
 async function packageEverything(): Promise<Map<string, Packaged>> {
-  const { config } = await resolveConfig({ repositoryRoot: repoRoot, cwd: repoRoot, offline: true })
-  // why: Netlify's build hands zip-it-and-ship-it the [functions] config with camel-cased keys
-  const functionsConfig = Object.fromEntries(
-    Object.entries(config.functions ?? {}).map(([name, own]: [string, any]) => [
-      name,
-      { nodeBundler: own.node_bundler, includedFiles: own.included_files },
-    ]),
-  )
   const results = await zipFunctions([path.join(repoRoot, 'netlify/functions')], out, {
     archiveFormat: 'zip',
     basePath: repoRoot,
     repositoryRoot: repoRoot,
-    config: functionsConfig,
+    config: await packageSettings(repoRoot),
   })
   const entries = await mapWithConcurrency(results, 4, async (result: any) => {
     const directory = path.join(out, 'unzipped', result.name)
