@@ -7,6 +7,7 @@
 // `@@{status, bytes, digest, peakMb, cold, warm?, nextCursor?, error?}`.
 import { Buffer } from 'node:buffer'
 import { createHash } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
 import { get } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import process from 'node:process'
@@ -53,6 +54,18 @@ async function once(request, index) {
   }
 }
 
+/**
+ * The peak resident memory of this process since it started Node: VmHWM of /proc/self/status.
+ * why: `process.resourceUsage().maxRSS` keeps the high-water mark across fork and exec, so it is
+ * at least the RSS of the process that spawned this one; on a system without /proc it is the
+ * figure there is.
+ */
+function peakRssMb() {
+  const status = existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : ''
+  const kilobytes = status.match(/^VmHWM:\s+(\d+) kB$/m)?.[1]
+  return Number(kilobytes ?? process.resourceUsage().maxRSS) / 1024
+}
+
 const cold = await once(input.request, 0)
 const { status, body } = cold.answer
 const report = {
@@ -65,5 +78,5 @@ const report = {
   error: status === 200 ? undefined : body.slice(0, 300),
 }
 if (input.warm) report.warm = (await once(input.request, 1)).measured
-report.peakMb = process.resourceUsage().maxRSS / 1024
+report.peakMb = peakRssMb()
 process.stdout.write(`\n@@${JSON.stringify(report)}\n`)

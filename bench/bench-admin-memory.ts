@@ -5,9 +5,9 @@
  * Netlify build packages it (platform/functionPackages.ts), and each admin read runs cold, once,
  * in a fresh Node process through the package's entry point (bench/adminMemoryChild.mjs: its
  * own instance, a production context, 10 ms per blob request through a proxy), which reports its
- * own peak RSS (`process.resourceUsage().maxRSS`), so neither the Blobs server, the seed nor a
- * TypeScript loader is counted. A call answered without reading (401) shows the floor every
- * function starts from.
+ * own peak RSS (VmHWM: the high-water mark of its own memory since Node started), so neither the
+ * Blobs server, the seed, this process nor a TypeScript loader is counted. A call answered
+ * without reading (401) shows the floor every function starts from.
  *
  * Size: BENCH_MEMORY_SIZE (default 10,000; the goal is at 100,000). Seeding 100k writes 200,000
  * blobs and indexes them (minutes): BENCH_MEMORY_DATA names a folder kept between runs, seeded
