@@ -33,6 +33,29 @@ const COMMA = 0x2c
 const OPEN = 0x5b
 const CLOSE = 0x5d
 
+/** Escapes written as a backslash and one letter: `"`, `\\`, `b`, `f`, `n`, `r`, `t`. */
+const SHORT_ESCAPES = [0x22, 0x5c, 0x62, 0x66, 0x6e, 0x72, 0x74]
+
+/**
+ * Whether `JSON.stringify` writes `\u` + the code: a control character without a short escape,
+ * or a lone surrogate (`next`: offset after it, where a low surrogate would follow a high one).
+ */
+function stringifyEscapes(code: number, bytes: Buffer, next: number): boolean {
+  if (Number.isNaN(code)) return false
+  if (code < 0x20) return ![0x08, 0x09, 0x0a, 0x0c, 0x0d].includes(code)
+  if (code >= 0xdc00 && code <= 0xdfff) return true
+  if (code < 0xd800 || code > 0xdbff) return false
+  if (bytes[next] !== BACKSLASH || bytes[next + 1] !== 0x75) return true
+  const low = hexAt(bytes, next + 2)
+  return !(low >= 0xdc00 && low <= 0xdfff)
+}
+
+/** The 4 lower-case hex digits at `at` as a number (NaN when they are not). */
+function hexAt(bytes: Buffer, at: number): number {
+  const digits = bytes.toString('latin1', at, at + 4)
+  return /^[0-9a-f]{4}$/.test(digits) ? Number.parseInt(digits, 16) : Number.NaN
+}
+
 /** Bytes each row costs in the instance beside its text (the offsets above). */
 export const ROW_OVERHEAD = 17
 
@@ -80,17 +103,24 @@ function scan(bytes: Buffer): ChunkRows | null {
   const escaped: number[] = []
   const end = bytes.length
   let at = PREFIX.length
-  // why: a string's end is its first quote not escaped; `escapes` tells whether one other than `\n` was seen
+  // why: a string's end is its first quote not escaped; `escapes` tells whether one other than
+  // `\n` was seen. Only escapes `JSON.stringify` writes are taken (others: -1), so a query's
+  // bytes are found wherever its letters are.
   let escapes = false
   const stringEnd = (from: number): number => {
     escapes = false
     for (let i = from; i < end; i++) {
       const byte = bytes[i]
       if (byte === QUOTE) return i
-      if (byte === BACKSLASH) {
-        if (bytes[i + 1] !== 0x6e) escapes = true
-        i += 1
-      }
+      if (byte < 0x20) return -1
+      if (byte !== BACKSLASH) continue
+      const kind = bytes[i + 1]
+      if (kind === 0x75) {
+        if (!stringifyEscapes(hexAt(bytes, i + 2), bytes, i + 6)) return -1
+        i += 5
+      } else if (!SHORT_ESCAPES.includes(kind)) return -1
+      if (kind !== 0x6e) escapes = true
+      i += 1
     }
     return -1
   }
@@ -180,36 +210,40 @@ export function needleOf(text: string): Needle {
 
 /**
  * The indexes of the rows whose search text contains the needle (null: every row), in order.
- * Candidates are found by the needle's bytes; a row is parsed only when the bytes cannot tell
- * (an escape in its text, or a needle that JSON writes with escapes).
+ * Candidates are found by the needle's bytes, looked for in each row's text alone; a row is
+ * parsed only when the bytes cannot tell (an escape in its text, or a needle that JSON writes
+ * with escapes).
  */
-export function* matchingRows(chunk: ChunkRows, needle: Needle | null): Generator<number> {
+export function matchingRows(chunk: ChunkRows, needle: Needle | null): Uint32Array {
   const { bytes, starts, texts, textEnds, escaped } = chunk
   const count = starts.length
-  if (needle === null) {
-    for (let index = 0; index < count; index++) yield index
-    return
-  }
-  if (!needle.plain) {
+  const found = new Uint32Array(count)
+  let matches = 0
+  if (needle === null || !needle.plain) {
     for (let index = 0; index < count; index++) {
-      if (rowAt(chunk, index)[4].includes(needle.text)) yield index
+      if (needle === null || rowAt(chunk, index)[4].includes(needle.text)) found[matches++] = index
     }
-    return
+    return found.subarray(0, matches)
   }
   let row = 0
-  for (let at = bytes.indexOf(needle.bytes, starts[0] ?? 0); at >= 0 && row < count;) {
+  let at = count > 0 ? bytes.indexOf(needle.bytes, texts[0]) : -1
+  while (at >= 0) {
     while (row + 1 < count && starts[row + 1] <= at) row += 1
     if (at < texts[row]) {
-      // why: found in the row's key, time or id; its text may still hold the needle
       at = bytes.indexOf(needle.bytes, texts[row])
       continue
     }
-    const found = escaped[row]
-      ? rowAt(chunk, row)[4].includes(needle.text)
-      : bytes[at - 1] !== BACKSLASH || textHolds(chunk, row, needle, at + 1)
-    if (found) yield row
-    at = bytes.indexOf(needle.bytes, textEnds[row])
+    // why: a hit past the text's closing quote is between rows (a needle holds no quote)
+    const match =
+      at < textEnds[row] &&
+      (escaped[row]
+        ? rowAt(chunk, row)[4].includes(needle.text)
+        : bytes[at - 1] !== BACKSLASH || textHolds(chunk, row, needle, at + 1))
+    if (match) found[matches++] = row
+    if (row + 1 >= count) break
+    at = bytes.indexOf(needle.bytes, texts[row + 1])
   }
+  return found.subarray(0, matches)
 }
 
 /** Whether the row's text (plain: only `\n` escapes) holds the needle at or after `from`. */
