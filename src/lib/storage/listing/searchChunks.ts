@@ -117,7 +117,8 @@ function scan(bytes: Buffer): ChunkRows | null {
       const kind = bytes[i + 1]
       if (kind === 0x75) {
         if (!stringifyEscapes(hexAt(bytes, i + 2), bytes, i + 6)) return -1
-        i += 5
+        // why: past the 4 digits; the step below passes the `u`
+        i += 4
       } else if (!SHORT_ESCAPES.includes(kind)) return -1
       if (kind !== 0x6e) escapes = true
       i += 1
