@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib'
 import type { Store } from '@netlify/blobs'
 import { timeViewKeys } from '../blobLayout.js'
+import { chunkRows, ROW_OVERHEAD, type ChunkRows } from './searchChunks.js'
 
 /**
  * The blobs of a time view (timeView.ts) as stored: the catalog (JSON, changed by
@@ -54,9 +55,6 @@ export interface Catalog {
 
 export const CATALOG_FORMAT = 1
 
-/** A search row: `[record key, family, sort time, id, search text]`. */
-export type SearchRow = [string, number, string, string, string]
-
 /** A directory: record key → `[family, sort time]`. */
 export type Directory = Record<string, [number, string]>
 
@@ -66,8 +64,10 @@ const catalogs = new Map<string, { etag: string; catalog: Catalog }>()
 const blobs = new Map<string, { value: unknown; bytes: number }>()
 let heldBytes = 0
 // why: what a warm page reads again is a few segments; this keeps them and the search rows of
-// 100,000 records without letting a long-lived instance grow
+// 100,000 records (as bytes: searchChunks.ts) without letting a long-lived instance grow
 const BLOB_BUDGET = 24 * 1024 * 1024
+/** Largest blob whose unpacked size is taken from its gzip trailer (a damaged one claims any). */
+const SIZED_UNPACK = 64 * 1024 * 1024
 
 /** Forgets what this instance holds of time views (a cold start; tests and benchmarks). */
 export function clearTimeViewBlobs(): void {
@@ -141,15 +141,28 @@ export async function writePacked(
       onlyIfNew: true,
     },
   )
-  hold(key, value, text.length)
+  if (kind !== 'q') hold(key, value, text.length)
+  else {
+    const rows = chunkRows(Buffer.from(text))
+    if (rows) hold(key, rows, chunkBytes(rows))
+  }
   return key
 }
 
+/** What a blob's bytes are read as: parsed JSON (segments, directories) or a chunk's rows. */
+export type Unpack = 'json' | 'chunk'
+
 /**
- * The value of a blob written by `writePacked`, or null when it is gone or damaged. `keep`:
- * whether the instance keeps it (within BLOB_BUDGET) for the next request. Default: true.
+ * The value of a blob written by `writePacked` (a chunk: its `ChunkRows`), or null when it is
+ * gone or damaged. `keep`: whether the instance keeps it (within BLOB_BUDGET) for the next
+ * request. Default: true.
  */
-export async function readPacked<T>(store: Store, key: string, keep = true): Promise<T | null> {
+export async function readPacked<T>(
+  store: Store,
+  key: string,
+  keep = true,
+  unpack: Unpack = 'json',
+): Promise<T | null> {
   const held = blobs.get(key)
   if (held) {
     // why: most recently used last, so the budget drops the oldest first
@@ -159,16 +172,39 @@ export async function readPacked<T>(store: Store, key: string, keep = true): Pro
   }
   const data = await store.get(key, { type: 'arrayBuffer' })
   if (data === null) return null
-  let text: string
   let value: unknown
+  let bytes: number
   try {
-    text = gunzipSync(Buffer.from(data)).toString('utf8')
-    value = JSON.parse(text)
+    const unpacked = gunzipExact(Buffer.from(data))
+    if (unpack === 'chunk') {
+      const rows = chunkRows(unpacked)
+      if (!rows) return null
+      value = rows
+      bytes = chunkBytes(rows)
+    } else {
+      const text = unpacked.toString('utf8')
+      value = JSON.parse(text)
+      bytes = text.length
+    }
   } catch {
     return null
   }
-  if (keep) hold(key, value, text.length)
+  if (keep) hold(key, value, bytes)
   return value as T
+}
+
+/**
+ * Unpacks gzip'd bytes into one buffer of the size the gzip trailer names (zlib's default
+ * grows 16 KB pieces and copies them together: several times the blob in passing).
+ */
+function gunzipExact(packed: Buffer): Buffer {
+  const size = packed.length >= 18 ? packed.readUInt32LE(packed.length - 4) : 0
+  if (size < 64 || size > SIZED_UNPACK) return gunzipSync(packed)
+  return gunzipSync(packed, { chunkSize: size })
+}
+
+function chunkBytes(rows: ChunkRows): number {
+  return rows.bytes.length + rows.starts.length * ROW_OVERHEAD
 }
 
 function hold(key: string, value: unknown, bytes: number): void {

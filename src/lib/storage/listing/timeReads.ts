@@ -1,8 +1,16 @@
 import { mapWithConcurrency } from '../../concurrency.js'
 import type { IndexEntry } from './indexBase.js'
 import { newestFirst, runIndexOf, type RunItem } from './sortedRuns.js'
-import type { Catalog, ChunkRef, SearchRow, SegmentRef } from './timeBlobs.js'
-import { DamagedViewError, type TimeView } from './timeView.js'
+import {
+  matchingRows,
+  needleOf,
+  rowAt,
+  rowCount,
+  type ChunkRows,
+  type SearchRow,
+} from './searchChunks.js'
+import type { Catalog, ChunkRef, SegmentRef } from './timeBlobs.js'
+import { DamagedViewError, rowItem, type TimeView } from './timeView.js'
 
 /**
  * Reading a time view (timeView.ts) together with the writes not yet folded into it:
@@ -209,7 +217,7 @@ export type Start = { after: Position | null } | { offset: number }
 async function* chunksInOrder(
   view: TimeView,
   refs: readonly ChunkRef[],
-): AsyncGenerator<SearchRow[]> {
+): AsyncGenerator<ChunkRows> {
   const read = (index: number) => {
     const rows = view.chunk(refs[index])
     // why: a read ahead that fails is answered when it is reached, or not at all
@@ -239,30 +247,54 @@ export async function locate(
   const families = familiesOf(catalog, selection)
   const chunks = catalog.chunks.filter((ref) => ref.list === selection.list).reverse()
   const pending = pendingOf(snapshot, selection)
-  const needle = selection.needle ?? ''
+  const needle = selection.needle ? needleOf(selection.needle) : null
   const pendingItem = () => (pending.length ? itemOf(view, pending[0]) : null)
   const window: (SearchRow | unknown)[] = []
   let total = 0
   // why: the page starts at the offset, or at the first match after the cursor
   let first = 'offset' in start ? start.offset : null
-  const found = (value: SearchRow | unknown, item: RunItem) => {
-    if (first === null && 'after' in start && (start.after === null || isAfter(item, start.after)))
+  // why: a row is parsed only when the page needs more than its family (searchChunks.ts)
+  const found = (value: () => SearchRow | unknown, item: () => RunItem) => {
+    if (
+      first === null &&
+      'after' in start &&
+      (start.after === null || isAfter(item(), start.after))
+    )
       first = total
-    if (first !== null && total >= first && window.length < limit) window.push(value)
+    if (first !== null && total >= first && window.length < limit) window.push(value())
     total += 1
   }
   for await (const chunk of chunksInOrder(view, chunks)) {
-    for (const row of chunk) {
-      if (!families.has(row[1]) || snapshot.pending.has(row[0])) continue
-      if (needle && !row[4].includes(needle)) continue
-      const item = { key: row[0], time: row[2], id: row[3] }
-      for (let next = pendingItem(); next && newestFirst(next, item) < 0; next = pendingItem()) {
-        found(pending.shift(), next)
+    for (const index of matchingRows(chunk, needle)) {
+      if (!families.has(chunk.families[index])) continue
+      if (!snapshot.pending.size && !pending.length && first !== null) {
+        // why: a row before the page or after it is only counted
+        if (total < first || window.length >= limit) {
+          total += 1
+          continue
+        }
       }
-      found(row, item)
+      let row: SearchRow | undefined
+      const rowOf = () => (row ??= rowAt(chunk, index))
+      if (snapshot.pending.size > 0 && snapshot.pending.has(rowOf()[0])) continue
+      if (pending.length > 0) {
+        const item = rowItem(rowOf())
+        for (let next = pendingItem(); next && newestFirst(next, item) < 0; next = pendingItem()) {
+          const record = pending.shift()
+          found(
+            () => record,
+            () => next,
+          )
+        }
+      }
+      found(rowOf, () => rowItem(rowOf()))
     }
   }
-  for (const record of pending) found(record, itemOf(view, record))
+  for (const record of pending)
+    found(
+      () => record,
+      () => itemOf(view, record),
+    )
   const isRow = (value: unknown): value is SearchRow => Array.isArray(value)
   const segmentsOf = new Map<string, SegmentRef>()
   for (const value of window) {
@@ -291,7 +323,10 @@ export async function findRow(
   test: (row: SearchRow) => boolean,
 ): Promise<SearchRow | null> {
   for await (const chunk of chunksInOrder(snapshot.view, snapshot.catalog.chunks)) {
-    for (const row of chunk) if (test(row)) return row
+    for (let index = 0; index < rowCount(chunk); index++) {
+      const row = rowAt(chunk, index)
+      if (test(row)) return row
+    }
   }
   return null
 }

@@ -1,6 +1,7 @@
 import type { Store } from '@netlify/blobs'
 import { mapWithConcurrency } from '../../concurrency.js'
 import type { IndexEntry } from './indexBase.js'
+import { rowsOf, type ChunkRows, type SearchRow } from './searchChunks.js'
 import { rewriteRuns, type RunItem } from './sortedRuns.js'
 import {
   emptyCatalog,
@@ -11,7 +12,6 @@ import {
   type Catalog,
   type ChunkRef,
   type Directory,
-  type SearchRow,
   type SegmentRef,
 } from './timeBlobs.js'
 
@@ -158,12 +158,11 @@ export class TimeView {
     return blob.records
   }
 
-  /** A chunk's search rows, newest first (DamagedViewError when it is gone or no chunk). */
-  async chunk(ref: ChunkRef): Promise<SearchRow[]> {
-    const blob = await readPacked<ChunkBlob>(this.#store, ref.key)
-    if (!blob || !Array.isArray(blob.rows))
-      throw new DamagedViewError(ref.key, 'gone or not a chunk')
-    return blob.rows
+  /** A chunk's search rows, newest first, as kept (DamagedViewError when it is gone or no chunk). */
+  async chunk(ref: ChunkRef): Promise<ChunkRows> {
+    const rows = await readPacked<ChunkRows>(this.#store, ref.key, true, 'chunk')
+    if (!rows) throw new DamagedViewError(ref.key, 'gone or not a chunk')
+    return rows
   }
 
   /**
@@ -374,7 +373,7 @@ export class TimeView {
         removedFromList.get(list) ?? new Map(),
         addedToList.get(list) ?? [],
         rowItem,
-        (ref) => this.chunk(ref),
+        async (ref) => rowsOf(await this.chunk(ref)),
         this.#options.maxChunk,
       )
       const kept = new Set<string>()
