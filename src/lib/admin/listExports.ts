@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.js'
-import { csvHeader, csvRows, CSV_BOM, type CsvColumn } from '../csv.js'
+import { csvHeader, csvRow, CSV_BOM, type CsvColumn } from '../csv.js'
 import {
   InvalidInputError,
   NotAvailableError,
@@ -28,6 +28,7 @@ import {
   TIME_FORMAT,
   type CsvRecord,
 } from './recordCsv.js'
+import { CsvPartBytes } from './csvPartBytes.js'
 import { listedSource, viewedSource, type ExportSource } from './exportSources.js'
 
 /**
@@ -285,32 +286,35 @@ async function writeParts(
   }))
   let parts = 0
   let rows = 0
-  let waiting: CsvRecord[] = []
+  // why: a record becomes its row's bytes as soon as it is read, so nothing read waits in
+  // the heap for its part (the heap then holds little more than the segments being merged)
+  const part = new CsvPartBytes()
+  part.add(csvHeader(columns))
+  let partRows = 0
   const flush = async () => {
-    const first = parts === 0
     // why: a blob read as text loses a leading byte order mark, so the download adds it
-    const text = (first ? csvHeader(columns) : '') + csvRows(waiting, columns)
-    const bytes = Buffer.byteLength(first ? CSV_BOM + text : text)
-    const count = waiting.length
-    waiting = []
+    const bytes = part.byteLength + (parts === 0 ? Buffer.byteLength(CSV_BOM) : 0)
+    const count = partRows
+    partRows = 0
     parts += 1
     rows += count
-    const part = parts
-    await jobs.writePart(exportId, part, text)
+    const number = parts
+    await jobs.writePart(exportId, number, part.take())
     progress = await jobs.update(exportId, (stored) => ({
       ...stored,
       writtenRows: stored.writtenRows + count,
-      parts: part,
+      parts: number,
       bytes: stored.bytes + bytes,
       updatedAt: new Date(clock()).toISOString(),
     }))
   }
   const whole = await source.visit(async (record) => {
-    waiting.push(record)
-    if (waiting.length >= rowsPerPart) await flush()
+    part.add(csvRow(record, columns))
+    partRows += 1
+    if (partRows >= rowsPerPart) await flush()
   })
   if (!whole) return null
-  if (waiting.length > 0 || parts === 0) await flush()
+  if (partRows > 0 || parts === 0) await flush()
   return { rows, parts, progress }
 }
 

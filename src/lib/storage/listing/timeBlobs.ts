@@ -162,13 +162,42 @@ export async function readPacked<T>(store: Store, key: string, keep = true): Pro
   let text: string
   let value: unknown
   try {
-    text = gunzipSync(Buffer.from(data)).toString('utf8')
+    text = gunzipWhole(data).toString('utf8')
     value = JSON.parse(text)
   } catch {
     return null
   }
   if (keep) hold(key, value, text.length)
   return value as T
+}
+
+/**
+ * The JSON bytes of a blob written by `writePacked`, not parsed and not kept; null when it is
+ * gone or not gzip'd. What this instance keeps of it is answered as JSON again.
+ */
+export async function readPackedBytes(store: Store, key: string): Promise<Buffer | null> {
+  const held = blobs.get(key)
+  if (held) return Buffer.from(JSON.stringify(held.value))
+  const data = await store.get(key, { type: 'arrayBuffer' })
+  if (data === null) return null
+  try {
+    return gunzipWhole(data)
+  } catch {
+    return null
+  }
+}
+
+/** Largest output buffer a gzip trailer may ask for at once (a damaged one may say anything). */
+const MAX_GUNZIP_CHUNK = 64 * 1024 * 1024
+
+/**
+ * The bytes gzip'd in `data`, inflated into one buffer of the size its trailer states (the
+ * length modulo 2^32), instead of many small ones copied together at the end.
+ */
+function gunzipWhole(data: ArrayBuffer): Buffer {
+  const packed = Buffer.from(data)
+  const stated = packed.length >= 4 ? packed.readUInt32LE(packed.length - 4) : 0
+  return gunzipSync(packed, { chunkSize: Math.min(Math.max(stated, 64), MAX_GUNZIP_CHUNK) })
 }
 
 function hold(key: string, value: unknown, bytes: number): void {
