@@ -23,10 +23,12 @@ import { useApiTokens } from '../helpers/tokens.js'
  * gone or unreadable midway (after rows, and parts, were written from the segments before it),
  * the run marks the view damaged (the background rebuild builds it again, never the request)
  * and writes the file again from its first part, reading the list by a scan: every record once,
- * in order, none lost and none twice. The handlers and the Blobs server are real.
+ * in order, none lost and none twice. A segment gone because a write replaced the view's catalog
+ * meanwhile is no damage: the run reads the new catalog from its first part, still without a
+ * scan (which holds the whole list). The handlers and the Blobs server are real.
  */
 
-useBlobsServer({ beforeStop: settleScopes })
+const blobs = useBlobsServer({ beforeStop: settleScopes })
 useApiTokens()
 const logs = useLogCapture()
 
@@ -37,6 +39,8 @@ const OTHERS = 40
 
 let scope: ReturnType<typeof isolatedScope>
 let deploy: ReturnType<typeof deployOf>
+/** Writes dated back a day, so that their deltas have settled and a fold takes them. */
+let writer: ReturnType<typeof reservationRepository>
 /** The active list as the dashboard orders it: newest first, then by id. */
 let active: Reservation[]
 
@@ -99,7 +103,7 @@ describe('CSV export when the time view is found damaged midway', () => {
       }),
     )
     // why: written by a writer dated back, so every delta has settled before the rebuild
-    const writer = reservationRepository(scope.store, {
+    writer = reservationRepository(scope.store, {
       scope: 'export-damaged-view-seed',
       now: () => Date.now() - 86_400_000,
     })
@@ -180,5 +184,53 @@ describe('CSV export when the time view is found damaged midway', () => {
     expect(restart).toBeGreaterThanOrEqual(10)
     expect(parts.slice(restart)).toEqual(Array.from({ length: job.parts }, (_, index) => index + 1))
     expect(await downloadedIds(exportId)).toEqual(pending.map((record) => record.id))
+  })
+
+  it('reads the view again when a write replaced a segment midway: the file is the list after the write, read without a scan', async () => {
+    const catalog = await rebuild()
+    const pending = active.filter((record) => record.status === 'pending')
+    const oldest = pending.at(-1)!
+    expect(oldestPendingSegment(catalog).count).toBeGreaterThan(0)
+    const parts: number[] = []
+    // why: once the first part is written, a staff change to the oldest pending record is
+    // folded into the view: the segment holding it (not read yet) is replaced, its blob deleted
+    const jobs = new (class extends ExportJobStore {
+      override async writePart(id: string, part: number, data: string | ArrayBuffer) {
+        parts.push(part)
+        await super.writePart(id, part, data)
+        if (parts.length > 1) return
+        await writer.update(oldest, (record) => ({ ...record, status: 'confirmed' }))
+        expect(await writer.fold(oldest.productSlug)).toBe(true)
+        // why: the writer is another instance; what this one read of the view stays its own
+        clearInstanceIndexes()
+        blobs.operations.length = 0
+      }
+    })(scope.repositories.store)
+    const exportId = 'exp_replaced-midway'
+    await jobs.create(
+      storedJob(exportId, 'queued', { list: 'reservations', filters: { status: 'pending' } }),
+    )
+    blobs.operations.length = 0
+    const job = await runExport(exportId, {
+      jobs,
+      repositories: scope.repositories,
+      log: createLogger('test'),
+      now: Date.now,
+      rowsPerPart: 10,
+    })
+    const after = pending.slice(0, -1)
+    expect(job).toMatchObject({ state: 'done', totalRows: after.length, writtenRows: after.length })
+    // why: the segment was gone once the newer one had been read: the second read from part 1
+    const restart = parts.indexOf(1, 1)
+    expect(restart).toBeGreaterThan(1)
+    expect(parts.slice(restart)).toEqual(Array.from({ length: job.parts }, (_, index) => index + 1))
+    expect(await downloadedIds(exportId)).toEqual(after.map((record) => record.id))
+    // why: read from the view both times: a scan of the list would read every product's
+    // base, also that of red-mug, which no write touched
+    const scanned = blobs.operations.filter((operation) =>
+      operation.url.endsWith('/index/reservations/v1/p/red-mug'),
+    )
+    expect(scanned).toEqual([])
+    expect((await reservationCatalog()).catalog.complete).toBe(true)
   })
 })

@@ -40,6 +40,8 @@ import { listedSource, viewedSource, type ExportSource } from './exportSources.j
 
 /** Rows per stored part: about 1.3 MB of CSV, far below any blob or answer limit. */
 export const ROWS_PER_PART = 5_000
+/** Reads of the time view one run tries before it reads the list whole (a write replaced it each time). */
+const VIEW_ATTEMPTS = 3
 /** How long a ticket may take from the starter to the background function. */
 export const EXPORT_TICKET_TTL_MS = 5 * 60 * 1000
 /** Largest file one download answer streams (Netlify streams 20 MB); larger ones go by part. */
@@ -233,12 +235,17 @@ export async function runExport(exportId: string, services: ExportServices): Pro
     const shape = LISTS[job.list]
     const repository = shape.repository(services.repositories)
     const query = { ...job.filters, field: shape.field, archived: shape.archived }
-    const viewed = await viewedSource(repository, query)
-    // why: a view found damaged midway is rebuilt in the background; this run writes again
-    // from the start, reading the list whole
-    const written =
-      (viewed && (await writeParts(exportId, viewed, shape, services))) ||
-      (await writeParts(exportId, await listedSource(repository, query), shape, services))
+    // why: a segment gone midway because a write replaced the view's catalog meanwhile is
+    // read again from the new catalog; a view found damaged (rebuilt in the background) is
+    // not complete on the next try, and the list is then read whole. Each try writes again
+    // from the first part.
+    let written: Awaited<ReturnType<typeof writeParts>> = null
+    for (let attempt = 1; attempt <= VIEW_ATTEMPTS && !written; attempt++) {
+      const viewed = await viewedSource(repository, query)
+      if (!viewed) break
+      written = await writeParts(exportId, viewed, shape, services)
+    }
+    written ??= await writeParts(exportId, await listedSource(repository, query), shape, services)
     if (!written) throw new Error('the listed records could not be visited')
     const done = await jobs.update(exportId, (stored) => ({
       ...stored,
