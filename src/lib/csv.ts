@@ -30,12 +30,15 @@ export function csvHeader<T>(columns: readonly CsvColumn<T>[]): string {
   return columns.map((column) => csvCell(column.header)).join(',') + '\r\n'
 }
 
+/** One item's row, CRLF-terminated. */
+export function csvRow<T>(row: T, columns: readonly CsvColumn<T>[]): string {
+  return columns.map((column) => csvCell(column.value(row))).join(',') + '\r\n'
+}
+
 /** One CRLF-terminated row per item. */
 export function csvRows<T>(rows: readonly T[], columns: readonly CsvColumn<T>[]): string {
   let text = ''
-  for (const row of rows) {
-    text += columns.map((column) => csvCell(column.value(row))).join(',') + '\r\n'
-  }
+  for (const row of rows) text += csvRow(row, columns)
   return text
 }
 

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.js'
-import { csvHeader, csvRows, CSV_BOM, type CsvColumn } from '../csv.js'
+import { csvHeader, csvRow, CSV_BOM, type CsvColumn } from '../csv.js'
 import {
   InvalidInputError,
   NotAvailableError,
@@ -28,6 +28,7 @@ import {
   TIME_FORMAT,
   type CsvRecord,
 } from './recordCsv.js'
+import { CsvPartBytes } from './csvPartBytes.js'
 import { listedSource, viewedSource, type ExportSource } from './exportSources.js'
 
 /**
@@ -39,6 +40,8 @@ import { listedSource, viewedSource, type ExportSource } from './exportSources.j
 
 /** Rows per stored part: about 1.3 MB of CSV, far below any blob or answer limit. */
 export const ROWS_PER_PART = 5_000
+/** Reads of the time view one run tries before it reads the list whole (a write replaced it each time). */
+const VIEW_ATTEMPTS = 3
 /** How long a ticket may take from the starter to the background function. */
 export const EXPORT_TICKET_TTL_MS = 5 * 60 * 1000
 /** Largest file one download answer streams (Netlify streams 20 MB); larger ones go by part. */
@@ -232,12 +235,17 @@ export async function runExport(exportId: string, services: ExportServices): Pro
     const shape = LISTS[job.list]
     const repository = shape.repository(services.repositories)
     const query = { ...job.filters, field: shape.field, archived: shape.archived }
-    const viewed = await viewedSource(repository, query)
-    // why: a view found damaged midway is rebuilt in the background; this run writes again
-    // from the start, reading the list whole
-    const written =
-      (viewed && (await writeParts(exportId, viewed, shape, services))) ||
-      (await writeParts(exportId, await listedSource(repository, query), shape, services))
+    // why: a segment gone midway because a write replaced the view's catalog meanwhile is
+    // read again from the new catalog; a view found damaged (rebuilt in the background) is
+    // not complete on the next try, and the list is then read whole. Each try writes again
+    // from the first part.
+    let written: Awaited<ReturnType<typeof writeParts>> = null
+    for (let attempt = 1; attempt <= VIEW_ATTEMPTS && !written; attempt++) {
+      const viewed = await viewedSource(repository, query)
+      if (!viewed) break
+      written = await writeParts(exportId, viewed, shape, services)
+    }
+    written ??= await writeParts(exportId, await listedSource(repository, query), shape, services)
     if (!written) throw new Error('the listed records could not be visited')
     const done = await jobs.update(exportId, (stored) => ({
       ...stored,
@@ -285,32 +293,35 @@ async function writeParts(
   }))
   let parts = 0
   let rows = 0
-  let waiting: CsvRecord[] = []
+  // why: a record becomes its row's bytes as soon as it is read, so nothing read waits in
+  // the heap for its part (the heap then holds little more than the segments being merged)
+  const part = new CsvPartBytes()
+  part.add(csvHeader(columns))
+  let partRows = 0
   const flush = async () => {
-    const first = parts === 0
     // why: a blob read as text loses a leading byte order mark, so the download adds it
-    const text = (first ? csvHeader(columns) : '') + csvRows(waiting, columns)
-    const bytes = Buffer.byteLength(first ? CSV_BOM + text : text)
-    const count = waiting.length
-    waiting = []
+    const bytes = part.byteLength + (parts === 0 ? Buffer.byteLength(CSV_BOM) : 0)
+    const count = partRows
+    partRows = 0
     parts += 1
     rows += count
-    const part = parts
-    await jobs.writePart(exportId, part, text)
+    const number = parts
+    await jobs.writePart(exportId, number, part.take())
     progress = await jobs.update(exportId, (stored) => ({
       ...stored,
       writtenRows: stored.writtenRows + count,
-      parts: part,
+      parts: number,
       bytes: stored.bytes + bytes,
       updatedAt: new Date(clock()).toISOString(),
     }))
   }
   const whole = await source.visit(async (record) => {
-    waiting.push(record)
-    if (waiting.length >= rowsPerPart) await flush()
+    part.add(csvRow(record, columns))
+    partRows += 1
+    if (partRows >= rowsPerPart) await flush()
   })
   if (!whole) return null
-  if (waiting.length > 0 || parts === 0) await flush()
+  if (partRows > 0 || parts === 0) await flush()
   return { rows, parts, progress }
 }
 

@@ -80,9 +80,12 @@ export class ExportJobStore {
     throw new Error(`export job ${exportId} kept changing under its update`)
   }
 
-  /** Writes part `part` (1-based) of the CSV; a run repeated after a death rewrites it. */
-  async writePart(exportId: string, part: number, text: string): Promise<void> {
-    await this.#store.set(exportKeys.part(exportId, part), text)
+  /**
+   * Writes part `part` (1-based) of the CSV, as text or its UTF-8 bytes; a run repeated after
+   * a death rewrites it.
+   */
+  async writePart(exportId: string, part: number, data: string | ArrayBuffer): Promise<void> {
+    await this.#store.set(exportKeys.part(exportId, part), data)
   }
 
   /** Part `part` of the CSV, or null. */

@@ -194,6 +194,22 @@ export async function readPacked<T>(
 }
 
 /**
+ * The JSON bytes of a blob written by `writePacked`, not parsed and not kept; null when it is
+ * gone or not gzip'd. What this instance keeps of it is answered as JSON again.
+ */
+export async function readPackedBytes(store: Store, key: string): Promise<Buffer | null> {
+  const held = blobs.get(key)
+  if (held) return Buffer.from(JSON.stringify(held.value))
+  const data = await store.get(key, { type: 'arrayBuffer' })
+  if (data === null) return null
+  try {
+    return gunzipExact(Buffer.from(data))
+  } catch {
+    return null
+  }
+}
+
+/**
  * Unpacks gzip'd bytes into one buffer of the size the gzip trailer names (zlib's default
  * grows 16 KB pieces and copies them together: several times the blob in passing).
  */

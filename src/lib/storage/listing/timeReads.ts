@@ -93,11 +93,10 @@ function itemOf(view: TimeView, record: unknown): RunItem {
 class FamilyCursor {
   #runs: SegmentRef[]
   #run: number
-  #items: unknown[] = []
-  #next = 0
+  #records: Iterator<unknown> = [].values()
+  #current: { record: unknown } | null = null
   readonly #snapshot: ViewSnapshot
   readonly #after: Position | null
-
   readonly #keep: boolean
 
   constructor(snapshot: ViewSnapshot, runs: SegmentRef[], after: Position | null, keep: boolean) {
@@ -110,23 +109,28 @@ class FamilyCursor {
 
   /** The next record (not consumed), or null at the family's end. */
   async peek(): Promise<unknown> {
+    if (this.#current) return this.#current.record
     const { view, pending } = this.#snapshot
     for (;;) {
-      while (this.#next < this.#items.length) {
-        const record = this.#items[this.#next]
-        const item = itemOf(view, record)
-        if (!pending.has(item.key) && isAfter(item, this.#after)) return record
-        this.#next += 1
+      for (let next = this.#records.next(); !next.done; next = this.#records.next()) {
+        const item = itemOf(view, next.value)
+        if (pending.has(item.key) || !isAfter(item, this.#after)) continue
+        this.#current = { record: next.value }
+        return next.value
       }
       if (this.#run < 0) return null
-      this.#items = await view.segment(this.#runs[this.#run], this.#keep)
-      this.#next = 0
+      const ref = this.#runs[this.#run]
+      // why: a page keeps its segments parsed for the next request; a walk of the whole list
+      // parses a record when it is reached, so a segment waits as bytes, not as objects
+      this.#records = this.#keep
+        ? (await view.segment(ref)).values()
+        : await view.segmentRecords(ref)
       this.#run -= 1
     }
   }
 
   take(): void {
-    this.#next += 1
+    this.#current = null
   }
 }
 

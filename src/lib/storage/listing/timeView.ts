@@ -2,11 +2,13 @@ import type { Store } from '@netlify/blobs'
 import { mapWithConcurrency } from '../../concurrency.js'
 import type { IndexEntry } from './indexBase.js'
 import { rowsOf, type ChunkRows, type SearchRow } from './searchChunks.js'
+import { NotASegmentError, segmentRecords } from './segmentRecords.js'
 import { rewriteRuns, type RunItem } from './sortedRuns.js'
 import {
   emptyCatalog,
   readCatalog,
   readPacked,
+  readPackedBytes,
   writeCatalog,
   writePacked,
   type Catalog,
@@ -156,6 +158,27 @@ export class TimeView {
     if (!blob || !Array.isArray(blob.records))
       throw new DamagedViewError(ref.key, 'gone or not a segment')
     return blob.records
+  }
+
+  /**
+   * A segment's records, newest first, each parsed when it is reached and none kept
+   * (segmentRecords.ts): what a walk of a whole list reads. DamagedViewError, when it is
+   * gone or no segment, comes with the read or with the record found unreadable.
+   */
+  async segmentRecords(ref: SegmentRef): Promise<Iterator<unknown>> {
+    const json = await readPackedBytes(this.#store, ref.key)
+    if (!json) throw new DamagedViewError(ref.key, 'gone or not a segment')
+    const records = segmentRecords(json)
+    return {
+      next: () => {
+        try {
+          return records.next()
+        } catch (error) {
+          if (!(error instanceof NotASegmentError)) throw error
+          throw new DamagedViewError(ref.key, `not a segment (${error.message})`)
+        }
+      },
+    }
   }
 
   /** A chunk's search rows, newest first, as kept (DamagedViewError when it is gone or no chunk). */
