@@ -121,6 +121,8 @@ interface Call {
   token?: string
   /** Before the call: the export job to run (the background worker). */
   exportJob?: boolean
+  /** The export's filters (with `exportJob`). */
+  exportFilters?: { q?: string; status?: string }
   /** Also measure the same call again in the same process (warm: the instance keeps what it read). */
   warm?: boolean
   /** Goals of the cold call's blob requests and bytes read. */
@@ -196,6 +198,12 @@ const CALLS: Call[] = [
   { name: 'stats', file: 'admin-stats', body: {}, cold: AGGREGATE },
   { name: 'overview', file: 'admin-overview', body: { days: 30 }, cold: AGGREGATE },
   { name: 'CSV export worker (reservations)', file: 'admin-export-background', exportJob: true },
+  {
+    name: 'CSV export worker (reservations, q)',
+    file: 'admin-export-background',
+    exportJob: true,
+    exportFilters: { q: 'たなか' },
+  },
 ]
 
 interface Measured {
@@ -234,7 +242,7 @@ async function requestOf(call: Call, cursor?: string): Promise<object> {
     const context = { deploy: { context: DEPLOY }, waitUntil: () => undefined } as never
     const repositories = openRepositories(context)
     const job = await createExport(
-      { list: 'reservations' },
+      { list: 'reservations', ...call.exportFilters },
       {
         jobs: new ExportJobStore(repositories.store),
         repositories,
