@@ -164,10 +164,3 @@ export function lineQuotaWarning(
   if (!quota || quota.remaining === null || lineRecipients <= quota.remaining) return null
   return `LINE で受け取る ${lineRecipients} 人のうち、今月の残り送信数（${quota.remaining} 通）を超える ${lineRecipients - quota.remaining} 人には送れず、失敗として記録されます。`
 }
-
-/** Why a LINE reservation's last message did not reach the shopper, as staff read it. */
-export const LINE_DELIVERY_LABELS: Readonly<Record<string, string>> = {
-  'not-friend': 'LINEで届いていません（友だち追加されていません）',
-  failed: 'LINEで届いていません（送信に失敗しました）',
-  'not-configured': 'LINEで届いていません（LINEが設定されていません）',
-}

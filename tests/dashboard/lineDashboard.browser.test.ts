@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startLineStandIn, type LineStandIn } from '../../platform/lineStandIn.js'
@@ -19,7 +20,7 @@ import { loaded, openRoute, signIn } from './dashboardPage.js'
  * and what is left; the send form counts the LINE sign-ups and warns before a send that would
  * pass the month's quota; the お取り置き page tells a LINE shopper that the confirmation comes in
  * LINE, or, when LINE says they are not a friend, that it cannot; such a reservation says so on
- * the reservation list; a notice sent without an e-mail provider whose LINE pushes still run
+ * the reservation list and its CSV; a notice sent without an e-mail provider whose LINE pushes still run
  * shows, in its history row and its progress panel, every recipient, the e-mail ones settled.
  * axe-core finds nothing on each, light and dark.
  */
@@ -188,6 +189,22 @@ describeInChromium('a shop with LINE: quota, the send warning, the hold page', s
       '届いていません',
     )
     await expectReadable(staff)
+    // the CSV says it as the row does, in its last column
+    const [download] = await Promise.all([
+      staff.waitForEvent('download'),
+      staff.getByRole('button', { name: 'CSV を書き出す' }).click(),
+    ])
+    const rows = (await readFile((await download.path())!, 'utf8')).split('\r\n')
+    expect(rows[0]).toMatch(/,LINE配信状況$/)
+    const lastCell = (name: string) =>
+      rows
+        .find((row) => row.includes(`,${name},`))
+        ?.split(',')
+        .at(-1)
+    expect(lastCell('LINE 太郎')).toMatch(
+      /^LINEで届いていません（友だち追加されていません）・\d{4}\//,
+    )
+    expect(lastCell('LINE 花子')).toBe('')
   })
 
   it('a LINE delivery without e-mail shows every recipient, the e-mail ones settled, while it runs', async () => {
