@@ -271,5 +271,12 @@ describe('a LINE delivery that cannot be started', () => {
     expect((await subscriptions.get(byEmail))?.status).toBe('notified')
     expect((await subscriptions.get(friend))?.status).toBe('notified')
     expect(standIn.pushes.map(({ to }) => to)).toEqual([friend.lineUserId])
+    // the same notice sent again, as a staff member's retry or the scheduled send's next sweep
+    const stored = (await restock.repositories.history.list()).records.filter(
+      (record) => record.productSlug === productSlug,
+    )
+    expect(stored.map(({ id, sentCount }) => ({ id, sentCount }))).toEqual([
+      { id: again.body.notificationId, sentCount: 2 },
+    ])
   })
 })
