@@ -1,8 +1,11 @@
 /**
  * `npm run screenshots`: a PNG of every dashboard view, of the storefront widgets and of the
- * shoppers' unsubscribe and reservation pages, at desktop (1280 px) and phone (375 px) width in
- * docs/screenshots/ (docs/dashboard.md shows them), taken from the local service with sample data
- * (and the local Resend stand-in, so the progress view shows a real delivery). Needs Debian's
+ * shoppers' pages (unsubscribe, reservation, the unit held for them, their place in the queue),
+ * at desktop (1280 px) and phone (375 px) width in docs/screenshots/ (docs/dashboard.md shows
+ * them), taken from the local service with sample data (and the local Resend stand-in, so the
+ * progress view shows a real delivery and the hold page is opened from the e-mail's link). The
+ * hold page of a LINE sign-up comes from a second service with LINE set, against the LINE
+ * stand-in: the shopper signs up with LINE and opens the link of the push. Needs Debian's
  * Chromium and a Japanese font (`apt-get install -y chromium fonts-noto-cjk`).
  */
 import { mkdir } from 'node:fs/promises'
@@ -10,9 +13,11 @@ import type { Browser, Page } from 'playwright-core'
 import { Webhook } from 'svix'
 import { launchChromium } from '../platform/chromium.js'
 import { startDevServer, type RunningDevServer } from '../platform/startDevServer.js'
-import { startRecordingServer } from '../platform/recordingServer.js'
+import { startLineStandIn } from '../platform/lineStandIn.js'
+import { startRecordingServer, type RecordingServer } from '../platform/recordingServer.js'
 import { createManageToken } from '../src/lib/reservations/manageLink.js'
 import { createUnsubscribeToken } from '../src/lib/compliance/unsubscribeToken.js'
+import { createStatusToken } from '../src/lib/subscriptions/statusLink.js'
 
 const TOKEN = 'local-admin-token'
 /** A staff member's own token (STAFF_TOKENS), so the audit trail shows a name. */
@@ -32,13 +37,42 @@ const RESERVATIONS: [string, string, string, string?][] = [
   ['伊藤 さくら', 'hario-v60-dripper', 'pending'],
 ]
 
-/** What the shoppers' pages need: a reservation and a subscription to show. */
+/** What the shoppers' pages need: a reservation and subscriptions to show, a unit held. */
 interface Seeded {
   manageToken: string
   unsubscribeToken: string
+  /** The 「入荷待ちの状況」 link of a sign-up waiting in the queue. */
+  statusToken: string
+  /** The link of the e-mail that offered a unit held (お取り置き), its path and query. */
+  holdPath: string
 }
 
-async function seed(server: RunningDevServer): Promise<Seeded> {
+/** The product of the sign-ups whose place in the queue is shown. */
+const QUEUE_PRODUCT = 'nambu-tekki-kettle'
+/** The product whose restock notice holds a unit for the person it tells. */
+const HOLD_PRODUCT = 'kyusu-tokoname'
+const HOLD_NOTICE = {
+  productSlug: HOLD_PRODUCT,
+  emailTitle: '常滑焼 急須 再入荷のお知らせ',
+  emailBody: 'お待たせしました。24時間お取り置きしています。',
+  holdHours: 24,
+}
+/** Where a message offers its unit held: `/reservation/hold?token=…`. */
+const HOLD_LINK = /\/reservation\/hold\?token=[A-Za-z0-9._~%-]+/
+
+/** Waits until `find` finds the hold link in what a stand-in received (the delivery runs after the send's answer). */
+async function holdLinkIn(find: () => unknown[]): Promise<string> {
+  for (let tries = 0; tries < 600; tries++) {
+    for (const item of find()) {
+      const found = JSON.stringify(item).match(HOLD_LINK)
+      if (found) return found[0]
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error('No message with a hold link arrived within 60 s')
+}
+
+async function seed(server: RunningDevServer, resend: RecordingServer): Promise<Seeded> {
   const ids: string[] = []
   for (const [name, productSlug, status, notes] of RESERVATIONS) {
     const email = `${ids.length + 1}-guest@example.jp`
@@ -115,7 +149,32 @@ async function seed(server: RunningDevServer): Promise<Seeded> {
     TOKEN,
   )
   const [waiting] = porlex.body.subscriptions
+  // why: a product no notice of the run is sent for, so its sign-ups keep their place
+  for (let i = 0; i < 5; i++) {
+    await server.postJson('/api/notify-signup', {
+      email: `queue${i}@example.jp`,
+      productSlug: QUEUE_PRODUCT,
+    })
+  }
+  const queue = await server.postJson(
+    '/api/admin-notify-list',
+    { productSlug: QUEUE_PRODUCT },
+    TOKEN,
+  )
+  // the third of five, newest first: 3 番目（入荷待ち 5 人）
+  const queued = queue.body.subscriptions[2]
+  await server.postJson('/api/notify-signup', {
+    email: 'hold@example.jp',
+    productSlug: HOLD_PRODUCT,
+  })
+  await server.postJson('/api/admin/notify/send', HOLD_NOTICE, SATO)
   return {
+    statusToken: createStatusToken(
+      { id: queued.id, productSlug: queued.productSlug },
+      UNSUBSCRIBE_SECRET,
+      Date.now(),
+    ),
+    holdPath: await holdLinkIn(() => resend.requests.map((request) => request.json)),
     manageToken: createManageToken(
       { id: ids[0], productSlug: 'chasen-takayama' },
       MANAGE_SECRET,
@@ -261,7 +320,64 @@ async function shopperPages(
   const manage = `/reservation/manage?token=${encodeURIComponent(seeded.manageToken)}`
   await page.goto(`${server.url}${manage}`)
   await page.screenshot({ path: `${OUT}/reservation-manage-${width}.png`, fullPage: true })
+  await page.goto(`${server.url}${seeded.holdPath}`)
+  await page.getByRole('heading', { name: 'お取り置き中の商品' }).waitFor()
+  await page.screenshot({ path: `${OUT}/hold-${width}.png`, fullPage: true })
+  await page.goto(`${server.url}/notify/status?token=${encodeURIComponent(seeded.statusToken)}`)
+  await page.screenshot({ path: `${OUT}/queue-status-${width}.png`, fullPage: true })
   await page.context().close()
+}
+
+/**
+ * The hold page of a shopper who signed up with LINE (friends with the shop's account), opened
+ * from the link of the push: a service of its own with LINE set, against the LINE stand-in.
+ */
+async function lineHoldPage(browser: Browser, resend: RecordingServer): Promise<void> {
+  const line = await startLineStandIn({
+    loginChannelId: '1234567890',
+    loginChannelSecret: 'screenshots-line-login-secret',
+  })
+  const server = await startDevServer({
+    ADMIN_API_TOKEN: TOKEN,
+    RESEND_API_KEY: 're_screenshots',
+    RESEND_FROM_EMAIL: 'Shop <shop@example.jp>',
+    RESEND_BASE_URL: resend.url,
+    UNSUBSCRIBE_SECRET,
+    LINE_LOGIN_CHANNEL_ID: '1234567890',
+    LINE_LOGIN_CHANNEL_SECRET: 'screenshots-line-login-secret',
+    LINE_MESSAGING_CHANNEL_ACCESS_TOKEN: 'screenshots-line-token',
+    LINE_MESSAGING_CHANNEL_SECRET: 'screenshots-line-secret',
+    LINE_API_BASE_URL: line.url,
+    LINE_LOGIN_BASE_URL: line.url,
+  })
+  try {
+    // the shopper signs up with LINE and adds the shop's account (the stand-in logs in at once)
+    let next = `${server.url}/api/line/login?productSlug=${HOLD_PRODUCT}`
+    for (let hop = 0; hop < 2; hop++) {
+      const response = await fetch(next, { redirect: 'manual' })
+      next = new URL(response.headers.get('location')!, next).href
+    }
+    const signedUp = await fetch(next)
+    if (!signedUp.ok) throw new Error(`The LINE sign-up answered HTTP ${signedUp.status}`)
+    await server.postJson(
+      '/api/admin/stock',
+      { items: [{ productSlug: HOLD_PRODUCT, quantity: 2 }] },
+      TOKEN,
+    )
+    await server.postJson('/api/admin/notify/send', HOLD_NOTICE, TOKEN)
+    const holdPath = await holdLinkIn(() => line.pushes.map((push) => push.messages))
+    for (const width of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
+      const page = await newPage(browser, width)
+      await page.goto(`${server.url}${holdPath}`)
+      await page.getByRole('heading', { name: 'お取り置き中の商品' }).waitFor()
+      await page.getByText('ご連絡はLINEでお送りします。').waitFor()
+      await page.screenshot({ path: `${OUT}/hold-line-${width}.png`, fullPage: true })
+      await page.context().close()
+    }
+  } finally {
+    await server.stop()
+    await line.close()
+  }
 }
 
 const resend = await startRecordingServer()
@@ -278,11 +394,12 @@ const server = await startDevServer({
 const browser = await launchChromium()
 try {
   await mkdir(OUT, { recursive: true })
-  const seeded = await seed(server)
+  const seeded = await seed(server, resend)
   for (const width of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
     await views(browser, server, width)
     await shopperPages(browser, server, width, seeded)
   }
+  await lineHoldPage(browser, resend)
   console.log(`screenshots: written to ${OUT}/`)
 } finally {
   await browser.close()

@@ -30,6 +30,29 @@ export const DELIVERY_STATE_LABELS: Record<DeliveryState, string> = {
 /** A restock notice sent without an e-mail provider: recorded, nobody e-mailed (§4.8). */
 export const RECORD_ONLY = '記録のみ（メール未送信）'
 
+/**
+ * A notice sent without an e-mail provider while its LINE recipients are pushed: the e-mail
+ * recipients are recorded, the LINE pushes wait or run.
+ */
+export const RECORD_ONLY_LINE_STATE: Record<'queued' | 'delivering', string> = {
+  queued: 'LINE 送信待ち（メールは記録のみ）',
+  delivering: 'LINE 送信中（メールは記録のみ）',
+}
+
+/** The state of a restock notice as staff read it (history list and progress panel). */
+export function noticeStateText(
+  notice: Pick<
+    RouteAnswer<'adminNotifyHistory'>['notifications'][number],
+    'deliveryMode' | 'state' | 'status'
+  >,
+): string {
+  if (notice.deliveryMode === 'record-only') {
+    return notice.state === 'complete' ? RECORD_ONLY : RECORD_ONLY_LINE_STATE[notice.state]
+  }
+  if (notice.state !== 'complete') return DELIVERY_STATE_LABELS[notice.state]
+  return notice.status === 'failed' ? '完了（送信失敗）' : '完了'
+}
+
 /** Why a pending sign-up is not counted as waiting, as staff read it. */
 export const NOT_WAITING_LABELS: Record<NotWaitingReason, string> = {
   optedOut: '配信停止後に再登録なし',
@@ -90,6 +113,10 @@ const KNOWN_ERRORS: Record<string, string> = {
     'メール配信の設定が不足しています（配信停止リンクの署名用の鍵が未設定です）。サイトの管理者に連絡してください。',
   'Email delivery could not be started; no e-mail was sent':
     '配信を開始できませんでした。メールは送信されていません。',
+  'LINE delivery is not configured: UNSUBSCRIBE_SECRET is not set':
+    'LINE 配信の設定が不足しています（リンクの署名用の鍵が未設定です）。サイトの管理者に連絡してください。',
+  'LINE delivery could not be started; no LINE message was sent':
+    'LINE の配信を開始できませんでした。LINE のメッセージは送信されず、誰も通知済みにしていません。',
   'Suppression not found': 'この配信停止はすでに解除されています。',
   'not-allowed': 'サインイン中のトークンには、この操作の権限がありません。',
   network: 'サーバーに接続できませんでした。通信状況を確認してください。',
@@ -136,11 +163,4 @@ export function lineQuotaWarning(
 ): string | null {
   if (!quota || quota.remaining === null || lineRecipients <= quota.remaining) return null
   return `LINE で受け取る ${lineRecipients} 人のうち、今月の残り送信数（${quota.remaining} 通）を超える ${lineRecipients - quota.remaining} 人には送れず、失敗として記録されます。`
-}
-
-/** Why a LINE reservation's last message did not reach the shopper, as staff read it. */
-export const LINE_DELIVERY_LABELS: Readonly<Record<string, string>> = {
-  'not-friend': 'LINEで届いていません（友だち追加されていません）',
-  failed: 'LINEで届いていません（送信に失敗しました）',
-  'not-configured': 'LINEで届いていません（LINEが設定されていません）',
 }

@@ -8,6 +8,7 @@ import {
   runExport,
 } from '../../src/lib/admin/listExports.js'
 import { EXPORT_STALL_MS, EXPORT_STALLED_TEXT } from '../../src/lib/admin/exportStalls.js'
+import { formatTime } from '../../src/lib/admin/recordCsv.js'
 import { exportStatusEndpoint } from '../../src/lib/endpoints/exportEndpoints.js'
 import { loadConfig } from '../../src/lib/config.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
@@ -89,7 +90,7 @@ describe('CSV export of a list by the background function', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const lines = bytes.toString('utf8').slice(1).split('\r\n')
     expect(lines[0]).toBe(
-      '予約番号,受付日時,名前,メールアドレス,商品,商品コード,数量,ステータス,メモ,対応日時,アーカイブ日時',
+      '予約番号,受付日時,名前,メールアドレス,商品,商品コード,数量,ステータス,メモ,対応日時,アーカイブ日時,LINE配信状況',
     )
     expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(pending.map((r) => r.id))
     expect(lines[1]).toContain(',未対応,')
@@ -293,7 +294,7 @@ describe('CSV export of a whole archive list (read by a scan of every product)',
   })
 })
 
-describe('CSV export of the records of a product with variants', () => {
+describe('CSV export columns: 種類 for a product with variants, LINE配信状況 last', () => {
   let scope: ReturnType<typeof isolatedScope>
   let deploy: ReturnType<typeof deployOf>
   beforeAll(async () => {
@@ -327,7 +328,7 @@ describe('CSV export of the records of a product with variants', () => {
 
     const lines = await exported({ list: 'reservations', productSlug: 'mino-mug', variant: 'ai' })
     expect(lines[0]).toBe(
-      '予約番号,受付日時,名前,メールアドレス,商品,種類,商品コード,数量,ステータス,メモ,対応日時,アーカイブ日時',
+      '予約番号,受付日時,名前,メールアドレス,商品,種類,商品コード,数量,ステータス,メモ,対応日時,アーカイブ日時,LINE配信状況',
     )
     expect(lines.slice(1, -1)).toHaveLength(1)
     expect(lines[1].split(',').slice(0, 1)).toEqual([ai.id])
@@ -335,12 +336,53 @@ describe('CSV export of the records of a product with variants', () => {
 
     const only = await exported({ list: 'reservations', productSlug: 'chasen-takayama' })
     expect(only[0]).toBe(
-      '予約番号,受付日時,名前,メールアドレス,商品,商品コード,数量,ステータス,メモ,対応日時,アーカイブ日時',
+      '予約番号,受付日時,名前,メールアドレス,商品,商品コード,数量,ステータス,メモ,対応日時,アーカイブ日時,LINE配信状況',
     )
     expect(only[1].split(',')[0]).toBe(plain.id)
 
     const every = await exported({ list: 'reservations' })
     expect(every[0]).toContain(',商品,種類,商品コード,')
     expect(every.slice(1, -1)).toHaveLength(3)
+  })
+
+  it('ends with LINE配信状況: why a LINE reservation’s last message did not arrive, and when', async () => {
+    const at1 = '2026-11-29T01:30:00.000Z'
+    const notFriend = await scope.seedReservation({
+      productSlug: 'hario-v60-dripper',
+      channel: 'line',
+      lineUserId: 'U0123456789abcdef0123456789abcdef',
+      email: '',
+      lineDelivery: { status: 'not-friend', at: at1, reason: 'not a friend' },
+      createdAt: at(10),
+    })
+    const reached = await scope.seedReservation({
+      productSlug: 'hario-v60-dripper',
+      channel: 'line',
+      lineUserId: 'U1123456789abcdef0123456789abcdef',
+      email: '',
+      createdAt: at(11),
+    })
+    const byEmail = await scope.seedReservation({
+      productSlug: 'hario-v60-dripper',
+      createdAt: at(12),
+    })
+    // the whole list (read from the time view) and one product's (read as the dashboard reads it)
+    for (const body of [
+      { list: 'reservations' },
+      { list: 'reservations', productSlug: 'hario-v60-dripper' },
+    ]) {
+      const lines = await exported(body)
+      expect(lines[0]).toMatch(/,アーカイブ日時,LINE配信状況$/)
+      const lastCell = (id: string) =>
+        lines
+          .find((line) => line.startsWith(`${id},`))
+          ?.split(',')
+          .at(-1)
+      expect(lastCell(notFriend.id)).toBe(
+        `LINEで届いていません（友だち追加されていません）・${formatTime(at1)}`,
+      )
+      expect(lastCell(reached.id)).toBe('')
+      expect(lastCell(byEmail.id)).toBe('')
+    }
   })
 })

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startLineStandIn, type LineStandIn } from '../../platform/lineStandIn.js'
@@ -19,10 +20,15 @@ import { loaded, openRoute, signIn } from './dashboardPage.js'
  * and what is left; the send form counts the LINE sign-ups and warns before a send that would
  * pass the month's quota; the お取り置き page tells a LINE shopper that the confirmation comes in
  * LINE, or, when LINE says they are not a friend, that it cannot; such a reservation says so on
- * the reservation list. axe-core finds nothing on each, light and dark.
+ * the reservation list and its CSV; a notice sent without an e-mail provider whose LINE pushes still run
+ * shows, in its history row and its progress panel, every recipient, the e-mail ones settled.
+ * axe-core finds nothing on each, light and dark.
  */
 
 const PRODUCT = 'hario-v60-dripper'
+/** The product of a LINE delivery seeded as running: 1 e-mail recipient recorded, 2 LINE ones to push. */
+const RUNNING_PRODUCT = 'kalita-wave-server'
+const RUNNING_TITLE = 'LINE で再入荷のお知らせ'
 const shop = chromiumFixture('line')
 const SLOW = { timeout: 30_000 }
 
@@ -78,6 +84,36 @@ describeInChromium('a shop with LINE: quota, the send warning, the hold page', s
         seeded.push({ lineUserId, token })
       }
       ;[friend, stranger] = seeded
+      // why: as a send without an e-mail provider leaves it when its LINE pushes have not begun
+      const notificationId = `notif_${crypto.randomUUID()}`
+      const timestamp = new Date().toISOString()
+      const content = { productSlug: RUNNING_PRODUCT, emailTitle: RUNNING_TITLE, emailBody: '入荷' }
+      await repositories.deliveries.saveJob({
+        notificationId,
+        ...content,
+        recipients: ['a', 'b'].map((name) => ({
+          subscriptionId: `ntf_1-${name}`,
+          email: '',
+          lineUserId: `U${name.repeat(32)}`,
+        })),
+        recordedCount: 1,
+        createdAt: timestamp,
+      })
+      await repositories.history.create(
+        { id: notificationId },
+        {
+          id: notificationId,
+          ...content,
+          recipientEmails: ['recorded@example.jp', '', ''],
+          sentCount: 3,
+          timestamp,
+          status: 'sent',
+          deliveryState: 'delivering',
+          deliveryMode: 'record-only',
+          failedRecipients: [],
+          recordedCount: 1,
+        },
+      )
     })
   })
   afterAll(async () => {
@@ -153,5 +189,68 @@ describeInChromium('a shop with LINE: quota, the send warning, the hold page', s
       '届いていません',
     )
     await expectReadable(staff)
+    // the CSV says it as the row does, in its last column
+    const [download] = await Promise.all([
+      staff.waitForEvent('download'),
+      staff.getByRole('button', { name: 'CSV を書き出す' }).click(),
+    ])
+    const rows = (await readFile((await download.path())!, 'utf8')).split('\r\n')
+    expect(rows[0]).toMatch(/,LINE配信状況$/)
+    const lastCell = (name: string) =>
+      rows
+        .find((row) => row.includes(`,${name},`))
+        ?.split(',')
+        .at(-1)
+    expect(lastCell('LINE 太郎')).toMatch(
+      /^LINEで届いていません（友だち追加されていません）・\d{4}\//,
+    )
+    expect(lastCell('LINE 花子')).toBe('')
+  })
+
+  it('a LINE delivery without e-mail shows every recipient, the e-mail ones settled, while it runs', async () => {
+    const { page, problems } = await openPage(shop.browser)
+    await signIn(page, shop.url, ADMIN_TOKEN)
+    await openRoute(page, '#/notices')
+    const row = page.locator('table.history tbody tr').filter({ hasText: RUNNING_TITLE })
+    await row.waitFor(SLOW)
+    const cells = async () =>
+      Object.fromEntries(
+        await row
+          .locator('td')
+          .evaluateAll((tds) =>
+            tds.map((td) => [td.getAttribute('data-label'), (td as HTMLElement).innerText]),
+          ),
+      )
+    expect(await cells()).toMatchObject({
+      対象: '3',
+      送信済み: '—',
+      失敗: '0',
+      未送信: '2',
+      状態: expect.stringContaining('LINE 送信中（メールは記録のみ）'),
+    })
+    await row.getByRole('button', { name: '進捗を見る' }).click()
+    const panel = page.locator('.progress')
+    await expect.poll(() => panel.innerText(), SLOW).toContain(RUNNING_TITLE)
+    const counts = Object.fromEntries(
+      await panel
+        .locator('dd')
+        .evaluateAll((dds) =>
+          dds.map((dd) => [dd.getAttribute('data-field'), (dd as HTMLElement).innerText]),
+        ),
+    )
+    expect(counts).toEqual({
+      state: 'LINE 送信中（メールは記録のみ）',
+      recipients: '3 人',
+      sent: '—',
+      failed: '0 人',
+      pending: '2 人',
+    })
+    const bar = panel.locator('progress')
+    expect([await bar.getAttribute('value'), await bar.getAttribute('max')]).toEqual(['1', '3'])
+    expect(await panel.innerText()).toContain(
+      'メールは送らず記録のみ行いました。LINE で受け取る方へ送っています（残り 2 人）。',
+    )
+    await expectReadable(page)
+    expect(problems).toEqual({ consoleErrors: [], pageErrors: [] })
   })
 })

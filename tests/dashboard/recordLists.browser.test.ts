@@ -170,7 +170,7 @@ describeInChromium('admin dashboard: reservations in a real browser', shop, () =
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const text = bytes.toString('utf8').slice(1)
     expect(text.split('\r\n')[0]).toBe(
-      '予約番号,受付日時,名前,メールアドレス,商品,商品コード,数量,ステータス,メモ,対応日時,アーカイブ日時',
+      '予約番号,受付日時,名前,メールアドレス,商品,商品コード,数量,ステータス,メモ,対応日時,アーカイブ日時,LINE配信状況',
     )
     expect(text.split('\r\n')).toHaveLength(3 + 2)
     expect(text).toContain(`,"'=HYPERLINK(""http://evil.test"",""x"")",`)

@@ -7,7 +7,13 @@ import {
   SYNONYM_NOT_FOUND_MESSAGE,
 } from '../../lib/search/synonyms/staffSynonyms.js'
 import { CONFLICT_MESSAGE } from '../../lib/errors.js'
-import { NO_UNIT_TO_HOLD, SEND_IN_PROGRESS } from '../../lib/restock/sendRestockNotification.js'
+import { LINE_NOT_READY } from '../../lib/restock/sendPreparation.js'
+import {
+  EMAIL_NOT_STARTED,
+  LINE_NOT_STARTED,
+  NO_UNIT_TO_HOLD,
+  SEND_IN_PROGRESS,
+} from '../../lib/restock/sendRestockNotification.js'
 import {
   HOLD_TEXTS,
   SEND_AT_INVALID,
@@ -149,9 +155,11 @@ export const SERVICE_OPERATIONS: ApiOperation[] = [
         SEND_IN_PROGRESS,
       ),
       503: failure(
-        'E-mail delivery cannot run; nothing was sent.',
+        'The delivery cannot run; nothing was sent and nobody marked notified. The LINE texts answer a shop with LINE and without an e-mail provider.',
         'Email delivery is not configured: UNSUBSCRIBE_SECRET is not set',
-        'Email delivery could not be started; no e-mail was sent',
+        EMAIL_NOT_STARTED,
+        LINE_NOT_READY,
+        LINE_NOT_STARTED,
       ),
     }),
   },

@@ -1,5 +1,5 @@
 import { el, replaceChildren } from '../elements.js'
-import { DELIVERY_STATE_LABELS, RECORD_ONLY } from '../texts.js'
+import { DELIVERY_STATE_LABELS, noticeStateText } from '../texts.js'
 import type { RouteAnswer } from '../../lib/routes.js'
 import type { ViewContext } from './viewContext.js'
 
@@ -72,7 +72,11 @@ export function deliveryProgress(
       el('dl', { class: 'progress-counts' }, [
         el('dt', {}, ['状態']),
         el('dd', { 'data-field': 'state' }, [
-          recordOnly ? RECORD_ONLY : done ? '配信完了' : DELIVERY_STATE_LABELS[notice.state],
+          recordOnly
+            ? noticeStateText(notice)
+            : done
+              ? '配信完了'
+              : DELIVERY_STATE_LABELS[notice.state],
         ]),
         el('dt', {}, ['対象']),
         el('dd', { 'data-field': 'recipients' }, [`${notice.recipients} 人`]),
@@ -85,7 +89,10 @@ export function deliveryProgress(
       ]),
       recordOnly &&
         el('p', { class: 'hint' }, [
-          `メール送信サービスが未設定のため、メールは送らず記録のみ行いました（${notice.recipients} 人を通知済みにしました）。`,
+          done
+            ? `メール送信サービスが未設定のため、メールは送らず記録のみ行いました（${notice.recipients} 人を通知済みにしました）。`
+            : // why: its e-mail recipients are counted as settled from the start, its LINE ones as pushed
+              `メール送信サービスが未設定のため、メールは送らず記録のみ行いました。LINE で受け取る方へ送っています（残り ${notice.pendingCount} 人）。`,
         ]),
       (notice.failedRecipients?.length ?? 0) > 0 &&
         el('details', {}, [
@@ -94,7 +101,8 @@ export function deliveryProgress(
             'ul',
             {},
             (notice.failedRecipients ?? []).map((item) =>
-              el('li', {}, [`${item.email}: ${item.error}`]),
+              // why: a LINE recipient has no address; its error names its sign-up
+              el('li', {}, [`${item.email || 'LINE'}: ${item.error}`]),
             ),
           ),
         ]),

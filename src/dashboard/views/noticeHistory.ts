@@ -3,17 +3,11 @@ import { el, replaceChildren } from '../elements.js'
 import { serverPager } from '../pager.js'
 import { targetTitle } from '../../lib/productCatalogue.js'
 import { productFilterOf } from '../recordResources.js'
-import { DELIVERY_STATE_LABELS, formatTime, RECORD_ONLY } from '../texts.js'
+import { formatTime, noticeStateText } from '../texts.js'
 import type { NotificationSummary } from './deliveryProgress.js'
 import type { ViewContext } from './viewContext.js'
 
 const PAGE_SIZE = 20
-
-function stateText(notice: NotificationSummary): string {
-  if (notice.deliveryMode === 'record-only') return RECORD_ONLY
-  if (notice.state !== 'complete') return DELIVERY_STATE_LABELS[notice.state]
-  return notice.status === 'failed' ? '完了（送信失敗）' : '完了'
-}
 
 /** Sent e-mails: none for a notice only recorded (no e-mail provider), whatever it marked. */
 function sentText(notice: NotificationSummary): string | number {
@@ -35,7 +29,7 @@ const HISTORY_COLUMNS: CsvColumn<NotificationSummary>[] = [
   { header: '送信済み', value: sentText },
   { header: '失敗', value: (n) => n.failedCount },
   { header: '未送信', value: (n) => n.pendingCount },
-  { header: '状態', value: stateText },
+  { header: '状態', value: noticeStateText },
   { header: '送信のきっかけ', value: triggerText },
 ]
 
@@ -129,7 +123,7 @@ export function noticeHistory(
       cell('失敗', [notice.failedCount]),
       cell('未送信', [notice.pendingCount]),
       cell('状態', [
-        stateText(notice),
+        noticeStateText(notice),
         notice.state !== 'complete' &&
           el('button', { type: 'button', class: 'link' }, ['進捗を見る'], {
             click: () => openProgress(notice.id),

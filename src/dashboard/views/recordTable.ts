@@ -8,13 +8,8 @@ import {
   type RecordRow,
 } from '../recordResources.js'
 import { waitingState } from '../../lib/compliance/waitingRule.js'
-import { contactText } from '../../lib/admin/recordCsv.js'
-import {
-  formatTime,
-  LINE_DELIVERY_LABELS,
-  NOT_WAITING_LABELS,
-  UNSUBSCRIBE_REASON_LABELS,
-} from '../texts.js'
+import { contactText, lineDeliveryText } from '../../lib/admin/recordCsv.js'
+import { formatTime, NOT_WAITING_LABELS, UNSUBSCRIBE_REASON_LABELS } from '../texts.js'
 
 export interface RecordTableOptions {
   /** Keys (`rowKey`) of the selected rows; the checkboxes change it. */
@@ -145,12 +140,8 @@ function notWaitingMark(resource: DashboardResource, row: RecordRow): HTMLElemen
  * with when, or null.
  */
 function lineDeliveryMark(row: RecordRow): HTMLElement | null {
-  const note = row.lineDelivery
-  if (!note) return null
-  const label = LINE_DELIVERY_LABELS[note.status] ?? LINE_DELIVERY_LABELS.failed
-  return el('span', { class: 'tag not-waiting line-delivery' }, [
-    `${label}・${formatTime(note.at)}`,
-  ])
+  const text = lineDeliveryText(row)
+  return text ? el('span', { class: 'tag not-waiting line-delivery' }, [text]) : null
 }
 
 /** Why a subscription ended when no person ended it (期限切れ, 購入済み), or null. */

@@ -74,6 +74,8 @@ export interface CsvRecord {
   respondedAt?: string | null
   notifiedAt?: string | null
   archivedAt?: string | null
+  /** A LINE reservation whose last message did not reach the shopper: why (`status`) and when. */
+  lineDelivery?: { status: string; at: string } | null
 }
 
 /**
@@ -82,6 +84,25 @@ export interface CsvRecord {
  */
 export function contactText(row: Pick<CsvRecord, 'email' | 'channel'>): string {
   return row.channel === 'line' ? 'LINE' : row.email
+}
+
+/** Why a LINE reservation's last message did not reach the shopper, as staff read it. */
+export const LINE_DELIVERY_LABELS: Readonly<Record<string, string>> = {
+  'not-friend': 'LINEで届いていません（友だち追加されていません）',
+  failed: 'LINEで届いていません（送信に失敗しました）',
+  'not-configured': 'LINEで届いていません（LINEが設定されていません）',
+}
+
+/**
+ * That a LINE reservation's last message did not reach the shopper, with when
+ * (「LINEで届いていません（友だち追加されていません）・2026/11/29 10:30」); '' when it did, or for
+ * any other record.
+ */
+export function lineDeliveryText(row: Pick<CsvRecord, 'lineDelivery'>): string {
+  const note = row.lineDelivery
+  if (!note) return ''
+  const label = LINE_DELIVERY_LABELS[note.status] ?? LINE_DELIVERY_LABELS.failed
+  return `${label}・${formatTime(note.at)}`
 }
 
 /** The catalogue title of a product, else its slug. */
@@ -147,6 +168,8 @@ const RESERVATION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [
   { header: 'メモ', value: (row) => row.notes },
   { header: '対応日時', value: (row) => formatTime(row.respondedAt) },
   { header: 'アーカイブ日時', value: (row) => formatTime(row.archivedAt) },
+  // why: last, so that a sheet that reads the columns before it by position keeps reading them
+  { header: 'LINE配信状況', value: lineDeliveryText },
 ]
 
 const SUBSCRIPTION_CSV_COLUMNS: CsvColumn<CsvRecord>[] = [

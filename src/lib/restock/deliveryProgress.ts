@@ -24,7 +24,10 @@ export interface DeliveryProgress {
   status: 'sent' | 'failed'
   /** Recipients snapshotted at send time. */
   recipientCount: number
-  /** Recipients whose e-mail the provider accepted (record-only: every recipient). */
+  /**
+   * Recipients whose e-mail the provider accepted (record-only: every recipient recorded, and
+   * the LINE recipients whose push LINE accepted).
+   */
   sentCount: number
   /** Recipients whose e-mail the provider refused. */
   failedCount: number
@@ -86,9 +89,11 @@ export async function readBatchProgress(
     running ? counted : null,
     running ? job.recipientCount : null,
   )
+  // why: the recipients only recorded are in no batch
+  const batched = progress.recipientCount - (record.recordedCount ?? 0)
   return {
     ...progress,
-    batchCount: job ? Math.ceil(progress.recipientCount / BATCH_SIZE) : 0,
+    batchCount: job ? Math.ceil(Math.max(0, batched) / BATCH_SIZE) : 0,
     settledBatchCount: counted.foldedBatches,
     lastBatchAt: counted.lastBatchAt,
   }
@@ -107,10 +112,16 @@ function progressFrom(
   counted: Readonly<DeliveryProgressRecord> | null,
   jobRecipients: number | null,
 ): DeliveryProgress {
-  const snapshotted = jobRecipients ?? record.recipientEmails?.length ?? record.sentCount
+  // why: a notice without an e-mail provider pushes its LINE recipients alone (the job's); the
+  // others were only recorded, settled from the start, as its history counts them once complete
+  const recorded = record.recordedCount ?? 0
+  const snapshotted =
+    jobRecipients === null
+      ? (record.recipientEmails?.length ?? record.sentCount)
+      : jobRecipients + recorded
   const running = isRunning(state)
   // why: while running, the history still says "queued" counts; the progress record says what happened
-  const sentCount = counted ? counted.sentCount : record.sentCount
+  const sentCount = counted ? recorded + counted.sentCount : record.sentCount
   const failedRecipients = counted ? counted.failed : (record.failedRecipients ?? [])
   const failedCount = counted ? counted.failedCount : failedRecipients.length
   // why: an erase drops an address from the history's list; never answer more settled than recipients

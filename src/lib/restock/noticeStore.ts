@@ -32,17 +32,25 @@ export interface NoticeToStore extends SendRequest {
   sender: SenderIdentity
 }
 
-/** `isNew`: this call stored the notice; else `history` is the one stored before (the same notice). */
+/**
+ * `isNew`: this call stored the notice; else `history` is the one stored before (the same notice).
+ * `markRecorded`: marks the recipients only recorded `notified`; a notice whose LINE recipients
+ * are pushed calls it once its delivery started (nothing changes when it cannot start), any other
+ * notice has it done already.
+ */
 export interface StoredNotice {
   history: NotificationHistory
   isNew: boolean
+  markRecorded: () => Promise<void>
 }
+
+const NOTHING_TO_MARK = async () => {}
 
 /**
  * Stores the delivery job and the history of a notice for `subscribers`. With e-mail, the job
- * holds every recipient. Without it, the e-mail recipients are marked `notified` at once
- * (§4.8) and the job holds the LINE recipients only, when LINE is configured: their pushes run
- * as a delivery of its own, the notice `record-only` throughout (`isEmailed`).
+ * holds every recipient. Without it, the e-mail recipients are marked `notified` (§4.8): at once,
+ * or, when LINE is configured and LINE recipients wait, by `markRecorded` once the delivery of the
+ * job of the LINE recipients alone started; the notice is `record-only` throughout (`isEmailed`).
  */
 export async function storeNotice(
   notice: NoticeToStore,
@@ -51,7 +59,7 @@ export async function storeNotice(
   readiness: { emailConfigured: boolean; lineConfigured: boolean },
   options: NoticeStoreOptions,
 ): Promise<StoredNotice> {
-  const { repositories, log } = options
+  const { repositories } = options
   const { notificationId } = notice
   const { emailConfigured } = readiness
   const timestamp = new Date(options.now()).toISOString()
@@ -73,6 +81,7 @@ export async function storeNotice(
     ...storedState(delivering ? 'queued' : 'recorded', emailConfigured),
     failedRecipients: [],
     ...(delivering ? {} : { completedAt: timestamp }),
+    ...(delivering && recorded.length > 0 ? { recordedCount: recorded.length } : {}),
     ...(notice.trigger ? { trigger: notice.trigger } : {}),
   }
   if (delivering) {
@@ -97,7 +106,7 @@ export async function storeNotice(
     } satisfies DeliveryJob)
   }
   const winner = await storeHistory(repositories.history, history, retried)
-  if (winner !== history) return { history: winner, isNew: false }
+  if (winner !== history) return { history: winner, isNew: false, markRecorded: NOTHING_TO_MARK }
   await options.audit?.record([
     {
       // why: without a provider nobody was e-mailed; the trail must not read as a send
@@ -107,26 +116,41 @@ export async function storeNotice(
       to: String(subscribers.length),
     },
   ])
-  if (recorded.length > 0) {
-    await mapWithConcurrency(recorded, 20, (subscription) =>
-      repositories.subscriptions.update(subscription, (current) =>
-        // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
-        current.status === 'pending'
-          ? { ...current, status: 'notified', notifiedAt: timestamp }
-          : current,
-      ),
-    )
-    const delivery = options.config.emailDelivery
-    log.info('restock.send.recorded', {
-      notificationId,
-      productSlug: notice.productSlug,
-      recipients: recorded.length,
-      linePushes: delivered.length,
-      trigger: notice.trigger?.kind ?? 'staff',
-      reason: `${delivery.ready ? '' : delivery.fix}: no e-mail was sent`,
-    })
-  }
-  return { history, isNew: true }
+  const markRecorded = () =>
+    recordNotified(recorded, { ...notice, timestamp, linePushes: delivered.length }, options)
+  if (delivering) return { history, isNew: true, markRecorded }
+  await markRecorded()
+  return { history, isNew: true, markRecorded: NOTHING_TO_MARK }
+}
+
+/** Marks the recipients a notice only recorded `notified` (§4.8) and logs it. */
+async function recordNotified(
+  recorded: NotifySubscription[],
+  notice: Pick<NoticeToStore, 'notificationId' | 'productSlug' | 'trigger'> & {
+    timestamp: string
+    linePushes: number
+  },
+  options: NoticeStoreOptions,
+): Promise<void> {
+  if (recorded.length === 0) return
+  const { timestamp } = notice
+  await mapWithConcurrency(recorded, 20, (subscription) =>
+    options.repositories.subscriptions.update(subscription, (current) =>
+      // why: someone who unsubscribed (or was handled by an admin) meanwhile keeps that status
+      current.status === 'pending'
+        ? { ...current, status: 'notified', notifiedAt: timestamp }
+        : current,
+    ),
+  )
+  const delivery = options.config.emailDelivery
+  options.log.info('restock.send.recorded', {
+    notificationId: notice.notificationId,
+    productSlug: notice.productSlug,
+    recipients: recorded.length,
+    linePushes: notice.linePushes,
+    trigger: notice.trigger?.kind ?? 'staff',
+    reason: `${delivery.ready ? '' : delivery.fix}: no e-mail was sent`,
+  })
 }
 
 /**

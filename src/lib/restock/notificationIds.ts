@@ -47,10 +47,16 @@ function notificationIdOf(...parts: string[]): string {
   return `notif_${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
-/** A notification still being delivered, or one whose delivery never started (safe to redo). */
+/**
+ * A notification still being delivered, or one that reached nobody (its delivery never started):
+ * safe to redo. Without an e-mail provider such a notice is `recorded` with `sentCount` 0 (its
+ * LINE delivery never started, and nobody was recorded either).
+ */
 export function isOpen(history: NotificationHistory): boolean {
   const state = noticeStateOf(history)
-  return isRunning(state) || (state === 'failed' && history.sentCount === 0)
+  return (
+    isRunning(state) || ((state === 'failed' || state === 'recorded') && history.sentCount === 0)
+  )
 }
 
 /**

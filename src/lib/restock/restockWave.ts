@@ -51,6 +51,8 @@ export async function sendRestockWave(
         resumedBy: 'resume-stalled-deliveries, or POST /api/admin/notify/resume',
       })
     }
+    // why: the notice stays queued for the scheduled resume either way; its recorded part is done
+    await prepared.markRecorded()
   }
   return {
     state: 'sent',

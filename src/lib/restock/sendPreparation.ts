@@ -8,7 +8,12 @@ import type { SenderIdentity } from '../storage/deliveryJobStore.js'
 import type { NotificationHistory, NotifySubscription } from '../storage/records.js'
 import type { Repositories } from '../storage/repositories.js'
 import { isRunning, noticeStateOf } from './noticeState.js'
-import { storeNotice, type NoticeStoreOptions, type NoticeToStore } from './noticeStore.js'
+import {
+  storeNotice,
+  type NoticeStoreOptions,
+  type NoticeToStore,
+  type StoredNotice,
+} from './noticeStore.js'
 import { unheldUnits, withHoldsAdded } from '../storage/restockHolds.js'
 import type { StockRef } from '../storage/stockRecords.js'
 import { chooseRecipients } from './recipientChoice.js'
@@ -119,13 +124,11 @@ export type Preparation =
   | { state: 'nobody-waiting' }
   /** Holds asked for, but every unit in stock is held (or none is in stock). */
   | { state: 'all-held' }
-  | {
+  | (StoredNotice & {
       state: 'stored'
-      history: NotificationHistory
-      isNew: boolean
       /** LINE sign-ups the notice would have reached but for `lineAllowance`. */
       lineHeldBack: number
-    }
+    })
 
 /**
  * Takes the product's send lock, chooses the notice's recipients (oldest first, each claimed),

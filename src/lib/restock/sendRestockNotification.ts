@@ -32,6 +32,15 @@ export interface SendSummary {
 export const NO_UNIT_TO_HOLD =
   'No unit in stock is free to hold: every unit is held or none is in stock'
 
+/** 503 when the background delivery of an e-mailed notice cannot be started. */
+export const EMAIL_NOT_STARTED = 'Email delivery could not be started; no e-mail was sent'
+
+/**
+ * 503 when the delivery of a notice sent without an e-mail provider, whose LINE recipients it
+ * pushes, cannot be started: nobody was pushed, nobody marked notified.
+ */
+export const LINE_NOT_STARTED = 'LINE delivery could not be started; no LINE message was sent'
+
 /** 409 while another send chooses the same product's recipients. */
 export const SEND_IN_PROGRESS = 'A send for this product is already in progress'
 
@@ -91,22 +100,23 @@ export async function sendNotice(
     if (!(error instanceof DeliveryStartError)) throw error
     log.error('restock.send.start_failed', error, { notificationId })
     const reason = 'Delivery could not be started'
-    const job = await repositories.deliveries.getJob(notificationId)
-    // why: without a provider only the LINE recipients (the job's) were to be reached by it
-    const unreached = job?.recipients.map(({ email }) => email) ?? prepared.history.recipientEmails
+    const emailed = isEmailed(prepared.history)
+    // why: like an e-mail send that cannot start, it reached nobody (a LINE one marked nobody
+    // notified yet): every recipient is failed, and sending again chooses them all again
     await repositories.history.update({ id: notificationId }, (current) =>
       noticeStateOf(current) === 'queued'
         ? {
             ...current,
-            ...storedState(isEmailed(current) ? 'failed' : 'recorded'),
-            sentCount: job?.recordedCount ?? 0,
-            failedRecipients: unreached.map((email) => ({ email, error: reason })),
+            ...storedState(emailed ? 'failed' : 'recorded'),
+            sentCount: 0,
+            failedRecipients: current.recipientEmails.map((email) => ({ email, error: reason })),
             completedAt: new Date(options.now()).toISOString(),
           }
         : current,
     )
-    throw new TryAgainLaterError('Email delivery could not be started; no e-mail was sent')
+    throw new TryAgainLaterError(emailed ? EMAIL_NOT_STARTED : LINE_NOT_STARTED)
   }
+  await prepared.markRecorded()
   log.info('restock.send.queued', { notificationId, recipients: summary.sentCount })
   return summary
 }

@@ -138,6 +138,12 @@ export interface NotificationHistory {
   deliveryMode?: DeliveryMode
   /** When the last batch was settled. */
   completedAt?: string
+  /**
+   * A notice sent without an e-mail provider whose LINE recipients are pushed: how many of its
+   * recipients were only recorded (marked notified when its delivery started, counted as sent
+   * from then on). Absent: none.
+   */
+  recordedCount?: number
   /** Recipients removed from this record by a personal-data erase (docs/compliance.md). */
   erasedRecipientCount?: number
   /** Set when an automatic wave sent the notice; absent on a staff member's send. */
