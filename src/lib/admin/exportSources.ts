@@ -60,10 +60,35 @@ async function countedSurvey(
 }
 
 /**
- * The rows of a list of every product read from the time view, visited twice when the
- * counters cannot say how many rows match (a search, a variant): once to count them (and find
- * a variant), once to write them, each holding a segment per status at a time. Null for one
- * product's list, and while the view is not complete or is damaged.
+ * The rows and variants of a search of a list of every product without the 種類 column: the
+ * counters say the list has no variant at all, and the list's search rows count the matches
+ * (no segment read); null when either cannot say.
+ */
+async function searchedSurvey(
+  repository: ProductRecordRepository<ExportRecord>,
+  query: ExportQuery,
+  needle: string,
+): Promise<Survey | null> {
+  const listed = await countedSurvey(repository, { ...query, q: undefined })
+  if (listed === null || listed.withVariants) return null
+  const list = query.archived ? ('archived' as const) : ('active' as const)
+  // why: a page of no record is the count alone: the search rows, no segment
+  const found = await repository.page({
+    list,
+    status: query.status,
+    needle,
+    start: { offset: 0 },
+    limit: 0,
+  })
+  return found === null ? null : { rows: found.total, withVariants: false }
+}
+
+/**
+ * The rows of a list of every product read from the time view. How many rows match comes from
+ * the counters (a status), from the counters and the search rows (a search in a list without
+ * variants), or else from a first visit (a search among variants, a variant) that counts them
+ * and finds a variant before the one that writes them; each visit holds a segment per status
+ * at a time. Null for one product's list, and while the view is not complete or is damaged.
  */
 export async function viewedSource(
   repository: ProductRecordRepository<ExportRecord>,
@@ -81,7 +106,11 @@ export async function viewedSource(
       if (matches(record)) await each(record)
     })
   const counted =
-    query.q || query.variant !== undefined ? null : await countedSurvey(repository, query)
+    query.variant !== undefined
+      ? null
+      : selection.needle
+        ? await searchedSurvey(repository, query, selection.needle)
+        : await countedSurvey(repository, query)
   if (counted) return { ...counted, visit }
   let rows = 0
   let withVariants = false
