@@ -7,6 +7,9 @@ import { lineRetryKey, NOT_A_FRIEND } from '../../src/lib/restock/lineDelivery.j
 import { startRecordingServer, type RecordingServer } from '../../platform/recordingServer.js'
 import { LINE_NOT_READY } from '../../src/lib/restock/sendPreparation.js'
 import { LINE_NOT_STARTED } from '../../src/lib/restock/sendRestockNotification.js'
+import { loadConfig } from '../../src/lib/config.js'
+import { createLogger } from '../../src/lib/log.js'
+import { openServices } from '../../src/lib/services.js'
 import { fakeContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
 import { ADMIN_TOKEN } from '../helpers/tokens.js'
@@ -28,7 +31,8 @@ import { seedLineSubscriber } from './lineTestKit.js'
  * the delivery runs, the history and the resume answer count the recorded e-mail recipients as
  * settled from the start (the totals its history has once complete); a delivery that stopped
  * midway is finished by the resume, each push once; one that cannot start answers its own 503
- * and changes nothing.
+ * and changes nothing, unless an automatic wave sent it: that notice records its e-mail
+ * recipients and stays queued for the scheduled resume, which pushes the LINE ones.
  */
 
 const restock = useSendSettings()
@@ -278,5 +282,52 @@ describe('a LINE delivery that cannot be started', () => {
     expect(stored.map(({ id, sentCount }) => ({ id, sentCount }))).toEqual([
       { id: again.body.notificationId, sentCount: 2 },
     ])
+  })
+
+  it('in an automatic wave, records the e-mail recipients, stays queued for the resume, and the resume pushes the LINE ones once', async () => {
+    const productSlug = freshProduct()
+    const byEmail = await seedSubscription(restock.repositories, { productSlug })
+    const friend = await lineSubscriber(productSlug, true)
+    deploy.reply = () => ({ status: 500 })
+    const config = loadConfig(process.env, { context: 'dev', origin: deploy.url })
+    const waves = openServices(fakeContext(), config, createLogger('test'), {
+      origin: deploy.url,
+    }).waves()
+    const notificationId = waves.waveNotificationId({ productSlug }, 1, 1)
+
+    const outcome = await waves.sendWave({
+      notificationId,
+      productSlug,
+      emailTitle: '{product} 再入荷',
+      emailBody: 'ご購入は {url} から',
+      limit: 10,
+      trigger: { kind: 'stock-wave', episode: 1, wave: 1, quantity: 2, perUnit: 5 },
+    })
+    expect(outcome).toMatchObject({ state: 'sent', recipients: 2, deliveryMode: 'record-only' })
+    const { subscriptions } = restock.repositories
+    // the recorded part is done whatever the start did; the LINE part waits for the resume
+    expect((await subscriptions.get(byEmail))?.status).toBe('notified')
+    expect((await subscriptions.get(friend))?.status).not.toBe('notified')
+    expect(standIn.pushes).toEqual([])
+    expect(await historyOf(notificationId)).toMatchObject({
+      state: 'queued',
+      deliveryMode: 'record-only',
+      recipients: 2,
+      sentCount: 1,
+      pendingCount: 1,
+    })
+
+    const resumed = await resume(notificationId)
+    expect(resumed).toMatchObject({ status: 200, body: { started: true } })
+    await site.idle()
+    expect(standIn.pushes.map(({ to }) => to)).toEqual([friend.lineUserId])
+    expect(standIn.repeatedKeys).toEqual([])
+    expect((await subscriptions.get(friend))?.status).toBe('notified')
+    expect(await historyOf(notificationId)).toMatchObject({
+      state: 'complete',
+      recipients: 2,
+      sentCount: 2,
+      pendingCount: 0,
+    })
   })
 })
