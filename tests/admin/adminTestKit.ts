@@ -1,6 +1,12 @@
 import type { Context } from '@netlify/functions'
+import { mapWithConcurrency } from '../../src/lib/concurrency.js'
 import { openStore, RECORDS_STORE } from '../../src/lib/storage/blobStore.js'
-import { openRepositories, type Repositories } from '../../src/lib/storage/repositories.js'
+import { rebuildIndexes } from '../../src/lib/storage/listing/indexMaintenance.js'
+import {
+  openRepositories,
+  reservationRepository,
+  type Repositories,
+} from '../../src/lib/storage/repositories.js'
 import type { NotifySubscription, Reservation } from '../../src/lib/storage/records.js'
 import { fakeContext, type TestContext } from '../helpers/context.js'
 import { jsonRequest, readJson } from '../helpers/requests.js'
@@ -115,4 +121,26 @@ export function subscription(overrides: Partial<NotifySubscription> = {}): Notif
 /** An ISO timestamp `minutes` after a fixed base, for explicit ordering. */
 export function at(minutes: number): string {
   return new Date(Date.UTC(2026, 0, 1, 0, minutes)).toISOString()
+}
+
+type Scope = ReturnType<typeof isolatedScope>
+
+/**
+ * Writes `records` as an older shop holds them: by a writer (named `name`) dated back a day, so
+ * that every delta has settled and a fold or the background rebuild takes it. Answers the
+ * writer, for more writes dated the same way.
+ */
+export async function writeSettledReservations(scope: Scope, records: Reservation[], name: string) {
+  const writer = reservationRepository(scope.store, {
+    scope: name,
+    now: () => Date.now() - 86_400_000,
+  })
+  await mapWithConcurrency(records, 25, (record) => writer.create(record, record))
+  return writer
+}
+
+/** Builds every index, time view and counter of the scope as the background rebuild does; its outcome. */
+export function rebuildScopeIndexes(scope: Scope, owner: string) {
+  const { store, indexes } = scope.repositories
+  return rebuildIndexes(store, indexes, { now: Date.now, deadline: Infinity, owner })
 }

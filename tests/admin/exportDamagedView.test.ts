@@ -3,15 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as createModule from '../../netlify/functions/admin-exports.js'
 import * as statusModule from '../../netlify/functions/admin-exports-status.js'
 import { runExport } from '../../src/lib/admin/listExports.js'
-import { mapWithConcurrency } from '../../src/lib/concurrency.js'
 import { createLogger } from '../../src/lib/log.js'
 import { ExportJobStore } from '../../src/lib/storage/exportJobStore.js'
-import { rebuildIndexes } from '../../src/lib/storage/listing/indexMaintenance.js'
 import type { Catalog } from '../../src/lib/storage/listing/timeBlobs.js'
 import { clearInstanceIndexes } from '../../src/lib/storage/recordCollection.js'
 import type { Reservation } from '../../src/lib/storage/records.js'
-import { reservationRepository } from '../../src/lib/storage/repositories.js'
-import { at, endpoint, isolatedScope, reservation, settleScopes } from './adminTestKit.js'
+import {
+  at,
+  endpoint,
+  isolatedScope,
+  rebuildScopeIndexes,
+  reservation,
+  settleScopes,
+  writeSettledReservations,
+} from './adminTestKit.js'
 import { deployOf, download, storedJob } from './exportDeploy.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
 import { eventsOf, useLogCapture } from '../helpers/logs.js'
@@ -40,7 +45,7 @@ const OTHERS = 40
 let scope: ReturnType<typeof isolatedScope>
 let deploy: ReturnType<typeof deployOf>
 /** Writes dated back a day, so that their deltas have settled and a fold takes them. */
-let writer: ReturnType<typeof reservationRepository>
+let writer: Awaited<ReturnType<typeof writeSettledReservations>>
 /** The active list as the dashboard orders it: newest first, then by id. */
 let active: Reservation[]
 
@@ -60,12 +65,7 @@ async function reservationCatalog(): Promise<{ key: string; catalog: Catalog }> 
 
 /** Builds the indexes and the time view (the background rebuild), as a shop past 300 records has them. */
 async function rebuild() {
-  const { store, indexes } = scope.repositories
-  const outcome = await rebuildIndexes(store, indexes, {
-    now: Date.now,
-    deadline: Infinity,
-    owner: 'export-damaged-view-test',
-  })
+  const outcome = await rebuildScopeIndexes(scope, 'export-damaged-view-test')
   expect(outcome).toBe('complete')
   clearInstanceIndexes()
   const { catalog } = await reservationCatalog()
@@ -105,11 +105,7 @@ describe('CSV export when the time view is found damaged midway', () => {
       }),
     )
     // why: written by a writer dated back, so every delta has settled before the rebuild
-    writer = reservationRepository(scope.store, {
-      scope: 'export-damaged-view-seed',
-      now: () => Date.now() - 86_400_000,
-    })
-    await mapWithConcurrency(seeded, 25, (record) => writer.create(record, record))
+    writer = await writeSettledReservations(scope, seeded, 'export-damaged-view-seed')
     active = newestFirst(seeded)
     deploy = deployOf(scope)
     await deploy.start()

@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as createModule from '../../netlify/functions/admin-exports.js'
 import * as statusModule from '../../netlify/functions/admin-exports-status.js'
-import { mapWithConcurrency } from '../../src/lib/concurrency.js'
-import { rebuildIndexes } from '../../src/lib/storage/listing/indexMaintenance.js'
 import { clearInstanceIndexes } from '../../src/lib/storage/recordCollection.js'
 import type { Reservation } from '../../src/lib/storage/records.js'
-import { reservationRepository } from '../../src/lib/storage/repositories.js'
-import { at, endpoint, isolatedScope, reservation, settleScopes } from './adminTestKit.js'
+import {
+  at,
+  endpoint,
+  isolatedScope,
+  rebuildScopeIndexes,
+  reservation,
+  settleScopes,
+  writeSettledReservations,
+} from './adminTestKit.js'
 import { deployOf, download } from './exportDeploy.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
 import { readJson } from '../helpers/requests.js'
@@ -65,18 +70,8 @@ describe('CSV export of a search of every product', () => {
         createdAt: at(index),
       }),
     )
-    // why: written by a writer dated back, so every delta has settled before the rebuild folds it
-    const writer = reservationRepository(scope.store, {
-      scope: 'export-search-seed',
-      now: () => Date.now() - 86_400_000,
-    })
-    await mapWithConcurrency(seeded, 25, (record) => writer.create(record, record))
-    const { store, indexes } = scope.repositories
-    const outcome = await rebuildIndexes(store, indexes, {
-      now: Date.now,
-      deadline: Infinity,
-      owner: 'export-search-test',
-    })
+    await writeSettledReservations(scope, seeded, 'export-search-seed')
+    const outcome = await rebuildScopeIndexes(scope, 'export-search-test')
     expect(outcome).toBe('complete')
     clearInstanceIndexes()
     deploy = deployOf(scope)

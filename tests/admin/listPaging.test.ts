@@ -6,12 +6,18 @@ import { activeListEndpoint } from '../../src/lib/endpoints/adminRecordEndpoints
 import { reservationResource } from '../../src/lib/reservations/reservationResource.js'
 import { mapWithConcurrency } from '../../src/lib/concurrency.js'
 import { defineEndpoint } from '../../src/lib/http/endpoint.js'
-import { rebuildIndexes } from '../../src/lib/storage/listing/indexMaintenance.js'
 import { clearInstanceIndexes } from '../../src/lib/storage/recordCollection.js'
 import { readBase, writeBase, type Tally } from '../../src/lib/storage/listing/indexBase.js'
 import type { Reservation } from '../../src/lib/storage/records.js'
-import { reservationRepository } from '../../src/lib/storage/repositories.js'
-import { at, endpoint, isolatedScope, reservation, settleScopes } from './adminTestKit.js'
+import {
+  at,
+  endpoint,
+  isolatedScope,
+  rebuildScopeIndexes,
+  reservation,
+  settleScopes,
+  writeSettledReservations,
+} from './adminTestKit.js'
 import { useBlobsServer } from '../helpers/blobsServer.js'
 import { jsonRequest } from '../helpers/requests.js'
 import { useLogCapture } from '../helpers/logs.js'
@@ -63,17 +69,8 @@ describe('paging the active reservation list', () => {
     seeded.push(hanako)
     // why: a shop past 300 records has indexes built by the background rebuild and its writes'
     // deltas folded; the writer is dated back so that every delta has settled
-    const writer = reservationRepository(scope.store, {
-      scope: 'list-paging-seed',
-      now: () => Date.now() - 86_400_000,
-    })
-    await mapWithConcurrency(seeded, 25, (record) => writer.create(record, record))
-    const { store, indexes } = scope.repositories
-    const outcome = await rebuildIndexes(store, indexes, {
-      now: Date.now,
-      deadline: Infinity,
-      owner: 'list-paging-test',
-    })
+    const writer = await writeSettledReservations(scope, seeded, 'list-paging-seed')
+    const outcome = await rebuildScopeIndexes(scope, 'list-paging-test')
     expect(outcome).toBe('complete')
     for (const product of PRODUCTS) await writer.fold(product)
     active = newestFirst(seeded.filter((record) => record.isArchived !== true))
